@@ -1,0 +1,30 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/referee
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check referee tests benchmarks
+
+lint: $(STAMP)
+	$(BIN)/ruff check referee tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/plan_bench.py
+
+clean:
+	rm -rf $(VENV) build dist

@@ -1,0 +1,3 @@
+"""referee: a terminal referee assistant for tabletop combat."""
+
+__version__ = "0.1.0"

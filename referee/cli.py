@@ -1,0 +1,130 @@
+"""The headless command line: plan, check, roll (and, without a command, the demo)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.engine import RefereeError
+from referee.engine.dice import DiceError, roll
+from referee.engine.plan import Plan
+from referee.session.files import LoadError, load_ruleset, load_save, parse_toml, read_text
+
+DEMO = "demo.toml"
+
+
+class UsageError(Exception):
+    pass
+
+
+def demo_path() -> Path:
+    here = Path(__file__).resolve().parent
+    for folder in (here / "_saves", here.parent / "saves"):
+        if (folder / DEMO).is_file():
+            return folder / DEMO
+    raise UsageError("the bundled demo save is missing")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    plan = commands.add_parser("plan", help="the resolution order for the current round")
+    plan.add_argument("save")
+    plan.add_argument("--json", action="store_true", help="one JSON object (see FORMAT.md)")
+    plan.add_argument("--round", type=int, help="plan this round instead of the latest")
+    check = commands.add_parser("check", help="validate a save or a ruleset file")
+    check.add_argument("file")
+    dice = commands.add_parser("roll", help="roll dice: 3d6+2, d%%, 4d6kh3")
+    dice.add_argument("expr")
+    dice.add_argument("--seed", type=int, help="seed the dice for a repeatable roll")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except (LoadError, UsageError, DiceError) as error:
+        print(f"referee: {error}", file=sys.stderr)
+        return 1
+    except RefereeError as error:
+        where = getattr(args, "save", None) or getattr(args, "file", None) or ""
+        print(f"referee: {where}: {error}" if where else f"referee: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "plan":
+        return cmd_plan(Path(args.save), args.json, args.round)
+    if args.command == "check":
+        return cmd_check(Path(args.file))
+    if args.command == "roll":
+        return cmd_roll(args.expr, args.seed)
+    return cmd_plan(demo_path(), False, None)
+
+
+def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
+    save = load_save(path)
+    plan = save.fight.plan(round_)
+    if as_json:
+        print(json.dumps(plan.to_json(), indent=2))
+    else:
+        print(f"{save.encounter.title} — {save.ruleset.name}")
+        print(render_plan(plan))
+    return 0
+
+
+def render_plan(plan: Plan) -> str:
+    rows = [("beat", "actions", "rules", "why")]
+    for number, beat in enumerate(plan.beats, start=1):
+        label = str(number)
+        if beat.segment is not None:
+            label = f"s{beat.segment}.{number}"
+        if beat.count is not None:
+            label = f"{number} @{beat.count}"
+        actions = ", ".join(a.label() for a in beat.actions)
+        flags = " (ready)" if beat.ready else " (every segment)" if beat.repeats else ""
+        rows.append((label, actions + flags, " ".join(beat.rules), "; ".join(beat.why)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = [f"round {plan.round}"]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3]))
+                     + "  " + row[3])
+    if not plan.beats:
+        lines.append("(no declarations yet)")
+    lines.extend(f"skipped: {s['actor']} {s['action']}: {s['why']}" for s in plan.skipped)
+    lines.extend(f"note: {note}" for note in plan.notes)
+    return "\n".join(lines)
+
+
+def cmd_check(path: Path) -> int:
+    text = read_text(path)
+    data = parse_toml(text, str(path))
+    if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
+        ruleset = load_ruleset(str(path.resolve()))
+        print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")
+        return 0
+    save = load_save(path)
+    fight = save.fight
+    print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
+          f"{len(fight.events)} events, round {fight.round})")
+    fight.plan()
+    return 0
+
+
+def cmd_roll(expr: str, seed: int | None) -> int:
+    rng = random.Random(seed)
+    print(roll(expr, rng).detail())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,280 @@
+"""The event log: frozen events, read strictly from plain data and written back.
+
+Each event type declares its fields with a reading kind; one generic reader and
+writer serve them all, so adding an event type is one small class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar
+
+from .errors import FormatError, Path
+from .model import Combatant
+from .reading import Fields, describe, id_list, int_table
+
+
+def _f(kind: str, default: Any = None) -> Any:
+    if isinstance(default, (dict, list)):
+        return field(default_factory=lambda: type(default)(default), metadata={"kind": kind})
+    return field(default=default, metadata={"kind": kind})
+
+
+@dataclass(frozen=True)
+class Event:
+    TYPE: ClassVar[str] = ""
+    round: int
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE, "round": self.round}
+        for spec in fields(self)[1:]:
+            value = getattr(self, spec.name)
+            if value is None or value == _default(spec):
+                continue
+            out[spec.name] = _plain(value)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Combatant):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Initiative(Event):
+    """demon-idol: one die per side (`rolls`); count-up: base initiative (`base`)."""
+
+    TYPE = "initiative"
+    rolls: dict[str, int] = _f("int_table", {})
+    base: dict[str, int] = _f("int_table", {})
+    dice: dict[str, Any] = _f("table", {})  # every die rolled, by id, when the program rolled
+
+
+@dataclass(frozen=True)
+class Declare(Event):
+    TYPE = "declare"
+    actor: str = _f("str!", "")
+    action: str = _f("str!", "")
+    target: tuple[str, ...] = _f("ids", ())
+    weapon: str | None = _f("str")
+    spell: str | None = _f("str")
+    device: str | None = _f("str")
+    usage_time: int | None = _f("int0")
+    turn: bool = _f("bool", False)
+    charge: bool = _f("bool", False)
+    closing: int | None = _f("int0")
+    prepared: bool = _f("bool", False)
+    trigger: str | None = _f("str")
+    delay: int = _f("int0", 0)
+    modifier: int | None = _f("int")
+    segment: int | None = _f("int1")  # a surprise segment (DI-17)
+    note: str | None = _f("str")
+
+
+@dataclass(frozen=True)
+class Join(Event):
+    TYPE = "join"
+    combatant: Combatant | None = _f("combatant")
+    at_count: int | None = _f("int")
+    base: int | None = _f("int")
+
+
+@dataclass(frozen=True)
+class Surprise(Event):
+    TYPE = "surprise"
+    surprised: tuple[str, ...] = _f("ids!", ())
+    segments: int = _f("int0", 0)
+
+
+@dataclass(frozen=True)
+class Roll(Event):
+    """A roll made by the program or typed in from real dice, with every die."""
+
+    TYPE = "roll"
+    expr: str = _f("str!", "")
+    dice: tuple[int, ...] = _f("ints", ())
+    total: int = _f("int!", 0)
+    purpose: str | None = _f("str")
+    actor: str | None = _f("str")
+    real: bool = _f("bool", False)
+
+
+@dataclass(frozen=True)
+class Damage(Event):
+    TYPE = "damage"
+    target: str = _f("str!", "")
+    amount: int = _f("int0!", 0)
+    source: str | None = _f("str")
+    critical: bool = _f("bool", False)
+    beat: int | None = _f("int1")
+    note: str | None = _f("str")
+
+
+@dataclass(frozen=True)
+class Heal(Event):
+    TYPE = "heal"
+    target: str = _f("str!", "")
+    amount: int = _f("int0!", 0)
+    stabilize: bool = _f("bool", False)
+
+
+@dataclass(frozen=True)
+class Condition(Event):
+    TYPE = "condition"
+    target: str = _f("str!", "")
+    name: str = _f("str!", "")
+    on: bool = _f("bool", True)
+    duration: int | None = _f("int1")  # rounds
+
+
+@dataclass(frozen=True)
+class SpellLost(Event):
+    TYPE = "spell_lost"
+    actor: str = _f("str!", "")
+    spell: str | None = _f("str")
+    reason: str | None = _f("str")
+
+
+@dataclass(frozen=True)
+class Morale(Event):
+    TYPE = "morale"
+    group: tuple[str, ...] = _f("ids!", ())
+    roll: int | None = _f("int")
+    target: int | None = _f("int")
+    passed: bool | None = _f("bool")  # None: triggered, not rolled yet
+    avoid: str | None = _f("str")  # the avoidance a failure names (flee, surrender, ...)
+
+
+@dataclass(frozen=True)
+class Death(Event):
+    TYPE = "death"
+    target: str = _f("str!", "")
+    cause: str | None = _f("str")
+
+
+@dataclass(frozen=True)
+class NewRound(Event):
+    TYPE = "round"
+
+
+@dataclass(frozen=True)
+class Phase(Event):
+    TYPE = "phase"
+    phase: str = _f("str!", "")
+    skipped: bool = _f("bool", False)
+
+
+@dataclass(frozen=True)
+class Note(Event):
+    TYPE = "note"
+    text: str = _f("str!", "")
+
+
+@dataclass(frozen=True)
+class Resolve(Event):
+    """The referee has resolved beat `beat` (1-based) of the round's plan."""
+
+    TYPE = "resolve"
+    beat: int = _f("int1!", 1)
+    segment: int | None = _f("int1")
+
+
+@dataclass(frozen=True)
+class Fire(Event):
+    """A prepared action's trigger happened (DI-14)."""
+
+    TYPE = "fire"
+    actor: str = _f("str!", "")
+    before: str | None = _f("str")  # the actor whose action triggered it
+
+
+@dataclass(frozen=True)
+class Injury(Event):
+    TYPE = "injury"
+    target: str = _f("str!", "")
+    roll: int | None = _f("int")
+    injury: str = _f("str!", "")
+    table: str | None = _f("str")
+
+
+@dataclass(frozen=True)
+class End(Event):
+    """The fight is over (DI-20: one recovery turn; CU-10: initiative wiped)."""
+
+    TYPE = "end"
+    note: str | None = _f("str")
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        Initiative, Declare, Join, Surprise, Roll, Damage, Heal, Condition, SpellLost,
+        Morale, Death, NewRound, Phase, Note, Resolve, Fire, Injury, End,
+    )
+}
+
+
+def read_event(data: Any, path: Path) -> Event:
+    f = Fields(data, path)
+    kind = f.str("type")
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(EVENT_TYPES))
+        raise FormatError(f"unknown event type {kind!r} (known: {known})", f.sub("type"))
+    values = {"round": f.int("round", minimum=0)}
+    for spec in fields(cls)[1:]:
+        values[spec.name] = _read_field(f, spec.name, spec.metadata["kind"], _default(spec))
+    f.done()
+    return cls(**values)
+
+
+def _read_field(f: Fields, name: str, kind: str, default: Any) -> Any:
+    required = kind.endswith("!")
+    kind = kind.rstrip("!")
+    if not f.has(name):
+        f.seen.add(name)
+        if required:
+            raise FormatError("missing required field", f.sub(name))
+        return default
+    return READERS[kind](f, name)
+
+
+def _default(spec: Any) -> Any:
+    if spec.default is not MISSING:
+        return spec.default
+    return spec.default_factory()
+
+
+def _read_ints(f: Fields, name: str) -> tuple[int, ...]:
+    items = f.list(name)
+    for index, item in enumerate(items):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise FormatError(f"expected an integer, found {describe(item)}", f.sub(name) + (index,))
+    return tuple(items)
+
+
+def _read_combatant(f: Fields, name: str) -> Combatant:
+    return Combatant.read(f.table(name), f.sub(name))
+
+
+READERS = {
+    "str": lambda f, n: f.str(n),
+    "int": lambda f, n: f.int(n),
+    "int0": lambda f, n: f.int(n, minimum=0),
+    "int1": lambda f, n: f.int(n, minimum=1),
+    "bool": lambda f, n: f.bool(n),
+    "ids": lambda f, n: id_list(f.raw(n), f.sub(n)),
+    "int_table": lambda f, n: int_table(f.raw(n), f.sub(n)),
+    "table": lambda f, n: dict(f.table(n)),
+    "ints": _read_ints,
+    "combatant": _read_combatant,
+}

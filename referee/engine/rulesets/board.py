@@ -1,0 +1,95 @@
+"""A board of beats under construction, with the moves DI-0 describes.
+
+Slots hold scheduler items (anything with `index`, `routine` and `side`); a move puts
+actions "before", "with" or "after" another action's beat, and only when the order
+they already have breaks what the rule demands.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..plan import Beat
+
+
+def key(item: Any) -> tuple[int, int | None]:
+    return (item.index, item.routine)
+
+
+class Board:
+    def __init__(self) -> None:
+        self.slots: list[Beat] = []
+        self.where: dict[tuple[int, int | None], Beat] = {}
+        self.sides: dict[Beat, Counter[str]] = {}
+
+    def _enter(self, item: Any, slot: Beat) -> None:
+        self.where[key(item)] = slot
+        self.sides[slot][item.side] += 1
+
+    def add(self, items: list[Any], rules: list[str], why: list[str], at: int | None = None,
+            **flags: Any) -> Beat:
+        slot = Beat([], list(rules), list(why), **flags)
+        self.slots.insert(len(self.slots) if at is None else at, slot)
+        self.sides[slot] = Counter()
+        self._put(items, slot)
+        return slot
+
+    def _put(self, items: list[Any], slot: Beat) -> None:
+        slot.actions.extend(items)
+        for item in items:
+            self._enter(item, slot)
+
+    def slot_of(self, item: Any) -> Beat:
+        return self.where[key(item)]
+
+    def pos(self, item: Any) -> int:
+        return self.slots.index(self.where[key(item)])
+
+    def positions(self, items: list[Any]) -> list[int]:
+        return [self.pos(item) for item in items]
+
+    def satisfied(self, movers: list[Any], anchor: Any, how: str) -> bool:
+        spots, there = self.positions(movers), self.pos(anchor)
+        if how == "before":
+            return max(spots) < there
+        if how == "after":
+            return min(spots) > there
+        return all(spot == there for spot in spots)
+
+    def lift(self, movers: list[Any]) -> None:
+        """Take `movers` out of their beats, dropping beats left empty."""
+        for item in movers:
+            slot = self.where.pop(key(item))
+            slot.actions.remove(item)
+            self.sides[slot][item.side] -= 1
+            if not slot.actions:
+                self.slots.remove(slot)
+                del self.sides[slot]
+
+    def place(self, movers: list[Any], anchor: Any, how: str, rule: str, why: str) -> bool:
+        """Move `movers` before / with / after `anchor`'s beat if the order breaks `how`."""
+        if self.satisfied(movers, anchor, how):
+            return False
+        self.lift(movers)
+        target = self.slot_of(anchor)
+        if how == "with":
+            self._put(movers, target)
+            target.cite(rule, why)
+            return True
+        at = self.slots.index(target) + (1 if how == "after" else 0)
+        self.add(movers, [rule], [why], at=at)
+        return True
+
+    def join(self, movers: list[Any], slot: Beat, rule: str, why: str) -> None:
+        self.lift(movers)
+        self._put(movers, slot)
+        slot.cite(rule, why)
+
+    def with_side(self, side: str) -> list[int]:
+        """Positions of the beats holding actions of `side` (psionics aside)."""
+        return [i for i, slot in enumerate(self.slots)
+                if not slot.repeats and self.sides[slot][side] > 0]
+
+    def indexes(self, predicate: Any) -> list[int]:
+        return [i for i, slot in enumerate(self.slots) if any(predicate(a) for a in slot.actions)]

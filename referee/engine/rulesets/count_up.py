@@ -1,0 +1,350 @@
+"""count-up: base d12 - Agility once per combat, action modifiers, lowest count first."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import events as ev
+from ..dice import roll as roll_dice
+from ..errors import FormatError, IllegalDeclaration, IllegalEvent, RefereeError
+from ..plan import Beat, Plan, PlannedAction
+from .base import ActionKind, Ruleset, config_int
+
+if TYPE_CHECKING:
+    from ..fight import Fight, Status
+    from ..model import Combatant
+
+ADDS = ("", "weapon", "spell")
+
+
+class PlanNotReady(RefereeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Turn:
+    count: int
+    action: PlannedAction
+    rules: tuple[str, ...]
+    why: str
+
+
+@dataclass(frozen=True)
+class MoraleCheck:
+    """CU-6: 3d6 + Insight + HD + allies against 11 + opponents (or an Intimidation result)."""
+
+    combatant: str
+    roll: int
+    insight: int
+    hd: int
+    allies: int
+    opponents: int
+    tn: int
+
+    @property
+    def total(self) -> int:
+        return self.roll + self.insight + self.hd + self.allies
+
+    @property
+    def passed(self) -> bool:
+        return self.total >= self.tn
+
+    def explain(self) -> str:
+        verdict = "holds" if self.passed else "breaks"
+        return (f"{self.combatant} morale: {self.roll} + Insight {self.insight} + HD {self.hd}"
+                f" + {self.allies} allies = {self.total} vs TN {self.tn}: {verdict} (CU-6)")
+
+
+class CountUp(Ruleset):
+    id = "count-up"
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        super().__init__(config)
+        self.die = config_int(self.config, "initiative_die", 12)
+        self.shift = config_int(self.config, "latecomer_shift", 12)
+        self.morale_tn = config_int(self.config, "morale_tn", 11)
+        self.heal_tn = config_int(self.config, "heal_tn", 10)
+        self.morale_dice = str(self.config.get("morale_dice", "3d6"))
+        self.injury_die = str(self.config.get("injury_die", "d%"))
+        self.kinds = self._read_actions(self.config.get("actions"))
+        injuries = self.config.get("injuries", {})
+        if not isinstance(injuries, dict):
+            raise FormatError("expected a table of injury lists", ("injuries",))
+        self.injuries: dict[str, list[str]] = {str(k): list(v) for k, v in injuries.items()}
+
+    @staticmethod
+    def _read_actions(items: Any) -> dict[str, tuple[str, int, str, str]]:
+        if not isinstance(items, list) or not items:
+            raise FormatError("expected a list of actions", ("actions",))
+        kinds = {}
+        for index, item in enumerate(items):
+            path = ("actions", index)
+            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
+                raise FormatError("expected a table with a `key`", path)
+            adds = item.get("adds", "")
+            if adds not in ADDS:
+                raise FormatError(f"`adds` is weapon, spell or empty, found {adds!r}",
+                                  path + ("adds",))
+            modifier = config_int(item, "modifier", 0, path)
+            kinds[item["key"]] = (str(item.get("name", item["key"])), modifier, adds,
+                                  str(item.get("hotkey", "")))
+        return kinds
+
+    def actions(self) -> list[ActionKind]:
+        fields = {"weapon": ("weapon", "target"), "spell": ("spell", "target"), "": ("target",)}
+        return [ActionKind(key, name, fields[adds], hotkey)
+                for key, (name, _, adds, hotkey) in self.kinds.items()]
+
+    # -- validation ----------------------------------------------------------------
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        if isinstance(event, ev.Initiative):
+            self._check_initiative(fight, event)
+        elif isinstance(event, ev.Declare):
+            self._check_declare(fight, event)
+        elif isinstance(event, ev.Join) and event.base is None:
+            raise IllegalEvent("a latecomer needs its base initiative (CU-5)", ("base",))
+
+    def _check_initiative(self, fight: Fight, e: ev.Initiative) -> None:
+        if e.rolls:
+            raise IllegalEvent("count-up rolls base initiative per combatant: use `base`",
+                               ("rolls",))
+        groups = {c.group for c in fight.roster.values() if c.group}
+        for cid in e.base:
+            if cid not in fight.roster and cid not in groups:
+                known = ", ".join(list(fight.roster) + sorted(groups))
+                raise IllegalEvent(f"unknown combatant or group {cid!r} (known: {known})",
+                                   ("base", cid))
+
+    def _check_declare(self, fight: Fight, d: ev.Declare) -> None:
+        _, _, adds, _ = self.kinds[d.action]
+        for name in ("device", "usage_time", "closing", "segment"):
+            if getattr(d, name) is not None:
+                raise IllegalDeclaration(f"count-up declarations take no {name}", (name,))
+        if adds != "spell" and d.spell is not None:
+            raise IllegalDeclaration(f"{d.action} takes no spell", ("spell",))
+        if adds == "spell" and d.spell is None and d.modifier is None:
+            raise IllegalDeclaration("cast names one of the actor's spells", ("spell",))
+
+    # -- initiative ----------------------------------------------------------------
+
+    def base_initiative(self, fight: Fight, event: ev.Initiative) -> dict[str, int]:
+        base = {}
+        for cid, combatant in fight.roster.items():
+            if cid in event.base:
+                base[cid] = event.base[cid]
+            elif combatant.group and combatant.group in event.base:
+                base[cid] = event.base[combatant.group]
+        return base
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> ev.Initiative:
+        base: dict[str, int] = {}
+        dice: dict[str, Any] = {}
+        for cid, combatant in fight.roster.items():
+            who = combatant.group or cid
+            if who in base:
+                continue
+            result = roll_dice(f"d{self.die}", rng)
+            base[who] = result.total - combatant.agility
+            dice[who] = result.to_dict()
+        return ev.Initiative(round=max(fight.round, 1), base=base, dice=dice)
+
+    # -- ordering ------------------------------------------------------------------
+
+    def modifier(self, actor: Combatant, d: ev.Declare) -> tuple[int, str]:
+        if d.modifier is not None:
+            return d.modifier, f"modifier {d.modifier:+d} as declared"
+        name, modifier, adds, _ = self.kinds[d.action]
+        speed, what = 0, ""
+        if adds == "weapon":
+            weapon = actor.weapon(d.weapon) if d.weapon else (actor.weapons or [None])[0]
+            speed = weapon.speed if weapon else 0
+            what = f" + {weapon.name} speed {speed}" if weapon else " (no weapon: speed 0)"
+        elif adds == "spell":
+            spell = actor.spell(d.spell or "")
+            speed = spell.count_up_speed if spell else 0
+            what = f" + {spell.name} speed {speed}" if spell else ""
+        total = modifier + speed
+        return total, f"{d.action} {modifier:+d}{what}"
+
+    def round_initiative(self, fight: Fight, d: ev.Declare) -> tuple[int, str]:
+        if d.actor not in fight.base:
+            raise PlanNotReady(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
+                               ("base", d.actor))
+        base = fight.base[d.actor]
+        modifier, why = self.modifier(fight.roster[d.actor], d)
+        return base + modifier, f"base {base}, {why}"
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        plan = Plan(self.id, round_, [])
+        turns: list[Turn] = []
+        for index, d in fight.declared(round_):
+            turns.extend(self.turns(fight, index, d, plan))
+        by_count: dict[int, list[Turn]] = defaultdict(list)
+        for turn in turns:
+            by_count[turn.count].append(turn)
+        for count in sorted(by_count):
+            plan.beats.append(self.beat(fight, count, by_count[count]))
+        return plan
+
+    def beat(self, fight: Fight, count: int, turns: list[Turn]) -> Beat:
+        turns.sort(key=lambda t: (fight.roster_index(t.action.actor), t.action.turn or 0))
+        rules = ["CU-4"]
+        whys = []
+        for turn in turns:
+            rules.extend(r for r in turn.rules if r not in rules)
+            whys.append(f"{turn.action.actor}: {turn.why}")
+        if len(turns) > 1:
+            whys.append("equal counts act simultaneously")
+        return Beat([t.action for t in turns], rules, whys, count=count)
+
+    def turns(self, fight: Fight, index: int, d: ev.Declare, plan: Plan) -> list[Turn]:
+        count, why = self.round_initiative(fight, d)
+        action = PlannedAction(d.actor, d.action, None, None, index)
+        if self.surprised(fight, d):
+            plan.skipped.append({"actor": d.actor, "action": d.action,
+                                 "why": "surprised in round 1: does not act (CU-1)"})
+            return []
+        joined = fight.joins.get(d.actor)
+        if joined is None:
+            return [Turn(count, action, ("CU-3",), f"count {count} = {why}")]
+        return self.latecomer_turns(fight, joined, d, count, why, action, plan)
+
+    def latecomer_turns(self, fight: Fight, joined: tuple[int, ev.Join], d: ev.Declare,
+                        count: int, why: str, action: PlannedAction, plan: Plan) -> list[Turn]:
+        join_round, join = joined
+        at = join.at_count if join.at_count is not None else -10**6
+        if d.round == join_round:
+            if count < at:
+                plan.skipped.append({"actor": d.actor, "action": d.action, "why": (
+                    f"joined at count {at}; its count {count} had passed: acts twice next "
+                    "round (CU-5)")})
+                return []
+            return [Turn(count, action, ("CU-3", "CU-5"), f"joined at count {at}: {why}")]
+        if d.round == join_round + 1 and self.missed(fight, join_round, d.actor, at):
+            early = count - self.shift
+            first = PlannedAction(d.actor, d.action, None, 1, action.declared)
+            second = PlannedAction(d.actor, d.action, None, 2, action.declared)
+            return [
+                Turn(early, first, ("CU-5",),
+                     f"latecomer's extra turn: {count} - {self.shift} = {early}"),
+                Turn(count, second, ("CU-3", "CU-5"), f"latecomer's own turn: {why}"),
+            ]
+        return [Turn(count, action, ("CU-3",), f"count {count} = {why}")]
+
+    def missed(self, fight: Fight, join_round: int, cid: str, at: int) -> bool:
+        earlier = [d for _, d in fight.declared(join_round) if d.actor == cid]
+        if earlier:
+            count, _ = self.round_initiative(fight, earlier[0])
+        else:
+            count = fight.base.get(cid, at)
+        return count < at
+
+    def surprised(self, fight: Fight, d: ev.Declare) -> bool:
+        surprise = fight.surprise
+        return (d.round == 1 and surprise is not None
+                and d.actor in fight.members(surprise.surprised))
+
+    # -- damage, dying and death ---------------------------------------------------
+
+    def apply_damage(self, status: Status, event: ev.Damage) -> None:
+        amount = event.amount
+        if not event.critical:
+            soaked = min(status.stress, amount)
+            status.stress -= soaked
+            amount -= soaked
+        status.wounds -= amount
+        status.hp = status.wounds
+
+    def apply_heal(self, status: Status, event: ev.Heal) -> None:
+        status.wounds = min(status.max_hp, status.wounds + event.amount)
+        status.hp = status.wounds
+        status.stable = status.stable or event.stabilize
+
+    def condition(self, combatant: Combatant, status: Status) -> str:
+        """CU-8: fine, incapacitated, dying or dead."""
+        if status.dead or status.wounds <= -combatant.strength:
+            return "dead"
+        if status.wounds < 0:
+            return "dying"
+        if status.wounds == 0:
+            return "incapacitated"
+        return "fine"
+
+    def after_damage(self, fight: Fight, event: ev.Damage) -> list[ev.Event]:
+        combatant, status = fight.roster[event.target], fight.status[event.target]
+        if not status.dead and status.wounds <= -combatant.strength:
+            return [ev.Death(round=event.round, target=event.target,
+                             cause=f"{status.wounds} Wound Points, Strength {combatant.strength}"
+                                   " (CU-8)")]
+        return []
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        for cid, status in fight.status.items():
+            combatant = fight.roster[cid]
+            if self.condition(combatant, status) != "dying" or status.stable:
+                continue
+            out.append(ev.Damage(round=fight.round, target=cid, amount=1, critical=True,
+                                 note="dying: 1 Wound Point at the end of the round (CU-8)"))
+            if status.wounds - 1 <= -combatant.strength:
+                out.append(ev.Death(round=fight.round, target=cid, cause="died of wounds (CU-8)"))
+        return out
+
+    def critical_damage(self, damage: int, weapon_multiplier: int) -> int:
+        """CU-7: a critical multiplies weapon damage; it then goes straight to Wound Points."""
+        return damage * weapon_multiplier
+
+    def stabilize_tn(self, largest_wound: int) -> int:
+        return self.heal_tn + largest_wound
+
+    def morale_check(self, fight: Fight, cid: str, roll: int,
+                     intimidation: int | None = None) -> MoraleCheck:
+        combatant = fight.roster[cid]
+        allies = sum(1 for o, c in fight.roster.items()
+                     if o != cid and c.side == combatant.side and fight.alive(o))
+        opponents = sum(1 for o, c in fight.roster.items()
+                        if c.side != combatant.side and fight.alive(o))
+        tn = intimidation if intimidation is not None else self.morale_tn + opponents
+        return MoraleCheck(cid, roll, combatant.insight, combatant.hd, allies, opponents, tn)
+
+    def roll_morale(self, fight: Fight, cid: str, rng: random.Random,
+                    intimidation: int | None = None) -> list[ev.Event]:
+        dice = roll_dice(self.morale_dice, rng)
+        check = self.morale_check(fight, cid, dice.total, intimidation)
+        return [
+            ev.Roll(round=fight.round, expr=dice.expression, dice=dice_values(dice),
+                    total=dice.total, purpose=f"morale {cid} (CU-6)", actor=cid),
+            ev.Morale(round=fight.round, group=(cid,), roll=check.total, target=check.tn,
+                      passed=check.passed, avoid=None if check.passed else "flee"),
+        ]
+
+    def injury(self, damage_type: str, d20: int) -> str:
+        table = self.injuries.get(damage_type, [])
+        if not table:
+            return f"no {damage_type or 'untyped'} injury table: the referee decides (CU-9)"
+        return table[(d20 - 1) % len(table)]
+
+    def roll_injury(self, fight: Fight, target: str, damage: int, damage_type: str,
+                    rng: random.Random) -> list[ev.Event]:
+        """CU-9: d% at or under the damage dealt gives a Combat Injury from the table."""
+        chance = roll_dice(self.injury_die, rng)
+        out: list[ev.Event] = [ev.Roll(round=fight.round, expr=chance.expression,
+                                       dice=dice_values(chance), total=chance.total,
+                                       purpose=f"critical injury chance for {target} (CU-9)")]
+        if chance.total > damage:
+            return out
+        d20 = roll_dice("d20", rng)
+        out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=dice_values(d20),
+                           total=d20.total, purpose=f"{damage_type} injury table (CU-9)"))
+        out.append(ev.Injury(round=fight.round, target=target, roll=d20.total,
+                             injury=self.injury(damage_type, d20.total), table=damage_type))
+        return out
+
+
+def dice_values(result: Any) -> tuple[int, ...]:
+    return tuple(value for term in result.terms for value in getattr(term, "rolls", ()))

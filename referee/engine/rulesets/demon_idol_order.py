@@ -1,0 +1,617 @@
+"""The demon-idol scheduler: declarations and dice in, beats with rules and reasons out."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..errors import RefereeError
+from ..plan import Beat, Plan, PlannedAction
+from .board import Board
+from .demon_idol import Item
+
+if TYPE_CHECKING:
+    from ..fight import Fight
+    from .demon_idol import DemonIdol
+
+
+class PlanNotReady(RefereeError):
+    """The round cannot be ordered yet (no initiative dice)."""
+
+
+# -- collecting the round's actions -------------------------------------------------
+
+
+def routines(rs: DemonIdol, actor_attacks: int, item: Item) -> int:
+    if item.role == "strike":
+        return actor_attacks
+    if item.missile:
+        weapon = item.weapon()
+        return weapon.rate if weapon else 1
+    return 1
+
+
+def expand(rs: DemonIdol, fight: Fight, index: int, decl: ev.Declare,
+           replaced: str | None = None) -> list[Item]:
+    actor = fight.roster[decl.actor]
+    letter = rs.letter_of["avoid"] if replaced else decl.action
+    item = Item(index, decl, actor, fight.roster_index(actor.id), letter, rs.role_of[letter],
+                None, replaced)
+    count = 1 if replaced else routines(rs, actor.attacks, item)
+    if count == 1:
+        return [item]
+    return [Item(index, decl, actor, item.rank, letter, item.role, k, None)
+            for k in range(1, count + 1)]
+
+
+def morale_failures(fight: Fight, round_: int) -> dict[str, ev.Morale]:
+    failed: dict[str, ev.Morale] = {}
+    for check in fight.morale.get(round_, []):
+        if check.passed is False:
+            for cid in fight.members(check.group):
+                failed[cid] = check
+    return failed
+
+
+def collect(rs: DemonIdol, fight: Fight, round_: int, segment: int | None) -> list[Item]:
+    failed = morale_failures(fight, round_) if segment is None else {}
+    items: list[Item] = []
+    for index, decl in fight.declared(round_):
+        if decl.segment != segment:
+            continue
+        replaced = decl.action if decl.actor in failed else None
+        items.extend(expand(rs, fight, index, decl, replaced))
+    return items
+
+
+def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
+    initiative = fight.initiatives.get(round_)
+    if initiative is None:
+        raise PlanNotReady(f"round {round_}: initiative has not been rolled yet (DI-2)")
+    for item in items:
+        if item.side not in initiative.rolls:
+            raise PlanNotReady(
+                f"round {round_}: no initiative die for side {item.side!r} (DI-2)",
+                ("rolls", item.side),
+            )
+    return dict(initiative.rolls)
+
+
+# -- the plan ------------------------------------------------------------------------
+
+
+def build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
+    plan = Plan(rs.id, round_, [])
+    surprise = fight.surprise
+    if round_ == 1 and surprise is not None and surprise.segments:
+        for segment in range(1, surprise.segments + 1):
+            plan.beats.extend(surprise_beats(rs, fight, segment, surprise.segments))
+    items = collect(rs, fight, round_, None)
+    if items:
+        board = order_round(rs, fight, round_, items)
+        plan.beats.extend(finish(board, fight, round_))
+    plan.notes.extend(morale_notes(fight, round_))
+    return plan
+
+
+def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> Board:
+    dice = side_dice(fight, round_, items)
+    board = Board()
+    Layout(rs, fight, board, items, dice).run()
+    rules = Rules(rs, fight, board, items, dice)
+    for step in (rules.missiles, rules.routines, rules.casters, rules.charges, rules.melee,
+                 rules.lengths, rules.fired):
+        step()
+    return board
+
+
+def finish(board: Board, fight: Fight, round_: int) -> list[Beat]:
+    beats = []
+    for slot in board.slots:
+        items = sorted(slot.actions, key=lambda i: (i.rank, i.routine or 0))
+        actions = [mark(fight, round_, i) for i in items]
+        beats.append(Beat(actions, slot.rules, slot.why, segment=slot.segment,
+                          repeats=slot.repeats, ready=slot.ready))
+    return beats
+
+
+def mark(fight: Fight, round_: int, item: Item) -> PlannedAction:
+    action = item.to_action()
+    if item.casting and item.decl.spell and (round_, item.actor.id) in fight.lost_spells:
+        action = PlannedAction(action.actor, action.action, action.routine, None,
+                               action.declared, action.extra + (("lost", True),))
+    return action
+
+
+def morale_notes(fight: Fight, round_: int) -> list[str]:
+    notes = []
+    for check in fight.morale.get(round_, []):
+        who = ", ".join(check.group)
+        if check.passed is None:
+            notes.append(f"morale check due for {who}: roll it when their side's turn comes (DI-18)")
+        elif check.passed is False:
+            notes.append(f"{who} failed morale: {check.avoid or 'flee'} replaces their actions (DI-18)")
+    return notes
+
+
+# -- DI-3 / DI-4 with the tie splits of DI-11, DI-12 and the delay of DI-16 -----------
+
+
+class Layout:
+    def __init__(self, rs: DemonIdol, fight: Fight, board: Board, items: list[Item],
+                 dice: dict[str, int]) -> None:
+        self.rs, self.fight, self.board, self.items, self.dice = rs, fight, board, items, dice
+        self.by_step: dict[tuple[str, str], list[Item]] = defaultdict(list)
+        for item in items:
+            self.by_step[(item.side, item.letter)].append(item)
+        order = [s.id for s in fight.encounter.sides]
+        in_play = sorted({i.side for i in items if i.role != "psionic"},
+                         key=lambda s: (-dice[s], order.index(s)))
+        self.groups: list[list[str]] = []
+        for side in in_play:
+            if self.groups and dice[self.groups[-1][0]] == dice[side]:
+                self.groups[-1].append(side)
+            else:
+                self.groups.append([side])
+        self.many_sides = len(in_play) > 2
+
+    def run(self) -> None:
+        psionic = [i for i in self.items if i.role == "psionic"]
+        if psionic:
+            self.board.add(psionic, ["DI-5"], ["psionic combat: at the top of every segment"],
+                           repeats=True)
+        for number, group in enumerate(self.groups):
+            for letter in self.rs.order:
+                step = [i for side in group for i in self.by_step.get((side, letter), [])]
+                if step:
+                    self.lay_step(number, group, letter, step)
+
+    def lay_step(self, number: int, group: list[str], letter: str, step: list[Item]) -> None:
+        tied = len(group) > 1
+        role = self.rs.role_of[letter]
+        base_rule, base_why = self.step_reason(number, group, letter)
+        buckets: dict[tuple, tuple[list[Item], list[str], list[str]]] = {}
+        for item, time_key, rules, why in self.keys(tied, role, step, group):
+            slot_key = time_key + (item.delay, item.decl.prepared)
+            members, cites, whys = buckets.setdefault(slot_key, ([], [base_rule], [base_why]))
+            members.append(item)
+            if self.many_sides and "DI-2" not in cites:
+                cites.append("DI-2")
+            for rule in rules:
+                if rule not in cites:
+                    cites.append(rule)
+            for text in why:
+                if text not in whys:
+                    whys.append(text)
+            if item.delay and "DI-16" not in cites:
+                cites.append("DI-16")
+                whys.append(f"declared {item.delay} segment(s) late, after undelayed {letter}")
+            if item.decl.prepared and "DI-14" not in cites:
+                cites.append("DI-14")
+                whys.append("prepared: becomes ready here, fires when its trigger happens")
+            if item.replaced and "DI-18" not in cites:
+                cites.append("DI-18")
+                whys.append(f"failed morale: avoidance replaces the declared {item.replaced}")
+        for slot_key in sorted(buckets):
+            members, cites, whys = buckets[slot_key]
+            self.board.add(members, cites, whys, ready=bool(slot_key[-1]))
+
+    def step_reason(self, number: int, group: list[str], letter: str) -> tuple[str, str]:
+        die = self.dice[group[0]]
+        names = " and ".join(group)
+        if len(group) > 1:
+            return "DI-4", f"tied initiative ({die} each): {letter} for {names}"
+        others = [self.dice[g[0]] for g in self.groups if g is not group]
+        if not others:
+            return "DI-3", f"{names}'s {letter} (die {die})"
+        if number == 0:
+            return "DI-3", f"{names} won initiative ({die} vs {max(others)}): its {letter}"
+        best = self.dice[self.groups[0][0]]
+        return "DI-3", f"{names} lost initiative ({die} vs {best}): its {letter} after the winner"
+
+    def keys(self, tied: bool, role: str, step: list[Item],
+             group: list[str]) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+        if tied and role == "strike":
+            yield from self.speed_factor_keys(step)
+        elif tied and role == "discharge" and self.mixed_discharge(step):
+            yield from self.tied_discharge_keys(step, self.dice[group[0]])
+        else:
+            for item in step:
+                yield item, (), [], []
+
+    @staticmethod
+    def speed_factor_keys(step: list[Item]) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+        timed = [i for i in step if (w := i.weapon()) is not None and w.speed_factor is not None]
+        lowest = min((i.weapon().speed_factor for i in timed), default=0)  # type: ignore[union-attr]
+        for item in step:
+            weapon = item.weapon()
+            if weapon is not None and weapon.speed_factor is not None:
+                time = weapon.speed_factor + item.delay
+                why = f"tied round: G by speed factor, low to high ({weapon.speed_factor})"
+            else:
+                time = lowest + item.delay
+                why = "tied round: attacks without a speed factor join the first G beat"
+            yield item, (time,), ["DI-11"], [why]
+
+    @staticmethod
+    def mixed_discharge(step: list[Item]) -> bool:
+        casting = [i for i in step if i.casting]
+        return bool(casting) and len(casting) < len(step)
+
+    @staticmethod
+    def tied_discharge_keys(step: list[Item],
+                            die: int) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+        shots = sorted({die + i.delay for i in step if not i.casting})
+        for item in step:
+            if not item.casting:
+                yield item, (die + item.delay,), ["DI-12"], [
+                    "tied round: missiles and turning at the tied die"]
+                continue
+            time = item.cast_time()
+            if time in shots:
+                yield item, (time,), ["DI-12"], [
+                    f"tied round: casting time {time} = die {die}, with the missiles"]
+                continue
+            earlier = [s for s in shots if s < time]
+            place = (earlier[-1] + 0.5) if earlier else shots[0] - 0.5
+            relation = f"{time} < die {die}, before" if time < die else f"{time} > die {die}, after"
+            yield item, (place,), ["DI-12"], [
+                f"tied round: casting time {relation} the missiles"]
+
+
+# -- DI-6 ... DI-10, DI-13 and fired preparations (DI-14) -----------------------------
+
+
+class Rules:
+    def __init__(self, rs: DemonIdol, fight: Fight, board: Board, items: list[Item],
+                 dice: dict[str, int]) -> None:
+        self.rs, self.fight, self.board, self.dice = rs, fight, board, dice
+        self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
+        self.prepared = [i for i in items if i.decl.prepared]
+        self.by_decl: dict[int, list[Item]] = defaultdict(list)
+        self.by_actor: dict[str, list[Item]] = defaultdict(list)
+        self.aimed_at: dict[str, list[Item]] = defaultdict(list)
+        self.aims: dict[int, list[str]] = {}
+        for item in self.items:
+            self.by_decl[item.index].append(item)
+            if item.first:
+                self.by_actor[item.actor.id].append(item)
+                self.aims[item.index] = fight.members(item.decl.target)
+                for target in self.aims[item.index]:
+                    self.aimed_at[target].append(item)
+
+    def firsts(self, predicate) -> list[Item]:
+        return [i for i in self.items if i.first and predicate(i)]
+
+    def whole(self, item: Item) -> list[Item]:
+        return self.by_decl[item.index]
+
+    def targets(self, item: Item) -> list[str]:
+        return self.aims[item.index]
+
+    def enemy_side(self, item: Item) -> str | None:
+        for target in self.targets(item):
+            side = self.fight.roster[target].side
+            if side != item.side:
+                return side
+        others = {i.side for i in self.items} - {item.side}
+        return others.pop() if len(others) == 1 else None
+
+    def enemy_slots(self, side: str) -> list[int]:
+        return self.board.with_side(side)
+
+    # DI-6: missiles and reaction
+    def missiles(self) -> None:
+        for shot in self.firsts(lambda i: i.missile):
+            adjust = shot.actor.reaction - shot.delay
+            enemy = self.enemy_side(shot)
+            if adjust == 0 or enemy is None or enemy not in self.dice:
+                continue
+            own, theirs = self.dice[shot.side] + adjust, self.dice[enemy]
+            spots = self.enemy_slots(enemy)
+            if not spots:
+                continue
+            sums = f"die {self.dice[shot.side]} {adjust:+d} = {own}"
+            if own > theirs:
+                self.shoot_first(shot, spots, f"{shot.actor.id} shoots first: {sums} > {theirs}")
+            elif own < theirs:
+                self.shoot_last(shot, spots, f"{shot.actor.id} shoots last: {sums} < {theirs}")
+            else:
+                self.shoot_with(shot, enemy, f"{shot.actor.id} shoots with {enemy}'s turn: "
+                                f"{sums} = {theirs}")
+
+    def shoot_first(self, shot: Item, spots: list[int], why: str) -> None:
+        movers = self.whole(shot)
+        if max(self.board.positions(movers)) < spots[0]:
+            return
+        self.board.lift(movers)
+        spots = self.enemy_slots(self.enemy_side(shot) or "")
+        self.board.add(movers, ["DI-6"], [why], at=spots[0])
+
+    def shoot_last(self, shot: Item, spots: list[int], why: str) -> None:
+        movers = self.whole(shot)
+        if min(self.board.positions(movers)) > spots[-1]:
+            return
+        self.board.lift(movers)
+        spots = self.enemy_slots(self.enemy_side(shot) or "")
+        self.board.add(movers, ["DI-6"], [why], at=spots[-1] + 1)
+
+    def shoot_with(self, shot: Item, enemy: str, why: str) -> None:
+        movers = self.whole(shot)
+        their_d = [i for i in self.items if i.side == enemy and i.role == "discharge"]
+        if their_d:
+            self.board.place(movers, their_d[0], "with", "DI-6", why)
+            return
+        order = self.rs.order.index(self.rs.letter_of["discharge"])
+        self.board.lift(movers)
+        self.board.add(movers, ["DI-6"], [why + ", at the D place among its actions"],
+                       at=self.first_later(enemy, order))
+
+    def first_later(self, enemy: str, order: int) -> int:
+        later = self.board.indexes(
+            lambda a: a.side == enemy and a.role != "psionic"
+            and self.rs.order.index(a.letter) > order)
+        if later:
+            return later[0]
+        spots = self.enemy_slots(enemy)
+        return spots[-1] + 1 if spots else len(self.board.slots)
+
+    # DI-7: multiple attack routines
+    def routines(self) -> None:
+        anchors: dict[frozenset[str], Beat | None] = {}
+        for first in self.items:
+            if first.routine != 1 or not (first.role == "strike" or first.missile):
+                continue
+            winners = {s for s, d in self.dice.items() if d > self.dice[first.side]}
+            enemy = self.enemy_side(first)
+            if enemy in winners:
+                winners = {enemy}
+            if not winners:
+                continue
+            group = frozenset(winners)
+            if group not in anchors:
+                anchors[group] = self.first_attack(group)
+            anchor = anchors[group]
+            if anchor is None or self.board.pos(first) < self.board.slots.index(anchor):
+                continue
+            why = (f"{first.actor.id}: first of {len(self.whole(first))} attack routines slots "
+                   f"in just before {' and '.join(sorted(winners))}'s first attack")
+            self.board.lift([first])
+            self.board.add([first], ["DI-7"], [why], at=self.board.slots.index(anchor))
+
+    def first_attack(self, winners: frozenset[str]) -> Beat | None:
+        for slot in self.board.slots:
+            if not slot.ready and any(a.side in winners and (a.role == "strike" or a.missile)
+                                      for a in slot.actions):
+                return slot
+        return None
+
+    # DI-8: caster against caster
+    def casters(self) -> None:
+        for a in self.firsts(lambda i: i.role == "discharge" and i.decl.spell is not None):
+            for target in self.targets(a):
+                for b in self.by_actor.get(target, []):
+                    casting = b.role == "discharge" and b.decl.spell is not None
+                    if casting and a.rank < b.rank and a.actor.id in self.targets(b):
+                        self.caster_pair(a, b)
+
+    def caster_pair(self, a: Item, b: Item) -> None:
+        ta, tb = a.cast_time(), b.cast_time()
+        if ta != tb:
+            fast, slow = (a, b) if ta < tb else (b, a)
+            why = (f"caster against caster: casting time {fast.cast_time()} < "
+                   f"{slow.cast_time()}, {fast.actor.id} first")
+            self.board.place([fast], slow, "before", "DI-8", why)
+            return
+        da, db = self.dice[a.side], self.dice[b.side]
+        if da != db:
+            fast, slow = (a, b) if da > db else (b, a)
+            why = (f"caster against caster: equal casting time {ta}, higher die "
+                   f"{max(da, db)} first")
+            self.board.place([fast], slow, "before", "DI-8", why)
+            return
+        early, late = sorted((a, b), key=self.board.pos)
+        self.board.place([late], early, "with", "DI-8",
+                         f"caster against caster: equal casting time {ta} and die {da}, one beat")
+
+    # DI-9: charge against D
+    def charges(self) -> None:
+        for charge in self.firsts(lambda i: i.role == "move" and i.decl.charge):
+            closing = (charge.decl.closing if charge.decl.closing is not None else 1) + charge.delay
+            for target in self.targets(charge):
+                for d in self.by_actor.get(target, []):
+                    if d.role == "discharge":
+                        self.charge_against(charge, closing, d)
+
+    def charge_against(self, charge: Item, closing: int, d: Item) -> None:
+        if d.missile or d.decl.turn or not d.casting:
+            what = "turning" if d.decl.turn else "missiles"
+            self.board.place(self.whole(d), charge, "before", "DI-9",
+                             f"E-vs-D: {what} resolve before a charge, always")
+            return
+        time, what = d.cast_time(), "casting" if d.decl.spell else "usage"
+        how, sign = self.compare(time, closing)
+        self.board.place([d], charge, how, "DI-9",
+                         f"E-vs-D: {what} time {time} {sign} {closing} segment(s) to close")
+
+    @staticmethod
+    def compare(time: int, other: int) -> tuple[str, str]:
+        if time < other:
+            return "before", "<"
+        if time > other:
+            return "after", ">"
+        return "with", "="
+
+    # DI-10: melee against a caster
+    def melee(self) -> None:
+        for blow in self.firsts(lambda i: i.role == "strike"):
+            for target in self.targets(blow):
+                for d in self.by_actor.get(target, []):
+                    if d.casting:
+                        self.blow_against(blow, d)
+
+    def blow_against(self, blow: Item, d: Item) -> None:
+        weapon = blow.weapon()
+        if weapon is not None and weapon.speed_factor is not None:
+            time, what = weapon.speed_factor + blow.delay, "speed factor"
+        else:
+            time, what = self.dice[d.side] + blow.delay, "the caster's die"
+        cast = d.cast_time()
+        how, sign = self.compare(cast, time)
+        kind = "casting" if d.decl.spell else "usage"
+        outcome = {"before": "spell first", "with": "one beat", "after": "attack first"}[how]
+        self.board.place([d], blow, how, "DI-10",
+                         f"G-vs-D: {kind} time {cast} {sign} {what} {time}, {outcome}")
+
+    # DI-13: charge and weapon length
+    def lengths(self) -> None:
+        for charge in self.firsts(lambda i: i.role == "move" and i.decl.charge):
+            striking = self.retaliators(charge)
+            if striking:
+                self.order_by_length(charge, striking)
+
+    def retaliators(self, charge: Item) -> list[Item]:
+        found = [i for i in self.aimed_at.get(charge.actor.id, [])
+                 if i.role in ("set", "strike") and i.side != charge.side]
+        for target in self.targets(charge):
+            found.extend(i for i in self.by_actor.get(target, [])
+                         if i.role == "set" and not i.decl.target and i.side != charge.side)
+        return found
+
+    def order_by_length(self, charge: Item, striking: list[Item]) -> None:
+        reach = length_of(charge)
+        before, after = [], []
+        for item in sorted(striking, key=lambda i: (-length_of(i), i.rank)):
+            size = length_of(item)
+            why = f"charge: weapon length {size:g} vs the charger's {reach:g}, longest first"
+            if size == reach:
+                self.board.place([item], charge, "with", "DI-13", why)
+            elif size > reach and self.board.pos(item) >= self.board.pos(charge):
+                before.append((size, item, why))
+            elif size < reach and self.board.pos(item) <= self.board.pos(charge):
+                after.append((size, item, why))
+        self.line_up(charge, before, 0)
+        self.line_up(charge, after, 1)
+
+    def line_up(self, charge: Item, queue: list, offset: int) -> None:
+        last: tuple[float, Beat] | None = None
+        for size, item, why in queue:
+            if last is not None and last[0] == size:
+                self.board.join([item], last[1], "DI-13", why)
+                continue
+            self.board.lift([item])
+            at = self.board.pos(charge) + offset
+            if last is not None and offset:
+                at = self.board.slots.index(last[1]) + 1
+            last = (size, self.board.add([item], ["DI-13"], [why], at=at))
+
+    # DI-14: a fired preparation goes just before the action that triggered it
+    def fired(self) -> None:
+        for item in self.prepared:
+            fire = self.fight.fired.get((item.decl.round, item.actor.id))
+            if fire is None or not item.first:
+                continue
+            movers = [i for i in self.prepared if i.index == item.index]
+            why = f"{item.actor.id}'s prepared action fired: {item.decl.trigger or 'trigger'}"
+            trigger = self.by_actor.get(fire.before or "", [])
+            if trigger:
+                self.board.lift(movers)
+                self.board.add(movers, ["DI-14"], [why + f", just before {fire.before}"],
+                               at=self.board.pos(trigger[0]))
+            else:
+                slot = self.board.slot_of(item)
+                slot.ready = False
+                slot.cite("DI-14", why)
+
+
+def length_of(item: Item) -> float:
+    weapon = item.weapon()
+    if weapon is not None and weapon.length is not None:
+        return weapon.length
+    lengths = [w.length for w in item.actor.weapons if w.length is not None and not w.missile]
+    return lengths[0] if lengths else 0.0
+
+
+# -- DI-17: surprise segments ----------------------------------------------------------
+
+
+def surprise_beats(rs: DemonIdol, fight: Fight, segment: int, total: int) -> list[Beat]:
+    items = collect(rs, fight, 1, segment)
+    beats = []
+    left = total - segment + 1
+    for letter in [k for k, _, _ in rs.letters]:
+        step = sorted((i for i in items if i.letter == letter),
+                      key=lambda i: (i.rank, i.routine or 0))
+        if not step:
+            continue
+        why = [f"surprise segment {segment} of {total}: {letter} for the surprising side"]
+        actions = []
+        for item in step:
+            action = item.to_action()
+            note = surprise_note(item, left)
+            if note:
+                why.append(note)
+                if item.casting and item.cast_time() > left:
+                    action = PlannedAction(action.actor, action.action, action.routine, None,
+                                           action.declared,
+                                           action.extra + (("completes", "after surprise"),))
+            actions.append(action)
+        beats.append(Beat(actions, ["DI-17"], why, segment=segment))
+    return beats
+
+
+def surprise_note(item: Item, left: int) -> str:
+    if item.role in ("strike", "set") or (item.role == "discharge" and not item.casting):
+        return f"{item.actor.id}: a whole attack routine in this segment" if item.first else ""
+    if item.casting and item.cast_time() > left:
+        return (f"{item.actor.id}: {item.cast_time()} segment(s) to cast, {left} left: "
+                "starts now, completes after surprise")
+    if item.role == "move":
+        return f"{item.actor.id}: moves a tenth of its movement rate"
+    if item.role == "avoid":
+        return f"{item.actor.id}: may avoid even from melee"
+    return ""
+
+
+# -- in-round rules over the state ----------------------------------------------------
+
+
+def spell_lost_by(rs: DemonIdol, fight: Fight, damage: ev.Damage) -> ev.SpellLost | None:
+    """DI-15: damage before the caster's spell resolves loses it; same beat does not."""
+    round_ = damage.round
+    if (round_, damage.target) in fight.lost_spells or damage.amount <= 0:
+        return None
+    spells = [d for _, d in fight.declared(round_)
+              if d.actor == damage.target and d.spell is not None and d.segment is None]
+    if not spells:
+        return None
+    spell = spells[0]
+    now = damage.beat if damage.beat is not None else fight.resolved.get(round_, 0) + 1
+    at = spell_beat(fight, round_, damage.target)
+    if at is not None and at <= now:
+        return None
+    return ev.SpellLost(round=round_, actor=damage.target, spell=spell.spell,
+                        reason=f"damaged in beat {now} before the spell resolved (DI-15)")
+
+
+def spell_beat(fight: Fight, round_: int, actor: str) -> int | None:
+    try:
+        plan = fight.plan(round_)
+    except RefereeError:
+        return None
+    for number, beat in enumerate(plan.beats, start=1):
+        if beat.segment is None and not beat.ready and any(
+                a.actor == actor and a.action != "P" for a in beat.actions):
+            if any(a.actor == actor and dict(a.extra).get("prepared") is None
+                   for a in beat.actions):
+                return number
+    return None
+
+
+def lapsed_preparations(fight: Fight) -> Iterable[ev.Event]:
+    for _, decl in fight.declared(fight.round):
+        if decl.prepared and (fight.round, decl.actor) not in fight.fired:
+            yield ev.Note(round=fight.round,
+                          text=f"{decl.actor}'s prepared {decl.action} lapses unfired (DI-14)")

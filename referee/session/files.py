@@ -1,0 +1,206 @@
+"""Reading saves and rulesets from disk, with errors that name file, line and field."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import referee
+from referee.engine import Encounter, Fight, RefereeError, Ruleset, make_ruleset
+from referee.engine.errors import FormatError
+from referee.engine.events import read_event
+from referee.engine.model import read_combatants, read_sides
+from referee.engine.reading import Fields
+
+from .tomlpos import locate, parse_error_line
+
+SAVE_FORMAT = "referee-save"
+RULESET_FORMAT = "referee-ruleset"
+SAVE_VERSION = 1
+RULESET_VERSION = 1
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class LoadError(Exception):
+    """A file that cannot be used, with everything a person needs to find the fault."""
+
+    def __init__(self, file: str, reason: str, line: int | None = None, field: str = "") -> None:
+        super().__init__(reason)
+        self.file, self.reason, self.line, self.field = file, reason, line, field
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        what = f"{self.field}: " if self.field else ""
+        return f"{where}: {what}{self.reason}"
+
+
+@dataclass
+class Save:
+    path: Path
+    text: str
+    encounter: Encounter
+    ruleset: Ruleset
+    fight: Fight
+
+
+def builtin_ruleset_dirs() -> list[Path]:
+    package = Path(referee.__file__).resolve().parent
+    return [package / "_rulesets", package.parent / "rulesets"]
+
+
+def builtin_rulesets() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for folder in builtin_ruleset_dirs():
+        if folder.is_dir():
+            for file in sorted(folder.glob("*.toml")):
+                found.setdefault(file.stem, file)
+    return found
+
+
+def read_text(path: Path) -> str:
+    name = str(path)
+    try:
+        if path.is_dir():
+            raise LoadError(name, "is a folder, not a file")
+        if path.stat().st_size > MAX_BYTES:
+            raise LoadError(name, f"is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LoadError(name, "no such file") from None
+    except PermissionError:
+        raise LoadError(name, "permission denied") from None
+    except OSError as error:
+        raise LoadError(name, f"cannot be read: {error.strerror or error}") from None
+    if b"\x00" in data:
+        raise LoadError(name, "is not a text file (it holds binary data)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise LoadError(name, "is not valid UTF-8 text", line) from None
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    if not text.strip():
+        raise LoadError(name, "the file is empty")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error).split(" (at line")[0]
+        raise LoadError(name, f"TOML syntax error: {message}", parse_error_line(error)) from None
+
+
+def fault(name: str, text: str, error: RefereeError) -> LoadError:
+    return LoadError(name, error.reason, locate(text, error.path), error.field)
+
+
+# -- rulesets -------------------------------------------------------------------------
+
+
+def load_ruleset(ref: str, near: Path | None = None) -> Ruleset:
+    """A bundled ruleset by id, or a ruleset file by path (relative to the save's folder)."""
+    path = resolve_ruleset(ref, near)
+    text = read_text(path)
+    data = parse_toml(text, str(path))
+    try:
+        check_ruleset_header(data)
+        return make_ruleset(data)
+    except RefereeError as error:
+        raise fault(str(path), text, error) from None
+
+
+def resolve_ruleset(ref: str, near: Path | None) -> Path:
+    bundled = builtin_rulesets()
+    if ref in bundled:
+        return bundled[ref]
+    if not ref.endswith(".toml"):
+        known = ", ".join(sorted(bundled))
+        raise FormatError(f"unknown ruleset {ref!r} (bundled: {known}; or a path to a .toml)",
+                          ("ruleset",))
+    path = Path(ref)
+    return path if path.is_absolute() or near is None else near / path
+
+
+def check_ruleset_header(data: dict[str, Any]) -> None:
+    if data.get("format", RULESET_FORMAT) != RULESET_FORMAT:
+        raise FormatError(f"expected {RULESET_FORMAT!r}, found {data.get('format')!r}",
+                          ("format",))
+    version = data.get("version", RULESET_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise FormatError(f"expected an integer, found {version!r}", ("version",))
+    if version > RULESET_VERSION:
+        raise FormatError(f"version {version} is newer than this referee reads "
+                          f"({RULESET_VERSION}): upgrade referee", ("version",))
+    if not isinstance(data.get("id"), str):
+        raise FormatError("missing required field", ("id",))
+
+
+# -- saves ------------------------------------------------------------------------------
+
+
+def load_save(path: Path | str) -> Save:
+    path = Path(path)
+    name = str(path)
+    text = read_text(path)
+    data = parse_toml(text, name)
+    try:
+        encounter, raw_events = read_encounter(data)
+    except RefereeError as error:
+        raise fault(name, text, error) from None
+    try:
+        ruleset = load_ruleset(encounter.ruleset, path.parent)
+    except RefereeError as error:
+        raise fault(name, text, error) from None
+    fight = Fight(encounter, ruleset)
+    fight.later = joining_ids(raw_events)
+    for index, raw in enumerate(raw_events):
+        try:
+            fight.push(read_event(raw, ("events", index)))
+        except RefereeError as error:
+            if not error.path or error.path[0] != "events":
+                error.at("events", index)
+            raise fault(name, text, error) from None
+    return Save(path, text, encounter, ruleset, fight)
+
+
+def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
+    f = Fields(data)
+    kind = f.str("format")
+    if kind != SAVE_FORMAT:
+        raise FormatError(f"expected {SAVE_FORMAT!r}, found {kind!r}", ("format",))
+    version = f.int("version", minimum=0)
+    if version > SAVE_VERSION:
+        raise FormatError(f"version {version} is newer than this referee reads "
+                          f"({SAVE_VERSION}): upgrade referee", ("version",))
+    sides = read_sides(f.raw("sides"), ("sides",))
+    combatants = read_combatants(f.list("combatants", []), ("combatants",), sides)
+    clashes = {s.id for s in sides} & {c.id for c in combatants}
+    if clashes:
+        clash = sorted(clashes)[0]
+        index = next(i for i, c in enumerate(combatants) if c.id == clash)
+        raise FormatError(f"id {clash!r} is both a side and a combatant",
+                          ("combatants", index, "id"))
+    encounter = Encounter(
+        ruleset=f.str("ruleset"),
+        title=f.str("title", ""),
+        seed=f.int("seed", 0),
+        sides=sides,
+        combatants=combatants,
+        notes=f.str("notes", ""),
+    )
+    raw_events = f.list("events", [])
+    f.done()
+    return encounter, raw_events
+
+
+def joining_ids(raw_events: list[Any]) -> set[str]:
+    """Ids of combatants that join later: a declaration made earlier may already name them."""
+    ids = set()
+    for raw in raw_events:
+        if isinstance(raw, dict) and raw.get("type") == "join":
+            combatant = raw.get("combatant")
+            if isinstance(combatant, dict) and isinstance(combatant.get("id"), str):
+                ids.add(combatant["id"])
+    return ids

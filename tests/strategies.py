@@ -1,0 +1,116 @@
+"""Hypothesis strategies: random encounters and rounds of declarations."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from referee.engine import Combatant, Encounter, Fight, Side, Spell, Weapon
+from referee.engine import events as ev
+from referee.engine.rulesets import make_ruleset
+from referee.session.files import load_ruleset
+
+RULESETS = {rid: load_ruleset(rid) for rid in ("demon-idol", "count-up")}
+
+weapons = st.builds(
+    Weapon,
+    name=st.sampled_from(["sword", "spear", "claw", "bow", "club"]),
+    speed_factor=st.one_of(st.none(), st.integers(1, 10)),
+    length=st.one_of(st.none(), st.sampled_from([1.0, 1.5, 3.5, 8.0, 12.0])),
+    missile=st.booleans(),
+    rate=st.integers(1, 3),
+    speed=st.integers(0, 6),
+)
+spells = st.builds(Spell, name=st.sampled_from(["sleep", "web", "fear", "spark"]),
+                   casting_time=st.integers(1, 9), casting_tn=st.integers(10, 16))
+
+
+def unique_by_name(items):
+    seen = {}
+    for item in items:
+        seen.setdefault(item.name, item)
+    return tuple(seen.values())
+
+
+@st.composite
+def encounters(draw, ruleset="demon-idol"):
+    side_ids = draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=3,
+                             unique=True))
+    sides = tuple(Side(s, s.upper()) for s in side_ids)
+    count = draw(st.integers(2, 8))
+    combatants = []
+    for n in range(count):
+        combatants.append(Combatant(
+            id=f"c{n}", name=f"C{n}", side=side_ids[n % len(side_ids)], hp=10, max_hp=10,
+            reaction=draw(st.integers(-2, 2)), attacks=draw(st.integers(1, 3)),
+            weapons=unique_by_name(draw(st.lists(weapons, min_size=1, max_size=3))),
+            spells=unique_by_name(draw(st.lists(spells, max_size=2))),
+        ))
+    return Encounter(ruleset, "generated", 1, sides, tuple(combatants))
+
+
+@st.composite
+def di_declaration(draw, combatant, others):
+    letter = draw(st.sampled_from("PABCDEFG"))
+    target = draw(st.sampled_from([o.id for o in others]))
+    fields = {"round": 1, "actor": combatant.id, "action": letter,
+              "delay": draw(st.sampled_from([0, 0, 0, 1, 2]))}
+    if letter in "ABCP":
+        return ev.Declare(**fields)
+    if letter == "D":
+        choice = draw(st.sampled_from(["weapon", "spell", "turn", "device"]))
+        if choice == "spell" and combatant.spells:
+            fields["spell"] = draw(st.sampled_from(combatant.spells)).name
+        elif choice == "weapon":
+            fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
+        elif choice == "device":
+            fields.update(device="wand", usage_time=draw(st.integers(1, 6)))
+        else:
+            fields["turn"] = True
+    elif letter == "E":
+        fields["charge"] = draw(st.booleans())
+        if fields["charge"]:
+            fields["closing"] = draw(st.integers(1, 5))
+    else:
+        fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
+    fields["prepared"] = draw(st.sampled_from([False, False, False, True]))
+    return ev.Declare(target=(target,), **fields)
+
+
+@st.composite
+def demon_idol_rounds(draw):
+    encounter = draw(encounters("demon-idol"))
+    sides = [s.id for s in encounter.sides]
+    rolls = {s: draw(st.integers(1, 6)) for s in sides}
+    declarations = []
+    for c in encounter.combatants:
+        if draw(st.booleans()) or not declarations:
+            others = [o for o in encounter.combatants if o.id != c.id]
+            declarations.append(draw(di_declaration(c, others)))
+    return encounter, ev.Initiative(round=1, rolls=rolls), declarations
+
+
+@st.composite
+def count_up_rounds(draw):
+    encounter = draw(encounters("count-up"))
+    base = {c.id: draw(st.integers(-2, 12)) for c in encounter.combatants}
+    declarations = []
+    for c in encounter.combatants:
+        action = draw(st.sampled_from(["attack", "cast", "consumable", "throw",
+                                       "full-defense", "defensive-attack"]))
+        fields = {"round": 1, "actor": c.id, "action": action}
+        if action == "cast":
+            if not c.spells:
+                continue
+            fields["spell"] = c.spells[0].name
+        if action in ("attack", "defensive-attack"):
+            fields["weapon"] = c.weapons[0].name
+        declarations.append(ev.Declare(**fields))
+    return encounter, ev.Initiative(round=1, base=base), declarations
+
+
+def fight_of(encounter, initiative, declarations):
+    fight = Fight(encounter, make_ruleset(RULESETS[encounter.ruleset].config))
+    fight.push(initiative)
+    for declaration in declarations:
+        fight.push(declaration)
+    return fight

@@ -1,0 +1,69 @@
+"""Invariants of planning, for any encounter and any round of declarations."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.strategies import count_up_rounds, demon_idol_rounds, fight_of
+
+
+def planned(fight):
+    return Counter((a.declared, a.routine, a.turn) for b in fight.plan().beats for a in b.actions)
+
+
+def routines_of(fight, index, declaration):
+    from referee.engine.rulesets.demon_idol_order import expand
+
+    return [i.routine for i in expand(fight.ruleset, fight, index, declaration)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(demon_idol_rounds())
+def test_every_demon_idol_routine_planned_exactly_once(round_):
+    fight = fight_of(*round_)
+    want = Counter()
+    for index, declaration in fight.declared(1):
+        for routine in routines_of(fight, index, declaration):
+            want[(index, routine, None)] += 1
+    assert planned(fight) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(count_up_rounds())
+def test_every_count_up_action_planned_exactly_once(round_):
+    fight = fight_of(*round_)
+    want = Counter((index, None, None) for index, _ in fight.declared(1))
+    assert planned(fight) == want
+
+
+def shape(fight):
+    return [
+        (sorted(a.label() for a in b.actions), b.rules, b.why, b.count, b.ready)
+        for b in fight.plan().beats
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(demon_idol_rounds(), count_up_rounds()))
+def test_plans_are_deterministic(round_):
+    assert shape(fight_of(*round_)) == shape(fight_of(*round_))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(demon_idol_rounds(), count_up_rounds()), st.randoms(use_true_random=False))
+def test_declaration_order_never_changes_the_plan(round_, rnd):
+    encounter, initiative, declarations = round_
+    shuffled = list(declarations)
+    rnd.shuffle(shuffled)
+    assert shape(fight_of(encounter, initiative, declarations)) == shape(
+        fight_of(encounter, initiative, shuffled))
+
+
+@settings(max_examples=100, deadline=None)
+@given(demon_idol_rounds())
+def test_every_beat_explains_itself(round_):
+    for beat in fight_of(*round_).plan().beats:
+        assert beat.actions and beat.rules and beat.why
