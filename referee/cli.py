@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,7 +11,15 @@ from pathlib import Path
 from referee.engine import RefereeError
 from referee.engine.dice import DiceError, roll
 from referee.engine.plan import Plan
-from referee.session.files import LoadError, load_ruleset, load_save, parse_toml, read_text
+from referee.session.files import (
+    LoadError,
+    Save,
+    fault,
+    load_ruleset,
+    load_save,
+    parse_toml,
+    read_text,
+)
 
 DEMO = "demo.toml"
 
@@ -73,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
     save = load_save(path)
-    plan = save.fight.plan(round_)
+    plan = plan_of(save, round_)
     if as_json:
         print(json.dumps(plan.to_json(), indent=2))
     else:
@@ -105,22 +112,32 @@ def render_plan(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def plan_of(save: Save, round_: int | None) -> Plan:
+    """The plan, with a fault found only while ordering reported at its file line."""
+    try:
+        return save.fight.plan(round_)
+    except RefereeError as error:
+        raise fault(str(save.path), save.text, error) from None
+
+
 def cmd_check(path: Path) -> int:
     text = read_text(path)
     data = parse_toml(text, str(path))
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
-        ruleset = load_ruleset(str(path.resolve()))
+        ruleset = load_ruleset(str(path))
         print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")
         return 0
     save = load_save(path)
     fight = save.fight
+    plan_of(save, None)
     print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
           f"{len(fight.events)} events, round {fight.round})")
-    fight.plan()
     return 0
 
 
 def cmd_roll(expr: str, seed: int | None) -> int:
+    import random
+
     rng = random.Random(seed)
     print(roll(expr, rng).detail())
     return 0

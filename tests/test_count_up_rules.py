@@ -12,7 +12,7 @@ RULESET = load_ruleset("count-up")
 
 
 def encounter() -> Encounter:
-    sides = (Side("party", "Party"), Side("monsters", "Monsters"))
+    sides = (Side("party", "Party", players=True), Side("monsters", "Monsters"))
     sword = (Weapon("sword", speed=5, damage="1d8", critical=3, damage_type="blunt"),)
     return Encounter("count-up", "test", 1, sides, (
         Combatant("brann", "Brann", "party", hp=12, max_hp=12, stress=6, strength=12,
@@ -123,3 +123,18 @@ def test_surprised_do_not_act_in_round_one():
     plan = f.plan()
     assert plan.labels() == [["brann:attack"]]
     assert plan.skipped[0]["actor"] == "w1" and "CU-1" in plan.skipped[0]["why"]
+
+
+def test_morale_triggers_at_the_end_of_the_round():
+    f = fight()
+    assert RULESET.morale_triggers(f) == []
+    f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
+    assert RULESET.morale_triggers(f) == [
+        ("w1", "took more than half its Wound Points in one hit")]
+    f.push(ev.Death(round=1, target="w2"))
+    assert RULESET.morale_triggers(f) == [
+        ("w1", "took more than half its Wound Points in one hit")]
+    f.push(ev.NewRound(round=2))
+    assert RULESET.morale_triggers(f) == []
+    assert RULESET.morale_triggers(f, intimidated=("w1",)) == [
+        ("w1", "the target of Intimidation")]

@@ -11,11 +11,13 @@ and dice a person rolled at the table (``from_values``) are the same kind of rec
 
 from __future__ import annotations
 
-import random
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import random
 
 MAX_LENGTH = 1000  # also keeps digit runs far below int()'s 4300-digit limit
 MAX_TERMS = 50

@@ -258,7 +258,8 @@ def _read_ints(f: Fields, name: str) -> tuple[int, ...]:
     items = f.list(name)
     for index, item in enumerate(items):
         if isinstance(item, bool) or not isinstance(item, int):
-            raise FormatError(f"expected an integer, found {describe(item)}", f.sub(name) + (index,))
+            raise FormatError(f"expected an integer, found {describe(item)}",
+                              f.sub(name) + (index,))
     return tuple(items)
 
 

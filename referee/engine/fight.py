@@ -7,7 +7,7 @@ of the events over the encounter, so undo, resume and replay cannot drift.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import events as ev
@@ -39,6 +39,7 @@ class Status:
     died_at: tuple[int, int] | None = None  # (round, beats resolved when it died)
     hp_at_round_start: int = 0
     stable: bool = False
+    big_hit_round: int = 0  # count-up: last round a single hit took over half its Wound Points
 
     @classmethod
     def of(cls, c: Combatant) -> Status:
@@ -60,6 +61,7 @@ class Fight:
         self.round = 0
         self.phase = "setup"
         self.initiatives: dict[int, ev.Initiative] = {}
+        self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
         self.base: dict[str, int] = {}
         self.declarations: dict[int, list[tuple[int, ev.Declare]]] = {}
         self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
@@ -175,7 +177,7 @@ class Fight:
         for index, other in self.declared(e.round):
             if other.actor == e.actor and other.segment == e.segment:
                 raise IllegalDeclaration(
-                    f"{e.actor} has already declared in round {e.round} (event {index + 1})",
+                    f"{e.actor} has already declared in round {e.round} (events[{index}])",
                     ("actor",),
                 )
 
@@ -236,6 +238,7 @@ class Fight:
 
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
         self.initiatives[e.round] = e
+        self.initiative_at[e.round] = index
         self.base.update(self.ruleset.base_initiative(self, e))
         self.phase = "initiative"
 

@@ -90,13 +90,15 @@ class Side:
     id: str
     name: str
     color: str = ""
+    players: bool = False  # the players' own side: no monster morale checks
 
     @classmethod
     def read(cls, data: Any, path: Path) -> Side:
         f = Fields(data, path)
-        side = cls(id=f.str("id"), name=f.str("name", ""), color=f.str("color", ""))
+        side = cls(id=f.str("id"), name=f.str("name", ""), color=f.str("color", ""),
+                   players=f.bool("players", False))
         f.done()
-        return side if side.name else Side(side.id, side.id, side.color)
+        return side if side.name else _replace(side, name=side.id)
 
 
 @dataclass(frozen=True)

@@ -57,10 +57,7 @@ class Fields:
         value = self._get(key, default)
         if value is default and default is not _MISSING:
             return value
-        if isinstance(value, bool) and bool not in kinds:
-            ok = False
-        else:
-            ok = isinstance(value, kinds)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
         if not ok:
             want = " or ".join(TYPE_NAMES[k] for k in kinds)
             raise FormatError(f"expected {want}, found {describe(value)}", self.path + (key,))

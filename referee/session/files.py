@@ -14,8 +14,6 @@ from referee.engine.events import read_event
 from referee.engine.model import read_combatants, read_sides
 from referee.engine.reading import Fields
 
-from .tomlpos import locate, parse_error_line
-
 SAVE_FORMAT = "referee-save"
 RULESET_FORMAT = "referee-ruleset"
 SAVE_VERSION = 1
@@ -88,12 +86,20 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        message = str(error).split(" (at line")[0]
-        raise LoadError(name, f"TOML syntax error: {message}", parse_error_line(error)) from None
+        from .syntax import explain
+
+        reason, line, field = explain(error, text)
+        raise LoadError(name, f"TOML syntax error: {reason}", line, field) from None
 
 
 def fault(name: str, text: str, error: RefereeError) -> LoadError:
-    return LoadError(name, error.reason, locate(text, error.path), error.field)
+    return LoadError(name, error.reason, locate_field(text, error.path), error.field)
+
+
+def locate_field(text: str, path: tuple) -> int | None:
+    from .tomlpos import locate
+
+    return locate(text, path)
 
 
 # -- rulesets -------------------------------------------------------------------------
@@ -153,6 +159,11 @@ def load_save(path: Path | str) -> Save:
         ruleset = load_ruleset(encounter.ruleset, path.parent)
     except RefereeError as error:
         raise fault(name, text, error) from None
+    except LoadError as error:
+        if error.line is None and error.reason in ("no such file", "is a folder, not a file"):
+            reason = f"{error.reason} {encounter.ruleset!r}"
+            raise LoadError(name, reason, locate_field(text, ("ruleset",)), "ruleset") from None
+        raise
     fight = Fight(encounter, ruleset)
     fight.later = joining_ids(raw_events)
     for index, raw in enumerate(raw_events):

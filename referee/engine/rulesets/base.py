@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..errors import FormatError, IllegalDeclaration
+from ..reading import Fields
 
 if TYPE_CHECKING:
+    import random
+
     from ..fight import Fight, Status
     from ..plan import Plan
 
@@ -36,7 +38,15 @@ class Ruleset:
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = dict(config)
-        self.name = str(self.config.get("name", self.id))
+        f = Fields(self.config)
+        for key in ("format", "version", "id", "logic", "source"):
+            f.raw(key, None)
+        self.name = f.str("name", self.id)
+        self.read(f)
+        f.done()
+
+    def read(self, f: Fields) -> None:
+        """Read this ruleset's house-rulable numbers and tables from its file."""
 
     # -- catalogue and validation --------------------------------------------------
 
@@ -84,8 +94,10 @@ class Ruleset:
         return []
 
 
-def config_int(config: Mapping[str, Any], key: str, default: int, path: tuple = ()) -> int:
-    value = config.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"expected an integer, found {value!r}", path + (key,))
-    return value
+def unique_keys(items: list[Any], what: str, path: tuple) -> None:
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if item in seen:
+            raise FormatError(f"duplicate {what} {item!r} ({path[0]}[{seen[item]}] has it)",
+                              path + (index, "key"))
+        seen[item] = index

@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events as ev
+from ..dice import DiceError
+from ..dice import parse as parse_dice
 from ..dice import roll as roll_dice
-from ..errors import FormatError, IllegalDeclaration, IllegalEvent, RefereeError
+from ..errors import FormatError, IllegalDeclaration, IllegalEvent
 from ..plan import Beat, Plan, PlannedAction
-from .base import ActionKind, Ruleset, config_int
+from ..reading import Fields, describe
+from .base import ActionKind, Ruleset, unique_keys
 
 if TYPE_CHECKING:
+    import random
+
     from ..fight import Fight, Status
-    from ..model import Combatant
+    from ..model import Combatant, Weapon
 
 ADDS = ("", "weapon", "spell")
 
 
-class PlanNotReady(RefereeError):
-    pass
+class ActionRule(NamedTuple):
+    """One row of CU-3's table, as the ruleset file gives it."""
+
+    name: str
+    modifier: int
+    adds: str  # "weapon", "spell" or "": whose speed is added
+    hotkey: str
+    weapon_optional: bool  # naming no weapon means not attacking: speed 0
 
 
 @dataclass(frozen=True)
@@ -61,42 +71,56 @@ class MoraleCheck:
 class CountUp(Ruleset):
     id = "count-up"
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        super().__init__(config)
-        self.die = config_int(self.config, "initiative_die", 12)
-        self.shift = config_int(self.config, "latecomer_shift", 12)
-        self.morale_tn = config_int(self.config, "morale_tn", 11)
-        self.heal_tn = config_int(self.config, "heal_tn", 10)
-        self.morale_dice = str(self.config.get("morale_dice", "3d6"))
-        self.injury_die = str(self.config.get("injury_die", "d%"))
-        self.kinds = self._read_actions(self.config.get("actions"))
-        injuries = self.config.get("injuries", {})
-        if not isinstance(injuries, dict):
-            raise FormatError("expected a table of injury lists", ("injuries",))
-        self.injuries: dict[str, list[str]] = {str(k): list(v) for k, v in injuries.items()}
+    def read(self, f: Fields) -> None:
+        self.die = f.int("initiative_die", 12, minimum=2)
+        self.shift = f.int("latecomer_shift", 12)
+        self.morale_tn = f.int("morale_tn", 11)
+        self.heal_tn = f.int("heal_tn", 10)
+        self.morale_dice = self._dice(f, "morale_dice", "3d6")
+        self.injury_die = self._dice(f, "injury_die", "d%")
+        self.kinds = self._read_actions(f.list("actions"))
+        self.injuries = self._read_injuries(f.table("injuries", {}), f.sub("injuries"))
 
     @staticmethod
-    def _read_actions(items: Any) -> dict[str, tuple[str, int, str, str]]:
-        if not isinstance(items, list) or not items:
-            raise FormatError("expected a list of actions", ("actions",))
+    def _dice(f: Fields, key: str, default: str) -> str:
+        text = f.str(key, default)
+        try:
+            parse_dice(text)
+        except DiceError as error:
+            raise FormatError(str(error), f.sub(key)) from None
+        return text
+
+    @staticmethod
+    def _read_actions(items: list[Any]) -> dict[str, ActionRule]:
+        if not items:
+            raise FormatError("expected at least one action", ("actions",))
         kinds = {}
         for index, item in enumerate(items):
-            path = ("actions", index)
-            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
-                raise FormatError("expected a table with a `key`", path)
-            adds = item.get("adds", "")
+            f = Fields(item, ("actions", index))
+            key, name, hotkey = f.str("key"), f.str("name", ""), f.str("hotkey", "")
+            modifier, adds = f.int("modifier", 0), f.str("adds", "")
+            optional = f.bool("weapon_optional", False)
             if adds not in ADDS:
                 raise FormatError(f"`adds` is weapon, spell or empty, found {adds!r}",
-                                  path + ("adds",))
-            modifier = config_int(item, "modifier", 0, path)
-            kinds[item["key"]] = (str(item.get("name", item["key"])), modifier, adds,
-                                  str(item.get("hotkey", "")))
+                                  f.sub("adds"))
+            f.done()
+            kinds[key] = ActionRule(name or key, modifier, adds, hotkey, optional)
+        unique_keys([Fields(i).data["key"] for i in items], "action", ("actions",))
         return kinds
+
+    @staticmethod
+    def _read_injuries(tables: dict[str, Any], path: tuple) -> dict[str, list[str]]:
+        for name, rows in tables.items():
+            ok = isinstance(rows, list) and all(isinstance(r, str) for r in rows)
+            if not ok:
+                raise FormatError(f"expected a list of strings, found {describe(rows)}",
+                                  path + (name,))
+        return {name: list(rows) for name, rows in tables.items()}
 
     def actions(self) -> list[ActionKind]:
         fields = {"weapon": ("weapon", "target"), "spell": ("spell", "target"), "": ("target",)}
         return [ActionKind(key, name, fields[adds], hotkey)
-                for key, (name, _, adds, hotkey) in self.kinds.items()]
+                for key, (name, _, adds, hotkey, _) in self.kinds.items()]
 
     # -- validation ----------------------------------------------------------------
 
@@ -121,7 +145,7 @@ class CountUp(Ruleset):
                                    ("base", cid))
 
     def _check_declare(self, fight: Fight, d: ev.Declare) -> None:
-        _, _, adds, _ = self.kinds[d.action]
+        adds = self.kinds[d.action].adds
         for name in ("device", "usage_time", "closing", "segment"):
             if getattr(d, name) is not None:
                 raise IllegalDeclaration(f"count-up declarations take no {name}", (name,))
@@ -158,12 +182,12 @@ class CountUp(Ruleset):
     def modifier(self, actor: Combatant, d: ev.Declare) -> tuple[int, str]:
         if d.modifier is not None:
             return d.modifier, f"modifier {d.modifier:+d} as declared"
-        name, modifier, adds, _ = self.kinds[d.action]
+        modifier, adds = self.kinds[d.action].modifier, self.kinds[d.action].adds
         speed, what = 0, ""
         if adds == "weapon":
-            weapon = actor.weapon(d.weapon) if d.weapon else (actor.weapons or [None])[0]
+            weapon = self.weapon_used(actor, d)
             speed = weapon.speed if weapon else 0
-            what = f" + {weapon.name} speed {speed}" if weapon else " (no weapon: speed 0)"
+            what = f" + {weapon.name} speed {speed}" if weapon else " (not attacking: speed 0)"
         elif adds == "spell":
             spell = actor.spell(d.spell or "")
             speed = spell.count_up_speed if spell else 0
@@ -171,16 +195,30 @@ class CountUp(Ruleset):
         total = modifier + speed
         return total, f"{d.action} {modifier:+d}{what}"
 
+    def weapon_used(self, actor: Combatant, d: ev.Declare) -> Weapon | None:
+        """The named weapon; an attack naming none uses the first. A defensive attack
+        naming none is one that does not attack: weapon speed 0 (CU-3)."""
+        if d.weapon is not None:
+            return actor.weapon(d.weapon)
+        if self.kinds[d.action].weapon_optional:
+            return None
+        return actor.weapons[0] if actor.weapons else None
+
     def round_initiative(self, fight: Fight, d: ev.Declare) -> tuple[int, str]:
         if d.actor not in fight.base:
-            raise PlanNotReady(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
-                               ("base", d.actor))
+            at = max(fight.initiative_at.values())
+            raise IllegalEvent(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
+                               ("events", at, "base", d.actor))
         base = fight.base[d.actor]
         modifier, why = self.modifier(fight.roster[d.actor], d)
         return base + modifier, f"base {base}, {why}"
 
     def plan(self, fight: Fight, round_: int) -> Plan:
         plan = Plan(self.id, round_, [])
+        if not fight.initiative_at:
+            if fight.declared(round_):
+                plan.notes.append("roll base initiative to order the round (CU-2)")
+            return plan
         turns: list[Turn] = []
         for index, d in fight.declared(round_):
             turns.extend(self.turns(fight, index, d, plan))
@@ -259,6 +297,31 @@ class CountUp(Ruleset):
             amount -= soaked
         status.wounds -= amount
         status.hp = status.wounds
+        if amount * 2 > status.max_hp and event.note is None:
+            status.big_hit_round = event.round
+
+    def morale_triggers(self, fight: Fight, intimidated: tuple[str, ...] = ()) -> list[
+            tuple[str, str]]:
+        """CU-6: who must check morale at the end of this round, and why."""
+        players = {s.id for s in fight.encounter.sides if s.players}
+        due = []
+        for cid, combatant in fight.roster.items():
+            status = fight.status[cid]
+            if combatant.side in players or status.dead:
+                continue
+            allies = self.count_alive(fight, lambda c, side=combatant.side: c.side == side)
+            foes = self.count_alive(fight, lambda c, side=combatant.side: c.side != side)
+            if status.big_hit_round == fight.round:
+                due.append((cid, "took more than half its Wound Points in one hit"))
+            elif foes > allies:
+                due.append((cid, f"outnumbered {foes} to {allies}"))
+            elif cid in intimidated:
+                due.append((cid, "the target of Intimidation"))
+        return due
+
+    @staticmethod
+    def count_alive(fight: Fight, predicate: Any) -> int:
+        return sum(1 for cid, c in fight.roster.items() if predicate(c) and fight.alive(cid))
 
     def apply_heal(self, status: Status, event: ev.Heal) -> None:
         status.wounds = min(status.max_hp, status.wounds + event.amount)

@@ -7,7 +7,6 @@ names, as DI-0 describes. Every beat cites the rules that placed it.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,10 +14,13 @@ from .. import events as ev
 from ..dice import roll as roll_dice
 from ..errors import FormatError, IllegalDeclaration, IllegalEvent
 from ..plan import Beat, Plan, PlannedAction
-from .base import ActionKind, Ruleset, config_int
+from ..reading import Fields
+from .base import ActionKind, Ruleset, unique_keys
 from .board import Board
 
 if TYPE_CHECKING:
+    import random
+
     from ..fight import Fight, Status
     from ..model import Combatant, Weapon
 
@@ -108,39 +110,33 @@ class Item:
 class DemonIdol(Ruleset):
     id = "demon-idol"
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        super().__init__(config)
-        self.die = config_int(self.config, "initiative_die", 6)
-        self.death_at = config_int(self.config, "death_at", -10)
-        self.bleed = config_int(self.config, "bleed", 1)
-        self.letters = self._read_letters(self.config.get("letters"))
+    def read(self, f: Fields) -> None:
+        self.die = f.int("initiative_die", 6, minimum=2)
+        self.death_at = f.int("death_at", -10)
+        self.bleed = f.int("bleed", 1, minimum=0)
+        self.letters = self._read_letters(f.list("letters", None))
         self.role_of = {key: role for key, _, role in self.letters}
         self.letter_of = {role: key for key, _, role in self.letters}
         self.order = [key for key, _, role in self.letters if role != "psionic"]
 
     @staticmethod
-    def _read_letters(items: Any) -> list[tuple[str, str, str]]:
+    def _read_letters(items: list[Any] | None) -> list[tuple[str, str, str]]:
         if items is None:
-            defaults = zip("PABCDEFG", ROLES, strict=True)
-            return [(key, role, role) for key, role in defaults]
-        if not isinstance(items, list) or not items:
-            raise FormatError("expected a list of letters", ("letters",))
+            return [(key, role, role) for key, role in zip("PABCDEFG", ROLES, strict=True)]
         letters = []
         for index, item in enumerate(items):
-            path = ("letters", index)
-            if not isinstance(item, dict):
-                raise FormatError("expected a table", path)
-            role = item.get("role")
+            f = Fields(item, ("letters", index))
+            key, name = f.str("key"), f.str("name", "")
+            role = f.str("role")
             if role not in ROLES:
                 raise FormatError(f"unknown role {role!r} (roles: {', '.join(ROLES)})",
-                                  path + ("role",))
-            key = item.get("key")
-            if not isinstance(key, str) or not key:
-                raise FormatError("expected a letter", path + ("key",))
-            letters.append((key, str(item.get("name", role)), role))
-        missing = set(ROLES) - {role for _, _, role in letters}
+                                  f.sub("role"))
+            f.done()
+            letters.append((key, name or role, role))
+        unique_keys([key for key, _, _ in letters], "letter", ("letters",))
+        missing = [role for role in ROLES if role not in {r for _, _, r in letters}]
         if missing:
-            raise FormatError(f"no letter for {', '.join(sorted(missing))}", ("letters",))
+            raise FormatError(f"no letter for {', '.join(missing)}", ("letters",))
         return letters
 
     # -- catalogue -----------------------------------------------------------------
@@ -169,7 +165,8 @@ class DemonIdol(Ruleset):
         if role == "discharge" and len(chosen) + (d.weapon is not None) > 1:
             raise IllegalDeclaration("a D names one of weapon, spell, device or turn", (chosen[0],))
         if d.prepared and role == "discharge" and d.spell and d.segment:
-            raise IllegalDeclaration("a spell's start can be prepared, not in surprise", ("prepared",))
+            raise IllegalDeclaration("a spell's start can be prepared, not in surprise",
+                                     ("prepared",))
         if d.segment is not None:
             self._check_surprise_declare(fight, d)
 

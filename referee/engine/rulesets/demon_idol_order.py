@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..errors import RefereeError
+from ..errors import IllegalEvent, RefereeError
 from ..plan import Beat, Plan, PlannedAction
 from .board import Board
 from .demon_idol import Item
@@ -15,10 +15,6 @@ from .demon_idol import Item
 if TYPE_CHECKING:
     from ..fight import Fight
     from .demon_idol import DemonIdol
-
-
-class PlanNotReady(RefereeError):
-    """The round cannot be ordered yet (no initiative dice)."""
 
 
 # -- collecting the round's actions -------------------------------------------------
@@ -67,14 +63,12 @@ def collect(rs: DemonIdol, fight: Fight, round_: int, segment: int | None) -> li
 
 
 def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
-    initiative = fight.initiatives.get(round_)
-    if initiative is None:
-        raise PlanNotReady(f"round {round_}: initiative has not been rolled yet (DI-2)")
+    initiative = fight.initiatives[round_]
     for item in items:
         if item.side not in initiative.rolls:
-            raise PlanNotReady(
+            raise IllegalEvent(
                 f"round {round_}: no initiative die for side {item.side!r} (DI-2)",
-                ("rolls", item.side),
+                ("events", fight.initiative_at[round_], "rolls", item.side),
             )
     return dict(initiative.rolls)
 
@@ -89,7 +83,10 @@ def build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
         for segment in range(1, surprise.segments + 1):
             plan.beats.extend(surprise_beats(rs, fight, segment, surprise.segments))
     items = collect(rs, fight, round_, None)
-    if items:
+    if items and round_ not in fight.initiatives:
+        plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll initiative "
+                          "to order them (DI-2)")
+    elif items:
         board = order_round(rs, fight, round_, items)
         plan.beats.extend(finish(board, fight, round_))
     plan.notes.extend(morale_notes(fight, round_))
@@ -130,9 +127,11 @@ def morale_notes(fight: Fight, round_: int) -> list[str]:
     for check in fight.morale.get(round_, []):
         who = ", ".join(check.group)
         if check.passed is None:
-            notes.append(f"morale check due for {who}: roll it when their side's turn comes (DI-18)")
+            notes.append(f"morale check due for {who}: roll it when their side's turn comes "
+                         "(DI-18)")
         elif check.passed is False:
-            notes.append(f"{who} failed morale: {check.avoid or 'flee'} replaces their actions (DI-18)")
+            notes.append(f"{who} failed morale: {check.avoid or 'flee'} replaces their actions "
+                         "(DI-18)")
     return notes
 
 
@@ -173,8 +172,10 @@ class Layout:
         role = self.rs.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple, tuple[list[Item], list[str], list[str]]] = {}
-        for item, time_key, rules, why in self.keys(tied, role, step, group):
-            slot_key = time_key + (item.delay, item.decl.prepared)
+        keyed = list(self.keys(tied, role, step, group))
+        ranks = delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
+        for item, time_key, rules, why in keyed:
+            slot_key = time_key + (ranks[id(item)], item.decl.prepared)
             members, cites, whys = buckets.setdefault(slot_key, ([], [base_rule], [base_why]))
             members.append(item)
             if self.many_sides and "DI-2" not in cites:
@@ -187,7 +188,7 @@ class Layout:
                     whys.append(text)
             if item.delay and "DI-16" not in cites:
                 cites.append("DI-16")
-                whys.append(f"declared {item.delay} segment(s) late, after undelayed {letter}")
+                whys.append(self.delay_rank_note(item, letter))
             if item.decl.prepared and "DI-14" not in cites:
                 cites.append("DI-14")
                 whys.append("prepared: becomes ready here, fires when its trigger happens")
@@ -197,6 +198,10 @@ class Layout:
         for slot_key in sorted(buckets):
             members, cites, whys = buckets[slot_key]
             self.board.add(members, cites, whys, ready=bool(slot_key[-1]))
+
+    @staticmethod
+    def delay_rank_note(item: Item, letter: str) -> str:
+        return f"declared {item.delay} segment(s) late, after its side's undelayed {letter}"
 
     def step_reason(self, number: int, group: list[str], letter: str) -> tuple[str, str]:
         die = self.dice[group[0]]
@@ -259,6 +264,19 @@ class Layout:
             relation = f"{time} < die {die}, before" if time < die else f"{time} > die {die}, after"
             yield item, (place,), ["DI-12"], [
                 f"tied round: casting time {relation} the missiles"]
+
+
+def delay_ranks(keyed: list[tuple[Item, tuple]]) -> dict[int, int]:
+    """DI-16: a delayed action sorts after undelayed actions of its letter on its own side.
+
+    Within one time (or one letter when there is no time), each side's actions are ranked
+    by delay; actions of different sides with the same rank still share a beat.
+    """
+    delays: dict[tuple, set[int]] = defaultdict(set)
+    for item, time_key in keyed:
+        delays[(time_key, item.side)].add(item.delay)
+    return {id(item): sorted(delays[(time_key, item.side)]).index(item.delay)
+            for item, time_key in keyed}
 
 
 # -- DI-6 ... DI-10, DI-13 and fired preparations (DI-14) -----------------------------
@@ -602,11 +620,10 @@ def spell_beat(fight: Fight, round_: int, actor: str) -> int | None:
     except RefereeError:
         return None
     for number, beat in enumerate(plan.beats, start=1):
-        if beat.segment is None and not beat.ready and any(
-                a.actor == actor and a.action != "P" for a in beat.actions):
-            if any(a.actor == actor and dict(a.extra).get("prepared") is None
-                   for a in beat.actions):
-                return number
+        if beat.segment is not None or beat.ready or beat.repeats:
+            continue
+        if any(a.actor == actor and "prepared" not in dict(a.extra) for a in beat.actions):
+            return number
     return None
 
 
