@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .record import record
 
 if TYPE_CHECKING:
     import random
@@ -36,7 +37,7 @@ class DiceError(ValueError):
     """A dice expression, a set of entered dice or a roll record is wrong."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Constant:
     sign: int  # +1 or -1
     value: int
@@ -46,7 +47,7 @@ class Constant:
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dice:
     sign: int  # +1 or -1
     count: int
@@ -78,7 +79,7 @@ class Dice:
 Term = Constant | Dice
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Expression:
     terms: tuple[Term, ...]
 
@@ -98,7 +99,7 @@ def _signed(text: str, sign: int, first: bool) -> str:
     return text if first else "+" + text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TermResult:
     term: Term
     rolls: tuple[int, ...]  # every die, in the order rolled; empty for a constant
@@ -132,7 +133,7 @@ class TermResult:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Roll:
     expression: str  # normalised
     total: int

@@ -6,12 +6,12 @@ writer serve them all, so adding an event type is one small class.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 from .errors import FormatError, Path
 from .model import Combatant
 from .reading import Fields, describe, id_list, int_table
+from .record import MISSING, field, fields, record
 
 
 def _f(kind: str, default: Any = None) -> Any:
@@ -20,7 +20,7 @@ def _f(kind: str, default: Any = None) -> Any:
     return field(default=default, metadata={"kind": kind})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Event:
     TYPE: ClassVar[str] = ""
     round: int
@@ -49,7 +49,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Initiative(Event):
     """demon-idol: one die per side (`rolls`); count-up: base initiative (`base`)."""
 
@@ -59,7 +59,7 @@ class Initiative(Event):
     dice: dict[str, Any] = _f("table", {})  # every die rolled, by id, when the program rolled
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Declare(Event):
     TYPE = "declare"
     actor: str = _f("str!", "")
@@ -80,7 +80,7 @@ class Declare(Event):
     note: str | None = _f("str")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Join(Event):
     TYPE = "join"
     combatant: Combatant | None = _f("combatant")
@@ -88,14 +88,14 @@ class Join(Event):
     base: int | None = _f("int")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Surprise(Event):
     TYPE = "surprise"
     surprised: tuple[str, ...] = _f("ids!", ())
     segments: int = _f("int0", 0)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Roll(Event):
     """A roll made by the program or typed in from real dice, with every die."""
 
@@ -108,7 +108,7 @@ class Roll(Event):
     real: bool = _f("bool", False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Damage(Event):
     TYPE = "damage"
     target: str = _f("str!", "")
@@ -119,7 +119,7 @@ class Damage(Event):
     note: str | None = _f("str")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Heal(Event):
     TYPE = "heal"
     target: str = _f("str!", "")
@@ -127,7 +127,7 @@ class Heal(Event):
     stabilize: bool = _f("bool", False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Condition(Event):
     TYPE = "condition"
     target: str = _f("str!", "")
@@ -136,7 +136,7 @@ class Condition(Event):
     duration: int | None = _f("int1")  # rounds
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SpellLost(Event):
     TYPE = "spell_lost"
     actor: str = _f("str!", "")
@@ -144,7 +144,7 @@ class SpellLost(Event):
     reason: str | None = _f("str")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Morale(Event):
     TYPE = "morale"
     group: tuple[str, ...] = _f("ids!", ())
@@ -154,32 +154,32 @@ class Morale(Event):
     avoid: str | None = _f("str")  # the avoidance a failure names (flee, surrender, ...)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Death(Event):
     TYPE = "death"
     target: str = _f("str!", "")
     cause: str | None = _f("str")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NewRound(Event):
     TYPE = "round"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Phase(Event):
     TYPE = "phase"
     phase: str = _f("str!", "")
     skipped: bool = _f("bool", False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Note(Event):
     TYPE = "note"
     text: str = _f("str!", "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resolve(Event):
     """The referee has resolved beat `beat` (1-based) of the round's plan."""
 
@@ -188,7 +188,7 @@ class Resolve(Event):
     segment: int | None = _f("int1")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fire(Event):
     """A prepared action's trigger happened (DI-14)."""
 
@@ -197,7 +197,7 @@ class Fire(Event):
     before: str | None = _f("str")  # the actor whose action triggered it
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Injury(Event):
     TYPE = "injury"
     target: str = _f("str!", "")
@@ -206,7 +206,7 @@ class Injury(Event):
     table: str | None = _f("str")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class End(Event):
     """The fight is over (DI-20: one recovery turn; CU-10: initiative wiped)."""
 

@@ -7,7 +7,6 @@ of the events over the encounter, so undo, resume and replay cannot drift.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import events as ev
@@ -20,13 +19,14 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
+from .record import field, record
 
 if TYPE_CHECKING:
     from .plan import Plan
     from .rulesets.base import Ruleset
 
 
-@dataclass
+@record
 class Status:
     """What changes about a combatant as the fight goes on."""
 
@@ -64,7 +64,9 @@ class Fight:
         self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
         self.base: dict[str, int] = {}
         self.declarations: dict[int, list[tuple[int, ev.Declare]]] = {}
+        self.declared_by: dict[tuple[int, int | None, str], int] = {}
         self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
+        self.sides = {s.id for s in self.encounter.sides}
         self.joins: dict[str, tuple[int, ev.Join]] = {}
         self.surprise: ev.Surprise | None = None
         self.resolved: dict[int, int] = {}
@@ -117,7 +119,7 @@ class Fight:
         return self.roster[cid]
 
     def side_ids(self) -> set[str]:
-        return {s.id for s in self.encounter.sides}
+        return self.sides
 
     def alive(self, cid: str) -> bool:
         return not self.status[cid].dead
@@ -159,7 +161,7 @@ class Fight:
         if self.status[e.actor].dead:
             raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
         for index, target in enumerate(e.target):
-            if target not in self.roster and target not in self.side_ids() | self.later:
+            if target not in self.roster and target not in self.sides and target not in self.later:
                 known = ", ".join(self.roster)
                 raise UnknownCombatant(
                     f"unknown target {target!r} (combatants: {known})",
@@ -174,12 +176,12 @@ class Fight:
         if e.spell is not None and actor.spell(e.spell) is None:
             known = ", ".join(s.name for s in actor.spells) or "none"
             raise UnknownSpell(f"{e.actor} has no spell {e.spell!r} (spells: {known})", ("spell",))
-        for index, other in self.declared(e.round):
-            if other.actor == e.actor and other.segment == e.segment:
-                raise IllegalDeclaration(
-                    f"{e.actor} has already declared in round {e.round} (events[{index}])",
-                    ("actor",),
-                )
+        earlier = self.declared_by.get((e.round, e.segment, e.actor))
+        if earlier is not None:
+            raise IllegalDeclaration(
+                f"{e.actor} has already declared in round {e.round} (events[{earlier}])",
+                ("actor",),
+            )
 
     def _check_join(self, e: ev.Join) -> None:
         if e.combatant is None:
@@ -244,6 +246,7 @@ class Fight:
 
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
         self.declarations.setdefault(e.round, []).append((index, e))
+        self.declared_by[(e.round, e.segment, e.actor)] = index
         self.phase = "surprise" if e.segment else "declarations"
 
     def _apply_join(self, index: int, e: ev.Join) -> None:
@@ -296,6 +299,11 @@ class Fight:
         self.ended = True
         self.phase = "recovery"
         self.base = {}
+
+    def is_member(self, cid: str, ids: tuple[str, ...]) -> bool:
+        """Whether `ids` names `cid` directly or through its side or group."""
+        c = self.roster[cid]
+        return cid in ids or c.side in ids or bool(c.group and c.group in ids)
 
     def members(self, ids: tuple[str, ...]) -> list[str]:
         """Combatant ids named directly or through their side or group."""

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
 from .reading import Fields
+from .record import field, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Weapon:
     name: str
     speed_factor: int | None = None  # demon-idol; None for claws, bites, breath
@@ -44,7 +44,7 @@ class Weapon:
         return weapon
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spell:
     name: str
     casting_time: int | None = None  # segments (demon-idol)
@@ -72,7 +72,7 @@ class Spell:
         return spell
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Device:
     name: str
     usage_time: int = 1
@@ -85,7 +85,7 @@ class Device:
         return device
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Side:
     id: str
     name: str
@@ -101,7 +101,7 @@ class Side:
         return side if side.name else _replace(side, name=side.id)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Combatant:
     id: str
     name: str
@@ -170,7 +170,7 @@ class Combatant:
 
 
 def _replace(obj: Any, **changes: Any) -> Any:
-    from dataclasses import replace
+    from .record import replace
 
     return replace(obj, **changes)
 
@@ -188,7 +188,7 @@ def _unique_names(items: tuple[Any, ...], path: Path, what: str) -> None:
         seen.add(item.name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Encounter:
     """The fight as it started: the header and roster of a save."""
 

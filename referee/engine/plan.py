@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from .record import field, record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class PlannedAction:
     actor: str
     action: str
@@ -29,7 +30,7 @@ class PlannedAction:
         return f"{text}#{self.routine}" if self.routine is not None else text
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Beat:
     actions: list[PlannedAction]
     rules: list[str] = field(default_factory=list)
@@ -62,7 +63,7 @@ class Beat:
         return out
 
 
-@dataclass
+@record
 class Plan:
     ruleset: str
     round: int

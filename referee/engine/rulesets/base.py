@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..errors import FormatError, IllegalDeclaration
 from ..reading import Fields
+from ..record import record
 
 if TYPE_CHECKING:
     import random
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..plan import Plan
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ActionKind:
     """One entry of a ruleset's action catalogue."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events as ev
@@ -13,6 +12,7 @@ from ..dice import roll as roll_dice
 from ..errors import FormatError, IllegalDeclaration, IllegalEvent
 from ..plan import Beat, Plan, PlannedAction
 from ..reading import Fields, describe
+from ..record import record
 from .base import ActionKind, Ruleset, unique_keys
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class ActionRule(NamedTuple):
     weapon_optional: bool  # naming no weapon means not attacking: speed 0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Turn:
     count: int
     action: PlannedAction
@@ -42,7 +42,7 @@ class Turn:
     why: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MoraleCheck:
     """CU-6: 3d6 + Insight + HD + allies against 11 + opponents (or an Intimidation result)."""
 
@@ -285,7 +285,7 @@ class CountUp(Ruleset):
     def surprised(self, fight: Fight, d: ev.Declare) -> bool:
         surprise = fight.surprise
         return (d.round == 1 and surprise is not None
-                and d.actor in fight.members(surprise.surprised))
+                and fight.is_member(d.actor, surprise.surprised))
 
     # -- damage, dying and death ---------------------------------------------------
 

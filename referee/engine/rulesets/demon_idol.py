@@ -7,7 +7,6 @@ names, as DI-0 describes. Every beat cites the rules that placed it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
@@ -15,6 +14,7 @@ from ..dice import roll as roll_dice
 from ..errors import FormatError, IllegalDeclaration, IllegalEvent
 from ..plan import Beat, Plan, PlannedAction
 from ..reading import Fields
+from ..record import record
 from .base import ActionKind, Ruleset, unique_keys
 from .board import Board
 
@@ -37,7 +37,7 @@ FIELDS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Item:
     """One declared action, or one routine of it, as the scheduler moves it."""
 
@@ -179,7 +179,7 @@ class DemonIdol(Ruleset):
                 f"segment {d.segment}: there are {surprise.segments} surprise segments (DI-17)",
                 ("segment",),
             )
-        if d.actor in fight.members(surprise.surprised):
+        if fight.is_member(d.actor, surprise.surprised):
             raise IllegalDeclaration(
                 f"{d.actor} is surprised and cannot act in surprise segments (DI-17)", ("actor",)
             )

@@ -1,0 +1,181 @@
+"""A small stand-in for `dataclasses`, for start-up time.
+
+`referee plan` must start within a few times a bare `python3 -c pass`; the standard
+`dataclasses` module (with `inspect`) and its per-class code generation cost more than
+the rest of the command. `record` builds the same kind of class — fields from
+annotations, defaults, frozen, eq, repr — with shared functions instead of generated
+code. Only what this package uses is supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class FrozenInstanceError(AttributeError):
+    pass
+
+
+class Field:
+    __slots__ = ("name", "default", "default_factory", "metadata", "compare")
+
+    def __init__(self, default: Any = MISSING, default_factory: Any = MISSING,
+                 metadata: dict[str, Any] | None = None, compare: bool = True) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.metadata = metadata or {}
+        self.compare = compare
+
+    def value(self) -> Any:
+        if self.default_factory is not MISSING:
+            return self.default_factory()
+        return self.default
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING,
+          metadata: dict[str, Any] | None = None, compare: bool = True) -> Any:
+    return Field(default, default_factory, metadata, compare)
+
+
+def fields(obj: Any) -> tuple[Field, ...]:
+    return obj.__record_fields__
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    values = {f.name: getattr(obj, f.name) for f in fields(obj)}
+    values.update(changes)
+    return type(obj)(**values)
+
+
+def asdict_shallow(obj: Any) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+
+def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
+    """Use like `@dataclass` / `@dataclass(frozen=True, eq=False)`."""
+
+    def wrap(klass: type) -> type:
+        return _build(klass, frozen, eq)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _own_fields(cls: type) -> list[Field]:
+    own = []
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(default=value)
+        spec.name = name
+        if isinstance(value, Field):
+            if spec.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, spec.default)
+        own.append(spec)
+    return own
+
+
+def _build(cls: type, frozen: bool, eq: bool) -> type:
+    inherited = getattr(cls, "__record_fields__", ())
+    specs = {f.name: f for f in inherited}
+    specs.update((f.name, f) for f in _own_fields(cls))
+    cls.__record_fields__ = tuple(specs.values())  # type: ignore[attr-defined]
+    cls.__init__ = _lazy_init  # type: ignore[misc]
+    cls.__repr__ = _repr  # type: ignore[assignment]
+    if eq:
+        cls.__eq__ = _eq  # type: ignore[assignment]
+        cls.__hash__ = _hash if frozen else None  # type: ignore[assignment]
+    if frozen:
+        cls.__setattr__ = _frozen  # type: ignore[assignment]
+        cls.__delattr__ = _frozen  # type: ignore[assignment]
+    return cls
+
+
+def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Compile a specialised __init__ the first time a class is built (cheap imports,
+    fast construction afterwards), then use it."""
+    cls = type(self)
+    cls.__init__ = _compiled_init(cls.__record_fields__) or _init(cls.__record_fields__)
+    cls.__init__(self, *args, **kwargs)
+
+
+def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
+    params, body, scope = [], [], {"_put": object.__setattr__, "_FACTORY": _Missing()}
+    seen_default = False
+    for index, spec in enumerate(specs):
+        if spec.default is MISSING and spec.default_factory is MISSING:
+            if seen_default:
+                return None
+            params.append(spec.name)
+            body.append(f"    _put(self, {spec.name!r}, {spec.name})")
+            continue
+        seen_default = True
+        if spec.default_factory is not MISSING:
+            scope[f"_f{index}"] = spec.default_factory
+            params.append(f"{spec.name}=_FACTORY")
+            body.append(f"    _put(self, {spec.name!r}, _f{index}() if {spec.name} is _FACTORY "
+                        f"else {spec.name})")
+        else:
+            scope[f"_d{index}"] = spec.default
+            params.append(f"{spec.name}=_d{index}")
+            body.append(f"    _put(self, {spec.name!r}, {spec.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
+    exec(source, scope)  # noqa: S102 - our own field names only, never file content
+    return scope["__init__"]
+
+
+def _init(specs: tuple[Field, ...]) -> Callable[..., None]:
+    names = [f.name for f in specs]
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes {len(names)} arguments")
+        put = object.__setattr__
+        for name, value in zip(names, args, strict=False):
+            put(self, name, value)
+        for spec in specs[len(args):]:
+            if spec.name in kwargs:
+                put(self, spec.name, kwargs.pop(spec.name))
+            elif spec.default is MISSING and spec.default_factory is MISSING:
+                raise TypeError(f"{type(self).__name__} is missing {spec.name!r}")
+            else:
+                put(self, spec.name, spec.value())
+        if kwargs:
+            raise TypeError(f"{type(self).__name__} has no field {next(iter(kwargs))!r}")
+
+    return __init__
+
+
+def _values(obj: Any) -> tuple[Any, ...]:
+    return tuple(getattr(obj, f.name) for f in obj.__record_fields__ if f.compare)
+
+
+def _eq(self: Any, other: Any) -> Any:
+    if type(other) is not type(self):
+        return NotImplemented
+    return _values(self) == _values(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_values(self))
+
+
+def _repr(self: Any) -> str:
+    inner = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__)
+    return f"{type(self).__name__}({inner})"
+
+
+def _frozen(self: Any, name: str, *value: Any) -> None:
+    raise FrozenInstanceError(f"cannot change {name!r}: {type(self).__name__} is frozen")
