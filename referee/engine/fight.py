@@ -83,6 +83,26 @@ class Fight:
         self.events.append(event)
         self._apply(len(self.events) - 1, event)
 
+    def enter(self, event: ev.Event) -> list[ev.Event]:
+        """Push `event` with the consequences the rules add, and return all that was pushed.
+
+        A new round first closes the old one (bleeding, lapsed preparations); damage may
+        lose a spell or kill. The session appends exactly these events to the save.
+        """
+        self.check(event)
+        pushed: list[ev.Event] = []
+        if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
+            pushed += self._push_all(self.ruleset.end_of_round(self))
+        pushed += self._push_all([event])
+        if isinstance(event, ev.Damage):
+            pushed += self._push_all(self.ruleset.after_damage(self, event))
+        return pushed
+
+    def _push_all(self, events: list[ev.Event]) -> list[ev.Event]:
+        for event in events:
+            self.push(event)
+        return list(events)
+
     def pop(self) -> ev.Event:
         event = self.events.pop()
         self.refold()
