@@ -75,7 +75,29 @@ def run(args: argparse.Namespace) -> int:
         return cmd_check(Path(args.file))
     if args.command == "roll":
         return cmd_roll(args.expr, args.seed)
-    return cmd_plan(demo_path(), False, None)
+    return cmd_demo(demo_path())
+
+
+def cmd_demo(path: Path) -> int:
+    save = load_save(path)
+    print(f"{save.encounter.title} — {save.ruleset.name} (the bundled demo, {path.name})")
+    print(render_roster(save))
+    print(render_plan(plan_of(save, None)))
+    return 0
+
+
+def render_roster(save: Save) -> str:
+    sides = {s.id: s.name for s in save.encounter.sides}
+    lines = []
+    for cid, c in save.fight.roster.items():
+        status = save.fight.status[cid]
+        weapons = ", ".join(w.name for w in c.weapons)
+        spells = ", ".join(s.name for s in c.spells)
+        gear = weapons + (f"; spells: {spells}" if spells else "")
+        routines = f", {c.attacks} attacks" if c.attacks > 1 else ""
+        lines.append(f"  {sides[c.side]:<10} {c.name:<20} hp {status.hp}/{status.max_hp}"
+                     f"{routines}  {gear}")
+    return "\n".join(lines)
 
 
 def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
