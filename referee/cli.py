@@ -100,8 +100,16 @@ def render_roster(save: Save) -> str:
     return "\n".join(lines)
 
 
-def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
+def opened(path: Path) -> Save:
+    """A save for reading; a torn last event is dropped with the warning on stderr."""
     save = load_save(path)
+    if save.warning:
+        print(f"referee: warning: {save.warning}", file=sys.stderr)
+    return save
+
+
+def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
+    save = opened(path)
     plan = plan_of(save, round_)
     if as_json:
         print(json.dumps(plan.to_json(), indent=2))
@@ -149,7 +157,7 @@ def cmd_check(path: Path) -> int:
         ruleset = load_ruleset(str(path))
         print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")
         return 0
-    save = load_save(path)
+    save = load_save(path, recover=False)
     fight = save.fight
     plan_of(save, None)
     print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "

@@ -152,5 +152,5 @@ def test_mutated_saves_never_crash(
     if code == 1:
         assert err.startswith("referee: "), (err, text)
         assert err.count("\n") == 1, (err, text)
-    else:
-        assert err == "", (err, text)
+    else:  # a torn last event is dropped with one warning line
+        assert err == "" or (err.startswith("referee: warning: ") and err.count("\n") == 1), err

@@ -13,6 +13,7 @@ import pytest
 
 from referee.engine import Fight
 from referee.engine.events import read_event
+from referee.engine.record import replace
 from referee.session.files import load_save
 from tests.conftest import ROOT
 
@@ -29,8 +30,8 @@ def entered(path: Path, tmp_path: Path) -> tuple[Fight, list[str]]:
     added = []
     for index, raw in enumerate(data.get("events", [])):
         event = read_event(raw, ("events", index))
-        for done in fight.enter(event)[:]:
-            if done is not event:
+        for done in fight.enter(event):
+            if replace(done, follows=False) != replace(event, follows=False):
                 who = getattr(done, "target", None) or getattr(done, "actor", None) or ""
                 added.append(f"{done.TYPE}:{who}")
     return fight, added

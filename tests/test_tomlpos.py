@@ -216,8 +216,8 @@ lines = [ # comment inside the array ]
     "a ] b", # ]
     'c } d',
     """e
-f"""", 4,
-    5,
+f"""", 4, 5,
+    6,
 ]
 
 [[combatants]]
@@ -243,7 +243,8 @@ def test_comments_strings_and_quoted_keys():
     assert locate(text, ("lines", 1)) == 16
     assert locate(text, ("lines", 2)) == 17
     assert locate(text, ("lines", 3)) == 18
-    assert locate(text, ("lines", 4)) == 19
+    assert locate(text, ("lines", 4)) == 18
+    assert locate(text, ("lines", 5)) == 19
     assert locate(text, ("combatants", 0)) == 22
     assert locate(text, ("combatants", 1)) == 22
     assert locate(text, ("combatants", 0, "name with spaces")) == 23

@@ -24,6 +24,7 @@ def _f(kind: str, default: Any = None) -> Any:
 class Event:
     TYPE: ClassVar[str] = ""
     round: int
+    follows: bool = _f("bool", False)  # entered with the event before it: undone together
 
     @property
     def type(self) -> str:
@@ -33,9 +34,11 @@ class Event:
         out: dict[str, Any] = {"type": self.TYPE, "round": self.round}
         for spec in fields(self)[1:]:
             value = getattr(self, spec.name)
-            if value is None or value == _default(spec):
+            required = spec.metadata["kind"].endswith("!")
+            if value is None or (value == _default(spec) and not required):
                 continue
-            out[spec.name] = _plain(value)
+            single = spec.name == "target" and len(value) == 1
+            out[spec.name] = value[0] if single else _plain(value)
         return out
 
 
@@ -207,6 +210,20 @@ class Injury(Event):
 
 
 @record(frozen=True)
+class Undo(Event):
+    """Takes back the last batch of events still in effect; kept in the log."""
+
+    TYPE = "undo"
+
+
+@record(frozen=True)
+class Redo(Event):
+    """Brings back the batch the last undo took back."""
+
+    TYPE = "redo"
+
+
+@record(frozen=True)
 class End(Event):
     """The fight is over (DI-20: one recovery turn; CU-10: initiative wiped)."""
 
@@ -218,7 +235,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         Initiative, Declare, Join, Surprise, Roll, Damage, Heal, Condition, SpellLost,
-        Morale, Death, NewRound, Phase, Note, Resolve, Fire, Injury, End,
+        Morale, Death, NewRound, Phase, Note, Resolve, Fire, Injury, End, Undo, Redo,
     )
 }
 

@@ -19,7 +19,7 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
-from .record import field, record
+from .record import field, record, replace
 
 if TYPE_CHECKING:
     from .plan import Plan
@@ -51,8 +51,15 @@ class Fight:
     def __init__(self, encounter: Encounter, ruleset: Ruleset) -> None:
         self.encounter = encounter
         self.ruleset = ruleset
-        self.events: list[ev.Event] = []
+        self.log: list[ev.Event] = []  # every event, undo and redo too: the save's [[events]]
         self.later: set[str] = set()  # ids that join later in a loaded log: valid targets
+        self._reset()
+
+    def _reset(self) -> None:
+        self.events: list[ev.Event] = []  # the events in effect, in order
+        self.positions: list[int] = []  # each effective event's index in the log
+        self.batches: list[int] = []  # where each batch (undone together) starts in `events`
+        self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
         self._start()
 
     def _start(self) -> None:
@@ -80,45 +87,83 @@ class Fight:
     def push(self, event: ev.Event) -> None:
         """Validate `event` against the state and apply it; the state is untouched on error."""
         self.check(event)
-        self.events.append(event)
-        self._apply(len(self.events) - 1, event)
+        self.log.append(event)
+        self._take(len(self.log) - 1, event)
 
     def enter(self, event: ev.Event) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.
 
         A new round first closes the old one (bleeding, lapsed preparations); damage may
-        lose a spell or kill. The session appends exactly these events to the save.
+        lose a spell or kill. They form one batch: one undo takes them all back.
         """
         self.check(event)
-        pushed: list[ev.Event] = []
+        before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
-            pushed += self._push_all(self.ruleset.end_of_round(self))
-        pushed += self._push_all([event])
+            before = self.ruleset.end_of_round(self)
+        pushed = self._push_batch(before + [event])
         if isinstance(event, ev.Damage):
-            pushed += self._push_all(self.ruleset.after_damage(self, event))
+            pushed += self._push_batch(self.ruleset.after_damage(self, event), follows=True)
         return pushed
 
-    def _push_all(self, events: list[ev.Event]) -> list[ev.Event]:
-        for event in events:
+    def _push_batch(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
+        pushed = []
+        for number, event in enumerate(events):
+            event = replace(event, follows=follows or number > 0)
             self.push(event)
-        return list(events)
+            pushed.append(event)
+        return pushed
+
+    def _take(self, index: int, event: ev.Event) -> None:
+        if isinstance(event, ev.Undo):
+            start = self.batches.pop()
+            self.undone.append(list(zip(self.positions[start:], self.events[start:],
+                                        strict=True)))
+            del self.events[start:], self.positions[start:]
+            self._replay_effective()
+        elif isinstance(event, ev.Redo):
+            self.batches.append(len(self.events))
+            for position, again in self.undone.pop():
+                self._keep(position, again)
+        else:
+            if not event.follows or not self.batches:
+                self.batches.append(len(self.events))
+                self.undone.clear()
+            self._keep(index, event)
+
+    def _keep(self, index: int, event: ev.Event) -> None:
+        self.events.append(event)
+        self.positions.append(index)
+        self._apply(index, event)
+
+    def _replay_effective(self) -> None:
+        self._start()
+        for index, event in zip(self.positions, self.events, strict=True):
+            self._apply(index, event)
 
     def pop(self) -> ev.Event:
-        event = self.events.pop()
+        """Take the last event off the log (a programmer's undo; referees push Undo)."""
+        event = self.log.pop()
         self.refold()
         return event
 
     def refold(self) -> None:
-        events, self.events = self.events, []
-        self._start()
-        for event in events:
-            self.events.append(event)
-            self._apply(len(self.events) - 1, event)
+        log = self.log
+        self._reset()
+        for index, event in enumerate(log):
+            self._take(index, event)
 
     def copy(self) -> Fight:
         other = Fight(self.encounter, self.ruleset)
         other.later = set(self.later)
-        other.events = list(self.events)
+        other.log = list(self.log)
+        other.refold()
+        return other
+
+    def at(self, count: int) -> Fight:
+        """The fight as it stood after the first `count` events of the log."""
+        other = Fight(self.encounter, self.ruleset)
+        other.later = set(self.later)
+        other.log = self.log[:count]
         other.refold()
         return other
 
@@ -161,6 +206,10 @@ class Fight:
     # -- validation ----------------------------------------------------------------
 
     def check(self, event: ev.Event) -> None:
+        if isinstance(event, ev.Undo) and not self.batches:
+            raise IllegalEvent("nothing to undo")
+        if isinstance(event, ev.Redo) and not self.undone:
+            raise IllegalEvent("nothing to redo: the last undo was followed by a new event")
         checker = getattr(self, f"_check_{event.TYPE}", None)
         if checker is not None:
             checker(event)

@@ -6,6 +6,7 @@ try:  # the compiled tomli reads saves about three times faster than the standar
     import tomli as toml_reader
 except ImportError:  # pragma: no cover - a plain install without the optional speed-up
     import tomllib as toml_reader
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,9 @@ class Save:
     encounter: Encounter
     ruleset: Ruleset
     fight: Fight
+    warning: str = ""  # what a referee must be told: a torn last event was dropped
+    torn_at: int | None = None  # index of the dropped event
+    migrated_from: int | None = None  # the version the file was written in, if older
 
 
 def builtin_ruleset_dirs() -> list[Path]:
@@ -149,12 +153,52 @@ def check_ruleset_header(data: dict[str, Any]) -> None:
 # -- saves ------------------------------------------------------------------------------
 
 
-def load_save(path: Path | str) -> Save:
+def load_save(path: Path | str, recover: bool = True) -> Save:
+    """Read a save; with `recover`, a torn last event (a crash mid-append) is dropped
+    with a warning instead of refusing the whole file."""
     path = Path(path)
-    name = str(path)
     text = read_text(path)
-    data = parse_toml(text, name)
     try:
+        return parse_save(text, path)
+    except LoadError as error:
+        cut = torn_tail(text, error) if recover else None
+        if cut is None:
+            raise
+        start, index = cut
+        save = parse_save(text[:start], path)
+        save.text, save.torn_at = text, index
+        save.warning = (f"{path}: the last event (events[{index}]) was cut short, as by a crash "
+                        f"while it was written ({error.reason}, line {error.line or '?'}); "
+                        f"it was dropped. The file is untouched until you save again.")
+        return save
+
+
+def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
+    """(where the last [[events]] block starts, its index) when `error` lies inside it and
+    shows a block cut short: a syntax error, or a required field missing."""
+    headers = [m.start() for m in _EVENTS_HEADER.finditer(text)]
+    if not headers:
+        return None
+    start = headers[-1]
+    first_line = text.count("\n", 0, start) + 1
+    # The writer puts `round` last, so a block cut at a line boundary lacks it.
+    incomplete = error.reason.startswith("TOML syntax error") or (
+        error.reason == "missing required field" and error.field.endswith("].round"))
+    if not incomplete or (error.line is not None and error.line < first_line):
+        return None
+    return start, len(headers) - 1
+
+
+_EVENTS_HEADER = re.compile(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
+
+
+def parse_save(text: str, path: Path) -> Save:
+    name = str(path)
+    data = parse_toml(text, name)
+    migrated_from = None
+    try:
+        if data.get("version") == 0:
+            data, migrated_from = migrate_v0(data), 0
         encounter, raw_events = read_encounter(data)
     except RefereeError as error:
         raise fault(name, text, error) from None
@@ -176,7 +220,22 @@ def load_save(path: Path | str) -> Save:
             if not error.path or error.path[0] != "events":
                 error.at("events", index)
             raise fault(name, text, error) from None
-    return Save(path, text, encounter, ruleset, fight)
+    return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
+
+
+def migrate_v0(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 (the first drafts): events under `log` with `kind`, and `hit_points`."""
+    out = {k: v for k, v in data.items() if k not in ("log", "version")}
+    out["version"] = 1
+    out["combatants"] = [_rename(c, "hit_points", "hp") for c in data.get("combatants", [])]
+    out["events"] = [_rename(e, "kind", "type") for e in data.get("log", [])]
+    return out
+
+
+def _rename(item: Any, old: str, new: str) -> Any:
+    if not isinstance(item, dict) or old not in item:
+        return item
+    return {(new if k == old else k): v for k, v in item.items()}
 
 
 def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
