@@ -17,7 +17,7 @@ from tests.conftest import ROOT
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
 ids = st.text("abcdefgh-_1", min_size=1, max_size=6)
 small = st.integers(-1000, 1000)
-words = words
+words = text.filter(str.strip)
 maybe = st.none() | words
 
 events = st.one_of(
