@@ -20,6 +20,7 @@ from referee.session.files import (
     parse_toml,
     read_text,
 )
+from referee.session.render import render_plan
 
 DEMO = "demo.toml"
 
@@ -45,6 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--round", type=int, help="plan this round instead of the latest")
     check = commands.add_parser("check", help="validate a save or a ruleset file")
     check.add_argument("file")
+    replay = commands.add_parser("replay", help="print the whole log, or the state after N")
+    replay.add_argument("save")
+    replay.add_argument("--to", type=int, metavar="N", help="the state after event N")
+    replay.add_argument("--json", action="store_true")
+    export = commands.add_parser("export", help="a recap for campaign notes")
+    export.add_argument("save")
+    export.add_argument("--markdown", action="store_true", required=True)
+    export.add_argument("-o", "--output", metavar="FILE", help="write here, not to stdout")
     dice = commands.add_parser("roll", help="roll dice: 3d6+2, d%%, 4d6kh3")
     dice.add_argument("expr")
     dice.add_argument("--seed", type=int, help="seed the dice for a repeatable roll")
@@ -73,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
         return cmd_plan(Path(args.save), args.json, args.round)
     if args.command == "check":
         return cmd_check(Path(args.file))
+    if args.command == "replay":
+        return cmd_replay(Path(args.save), args.to, args.json)
+    if args.command == "export":
+        return cmd_export(Path(args.save), args.output)
     if args.command == "roll":
         return cmd_roll(args.expr, args.seed)
     return cmd_demo(demo_path())
@@ -119,29 +132,6 @@ def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
     return 0
 
 
-def render_plan(plan: Plan) -> str:
-    rows = [("beat", "actions", "rules", "why")]
-    for number, beat in enumerate(plan.beats, start=1):
-        label = str(number)
-        if beat.segment is not None:
-            label = f"s{beat.segment}.{number}"
-        if beat.count is not None:
-            label = f"{number} @{beat.count}"
-        actions = ", ".join(a.label() for a in beat.actions)
-        flags = " (ready)" if beat.ready else " (every segment)" if beat.repeats else ""
-        rows.append((label, actions + flags, " ".join(beat.rules), "; ".join(beat.why)))
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    lines = [f"round {plan.round}"]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3]))
-                     + "  " + row[3])
-    if not plan.beats:
-        lines.append("(no declarations yet)")
-    lines.extend(f"skipped: {s['actor']} {s['action']}: {s['why']}" for s in plan.skipped)
-    lines.extend(f"note: {note}" for note in plan.notes)
-    return "\n".join(lines)
-
-
 def plan_of(save: Save, round_: int | None) -> Plan:
     """The plan, with a fault found only while ordering reported at its file line."""
     try:
@@ -162,6 +152,42 @@ def cmd_check(path: Path) -> int:
     plan_of(save, None)
     print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
           f"{len(fight.events)} events, round {fight.round})")
+    return 0
+
+
+def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
+    from referee.session import render
+    from referee.session.replay import chronicle
+
+    save = opened(path)
+    total = len(save.fight.log)
+    if upto is not None and not 0 <= upto <= total:
+        raise UsageError(f"{path}: --to {upto}: the log has {total} events (0 to {total})")
+    story = chronicle(save, upto)
+    if upto is None:
+        output = (json.dumps(render.replay_json(story, save.fight.log), indent=2) + "\n"
+                  if as_json else render.replay_text(story))
+    else:
+        output = (json.dumps(render.state_json(story, upto), indent=2) + "\n"
+                  if as_json else render.state_text(story, upto))
+    sys.stdout.write(output)
+    return 0
+
+
+def cmd_export(path: Path, output: str | None) -> int:
+    from referee.session.render import markdown
+    from referee.session.replay import chronicle
+    from referee.session.store import SaveError, write_atomic
+
+    text = markdown(chronicle(opened(path)))
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(Path(output), text)
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+    print(f"wrote {output}")
     return 0
 
 

@@ -252,6 +252,22 @@ def test_comments_strings_and_quoted_keys():
     assert locate(text, ("combatants", 0, "id")) == 22
 
 
+def test_broken_text_does_not_swallow_later_lines():
+    text = """\
+a = "unterminated
+b = 1
+c = "bad \\
+d = 2
+"\\UFFFFFFFF" = 3
+e = [1, }
+f = 4
+"""
+    assert locate(text, ("b",)) == 2
+    assert locate(text, ("d",)) == 4
+    assert locate(text, ("\\UFFFFFFFF",)) == 5
+    assert locate(text, ("f",)) == 7
+
+
 def test_crlf_line_endings():
     text = SAVE.replace("\n", "\r\n")
     assert locate(text, ("combatants", 2, "speed")) == 16

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from .errors import FormatError, Path
 from .model import Combatant
-from .reading import Fields, describe, id_list, int_table
+from .reading import describe, id_list, int_table
 from .record import MISSING, field, fields, record
 
 
@@ -241,28 +241,56 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 
 def read_event(data: Any, path: Path) -> Event:
-    f = Fields(data, path)
-    kind = f.str("type")
+    """An event from plain data, strictly: the first fault found raises FormatError.
+
+    Written without the generic `Fields` reader because a long fight reads tens of
+    thousands of events on load; the messages are the same.
+    """
+    if not isinstance(data, dict):
+        raise FormatError(f"expected a table, found {describe(data)}", path)
+    kind = _value(data, "type", "str!", path)
     cls = EVENT_TYPES.get(kind)
     if cls is None:
         known = ", ".join(sorted(EVENT_TYPES))
-        raise FormatError(f"unknown event type {kind!r} (known: {known})", f.sub("type"))
-    values = {"round": f.int("round", minimum=0)}
-    for spec in fields(cls)[1:]:
-        values[spec.name] = _read_field(f, spec.name, spec.metadata["kind"], _default(spec))
-    f.done()
-    return cls(**values)
+        raise FormatError(f"unknown event type {kind!r} (known: {known})", path + ("type",))
+    shape = _SHAPES.get(cls) or _shape(cls)
+    values = dict(shape.defaults)
+    values["round"] = _value(data, "round", "int0!", path)
+    for name in shape.required:
+        if name not in data:
+            raise FormatError("missing required field", path + (name,))
+    for name, raw in data.items():
+        reader = shape.readers.get(name)
+        if reader is None:
+            if name in ("type", "round"):
+                continue
+            raise FormatError(f"unknown field {name!r}", path + (name,))
+        values[name] = reader(raw, path, name)
+    for name, factory in shape.factories:
+        if name not in data:
+            values[name] = factory()
+    event = object.__new__(cls)  # every field is in `values`: no __init__ needed
+    event.__dict__.update(values)
+    return event
 
 
-def _read_field(f: Fields, name: str, kind: str, default: Any) -> Any:
-    required = kind.endswith("!")
-    kind = kind.rstrip("!")
-    if not f.has(name):
-        f.seen.add(name)
-        if required:
-            raise FormatError("missing required field", f.sub(name))
-        return default
-    return READERS[kind](f, name)
+class _Shape:
+    """What reading one event type needs, worked out once."""
+
+    def __init__(self, cls: type) -> None:
+        specs = fields(cls)[1:]
+        self.readers = {f.name: READERS[f.metadata["kind"].rstrip("!")] for f in specs}
+        self.required = [f.name for f in specs if f.metadata["kind"].endswith("!")]
+        self.defaults = {f.name: f.default for f in specs if f.default is not MISSING}
+        self.factories = [(f.name, f.default_factory) for f in specs if f.default is MISSING]
+
+
+_SHAPES: dict[type, _Shape] = {}
+
+
+def _shape(cls: type) -> _Shape:
+    _SHAPES[cls] = _Shape(cls)
+    return _SHAPES[cls]
 
 
 def _default(spec: Any) -> Any:
@@ -271,28 +299,75 @@ def _default(spec: Any) -> Any:
     return spec.default_factory()
 
 
-def _read_ints(f: Fields, name: str) -> tuple[int, ...]:
-    items = f.list(name)
-    for index, item in enumerate(items):
-        if isinstance(item, bool) or not isinstance(item, int):
-            raise FormatError(f"expected an integer, found {describe(item)}",
-                              f.sub(name) + (index,))
-    return tuple(items)
+def _value(data: dict[str, Any], name: str, kind: str, path: Path) -> Any:
+    if name not in data:
+        raise FormatError("missing required field", path + (name,))
+    return READERS[kind.rstrip("!")](data[name], path, name)
 
 
-def _read_combatant(f: Fields, name: str) -> Combatant:
-    return Combatant.read(f.table(name), f.sub(name))
+# Readers take the event's path and the field's name apart, and join them only to
+# report a fault: most values are fine, and a long log has tens of thousands.
 
 
-READERS = {
-    "str": lambda f, n: f.str(n),
-    "int": lambda f, n: f.int(n),
-    "int0": lambda f, n: f.int(n, minimum=0),
-    "int1": lambda f, n: f.int(n, minimum=1),
-    "bool": lambda f, n: f.bool(n),
-    "ids": lambda f, n: id_list(f.raw(n), f.sub(n)),
-    "int_table": lambda f, n: int_table(f.raw(n), f.sub(n)),
-    "table": lambda f, n: dict(f.table(n)),
-    "ints": _read_ints,
-    "combatant": _read_combatant,
+def _wrong(value: Any, want: str, path: Path) -> FormatError:
+    return FormatError(f"expected {want}, found {describe(value)}", path)
+
+
+def _str(value: Any, path: Path, name: str) -> str:
+    if type(value) is not str:
+        raise _wrong(value, "a string", path + (name,))
+    if not value.strip():
+        raise FormatError("must not be empty", path + (name,))
+    return value
+
+
+def _int(minimum: int | None) -> Any:
+    def read(value: Any, path: Path, name: str) -> int:
+        if type(value) is not int:
+            raise _wrong(value, "an integer", path + (name,))
+        if minimum is not None and value < minimum:
+            raise FormatError(f"must be at least {minimum}, found {value}", path + (name,))
+        return value
+
+    return read
+
+
+def _bool(value: Any, path: Path, name: str) -> bool:
+    if type(value) is not bool:
+        raise _wrong(value, "true or false", path + (name,))
+    return value
+
+
+def _table(value: Any, path: Path, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _wrong(value, "a table", path + (name,))
+    return dict(value)
+
+
+def _ints(value: Any, path: Path, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise _wrong(value, "a list", path + (name,))
+    for index, item in enumerate(value):
+        if type(item) is not int:
+            raise _wrong(item, "an integer", path + (name, index))
+    return tuple(value)
+
+
+def _combatant(value: Any, path: Path, name: str) -> Combatant:
+    if not isinstance(value, dict):
+        raise _wrong(value, "a table", path + (name,))
+    return Combatant.read(value, path + (name,))
+
+
+READERS: dict[str, Any] = {
+    "str": _str,
+    "int": _int(None),
+    "int0": _int(0),
+    "int1": _int(1),
+    "bool": _bool,
+    "ids": lambda value, path, name: id_list(value, path + (name,)),
+    "int_table": lambda value, path, name: int_table(value, path + (name,)),
+    "table": _table,
+    "ints": _ints,
+    "combatant": _combatant,
 }

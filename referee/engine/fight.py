@@ -210,9 +210,9 @@ class Fight:
             raise IllegalEvent("nothing to undo")
         if isinstance(event, ev.Redo) and not self.undone:
             raise IllegalEvent("nothing to redo: the last undo was followed by a new event")
-        checker = getattr(self, f"_check_{event.TYPE}", None)
+        checker = CHECKS.get(event.TYPE)
         if checker is not None:
-            checker(event)
+            checker(self, event)
         self.ruleset.check_event(self, event)
 
     def _check_target(self, cid: str, field_name: str = "target") -> None:
@@ -292,9 +292,9 @@ class Fight:
     def _apply(self, index: int, event: ev.Event) -> None:
         if event.round > self.round:
             self._enter_round(event.round)
-        applier = getattr(self, f"_apply_{event.TYPE}", None)
+        applier = APPLIES.get(event.TYPE)
         if applier is not None:
-            applier(index, event)
+            applier(self, index, event)
 
     def _enter_round(self, round_: int) -> None:
         self.round = round_
@@ -383,3 +383,10 @@ class Fight:
             cid for cid, c in self.roster.items()
             if cid in wanted or c.side in wanted or (c.group and c.group in wanted)
         ]
+
+
+# Each event type's check and fold step, looked up once rather than per event.
+CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
+          if name.startswith("_check_") and name != "_check_target"}
+APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
+           if name.startswith("_apply_")}

@@ -90,8 +90,10 @@ def read_text(path: Path) -> str:
 def parse_toml(text: str, name: str) -> dict[str, Any]:
     if not text.strip():
         raise LoadError(name, "the file is empty")
+    from .fastload import loads
+
     try:
-        return toml_reader.loads(text)
+        return loads(text, toml_reader.loads)
     except toml_reader.TOMLDecodeError as error:
         from .syntax import explain
 

@@ -79,13 +79,10 @@ class _Scanner:
 
     def scan(self) -> dict[Path, int]:
         while self.skip_blank():
-            start = self.pos
-            if self.text[start] == "[":
+            if self.text[self.pos] == "[":
                 self.header()
             else:
                 self.statement()
-            if self.pos == start:
-                self.pos += 1
         return self.lines
 
     # -- recording -------------------------------------------------------------
@@ -93,10 +90,10 @@ class _Scanner:
     def line_at(self, pos: int) -> int:
         return bisect.bisect_left(self.newlines, pos) + 1
 
-    def record(self, path: Path, pos: int, first: int = 1) -> None:
-        """Record every prefix of `path` from length `first` on; earliest sighting wins."""
+    def record(self, path: Path, pos: int) -> None:
+        """Record `path` and its prefixes at the line of `pos`; the earliest sighting wins."""
         line = self.line_at(pos)
-        for end in range(max(first, 1), len(path) + 1):
+        for end in range(1, len(path) + 1):
             self.lines.setdefault(path[:end], line)
 
     # -- statements --------------------------------------------------------------
@@ -134,7 +131,7 @@ class _Scanner:
         if keys and self.peek() == "=":
             self.pos += 1
             path = self.table + tuple(keys)
-            self.record(path, start, first=len(self.table) + 1)
+            self.record(path, start)
             self.value(path)
         self.skip_line()
 
@@ -154,7 +151,7 @@ class _Scanner:
             elif frame.is_array:
                 element = frame.path + (frame.count,)
                 frame.count += 1
-                self.record(element, self.pos, first=len(element))
+                self.record(element, self.pos)
                 self.open_value(element, frames)
             else:
                 self.inline_entry(frame.path, frames)
@@ -169,7 +166,7 @@ class _Scanner:
         if self.peek() == "=":
             self.pos += 1
             path = table + tuple(keys)
-            self.record(path, start, first=len(table) + 1)
+            self.record(path, start)
             self.open_value(path, frames)
 
     def open_value(self, path: Path, frames: list[_Frame]) -> None:

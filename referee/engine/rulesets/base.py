@@ -54,10 +54,12 @@ class Ruleset:
         raise NotImplementedError
 
     def action_keys(self) -> list[str]:
-        return [kind.key for kind in self.actions()]
+        if not hasattr(self, "_keys"):
+            self._keys = [kind.key for kind in self.actions()]
+        return self._keys
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        if isinstance(event, ev.Declare) and event.action not in self.action_keys():
+        if type(event) is ev.Declare and event.action not in self.action_keys():
             known = ", ".join(self.action_keys())
             raise IllegalDeclaration(
                 f"unknown action {event.action!r} for {self.id} (actions: {known})", ("action",)

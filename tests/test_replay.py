@@ -1,0 +1,112 @@
+"""Replay, state at event N, JSON, and the Markdown export, through the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.engine import events as ev
+from referee.session.store import Session
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def fought(tmp_path: Path) -> Path:
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    with Session.open(path) as s:
+        s.append(ev.Declare(round=1, actor="brann", action="G", weapon="long sword",
+                            target=("gob1",)))
+        s.append(ev.Declare(round=1, actor="shaman", action="D", spell="darkness",
+                            target=("zed",)))
+        s.append(ev.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+        s.append(ev.Resolve(round=1, beat=1))
+        s.append(ev.Roll(round=1, expr="1d8", dice=(7,), total=7, purpose="damage",
+                         actor="brann"))
+        s.append(ev.Damage(round=1, target="gob1", amount=7, source="brann", beat=1))
+        s.append(ev.Damage(round=1, target="shaman", amount=2, beat=1))
+        s.append(ev.Condition(round=1, target="zed", name="blinded", duration=2))
+        s.append(ev.Note(round=1, text="a slip"))
+        s.undo()
+        s.append(ev.NewRound(round=2))
+        s.append(ev.Declare(round=2, actor="brann", action="G", target=("ogre",)))
+    return path
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_replay_tells_the_whole_log(fought, capsys):
+    code, out, err = run(["replay", str(fought)], capsys)
+    assert code == 0 and err == ""
+    assert "== Round 1 ==" in out and "== Round 2 ==" in out
+    assert "initiative: The party 5, Goblins 2" in out
+    assert "order of round 1:" in out and "DI-3" in out
+    assert "rolls 1d8 for damage: [7] = 7" in out
+    assert "Goblin 1 takes 7 damage from Brann the fighter (hp -2/5)" in out
+    assert "loses the spell darkness" in out
+    assert "Zed the magic-user is blinded for 2 round(s)" in out
+    assert "undo: takes back event 10" in out
+
+
+def test_replay_twice_is_byte_identical_and_never_rolls(fought, capsys, monkeypatch):
+    def no_dice(*args, **kwargs):
+        raise AssertionError("replay rolled a die")
+
+    monkeypatch.setattr(random.Random, "randint", no_dice)
+    first = run(["replay", str(fought)], capsys)[1]
+    second = run(["replay", str(fought)], capsys)[1]
+    assert first == second and first
+    assert run(["replay", str(fought), "--json"], capsys)[1] == run(
+        ["replay", str(fought), "--json"], capsys)[1]
+
+
+def test_state_after_event_n(fought, capsys):
+    code, out, _ = run(["replay", str(fought), "--to", "6"], capsys)
+    assert code == 0 and "after event 6" in out
+    goblin = next(line for line in out.splitlines() if line.startswith("Goblin 1"))
+    assert "-2/5" in goblin and "dying" in goblin
+    code, out, _ = run(["replay", str(fought), "--to", "0"], capsys)
+    assert "5/5" in next(line for line in out.splitlines() if line.startswith("Goblin 1"))
+
+
+def test_state_json_and_bounds(fought, capsys):
+    code, out, _ = run(["replay", str(fought), "--to", "9", "--json"], capsys)
+    state = json.loads(out)
+    zed = next(c for c in state["combatants"] if c["id"] == "zed")
+    assert state["after"] == 9 and zed["conditions"] == {"blinded": 2}
+    code, _, err = run(["replay", str(fought), "--to", "99"], capsys)
+    assert code == 1 and "--to 99: the log has 13 events" in err
+
+
+def test_replay_json_lists_every_event_with_its_plan(fought, capsys):
+    data = json.loads(run(["replay", str(fought), "--json"], capsys)[1])
+    assert [e["n"] for e in data["events"]] == list(range(1, 14))
+    assert data["events"][0]["event"]["type"] == "declare"
+    assert data["rounds"][0]["plan"]["beats"][0]["actions"][0]["actor"] == "brann"
+
+
+def test_markdown_export_leaves_out_what_was_undone(fought, capsys, tmp_path):
+    code, out, _ = run(["export", str(fought), "--markdown"], capsys)
+    assert code == 0
+    assert out.startswith("# Goblins at the ford")
+    assert "## Round 1" in out and "**Order**" in out and "**What happened**" in out
+    assert "a slip" not in out and "undo" not in out
+    target = tmp_path / "recap.md"
+    assert run(["export", str(fought), "--markdown", "-o", str(target)], capsys)[0] == 0
+    assert target.read_text() == out
+
+
+def test_torn_save_replays_with_a_warning(fought, capsys):
+    text = fought.read_text()
+    fought.write_text(text[: text.rindex("round = 2")])
+    code, out, err = run(["replay", str(fought)], capsys)
+    assert code == 0 and err.startswith("referee: warning:") and "cut short" in err
