@@ -293,7 +293,11 @@ def test_parse_error_line_prefers_lineno_attribute():
 @pytest.mark.parametrize("save", SCENARIOS, ids=lambda p: p.name)
 def test_every_key_of_real_scenarios_is_found_on_its_line(save):
     text = save.read_text(encoding="utf-8")
-    for path, _ in leaves(tomllib.loads(text)):
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        pytest.skip("deliberately broken file")
+    for path, _ in leaves(data):
         check_leaf_line(text, path)
 
 

@@ -248,28 +248,35 @@ def read_event(data: Any, path: Path) -> Event:
     """
     if not isinstance(data, dict):
         raise FormatError(f"expected a table, found {describe(data)}", path)
-    kind = _value(data, "type", "str!", path)
+    kind, round_ = data.get("type"), data.get("round")
+    if type(kind) is not str:
+        kind = _value(data, "type", "str!", path)
     cls = EVENT_TYPES.get(kind)
     if cls is None:
         known = ", ".join(sorted(EVENT_TYPES))
         raise FormatError(f"unknown event type {kind!r} (known: {known})", path + ("type",))
+    if type(round_) is not int or round_ < 0:
+        round_ = _value(data, "round", "int0!", path)
     shape = _SHAPES.get(cls) or _shape(cls)
-    values = dict(shape.defaults)
-    values["round"] = _value(data, "round", "int0!", path)
+    values = {"round": round_}
     for name in shape.required:
         if name not in data:
             raise FormatError("missing required field", path + (name,))
+    readers = shape.readers
     for name, raw in data.items():
-        reader = shape.readers.get(name)
-        if reader is None:
-            if name in ("type", "round"):
-                continue
+        reader = readers.get(name)
+        if reader is _str and type(raw) is str and raw and not raw.isspace():
+            values[name] = raw  # the commonest case, checked here without a call
+        elif reader is not None:
+            values[name] = reader(raw, path, name)
+        elif name != "type" and name != "round":
             raise FormatError(f"unknown field {name!r}", path + (name,))
-        values[name] = reader(raw, path, name)
     for name, factory in shape.factories:
         if name not in data:
             values[name] = factory()
-    event = object.__new__(cls)  # every field is in `values`: no __init__ needed
+    # Fields left out keep their defaults as class attributes (see record.py): setting
+    # only what the file gives is what makes reading a long log quick.
+    event = object.__new__(cls)
     event.__dict__.update(values)
     return event
 
@@ -281,7 +288,6 @@ class _Shape:
         specs = fields(cls)[1:]
         self.readers = {f.name: READERS[f.metadata["kind"].rstrip("!")] for f in specs}
         self.required = [f.name for f in specs if f.metadata["kind"].endswith("!")]
-        self.defaults = {f.name: f.default for f in specs if f.default is not MISSING}
         self.factories = [(f.name, f.default_factory) for f in specs if f.default is MISSING]
 
 

@@ -114,21 +114,24 @@ class Fight:
         return pushed
 
     def _take(self, index: int, event: ev.Event) -> None:
-        if isinstance(event, ev.Undo):
+        if type(event) is ev.Undo:
             start = self.batches.pop()
             self.undone.append(list(zip(self.positions[start:], self.events[start:],
                                         strict=True)))
             del self.events[start:], self.positions[start:]
             self._replay_effective()
-        elif isinstance(event, ev.Redo):
+        elif type(event) is ev.Redo:
             self.batches.append(len(self.events))
             for position, again in self.undone.pop():
                 self._keep(position, again)
         else:
             if not event.follows or not self.batches:
                 self.batches.append(len(self.events))
-                self.undone.clear()
-            self._keep(index, event)
+                if self.undone:
+                    self.undone.clear()
+            self.events.append(event)
+            self.positions.append(index)
+            self._apply(index, event)
 
     def _keep(self, index: int, event: ev.Event) -> None:
         self.events.append(event)
@@ -206,11 +209,12 @@ class Fight:
     # -- validation ----------------------------------------------------------------
 
     def check(self, event: ev.Event) -> None:
-        if isinstance(event, ev.Undo) and not self.batches:
+        kind = event.TYPE
+        if kind == "undo" and not self.batches:
             raise IllegalEvent("nothing to undo")
-        if isinstance(event, ev.Redo) and not self.undone:
+        if kind == "redo" and not self.undone:
             raise IllegalEvent("nothing to redo: the last undo was followed by a new event")
-        checker = CHECKS.get(event.TYPE)
+        checker = CHECKS.get(kind)
         if checker is not None:
             checker(self, event)
         self.ruleset.check_event(self, event)

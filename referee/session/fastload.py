@@ -2,11 +2,12 @@
 
 A long fight is mostly `[[events]]` blocks of `key = value` lines. Parsing them with a
 TOML library costs most of a load; this reads exactly the plain shapes the writer
-produces (bare keys; strings without escapes; integers; booleans) and hands anything
-else on a line (inline tables, arrays, escapes, comments) to the TOML parser for that
-line alone. Anything unusual — a sub-table, a key written twice, a multi-line value,
-CRLF — makes the whole file go through the TOML parser, so the result is always what
-the parser would give (a property test checks this).
+produces (bare keys; strings without escapes; integers; booleans; lists and tables of
+integers), skips blank and comment lines, and hands any other value (escapes, floats,
+nested tables) to the TOML parser for that value alone. Anything unusual — a sub-table,
+a key written twice, a multi-line value, CRLF — makes the whole file go through the
+TOML parser, so the result is always what the parser would give (a property test
+checks this).
 """
 
 from __future__ import annotations
@@ -16,27 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 HEADER = "\n[[events]]\n"
-_UNUSED = re.compile(
-    r'([A-Za-z0-9_-]+) = (?:"([^"\\\x00-\x1f\x7f]*)"|(-?(?:0|[1-9][0-9]{0,17}))|(true|false)'
-    r"|(.+))\Z"
-)
-
-
 _LINES = re.compile(
-    r'^([A-Za-z0-9_-]+) = (?:("[^"\\\x00-\x1f\x7f]*")|(-?(?:0|[1-9][0-9]{0,17}))|(true|false)'
-    r"|(.+))$", re.MULTILINE
-)
-
-
-class _Unusual(Exception):
-    pass
-
-
-_TOKENS = re.compile(
-    r"^(?:(\[\[events\]\])"
-    r'|([A-Za-z0-9_-]+) = (?:("[^"\\\x00-\x1f\x7f]*")|(-?(?:0|[1-9][0-9]{0,17}))|(true|false)'
-    r"|(.+))"
-    r"|[ \t]*(?:#.*)?)$",
+    r'^(?:([A-Za-z0-9_-]+) = (?:("[^"\\\x00-\x1f\x7f]*")|(-?(?:0|[1-9][0-9]{0,17}))'
+    r"|(true|false)|(.+))|[ \t]*(?:#.*)?)$",
     re.MULTILINE,
 )
 _INT = r"-?(?:0|[1-9][0-9]{0,17})"
@@ -64,29 +47,30 @@ def loads(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
 
 
 def _events(rest: str, parse: Callable[[str], dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every line must be a header, a `key = value`, blank or a comment."""
-    tokens = _TOKENS.findall(rest)
-    if len(tokens) != rest.count("\n") + 1:
+    return [_block(block, parse) for block in rest.split(HEADER)]
+
+
+def _block(block: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """Every line must be a `key = value`, blank or a comment."""
+    found = _LINES.findall(block)
+    if len(found) != block.count("\n") + 1:
         raise _Unusual
-    current: dict[str, Any] = {}
-    events = [current]
-    for header, key, text, number, flag, other in tokens:
-        if header:
-            current = {}
-            events.append(current)
-        elif not key:
-            continue
-        elif key in current:
-            raise _Unusual  # a key written twice: the parser reports it
-        elif text:
-            current[key] = text[1:-1]
+    event: dict[str, Any] = {}
+    for key, text, number, flag, other in found:  # blank and comment lines match nothing
+        if text:
+            event[key] = text[1:-1]
         elif number:
-            current[key] = int(number)
+            event[key] = int(number)
         elif flag:
-            current[key] = flag == "true"
-        else:
-            current[key] = _compound(other, parse)
-    return events
+            event[key] = flag == "true"
+        elif other:
+            event[key] = _compound(other, parse)
+    if len(event) != len(found) - found.count(_NOTHING):
+        raise _Unusual  # a key written twice: the parser reports it
+    return event
+
+
+_NOTHING = ("", "", "", "", "")
 
 
 def _compound(text: str, parse: Callable[[str], dict[str, Any]]) -> Any:

@@ -214,7 +214,8 @@ def parse_save(text: str, path: Path) -> Save:
             raise LoadError(name, reason, locate_field(text, ("ruleset",)), "ruleset") from None
         raise
     fight = Fight(encounter, ruleset)
-    fight.later = joining_ids(raw_events)
+    if "join" in text:
+        fight.later = joining_ids(raw_events)
     for index, raw in enumerate(raw_events):
         try:
             fight.push(read_event(raw, ("events", index)))

@@ -144,6 +144,7 @@ class _Scanner:
             frame = frames[-1]
             char = self.text[self.pos]
             if char in "]}":
+                # Either closer ends the innermost frame, so a mismatch cannot stall the scan.
                 self.pos += 1
                 frames.pop()
             elif char == ",":

@@ -146,11 +146,12 @@ class DemonIdol(Ruleset):
                 for key, name, role in self.letters]
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        super().check_event(fight, event)
-        if isinstance(event, ev.Declare):
-            self._check_declare(fight, event)
-        elif isinstance(event, ev.Initiative):
-            self._check_initiative(fight, event)
+        kind = event.TYPE
+        if kind == "declare":
+            super().check_event(fight, event)
+            self._check_declare(fight, event)  # type: ignore[arg-type]
+        elif kind == "initiative":
+            self._check_initiative(fight, event)  # type: ignore[arg-type]
 
     def _check_declare(self, fight: Fight, d: ev.Declare) -> None:
         role = self.role_of[d.action]
