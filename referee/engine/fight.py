@@ -213,7 +213,7 @@ class Fight:
         if kind == "undo" and not self.batches:
             raise IllegalEvent("nothing to undo")
         if kind == "redo" and not self.undone:
-            raise IllegalEvent("nothing to redo: the last undo was followed by a new event")
+            raise IllegalEvent("nothing to redo: no undo since the last new event")
         checker = CHECKS.get(kind)
         if checker is not None:
             checker(self, event)
