@@ -105,8 +105,8 @@ def main() -> None:
         path.write_text(save_text(fight.encounter, fight.log))
         as_json = json.dumps([e.to_dict() for e in fight.log])
         size = path.stat().st_size // 1024
-        load = median_ms(lambda: load_save(path))
-        baseline = median_ms(lambda: json.loads(as_json))
+        load = median_ms(lambda: load_save(path), runs=15)
+        baseline = median_ms(lambda: json.loads(as_json), runs=15)
         print(f"load + fold of {len(fight.log)} events ({size} KiB): {load:.1f} ms; json.loads "
               f"of the same events: {baseline:.1f} ms = {load / baseline:.1f}x "
               "(target within 10x)")

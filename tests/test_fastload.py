@@ -52,6 +52,22 @@ def test_any_event_lines(body):
     same(HEAD + "\n[[events]]\n" + "\n".join(body) + "\n")
 
 
+quoted = st.sampled_from([
+    '"type" = "note"', '"round" = 1', '"a" = 1, "b" = 2', '"x" = null', '"x" = NaN',
+    '"x" = Infinity', '"t" = "a\\/b"', '"t" = "\\ud800"', '"t" = "tab\there"',
+    '"k" = { "a" = 1, "a" = 2 }', '"k" = { "a" = 1, "b" = [1, 2] }', '"k" = 1', '"k" = 2',
+    '"d" = [1,', "2]", '"s" = "x = y"', '"s" = "\x7f"', '"f" = 1.5', '"f" = 1e400',
+    '"e" = -0', '"q" = "\\""', '"m" = """', "[[events]]", "", "# note", '"n" = [null]',
+    '"u" = "\\u00e9"', '"w" = true', '"w2" = True', 'k = 1', '"z" = "a" "b"',
+])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(quoted, min_size=1, max_size=12))
+def test_quoted_event_lines(body):
+    same(HEAD + "\n[[events]]\n" + "\n".join(body) + "\n")
+
+
 def test_crlf_and_files_without_events_go_to_the_parser():
     same(HEAD.replace("\n", "\r\n") + "\r\n[[events]]\r\ntype = \"note\"\r\nround = 1\r\n")
     same(HEAD)

@@ -107,6 +107,6 @@ def test_markdown_export_leaves_out_what_was_undone(fought, capsys, tmp_path):
 
 def test_torn_save_replays_with_a_warning(fought, capsys):
     text = fought.read_text()
-    fought.write_text(text[: text.rindex("round = 2")])
+    fought.write_text(text[: text.rindex('"round" = 2')])
     code, out, err = run(["replay", str(fought)], capsys)
     assert code == 0 and err.startswith("referee: warning:") and "cut short" in err

@@ -160,7 +160,7 @@ def test_a_torn_tail_is_dropped_with_a_warning_and_repaired_on_the_next_save(tmp
     with Session.open(path) as session:
         a_round(session)
     whole = path.read_bytes()
-    path.write_bytes(whole[: whole.rindex(b"round = 1")])  # died before the last line
+    path.write_bytes(whole[: whole.rindex(b"\"round\" = 1")])  # died before the last line
     torn = path.read_bytes()
     session = Session.open(path, clock=clock)
     assert "events[3]" in session.warning and "cut short" in session.warning

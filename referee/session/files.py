@@ -6,7 +6,10 @@ try:  # the compiled tomli reads saves about three times faster than the standar
     import tomli as toml_reader
 except ImportError:  # pragma: no cover - a plain install without the optional speed-up
     import tomllib as toml_reader
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +163,24 @@ def load_save(path: Path | str, recover: bool = True) -> Save:
     with a warning instead of refusing the whole file."""
     path = Path(path)
     text = read_text(path)
+    with paused_gc():
+        return _load(path, text, recover)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Reading a long log allocates tens of thousands of objects and no cycles; the
+    cyclic collector would only slow it down."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _load(path: Path, text: str, recover: bool) -> Save:
     try:
         return parse_save(text, path)
     except LoadError as error:

@@ -63,13 +63,28 @@ def _float(number: float) -> str:
     return repr(number)
 
 
+def event_value(item: Any) -> str:
+    """A value with every table key quoted, as in the event blocks."""
+    if isinstance(item, dict):
+        if not item:
+            return "{}"
+        return "{ " + ", ".join(f"{string(k)} = {event_value(v)}" for k, v in item.items()) + " }"
+    if isinstance(item, (list, tuple)):
+        return "[" + ", ".join(event_value(v) for v in item) + "]"
+    return value(item)
+
+
 def event_block(event: Event) -> str:
-    """One `[[events]]` block. `round` comes last: a block cut short by a crash at a line
-    boundary then lacks a required field, so it is recognised as torn."""
+    """One `[[events]]` block: one `"key" = value` a line, nested values inline.
+
+    Keys are quoted (still plain TOML) so that a long log reads back through the JSON
+    parser (see fastload.py). `round` comes last: a block cut short by a crash at a
+    line boundary then lacks a required field, so it is recognised as torn.
+    """
     data = event.to_dict()
     round_ = data.pop("round")
-    lines = ["[[events]]"] + [f"{key(k)} = {value(v)}" for k, v in data.items()]
-    lines.append(f"round = {round_}")
+    lines = ["[[events]]"] + [f"{string(k)} = {event_value(v)}" for k, v in data.items()]
+    lines.append(f'"round" = {round_}')
     return "\n".join(lines) + "\n"
 
 
