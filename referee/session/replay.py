@@ -10,7 +10,7 @@ from referee.engine import events as ev
 from referee.engine.plan import Plan
 from referee.engine.record import field, record
 
-from .files import Save
+from .files import Save, paused_gc
 
 
 @record
@@ -55,6 +55,11 @@ class Chronicle:
 
 
 def chronicle(save: Save, upto: int | None = None) -> Chronicle:
+    with paused_gc():
+        return _chronicle(save, upto)
+
+
+def _chronicle(save: Save, upto: int | None) -> Chronicle:
     fight = Fight(save.encounter, save.fight.ruleset)
     fight.later = set(save.fight.later)
     story = Chronicle(save.encounter.title, save.fight.ruleset.name)
