@@ -16,17 +16,18 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import tomli_w
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import median_ms  # noqa: E402
 
 from referee.session.files import load_save  # noqa: E402
 
@@ -81,13 +82,6 @@ def small_save() -> Path:
     return ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
 
 
-def median_ms(work, runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def referee_command() -> list[str]:
@@ -113,15 +107,15 @@ def main() -> None:
         fight = load_save(big).fight
         declared = sum(len(v) for v in fight.declarations.values())
         planned = sum(len(b.actions) for b in fight.plan().beats)
-        in_process = median_ms(lambda: fight.plan(1))
+        in_process = median_ms(lambda: fight.plan(1), RUNS)
         print(f"in-process plan: {declared} declarations over {len(fight.roster)} combatants, "
               f"{planned} planned actions: {in_process:.2f} ms median (target < 20 ms)")
 
         cmd = referee_command()
         run(cmd + ["plan", str(small_save()), "--json"])  # warm the bytecode cache
-        bare = median_ms(lambda: run([sys.executable, "-c", "pass"]))
-        small = median_ms(lambda: run(cmd + ["plan", str(small_save()), "--json"]))
-        large = median_ms(lambda: run(cmd + ["plan", str(big), "--json"]))
+        bare = median_ms(lambda: run([sys.executable, "-c", "pass"]), RUNS)
+        small = median_ms(lambda: run(cmd + ["plan", str(small_save()), "--json"]), RUNS)
+        large = median_ms(lambda: run(cmd + ["plan", str(big), "--json"]), RUNS)
         print(f"python3 -c pass: {bare:.1f} ms; referee plan --json (2 declarations): "
               f"{small:.1f} ms = {small / bare:.2f}x (target within 5x)")
         print(f"referee plan --json ({declared} declarations): {large:.1f} ms = "

@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import median_ms  # noqa: E402
 
 from referee.engine import Fight  # noqa: E402
 from referee.engine import events as ev  # noqa: E402
@@ -62,13 +65,6 @@ def generated_fight(events: int = EVENTS, seed: int = 5) -> Fight:
     return fight
 
 
-def median_ms(work, runs: int = 7) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def appends(folder: Path, source: Path, count: int = 200) -> tuple[list[float], list[float]]:
