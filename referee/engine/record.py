@@ -57,10 +57,6 @@ def replace(obj: Any, **changes: Any) -> Any:
     return type(obj)(**values)
 
 
-def asdict_shallow(obj: Any) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
-
-
 def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
     """Use like `@dataclass` / `@dataclass(frozen=True, eq=False)`."""
 

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 from .. import events as ev
 from ..dice import roll as roll_dice
 from ..errors import FormatError, IllegalDeclaration, IllegalEvent
-from ..plan import Beat, Plan, PlannedAction
+from ..plan import Plan, PlannedAction
 from ..reading import Fields
 from ..record import record
 from .base import ActionKind, Ruleset, unique_keys
-from .board import Board
 
 if TYPE_CHECKING:
     import random
@@ -252,4 +251,4 @@ class DemonIdol(Ruleset):
         return out
 
 
-__all__ = ["DemonIdol", "Item", "Board", "Beat"]
+__all__ = ["DemonIdol", "Item"]
