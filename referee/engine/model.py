@@ -20,6 +20,7 @@ class Weapon:
     damage: str | None = None
     critical: int = 2  # count-up critical multiplier
     damage_type: str = ""
+    notes: str = ""
 
     @property
     def natural(self) -> bool:
@@ -38,6 +39,7 @@ class Weapon:
             damage=f.str("damage", None),
             critical=f.int("critical", 2, minimum=1),
             damage_type=f.str("damage_type", ""),
+            notes=f.str("notes", ""),
         )
         f.raw("natural", None)  # documentation only: no speed_factor already says it
         f.done()
@@ -50,6 +52,8 @@ class Spell:
     casting_time: int | None = None  # segments (demon-idol)
     speed: int | None = None  # count-up spell speed
     casting_tn: int | None = None
+    level: int | None = None
+    notes: str = ""
 
     @property
     def count_up_speed(self) -> int:
@@ -67,6 +71,8 @@ class Spell:
             casting_time=f.int("casting_time", None, minimum=0),
             speed=f.int("speed", None),
             casting_tn=f.int("casting_tn", None),
+            level=f.int("level", None),
+            notes=f.str("notes", ""),
         )
         f.done()
         return spell
@@ -120,6 +126,11 @@ class Combatant:
     strength: int = 10  # count-up: dead at minus this
     insight: int = 0
     hd: int = 0
+    # Kept for the referee's eye, not used by the rules yet.
+    ac: int | None = None
+    level: int | None = None
+    move: int | None = None
+    notes: str = ""
 
     def weapon(self, name: str) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)
@@ -159,6 +170,10 @@ class Combatant:
             strength=f.int("strength", 10, minimum=1),
             insight=f.int("insight", 0),
             hd=f.int("hd", 0, minimum=0),
+            ac=f.int("ac", None),
+            level=f.int("level", None),
+            move=f.int("move", None, minimum=0),
+            notes=f.str("notes", ""),
         )
         f.done()
         _unique_names(combatant.weapons, f.sub("weapons"), "weapon")
@@ -253,7 +268,7 @@ def combatant_to_dict(c: Combatant) -> dict[str, Any]:
     out: dict[str, Any] = {"id": c.id, "name": c.name, "side": c.side, "hp": c.hp}
     base = Combatant(id=c.id, name=c.name, side=c.side, hp=c.hp, max_hp=c.hp)
     for key in ("max_hp", "reaction", "agility", "attacks", "group", "stress", "wounds",
-                "strength", "insight", "hd"):
+                "strength", "insight", "hd", "ac", "level", "move", "notes"):
         value = getattr(c, key)
         if value is not None and value != getattr(base, key):
             out[key] = value
