@@ -1,0 +1,103 @@
+"""Table operations: what the app will call, tested without a screen."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.engine import Combatant, Weapon
+from referee.session.store import Session
+from referee.session.table import DeclarationClock, Table, list_saves
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    path = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    return Table(Session.open(path), random.Random(4))
+
+
+def test_declaring_walks_the_roster_and_prefills(table: Table):
+    assert table.next_undeclared() == "brann"
+    fields = table.prefill("brann", "G")
+    assert fields == {"weapon": "long sword", "target": "gob1"}
+    table.declare("brann", "G", **fields)
+    assert table.next_undeclared("brann") == "zed"
+    assert table.prefill("mira", "D")["weapon"] == "short bow"
+    assert table.prefill("zed", "D")["spell"] == "sleep"
+    assert table.prefill("zed", "A") == {}
+
+
+def test_a_whole_round_from_declaration_to_bleeding(table: Table):
+    for actor in list(table.fight.roster):
+        action = "D" if actor in ("zed", "shaman") else "G"
+        table.declare(actor, action, **table.prefill(actor, action))
+    assert table.next_undeclared() is None
+    table.enter_initiative({"party": 4, "goblins": 2})
+    assert table.current_beat() == 1
+    table.resolve_next()
+    out = table.damage("gob1", "1d8+8", source="brann")
+    assert [e.TYPE for e in out][:2] == ["roll", "damage"]
+    assert table.fight.status["gob1"].hp < 0
+    table.condition("zed", "deafened", rounds=2)
+    while table.current_beat() is not None:
+        table.resolve_next()
+    bled = table.next_round()
+    assert bled[0].TYPE in ("damage", "round") and table.fight.round == 2
+    assert table.prefill("brann", "G")["target"] == "gob1" or table.fight.status["gob1"].dead
+
+
+def test_real_dice_are_logged_as_real(table: Table):
+    table.declare("brann", "G", **table.prefill("brann", "G"))
+    table.enter_initiative({"party": 5, "goblins": 1})
+    roll, damage = table.damage("gob2", "2d6", dice=[3, 4])[:2]
+    assert roll.real and roll.dice == (3, 4) and damage.amount == 7
+
+
+def test_rolled_initiative_keeps_every_die(table: Table):
+    event = table.roll_initiative()[0]
+    assert set(event.rolls) == {"party", "goblins"}
+    assert event.dice["party"]["total"] == event.rolls["party"]
+
+
+def test_a_latecomer_joins(table: Table):
+    wolf = Combatant("wolf", "Wolf", "goblins", hp=9, max_hp=9, weapons=(Weapon("bite"),))
+    table.join(wolf)
+    assert "wolf" in table.fight.roster and "wolf" in table.undeclared()
+
+
+def test_undo_and_redo_through_the_table(table: Table):
+    table.declare("brann", "A")
+    table.undo()
+    assert "brann" in table.undeclared()
+    table.redo()
+    assert "brann" not in table.undeclared()
+
+
+def test_declaration_clock_counts_full_six_seconds_and_pauses():
+    now = [100.0]
+    clock = DeclarationClock(lambda: now[0])
+    clock.start()
+    now[0] += 5.9
+    assert clock.delay() == 0
+    now[0] += 0.2
+    assert clock.delay() == 1
+    clock.toggle()  # a question to the referee: the clock stops
+    now[0] += 60
+    assert clock.delay() == 1 and not clock.running
+    clock.toggle()
+    now[0] += 6
+    assert clock.delay() == 2
+
+
+def test_saves_folder_lists_title_ruleset_round(tmp_path: Path):
+    shutil.copyfile(ROOT / "saves" / "demo.toml", tmp_path / "a.toml")
+    (tmp_path / "broken.toml").write_text("this is not toml")
+    rows = {row["path"].name: row for row in list_saves(tmp_path)}
+    assert rows["a.toml"]["title"] == "Goblins at the ford"
+    assert rows["a.toml"]["ruleset"] == "demon-idol" and rows["a.toml"]["round"] == 0
+    assert "TOML syntax error" in rows["broken.toml"]["problem"]
