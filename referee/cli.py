@@ -48,11 +48,16 @@ COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, Any]], str]] = {
                            "--output": ("output", str)},
                "a Markdown recap for campaign notes (-o FILE to write it)"),
     "roll": (("expr",), {"--seed": ("seed", int)}, "roll dice: 3d6+2, d%, 4d6kh3, 2d20kl1"),
+    "play": (("save",), {"--ruleset": ("ruleset", str)},
+             "open the app on a save (created, then set up, if it is missing)"),
+    "demo": ((), {}, "print the bundled demo's roster and plan"),
 }
 
 USAGE = """usage: referee [COMMAND ...]
 
-  referee                                  the bundled demo: its roster and plan
+  referee                                  the app, on a fresh copy of the bundled demo
+  referee play SAVE.toml [--ruleset ID]    the app on a save (a new one is set up first)
+  referee demo                             the bundled demo's roster and plan, printed
   referee plan SAVE.toml [--json] [--round N]
   referee check SAVE.toml|RULESET.toml
   referee replay SAVE.toml [--to N] [--json]
@@ -139,7 +144,51 @@ def run(args: dict[str, Any]) -> int:
         return cmd_export(Path(args["save"]), args.get("output"))
     if command == "roll":
         return cmd_roll(args["expr"], args.get("seed"))
-    return cmd_demo(demo_path())
+    if command == "demo":
+        return cmd_demo(demo_path())
+    if command == "play":
+        return cmd_play(Path(args["save"]), args.get("ruleset") or "demon-idol")
+    return cmd_app()
+
+
+def saves_folder() -> Path:
+    return Path.cwd() / "saves"
+
+
+def cmd_app() -> int:
+    from referee.app import fresh_demo
+
+    return open_app(fresh_demo(saves_folder(), demo_path()), setup=False)
+
+
+def cmd_play(path: Path, ruleset: str) -> int:
+    setup = not path.exists()
+    if setup:
+        create_save(path, ruleset)
+    else:
+        opened(path)  # a broken save is refused here, with its message, before any screen
+    return open_app(path, setup)
+
+
+def create_save(path: Path, ruleset: str) -> None:
+    from referee.engine import Encounter, Side
+    from referee.session.store import SaveError, Session
+
+    load_ruleset(ruleset, path.parent)  # an unknown ruleset is refused before anything
+    encounter = Encounter(ruleset, path.stem.replace("-", " ").replace("_", " "), 1,
+                          (Side("party", "The party", players=True), Side("foes", "Foes")), ())
+    try:
+        Session.create(path, encounter).close()
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+
+
+def open_app(path: Path, setup: bool) -> int:
+    from referee.app import RefereeApp
+
+    app = RefereeApp(path, path.parent, start_in_setup=setup)
+    app.run()
+    return 0
 
 
 def cmd_demo(path: Path) -> int:

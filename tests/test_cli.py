@@ -41,7 +41,7 @@ def test_roll_is_repeatable_with_a_seed_and_shows_every_die(capsys):
 
 
 def test_demo_shows_roster_and_plan(capsys):
-    code, out, _ = run([], capsys)
+    code, out, _ = run(["demo"], capsys)
     assert code == 0 and "Goblins at the ford" in out and "The ogre" in out
     assert "(no beats yet)" in out
 

@@ -47,6 +47,6 @@ def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path:
                           "print(referee.__file__); print(sorted(f.builtin_rulesets()))"],
                          capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
     assert str(target) in out.stdout and "'count-up', 'demon-idol'" in out.stdout
-    demo = subprocess.run([sys.executable, "-m", "referee"], capture_output=True, text=True,
+    demo = subprocess.run([sys.executable, "-m", "referee", "demo"], capture_output=True, text=True,
                           env=env, cwd=tmp_path)
     assert demo.returncode == 0 and "Goblins at the ford" in demo.stdout

@@ -66,7 +66,7 @@ class Fight:
         self.roster: dict[str, Combatant] = {c.id: c for c in self.encounter.combatants}
         self.status: dict[str, Status] = {c.id: Status.of(c) for c in self.encounter.combatants}
         self.round = 0
-        self.phase = "setup"
+        self.phase = "declarations"
         self.initiatives: dict[int, ev.Initiative] = {}
         self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
         self.base: dict[str, int] = {}

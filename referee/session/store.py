@@ -165,6 +165,17 @@ class Session:
         self._repair = False
         self.warning = ""
 
+    def replace_encounter(self, encounter: Encounter) -> None:
+        """Setting up: a new roster (sides and combatants) written atomically. Refused if
+        the log so far does not fit it (an event naming a combatant removed)."""
+        fight = Fight(encounter, self.fight.ruleset)
+        fight.later = set(self.fight.later)
+        for event in self.fight.log:
+            fight.push(event)  # raises on a removed combatant still in the log
+        write_atomic(self.path, save_text(encounter, list(self.fight.log)))
+        self.close()
+        self.encounter, self.fight, self._repair = encounter, fight, False
+
     def save_as(self, path: Path | str, compact: bool = False) -> Path:
         """Write the whole fight to `path` atomically; the session goes on there.
 

@@ -1,0 +1,83 @@
+"""Replay: step through a save's events; tracker, plan and log show the fight as it stood."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from referee.engine import Fight, RefereeError
+from referee.session.files import Save
+from referee.session.replay import chronicle
+from referee.session.store import Session
+
+from .widgets import LogView, PlanView, StatusLine, Tracker
+
+
+class ReplayScreen(Screen):
+    BINDINGS = [
+        Binding("left,comma", "step(-1)", "Back"),
+        Binding("right,full_stop", "step(1)", "Forward"),
+        Binding("pageup", "step(-10)", "Back 10", show=False),
+        Binding("pagedown", "step(10)", "Forward 10", show=False),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(self, source: Session | Save) -> None:
+        super().__init__()
+        self.encounter, self.fight, self.path = source.encounter, source.fight, source.path
+        self.lines: list[str] = []
+        self.at = len(self.fight.log)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield StatusLine(id="status")
+        with Horizontal(id="top"):
+            yield Tracker(id="tracker")
+            with Vertical(id="right"):
+                yield PlanView(id="plan")
+                yield LogView(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "referee — replay"
+        save = Save(self.path, "", self.encounter, self.fight.ruleset, self.fight)
+        self.lines = [f"{n:>5}. {text}" for n, _, text in chronicle(save).lines]
+        self.show()
+
+    def show(self) -> None:
+        fight: Fight = self.fight.at(self.at)
+        try:
+            plan = fight.plan()
+        except RefereeError:
+            plan = None
+        resolved = fight.resolved.get(max(fight.round, 1), 0)
+        total = len(self.fight.log)
+        self.query_one(StatusLine).show(fight, self.encounter.title,
+                                        f"event {self.at} of {total}")
+        self.query_one(Tracker).show(fight, plan, set())
+        self.query_one(PlanView).show(plan, resolved)
+        self.query_one(LogView).show_all(self.lines[: self.at])
+        self.sub_title = f"{self.path.name}: after event {self.at} of {total}"
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width >= 110, "-wide")
+
+    def action_step(self, by: int) -> None:
+        self.at = max(0, min(len(self.fight.log), self.at + by))
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.at = len(self.fight.log) if where < 0 else where
+        self.show()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_help(self) -> None:
+        self.app.action_help()
