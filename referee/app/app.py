@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
@@ -14,18 +15,22 @@ from referee.session.store import SaveError, Session
 from referee.session.table import Table
 
 from .combat import combat_screen
+from .commands import ScreenCommands
 
 
 class RefereeApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "referee"
+    COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [Binding("q", "quit", "Quit"), Binding("question_mark", "help", "Help",
                                                       show=False)]
 
     def __init__(self, path: Path, saves: Path, rng: random.Random | None = None,
-                 start_in_setup: bool = False) -> None:
+                 start_in_setup: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.path, self.saves, self.start_in_setup = path, saves, start_in_setup
+        self.clock = clock  # the declaration clock's time source, injected by tests
         self.session = Session.open(path)
         self.table = Table(self.session, rng)
 

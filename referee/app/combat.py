@@ -167,7 +167,8 @@ class CombatScreen(Screen):
             self.notify(f"{actor} is dead", severity="error")
             return
         kind = next(k for k in table.fight.ruleset.actions() if k.key == action)
-        clock = DeclarationClock() if table.fight.ruleset.id == "demon-idol" else None
+        clock = (DeclarationClock(self.app.clock) if table.fight.ruleset.id == "demon-idol"
+                 else None)
         title = f"{table.fight.roster[actor].name} declares {action} — {kind.name}"
         form = forms.DeclareForm(title, forms.declare_fields(table, actor, action), clock)
 

@@ -18,12 +18,13 @@ from .widgets import LogView, PlanView, StatusLine, Tracker
 
 class ReplayScreen(Screen):
     BINDINGS = [
-        Binding("left,comma", "step(-1)", "Back"),
-        Binding("right,full_stop", "step(1)", "Forward"),
-        Binding("pageup", "step(-10)", "Back 10", show=False),
-        Binding("pagedown", "step(10)", "Forward 10", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        # priority: the tables would take the arrows for their own cursors
+        Binding("left,comma", "step(-1)", "Back", priority=True),
+        Binding("right,full_stop", "step(1)", "Forward", priority=True),
+        Binding("pageup", "step(-10)", "Back 10", show=False, priority=True),
+        Binding("pagedown", "step(10)", "Forward 10", show=False, priority=True),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("escape", "close", "Close"),
         Binding("question_mark", "help", "Help"),
     ]

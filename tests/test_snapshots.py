@@ -1,0 +1,198 @@
+"""Snapshots of every screen at 80×24 and 120×40 (pytest-textual-snapshot).
+
+Each test copies its save into `tmp_path`, runs from there and opens the save by a relative
+path, so no temporary path reaches the screen. Dice are fixed numbers, the declaration
+clock is frozen and file times and the time zone are set, so every run draws the same.
+
+    .venv/bin/python -m pytest tests/test_snapshots.py --snapshot-update   # after a change
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from referee.app import RefereeApp
+from referee.app.forms import DeclareForm, Form
+from referee.app.widgets import Tracker
+from referee.session.store import Session
+from referee.session.table import Table
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "demo.toml"
+COUNT_ORDER = ROOT / "tests" / "scenarios" / "count-up" / "cu-01-count-order.toml"
+
+# Round 1 of the demo: spells and missiles (D) beside melee strikes (G).
+DEMO_ROUND = {"brann": "G", "zed": "D", "mira": "D", "odo": "G", "gob1": "G", "gob2": "G",
+              "gob3": "D", "ogre": "G", "shaman": "D"}
+DICE = {"party": 4, "goblins": 2}
+
+Step = Callable[[Table], object]
+
+
+@pytest.fixture(params=[(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def size(request: pytest.FixtureRequest) -> tuple[int, int]:
+    return request.param
+
+
+@pytest.fixture(autouse=True)
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Run inside tmp_path, in UTC: relative paths and clock times show the same anywhere."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield tmp_path
+    monkeypatch.undo()
+    time.tzset()
+
+
+def save(source: Path, name: str, *steps: Step) -> Path:
+    """A copy of `source` at the relative path `name`, with table operations applied."""
+    path = Path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, path)
+    if steps:
+        session = Session.open(path)
+        try:
+            table = Table(session, random.Random(0))
+            for step in steps:
+                step(table)
+        finally:
+            session.close()
+    return path
+
+
+def app_on(path: Path, saves: Path = Path("saves")) -> RefereeApp:
+    return RefereeApp(path, saves, rng=random.Random(0))
+
+
+def declare_round(table: Table) -> None:
+    for actor, action in DEMO_ROUND.items():
+        table.declare(actor, action, **table.prefill(actor, action))
+
+
+def enter_dice(table: Table) -> None:
+    table.enter_initiative(DICE)
+
+
+def select(actor: str) -> Callable[[Pilot], None]:
+    def run_before(pilot: Pilot) -> None:
+        pilot.app.screen.query_one(Tracker).select(actor)
+
+    return run_before
+
+
+def frozen(now: float = 1000.0) -> Callable[[], float]:
+    return lambda: now
+
+
+def declaring(actor: str, key: str) -> Callable[[Pilot], object]:
+    """Open the declaration form for `actor` with its clock frozen at 0:00."""
+
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.screen.query_one(Tracker).select(actor)
+        await pilot.press(key)
+        form = pilot.app.screen
+        assert isinstance(form, DeclareForm) and form.clock is not None
+        form.clock.clock = frozen()
+        form.clock.start()
+        form.tick()
+
+    return run_before
+
+
+async def steady_cursor(pilot: Pilot) -> None:
+    """The focused input's cursor shown without blinking, so a screenshot cannot miss it."""
+    field = pilot.app.focused
+    assert isinstance(field, Input)
+    field.cursor_blink = False
+
+
+# -- the combat screen -------------------------------------------------------------------
+
+
+def test_combat_fresh_demo(snap_compare, size):
+    """The demo as it opens: declaring round 1, roster order, cursor on Brann."""
+    assert snap_compare(app_on(save(DEMO, "demo.toml")), terminal_size=size)
+
+
+def test_declare_strike_form(snap_compare, size):
+    """Brann declares G (strike): weapon and target prefilled, the clock at 0:00."""
+    app = app_on(save(DEMO, "demo.toml"))
+    assert snap_compare(app, terminal_size=size, run_before=declaring("brann", "g"))
+
+
+def test_declare_spell_form(snap_compare, size):
+    """Zed declares D (discharge): the spell field shown with sleep prefilled."""
+    app = app_on(save(DEMO, "demo.toml"))
+    assert snap_compare(app, terminal_size=size, run_before=declaring("zed", "d"))
+
+
+def test_round_planned(snap_compare, size):
+    """A whole round declared, then initiative typed through the I form: the plan."""
+    app = app_on(save(DEMO, "demo.toml", declare_round))
+    press = ["I", *str(DICE["party"]), "down", *str(DICE["goblins"]), "enter"]
+    assert snap_compare(app, terminal_size=size, press=press)
+
+
+def test_mid_resolution(snap_compare, size):
+    """Beat 1 hits for a fixed 5 (typed in the h form), then n moves on to beat 2."""
+    app = app_on(save(DEMO, "demo.toml", declare_round, enter_dice))
+    assert snap_compare(app, terminal_size=size, press=["h", "5", "enter", "n"])
+
+
+def test_hit_form(snap_compare, size):
+    """The hit/damage form for the first beat's actor, 5 typed as the damage."""
+    app = app_on(save(DEMO, "demo.toml", declare_round, enter_dice))
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("h")
+        assert isinstance(pilot.app.screen, Form)
+        await steady_cursor(pilot)
+        await pilot.press("5")
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_count_up_plan(snap_compare, size):
+    """A count-up fight declared and based: the plan counts up (@n beats)."""
+    app = app_on(save(COUNT_ORDER, "count-order.toml"))
+    assert snap_compare(app, terminal_size=size)
+
+
+# -- the other screens ---------------------------------------------------------------------
+
+
+def test_help(snap_compare, size):
+    app = app_on(save(DEMO, "demo.toml"))
+    assert snap_compare(app, terminal_size=size, press=["question_mark"])
+
+
+def test_replay_stepped_back(snap_compare, size):
+    """Replay of a round in resolution, three events back from the end."""
+    steps = (declare_round, enter_dice, lambda t: t.resolve_next(),
+             lambda t: t.damage("gob1", 5, source="brann"), lambda t: t.resolve_next())
+    app = app_on(save(DEMO, "demo.toml", *steps))
+    assert snap_compare(app, terminal_size=size, press=["R", "comma", "comma", "comma"])
+
+
+def test_open_saves(snap_compare, size):
+    """Two saves in the saves folder, newest first, with fixed modification times."""
+    demo = save(DEMO, "saves/demo.toml", declare_round)
+    count_up = save(COUNT_ORDER, "saves/count-order.toml")
+    os.utime(demo, (1_700_000_000, 1_700_000_000))  # 2023-11-14 22:13 UTC
+    os.utime(count_up, (1_700_086_400, 1_700_086_400))  # a day later
+    assert snap_compare(app_on(demo), terminal_size=size, press=["ctrl+o"])
+
+
+def test_setup(snap_compare, size):
+    app = app_on(save(DEMO, "demo.toml"))
+    assert snap_compare(app, terminal_size=size, press=["ctrl+e"])
