@@ -171,14 +171,12 @@ def cmd_play(path: Path, ruleset: str) -> int:
 
 
 def create_save(path: Path, ruleset: str) -> None:
-    from referee.engine import Encounter, Side
-    from referee.session.store import SaveError, Session
+    from referee.app.files import new_save
+    from referee.session.store import SaveError
 
     load_ruleset(ruleset, path.parent)  # an unknown ruleset is refused before anything
-    encounter = Encounter(ruleset, path.stem.replace("-", " ").replace("_", " "), 1,
-                          (Side("party", "The party", players=True), Side("foes", "Foes")), ())
     try:
-        Session.create(path, encounter).close()
+        new_save(path, path.stem.replace("-", " ").replace("_", " "), ruleset)
     except SaveError as error:
         raise UsageError(str(error)) from None
 

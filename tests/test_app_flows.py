@@ -284,3 +284,40 @@ async def test_the_combat_screen_fits(tmp_path, size):
         assert tracker.region.width > 0 and tracker.region.height >= 5
         assert pilot.app.screen.query_one("#plan").region.height >= 3
         assert pilot.app.screen.query_one("#log").region.height >= 3
+
+
+async def test_morale_on_both_rulesets(tmp_path):
+    path = demo(tmp_path)
+    async with app_on(path).run_test(size=SIZE) as pilot:
+        pilot.app.screen.query_one("#tracker").select("gob1")
+        await pilot.press("M")
+        form = pilot.app.screen
+        form.query_one("#f-roll").value = "3"
+        form.query_one("#f-target").value = "7"
+        form.query_one("#f-passed").index = 2  # breaks
+        await pilot.press("enter")
+        morale = pilot.app.table.fight.morale[1][0]
+        assert morale.group == ("goblins",) and morale.passed is False
+    cu = tmp_path / "cu.toml"
+    cu.write_text(COUNT_UP.read_text())
+    async with app_on(cu).run_test(size=SIZE) as pilot:
+        pilot.app.screen.query_one("#tracker").select("gob1")
+        await pilot.press("M")
+        kinds = [e.TYPE for e in pilot.app.table.fight.log[-2:]]
+        assert kinds == ["roll", "morale"]
+
+
+async def test_a_new_encounter_from_the_saves_list(tmp_path):
+    path = demo(tmp_path)
+    async with app_on(path).run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+o", "n")
+        form = pilot.app.screen
+        form.query_one("#f-file").value = "ambush"
+        form.query_one("#f-title").value = "The ambush"
+        form.query_one("#f-ruleset").index = [v for _, v in form.query_one("#f-ruleset")
+                                              .options].index("count-up")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.session.path == tmp_path / "ambush.toml"
+        assert pilot.app.session.encounter.title == "The ambush"
+        assert type(pilot.app.screen).__name__ == "SetupScreen"

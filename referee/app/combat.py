@@ -31,6 +31,7 @@ BINDINGS = [
     Binding("exclamation_mark", "condition", "Condition", show=False),
     Binding("F", "fire", "Fire prepared", show=False),
     Binding("r", "next_round", "Next round"),
+    Binding("M", "morale", "Morale", show=False),
     Binding("j", "join", "Join", show=False),
     Binding("ctrl+z", "undo", "Undo"),
     Binding("ctrl+y", "redo", "Redo"),
@@ -265,8 +266,29 @@ class CombatScreen(Screen):
         self.attempt(self.table.fire, actor, before)
 
     def action_next_round(self) -> None:
+        due = self.table.morale_due()
         self.attempt(self.table.next_round)
         self.point_at_work()
+        for cid, why in due:
+            self.notify(f"{self.table.fight.roster[cid].name}: {why} — M rolls morale",
+                        title="Morale check due (CU-6)", severity="warning")
+
+    def action_morale(self) -> None:
+        actor = self.selected()
+        if actor is None:
+            return
+        if self.table.fight.ruleset.id == "count-up":
+            self.attempt(self.table.roll_morale, actor)
+            return
+        side = self.table.fight.roster[actor].side
+        fields = forms.morale_fields(self.table, actor, side)
+
+        def done(values: dict[str, Any] | None) -> None:
+            if values:
+                self.attempt(self.table.morale, (values["group"],), values["passed"],
+                             values.get("roll"), values.get("target"), values.get("avoid"))
+
+        self.app.push_screen(forms.Form("Morale (DI-18)", fields, focus="roll"), done)
 
     def action_join(self) -> None:
         def done(values: dict[str, Any] | None) -> None:

@@ -18,6 +18,7 @@ class OpenScreen(Screen[Path | None]):
     BINDINGS = [
         Binding("enter", "open", "Open"),
         Binding("r", "replay", "Replay"),
+        Binding("n", "new", "New encounter"),
         Binding("escape", "close", "Back"),
     ]
 
@@ -64,5 +65,41 @@ class OpenScreen(Screen[Path | None]):
         except LoadError as error:
             self.notify(str(error), severity="error")
 
+    def action_new(self) -> None:
+        from referee.session.files import builtin_rulesets
+
+        from .forms import Field, Form
+
+        rulesets = [(name, name) for name in sorted(builtin_rulesets())]
+        fields = [Field("file", "file", placeholder="ambush.toml"), Field("title", "title"),
+                  Field("ruleset", "ruleset", "choice", "demon-idol", rulesets)]
+
+        def done(values: dict | None) -> None:
+            if not values or not values.get("file"):
+                return
+            name = values["file"] if values["file"].endswith(".toml") else values["file"] + ".toml"
+            path = self.folder / name
+            if path.exists():
+                self.notify(f"{path} exists: open it from the list", severity="error")
+                return
+            try:
+                new_save(path, values.get("title") or path.stem, values["ruleset"])
+            except Exception as error:  # a file that cannot be written: say so, stay here
+                self.notify(str(error), severity="error")
+                return
+            self.dismiss(path)
+            self.app.call_later(self.app.action_setup)
+
+        self.app.push_screen(Form("A new encounter", fields, focus="file"), done)
+
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def new_save(path: Path, title: str, ruleset: str) -> None:
+    """An encounter with two sides and no one yet: set it up next."""
+    from referee.engine import Encounter, Side
+    from referee.session.store import Session
+
+    sides = (Side("party", "The party", players=True), Side("foes", "Foes"))
+    Session.create(path, Encounter(ruleset, title, 1, sides, ())).close()

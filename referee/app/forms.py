@@ -197,6 +197,18 @@ def condition_fields(table: Table, target: str | None) -> list[Field]:
             Field("rounds", "rounds", "int", placeholder="blank: until removed")]
 
 
+def morale_fields(table: Table, actor: str, side: str) -> list[Field]:
+    name = table.fight.roster[actor].name
+    side_name = table.fight.encounter.side(side).name
+    return [
+        Field("group", "who", "choice", side, [(side_name, side), (name, actor)]),
+        Field("roll", "roll", "int"), Field("target", "needed", "int"),
+        Field("passed", "result", "choice", None,
+              [("due, not rolled", None), ("holds", True), ("breaks", False)]),
+        Field("avoid", "if it breaks", value="flee"),
+    ]
+
+
 def initiative_fields(table: Table) -> list[Field]:
     fight = table.fight
     if fight.ruleset.id == "count-up":

@@ -78,6 +78,7 @@ class SetupScreen(Screen[None]):
         Binding("e,enter", "edit", "Edit"),
         Binding("x,delete", "remove", "Remove"),
         Binding("s", "add_side", "Add side"),
+        Binding("S", "remove_side", "Remove side", show=False),
         Binding("t", "title", "Title"),
         Binding("i", "import_roster", "Import roster"),
         Binding("escape", "done", "Done"),
@@ -217,6 +218,20 @@ class SetupScreen(Screen[None]):
 
         self.app.push_screen(Form("Add a side", [Field("id", "id"), Field("name", "name")]),
                              done)
+
+    def action_remove_side(self) -> None:
+        table = self.query_one("#sides", DataTable)
+        if table.row_count == 0:
+            return
+        side = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        encounter = self.session.encounter
+        if any(c.side == side for c in encounter.combatants):
+            self.notify(f"{side} still has combatants: remove them first", severity="error")
+            return
+        if len(encounter.sides) == 1:
+            self.notify("an encounter needs a side", severity="error")
+            return
+        self.write(replace(encounter, sides=tuple(s for s in encounter.sides if s.id != side)))
 
     def action_title(self) -> None:
         def done(values: dict[str, Any] | None) -> None:

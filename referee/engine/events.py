@@ -37,7 +37,7 @@ class Event:
             required = spec.metadata["kind"].endswith("!")
             if value is None or (value == _default(spec) and not required):
                 continue
-            single = spec.name == "target" and len(value) == 1
+            single = spec.metadata["kind"] == "ids" and len(value) == 1
             out[spec.name] = value[0] if single else _plain(value)
         return out
 

@@ -221,6 +221,24 @@ class Table:
         return self.session.append(ev.Join(round=self.round, combatant=combatant,
                                            at_count=at_count, base=base))
 
+    def morale_due(self) -> list[tuple[str, str]]:
+        """Who must check morale now, and why (count-up's end-of-round triggers)."""
+        triggers = getattr(self.fight.ruleset, "morale_triggers", None)
+        return triggers(self.fight) if triggers else []
+
+    def roll_morale(self, cid: str) -> list[ev.Event]:
+        """count-up: the CU-6 formula with its dice logged."""
+        out: list[ev.Event] = []
+        for event in self.fight.ruleset.roll_morale(self.fight, cid, self.rng):
+            out += self.session.append(event)
+        return out
+
+    def morale(self, group: tuple[str, ...], passed: bool | None, roll: int | None = None,
+               target: int | None = None, avoid: str | None = None) -> list[ev.Event]:
+        """demon-idol: a morale check due (passed None) or its result (DI-18)."""
+        return self.session.append(ev.Morale(round=self.round, group=group, passed=passed,
+                                             roll=roll, target=target, avoid=avoid))
+
     def undo(self) -> list[ev.Event]:
         return self.session.undo()
 

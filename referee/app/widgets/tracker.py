@@ -47,6 +47,9 @@ def declared(fight: Fight, cid: str) -> str:
     for _, decl in fight.declared(max(fight.round, 1)):
         if decl.actor == cid and decl.segment is None:
             what = decl.weapon or decl.spell or decl.device or ""
+            spell = fight.roster[cid].spell(decl.spell) if decl.spell else None
+            if spell is not None and spell.casting_time is not None:
+                what += f" ({spell.casting_time} seg)"
             text = f"{decl.action} {what}".strip()
             if decl.target:
                 text += f" → {', '.join(decl.target)}"

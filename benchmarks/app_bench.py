@@ -1,0 +1,296 @@
+"""App speed: launching, opening a long save, and a key press to the updated screen.
+
+Prints, each against a measurement taken in the same run:
+- launch to the demo's usable combat screen, as a whole process (headless: everything
+  but writing the frame to a terminal), against an empty Textual app that exits once it
+  is ready (target: within 1.3x); medians of several runs, taken in turn;
+- opening a 10,000-event save the same way, against the empty app (target: within 3x);
+- a key press to the updated screen, with 200 combatants and 10,000 log events: a real
+  key event posted to the app's message queue, then polled until the plan and the log
+  show the change and the screen has been refreshed after it; median and 95th percentile
+  (targets: under 16 ms and under 33 ms), against the same measurement on a one-widget
+  Textual app whose key only rewrites a label (Textual's own floor, 60 frames a second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from session_bench import generated_fight  # noqa: E402
+from textual import events  # noqa: E402
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.binding import Binding  # noqa: E402
+from textual.coordinate import Coordinate  # noqa: E402
+from textual.widgets import Static  # noqa: E402
+
+from referee.app import RefereeApp  # noqa: E402
+from referee.app.combat import CombatScreen  # noqa: E402
+from referee.app.widgets import LogView, PlanView  # noqa: E402
+from referee.engine import Combatant, Encounter, Fight, Weapon  # noqa: E402
+from referee.engine import events as ev  # noqa: E402
+from referee.session.files import load_save  # noqa: E402
+from referee.session.writer import save_text  # noqa: E402
+
+EVENTS = 10_000
+LAUNCHES = 11
+PRESSES = 200
+SIZE = (120, 40)  # a roomy terminal: the wide layout, tracker beside plan and log
+
+# A user's shell writes bytecode caches; measure that, not a recompile on every start.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+# Run as `python LAUNCH ROOT empty` or `python LAUNCH ROOT SAVE`: each exits from the
+# first callback after its screen is ready and has been refreshed.
+LAUNCH = '''
+import sys
+sys.path.insert(0, sys.argv[1])
+if sys.argv[2] == "empty":
+    from textual.app import App
+
+    class Launch(App):
+        def on_ready(self):
+            self.call_after_refresh(self.exit, "ready")
+
+    result = Launch().run(headless=True)
+else:
+    import inspect
+    from pathlib import Path
+
+    from referee.app import RefereeApp
+    from referee.app.combat import CombatScreen
+    from referee.app.widgets import LogView, Tracker
+
+    class Launch(RefereeApp):
+        # Textual reads a relative CSS_PATH next to the subclass's own file: point it home.
+        CSS_PATH = str(Path(inspect.getfile(RefereeApp)).parent / RefereeApp.CSS_PATH)
+
+        def on_ready(self):
+            self.call_after_refresh(self.usable)
+
+        def usable(self):
+            """The combat screen mounted, tracker and log filled, keys going to the
+            tracker, and a refresh since: then exit, else look again after the next."""
+            screen, fight = self.screen, self.table.fight
+            if (isinstance(screen, CombatScreen) and screen.is_mounted
+                    and screen.query_one(Tracker).row_count == len(fight.roster)
+                    and screen.query_one(LogView).line_count == len(fight.log)
+                    and screen.focused is screen.query_one(Tracker)):
+                self.call_after_refresh(self.exit, "ready")
+            else:
+                self.call_after_refresh(self.usable)
+
+    path = Path(sys.argv[2])
+    result = Launch(path, path.parent).run(headless=True)
+if result != "ready":
+    raise SystemExit(f"exited without a usable screen: {result!r}")
+'''
+
+
+def launches(script: Path, targets: dict[str, str]) -> dict[str, float]:
+    """Median wall time (ms) of each whole process, the runs of each taken in turn."""
+    def run(target: str) -> None:
+        done = subprocess.run([sys.executable, str(script), str(ROOT), target], env=ENV,
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise SystemExit(f"launch {target} failed:\n{done.stdout}{done.stderr}")
+
+    for target in targets.values():  # warm the bytecode caches
+        run(target)
+    times: dict[str, list[float]] = {name: [] for name in targets}
+    for _ in range(LAUNCHES):
+        for name, target in targets.items():
+            start = time.perf_counter()
+            run(target)
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+# -- a crowd: 200 combatants on two sides, 10,000 events --------------------------------
+
+
+def crowd_fight(combatants: int = 200, events: int = EVENTS, seed: int = 11) -> Fight:
+    """Full rounds (declarations, initiative, rolls, damage, heals, beats) up to 10,000
+    events; the last round declared and its initiative rolled, no beat resolved yet."""
+    demo = load_save(ROOT / "saves" / "demo.toml")
+    rng = random.Random(seed)
+    sides = demo.encounter.sides
+    roster = tuple(
+        Combatant(f"c{n}", f"Combatant {n}", sides[n % 2].id, 40, 40,
+                  reaction=rng.choice([-1, 0, 0, 1]), attacks=rng.choice([1, 1, 2]),
+                  weapons=(Weapon("sword", speed_factor=rng.randint(1, 9), length=3.5,
+                                  damage="1d8"),
+                           Weapon("bow", missile=True, rate=2, speed_factor=7, damage="1d6")))
+        for n in range(combatants))
+    encounter = Encounter("demon-idol", "A crowd at the ford", seed, sides, roster)
+    fight = Fight(encounter, demo.ruleset)
+    ids = list(fight.roster)
+    foes = {side.id: [c for c in ids if fight.roster[c].side != side.id] for side in sides}
+
+    def declare_all(round_: int) -> None:
+        for cid in ids:
+            fight.enter(ev.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
+                                   target=(rng.choice(foes[fight.roster[cid].side]),)))
+        fight.enter(ev.Initiative(round=round_, rolls={s.id: rng.randint(1, 6) for s in sides}))
+
+    round_ = 1
+    last_round = combatants + 1  # the last round's declarations and initiative
+    while True:
+        declare_all(round_)
+        for beat in range(1, 8):
+            target = rng.choice(ids)
+            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(rng.randint(1, 8),), total=3,
+                                purpose="damage"))
+            fight.enter(ev.Damage(round=round_, target=target, amount=rng.randint(0, 2)))
+            fight.enter(ev.Heal(round=round_, target=target, amount=2))
+            fight.enter(ev.Resolve(round=round_, beat=beat))
+        round_ += 1
+        fight.enter(ev.NewRound(round=round_))
+        if len(fight.log) + 2 * last_round + 30 > events:
+            break
+    while len(fight.log) < events - last_round:
+        fight.enter(ev.Note(round=round_, text=f"note {len(fight.log)}"))
+    declare_all(round_)
+    assert len(fight.log) == events, len(fight.log)
+    return fight
+
+
+# -- a key press to the updated screen --------------------------------------------------
+
+
+async def press(app: App, key: str, changed: Callable[[], bool]) -> float:
+    """Milliseconds from posting `key` (as the terminal driver does) until `changed()`
+    holds and the screen has been refreshed after it."""
+    character = {"ctrl+z": "\x1a", "ctrl+y": "\x19"}.get(key, key)
+    start = time.perf_counter()
+    app.post_message(events.Key(key, character))
+    while not changed():
+        await asyncio.sleep(0)
+    refreshed: list[bool] = []
+    app.call_after_refresh(refreshed.append, True)
+    while not refreshed:
+        await asyncio.sleep(0)
+    return (time.perf_counter() - start) * 1000
+
+
+def screen_text(app: App) -> str:
+    """What the screen shows, as composed for the terminal (not timed)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def referee_presses(path: Path) -> tuple[dict[str, list[float]], int]:
+    """`n` down the long plan, then ctrl+z / ctrl+y back and forth over it: every press
+    checks off a beat or takes the check back, and adds a line to the log."""
+    app = RefereeApp(path, path.parent)
+    times: dict[str, list[float]] = {"n": [], "ctrl+z": [], "ctrl+y": []}
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CombatScreen), screen
+        fight, table = app.table.fight, app.table
+        plan_view, log = screen.query_one(PlanView), screen.query_one(LogView)
+        beats = len(table.plan().beats)
+        keys = ["n"] * beats
+        while len(keys) < PRESSES:
+            keys += ["ctrl+z"] * beats + ["ctrl+y"] * beats
+        for key in keys[:PRESSES]:
+            resolved = fight.resolved.get(table.round, 0)
+            after = resolved - 1 if key == "ctrl+z" else resolved + 1
+            lines = log.line_count
+            row = max(after, resolved) - 1  # the beat checked off, or no longer
+
+            def changed(after: int = after, lines: int = lines, row: int = row) -> bool:
+                mark = "✓" if after > row else "▶"
+                return (log.line_count == lines + 1 and plan_view.row_count > row
+                        and plan_view.get_cell_at(Coordinate(row, 0)) == mark)
+
+            times[key].append(await press(app, key, changed))
+            assert fight.resolved.get(table.round, 0) == after, (key, after)
+            shown = screen_text(app)
+            assert f"{len(fight.log):>5}. " in shown, shown  # the new log line is drawn
+    return times, beats
+
+
+class Floor(App):
+    """One label and one key that rewrites it: what any Textual app pays for a key."""
+
+    BINDINGS = [Binding("n", "bump", "Bump")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("0", id="count")
+
+    def action_bump(self) -> None:
+        self.count += 1
+        self.query_one("#count", Static).update(str(self.count))
+
+
+async def floor_presses() -> list[float]:
+    app = Floor()
+    times = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for n in range(1, PRESSES + 1):
+            times.append(await press(app, "n", lambda n=n: app.count == n))
+        assert str(app.count) in screen_text(app)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(int(len(values) * 0.95) - 1, 0)]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        script = folder / "launch.py"
+        script.write_text(LAUNCH)
+        demo = folder / "demo.toml"
+        shutil.copyfile(ROOT / "saves" / "demo.toml", demo)
+        fight = generated_fight()
+        long = folder / "long.toml"
+        long.write_text(save_text(fight.encounter, fight.log))
+        crowd_fight_ = crowd_fight()
+        crowd = folder / "crowd.toml"
+        crowd.write_text(save_text(crowd_fight_.encounter, crowd_fight_.log))
+
+        took = launches(script, {"empty": "empty", "demo": str(demo), "long": str(long)})
+        print(f"empty Textual app, start to ready and exit: {took['empty']:.1f} ms; "
+              f"referee on the demo to its usable combat screen: {took['demo']:.1f} ms = "
+              f"{took['demo'] / took['empty']:.2f}x (target within 1.3x)")
+        print(f"referee opening a {len(fight.log):,}-event save ({long.stat().st_size // 1024} "
+              f"KiB): {took['long']:.1f} ms = {took['long'] / took['empty']:.2f}x the empty app "
+              "(target within 3x)")
+
+        floor = asyncio.run(floor_presses())
+        times, beats = asyncio.run(referee_presses(crowd))
+        every = [t for values in times.values() for t in values]
+        counts = ", ".join(f"{key} x{len(values)}" for key, values in times.items())
+        print(f"key press to the updated screen, {len(crowd_fight_.roster)} combatants and "
+              f"{len(crowd_fight_.log):,} events ({beats}-beat plan; {counts}): "
+              f"median {statistics.median(every):.1f} ms (target < 16 ms), "
+              f"p95 {p95(every):.1f} ms (target < 33 ms); one-label Textual app: median "
+              f"{statistics.median(floor):.1f} ms, p95 {p95(floor):.1f} ms")
+        for key, values in times.items():
+            print(f"  {key:<6}: median {statistics.median(values):.1f} ms, "
+                  f"p95 {p95(values):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
