@@ -321,3 +321,27 @@ async def test_a_new_encounter_from_the_saves_list(tmp_path):
         assert pilot.app.session.path == tmp_path / "ambush.toml"
         assert pilot.app.session.encounter.title == "The ambush"
         assert type(pilot.app.screen).__name__ == "SetupScreen"
+
+
+async def test_a_new_save_is_set_up_then_fought(tmp_path):
+    path = tmp_path / "new.toml"
+    from referee.app.files import new_save
+
+    new_save(path, "Ambush", "count-up")
+    app = RefereeApp(path, tmp_path, random.Random(2), start_in_setup=True, clock=FakeClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for cid, side, hp in (("wolf", 1, "9"), ("cara", 0, "12")):
+            await pilot.press("a")
+            form = pilot.app.screen
+            form.query_one("#f-id").value = cid
+            form.query_one("#f-side").index = side
+            form.query_one("#f-hp").value = hp
+            form.query_one("#f-weapons").value = "bite/2"
+            await pilot.press("enter")
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, CombatScreen)
+        await pilot.press("a", "enter", "a", "enter", "i")
+        table = pilot.app.table
+        assert set(table.declared()) == {"wolf", "cara"} and table.fight.base
+        assert len(pilot.app.screen.query_one("#log").lines) == 3

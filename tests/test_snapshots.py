@@ -83,13 +83,6 @@ def enter_dice(table: Table) -> None:
     table.enter_initiative(DICE)
 
 
-def select(actor: str) -> Callable[[Pilot], None]:
-    def run_before(pilot: Pilot) -> None:
-        pilot.app.screen.query_one(Tracker).select(actor)
-
-    return run_before
-
-
 def frozen(now: float = 1000.0) -> Callable[[], float]:
     return lambda: now
 
@@ -109,8 +102,8 @@ def declaring(actor: str, key: str) -> Callable[[Pilot], object]:
     return run_before
 
 
-async def steady_cursor(pilot: Pilot) -> None:
-    """The focused input's cursor shown without blinking, so a screenshot cannot miss it."""
+def steady_cursor(pilot: Pilot) -> None:
+    """Stop the focused input's cursor blinking; the next key press shows it for good."""
     field = pilot.app.focused
     assert isinstance(field, Input)
     field.cursor_blink = False
@@ -156,7 +149,7 @@ def test_hit_form(snap_compare, size):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("h")
         assert isinstance(pilot.app.screen, Form)
-        await steady_cursor(pilot)
+        steady_cursor(pilot)
         await pilot.press("5")
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -181,7 +174,7 @@ def test_replay_stepped_back(snap_compare, size):
     steps = (declare_round, enter_dice, lambda t: t.resolve_next(),
              lambda t: t.damage("gob1", 5, source="brann"), lambda t: t.resolve_next())
     app = app_on(save(DEMO, "demo.toml", *steps))
-    assert snap_compare(app, terminal_size=size, press=["R", "comma", "comma", "comma"])
+    assert snap_compare(app, terminal_size=size, press=["R", "left", "left", "left"])
 
 
 def test_open_saves(snap_compare, size):

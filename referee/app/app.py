@@ -86,7 +86,7 @@ class RefereeApp(App):
     def action_setup(self) -> None:
         from .setup import SetupScreen
 
-        self.push_screen(SetupScreen(self.session), lambda _: self.screen.refresh_view())
+        self.push_screen(SetupScreen(self.session), lambda _: self.screen.reload())
 
     def switch_to(self, path: Path) -> None:
         self.session.close()

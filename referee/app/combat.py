@@ -66,13 +66,7 @@ class CombatScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "referee"
-        story = chronicle_of(self.table)
-        self.narrator = story.fight
-        self.seen = len(self.table.fight.log)
-        self.query_one(LogView).show_all([f"{n:>5}. {text}" for n, _, text in story.lines])
-        self.refresh_view()
-        self.query_one(Tracker).focus()
-        self.point_at_work()
+        self.reload()
         if self.table.session.warning:
             self.notify(self.table.session.warning, title="Recovered a torn save",
                         severity="warning", timeout=30)
@@ -96,6 +90,16 @@ class CombatScreen(Screen):
         if action == "redo":
             return bool(fight.undone)
         return True
+
+    def reload(self) -> None:
+        """Everything drawn afresh from the session: on opening, and after set-up."""
+        story = chronicle_of(self.table)
+        self.narrator = story.fight
+        self.seen = len(self.table.fight.log)
+        self.query_one(LogView).show_all([f"{n:>5}. {text}" for n, _, text in story.lines])
+        self.refresh_view()
+        self.query_one(Tracker).focus()
+        self.point_at_work()
 
     def point_at_work(self) -> None:
         """The cursor on who acts now: the current beat's first actor, else the next
@@ -133,11 +137,15 @@ class CombatScreen(Screen):
     def logged(self, events: list[ev.Event]) -> None:
         """New events in the log pane, told against the state just before each."""
         lines = []
-        for event in self.table.fight.log[self.seen:]:
-            number = self.seen + 1
-            lines.append(f"{number:>5}. {describe(self.narrator, event)}")
-            self.narrator.push(event)
-            self.seen = number
+        try:
+            for event in self.table.fight.log[self.seen:]:
+                number = self.seen + 1
+                lines.append(f"{number:>5}. {describe(self.narrator, event)}")
+                self.narrator.push(event)
+                self.seen = number
+        except RefereeError:  # the log was rewritten under us (a new roster): start over
+            self.reload()
+            return
         self.query_one(LogView).add(lines)
         for event in events:
             if isinstance(event, (ev.SpellLost, ev.Death)):

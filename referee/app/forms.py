@@ -33,8 +33,9 @@ class Form(ModalScreen[dict[str, Any] | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "submit", "Confirm"),
-        Binding("down", "app.focus_next", "Next field", show=False),
-        Binding("up", "app.focus_previous", "Previous field", show=False),
+        # priority: an Input would keep the arrows to itself
+        Binding("down", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
     def __init__(self, title: str, fields: list[Field], hint: str = "",

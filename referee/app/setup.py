@@ -19,7 +19,8 @@ from referee.session.store import SaveError, Session
 
 from .forms import Field, Form
 
-WEAPON_HELP = "weapons: name/speed factor/length, a;b (missile: name/sf/missile/rate)"
+WEAPON_HELP = "weapons: name/speed factor/length; … (missile: name/sf/missile/rate)"
+COUNT_UP_HELP = "weapons: name/speed; …   spells: name/casting TN; …"
 
 
 def weapons_text(combatant: Combatant, count_up: bool) -> str:
@@ -98,7 +99,7 @@ class SetupScreen(Screen[None]):
             yield Label("", id="setup-title")
             yield DataTable(id="sides", cursor_type="row")
             yield DataTable(id="combatants", cursor_type="row")
-            yield Label(WEAPON_HELP, id="setup-hint")
+            yield Label(COUNT_UP_HELP if self.count_up else WEAPON_HELP, id="setup-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -159,7 +160,8 @@ class SetupScreen(Screen[None]):
             weapons = parse_weapons(values.get("weapons") or "", self.count_up)
             spells = parse_spells(values.get("spells") or "", self.count_up)
         except (ValueError, IndexError):
-            self.notify(WEAPON_HELP, title="Could not read the weapons or spells",
+            self.notify(COUNT_UP_HELP if self.count_up else WEAPON_HELP,
+                        title="Could not read the weapons or spells",
                         severity="error")
             return None
         if not values.get("id") or values.get("hp") is None:
