@@ -2,7 +2,8 @@
 
 Each test copies its save into `tmp_path`, runs from there and opens the save by a relative
 path, so no temporary path reaches the screen. Dice are fixed numbers, the declaration
-clock is frozen and file times and the time zone are set, so every run draws the same.
+clock's time source stands still, input cursors do not blink, and file times and the time
+zone are set: every run on every machine draws the same.
 
     .venv/bin/python -m pytest tests/test_snapshots.py --snapshot-update   # after a change
 """
@@ -21,7 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from referee.app import RefereeApp
-from referee.app.forms import DeclareForm, Form
+from referee.app.forms import Form
 from referee.app.widgets import Tracker
 from referee.session.store import Session
 from referee.session.table import Table
@@ -71,7 +72,8 @@ def save(source: Path, name: str, *steps: Step) -> Path:
 
 
 def app_on(path: Path, saves: Path = Path("saves")) -> RefereeApp:
-    return RefereeApp(path, saves, rng=random.Random(0))
+    """The app with fixed dice and a stopped declaration clock: forms show `clock 0:00`."""
+    return RefereeApp(path, saves, rng=random.Random(0), clock=lambda: 1000.0)
 
 
 def declare_round(table: Table) -> None:
@@ -83,21 +85,11 @@ def enter_dice(table: Table) -> None:
     table.enter_initiative(DICE)
 
 
-def frozen(now: float = 1000.0) -> Callable[[], float]:
-    return lambda: now
+def declaring(actor: str) -> Callable[[Pilot], None]:
+    """Put the tracker's cursor on `actor`, who declares next."""
 
-
-def declaring(actor: str, key: str) -> Callable[[Pilot], object]:
-    """Open the declaration form for `actor` with its clock frozen at 0:00."""
-
-    async def run_before(pilot: Pilot) -> None:
+    def run_before(pilot: Pilot) -> None:
         pilot.app.screen.query_one(Tracker).select(actor)
-        await pilot.press(key)
-        form = pilot.app.screen
-        assert isinstance(form, DeclareForm) and form.clock is not None
-        form.clock.clock = frozen()
-        form.clock.start()
-        form.tick()
 
     return run_before
 
@@ -120,13 +112,13 @@ def test_combat_fresh_demo(snap_compare, size):
 def test_declare_strike_form(snap_compare, size):
     """Brann declares G (strike): weapon and target prefilled, the clock at 0:00."""
     app = app_on(save(DEMO, "demo.toml"))
-    assert snap_compare(app, terminal_size=size, run_before=declaring("brann", "g"))
+    assert snap_compare(app, terminal_size=size, run_before=declaring("brann"), press=["g"])
 
 
 def test_declare_spell_form(snap_compare, size):
     """Zed declares D (discharge): the spell field shown with sleep prefilled."""
     app = app_on(save(DEMO, "demo.toml"))
-    assert snap_compare(app, terminal_size=size, run_before=declaring("zed", "d"))
+    assert snap_compare(app, terminal_size=size, run_before=declaring("zed"), press=["d"])
 
 
 def test_round_planned(snap_compare, size):
@@ -170,9 +162,10 @@ def test_help(snap_compare, size):
 
 
 def test_replay_stepped_back(snap_compare, size):
-    """Replay of a round in resolution, three events back from the end."""
-    steps = (declare_round, enter_dice, lambda t: t.resolve_next(),
-             lambda t: t.damage("gob1", 5, source="brann"), lambda t: t.resolve_next())
+    """Two beats resolved with damage, stepped back three events: after the ogre's hit."""
+    steps = (declare_round, enter_dice, lambda t: t.damage("brann", 5, source="ogre"),
+             lambda t: t.resolve_next(), lambda t: t.damage("gob1", 4, source="mira"),
+             lambda t: t.resolve_next())
     app = app_on(save(DEMO, "demo.toml", *steps))
     assert snap_compare(app, terminal_size=size, press=["R", "left", "left", "left"])
 

@@ -71,9 +71,6 @@ class CombatScreen(Screen):
             self.notify(self.table.session.warning, title="Recovered a torn save",
                         severity="warning", timeout=30)
 
-    def on_resize(self, event) -> None:
-        self.set_class(event.size.width >= 110, "-wide")
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that work right now are shown in the footer."""
         fight = self.table.fight
@@ -196,6 +193,7 @@ class CombatScreen(Screen):
 
     def action_roll_initiative(self) -> None:
         self.attempt(self.table.roll_initiative)
+        self.point_at_work()
 
     def action_enter_initiative(self) -> None:
         fields = forms.initiative_fields(self.table)
@@ -203,6 +201,7 @@ class CombatScreen(Screen):
         def done(values: dict[str, Any] | None) -> None:
             if values and all(v is not None for v in values.values()):
                 self.attempt(self.table.enter_initiative, values)
+                self.point_at_work()
 
         self.app.push_screen(forms.Form("Initiative from real dice", fields,
                                         focus=forms.first_text(fields)), done)
@@ -235,7 +234,8 @@ class CombatScreen(Screen):
             self.attempt(self.table.damage, values["target"], amount, source=source,
                          critical=bool(values.get("critical")))
 
-        self.app.push_screen(forms.Form("Hit: damage", fields, focus="amount"), done)
+        who = self.table.fight.roster[source].name if source else "A hit"
+        self.app.push_screen(forms.Form(f"{who} hits: damage", fields, focus="amount"), done)
 
     def action_miss(self) -> None:
         actor = self.selected()

@@ -16,7 +16,7 @@ from referee.session.table import list_saves
 
 class OpenScreen(Screen[Path | None]):
     BINDINGS = [
-        Binding("enter", "open", "Open"),
+        Binding("enter", "open", "Open", priority=True),
         Binding("r", "replay", "Replay"),
         Binding("n", "new", "New encounter"),
         Binding("escape", "close", "Back"),

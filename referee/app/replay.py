@@ -66,9 +66,6 @@ class ReplayScreen(Screen):
         self.query_one(LogView).show_all(self.lines[: self.at])
         self.sub_title = f"{self.path.name}: after event {self.at} of {total}"
 
-    def on_resize(self, event) -> None:
-        self.set_class(event.size.width >= 110, "-wide")
-
     def action_step(self, by: int) -> None:
         self.at = max(0, min(len(self.fight.log), self.at + by))
         self.show()

@@ -75,14 +75,15 @@ def parse_spells(text: str, count_up: bool) -> tuple[Spell, ...]:
 
 class SetupScreen(Screen[None]):
     BINDINGS = [
-        Binding("a", "add", "Add combatant"),
+        Binding("escape", "done", "Done"),
+        Binding("a", "add", "Add"),
         Binding("e,enter", "edit", "Edit"),
         Binding("x,delete", "remove", "Remove"),
-        Binding("s", "add_side", "Add side"),
+        Binding("s", "add_side", "Side"),
         Binding("S", "remove_side", "Remove side", show=False),
-        Binding("t", "title", "Title"),
-        Binding("i", "import_roster", "Import roster"),
-        Binding("escape", "done", "Done"),
+        Binding("t", "title", "Title", show=False),
+        Binding("i", "import_roster", "Import"),
+        Binding("question_mark", "help", "Help"),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -97,7 +98,10 @@ class SetupScreen(Screen[None]):
         yield Header()
         with Vertical():
             yield Label("", id="setup-title")
+            yield Label("Sides (s adds, S removes)", classes="heading")
             yield DataTable(id="sides", cursor_type="row")
+            yield Label("Combatants (a adds, e edits, x removes; t sets the title)",
+                        classes="heading")
             yield DataTable(id="combatants", cursor_type="row")
             yield Label(COUNT_UP_HELP if self.count_up else WEAPON_HELP, id="setup-hint")
         yield Footer()
@@ -265,3 +269,6 @@ class SetupScreen(Screen[None]):
 
     def action_done(self) -> None:
         self.dismiss(None)
+
+    def action_help(self) -> None:
+        self.app.action_help()
