@@ -28,6 +28,8 @@ from tests.conftest import ROOT
 TMUX = shutil.which("tmux")
 WIDTH, HEIGHT = 100, 30
 TITLE = "Goblins at the ford"
+FORM = "Esc cancels"  # every form's hint line: a form is open
+DAMAGE_FIELD = re.compile(r"█ damage  ")  # the damage form's amount field
 POLL = 0.02  # seconds between two looks at the pane
 TIMEOUT = 10.0  # seconds for one step to show; launching gets twice as long
 
@@ -49,12 +51,12 @@ def poll(what: str, done: Callable[[], bool], timeout: float = TIMEOUT,
 
 
 class Terminal:
-    """A private tmux server (its own socket, in the test's own folder) running the app."""
+    """A private tmux server (its own socket, in a folder of its own) running the app."""
 
     def __init__(self, folder: Path) -> None:
         self.socket = f"rt-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-        # The socket lives under TMUX_TMPDIR: nothing outside the test's folder is touched.
+        # The socket lives under TMUX_TMPDIR: no other tmux server or socket is touched.
         self.env.update(TMUX_TMPDIR=str(folder), LC_ALL="C.UTF-8", LANG="C.UTF-8")
         self.session = ""
 
@@ -157,11 +159,12 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
         # confirms, and the cursor moves on to the next one by itself.
         for name in names.values():
             term.keys("g")
-            term.wait_text(f"{name} declares G — strike blows")
+            term.wait(f"{name}'s declaration form",
+                      lambda s, name=name: FORM in s and f"{name} declares G" in s)
             term.keys("Enter")
             screen = term.wait(
                 f"{name}'s declaration in the tracker",
-                lambda s, name=name: "— strike blows" not in s
+                lambda s, name=name: FORM not in s
                 and re.search(r"\d+/\d+ +G \S", tracker_row(s, name) or "") is not None)
         assert "roll initiative to order them" in screen
 
@@ -182,12 +185,12 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
         assert plan_row(screen, 2).startswith(" ▶")
 
         term.keys("h")
-        term.wait_text("Hit: damage")
+        term.wait("the damage form", lambda s: FORM in s and DAMAGE_FIELD.search(s) is not None)
         term.keys("5")
         term.wait("the damage typed", lambda s: re.search(r"█ damage +5 ", s) is not None)
         term.keys("Enter")
-        screen = term.wait("the damage in the log",
-                           lambda s: re.search(r"takes 5 damage from .* \(hp ", s) is not None)
+        screen = term.wait("the damage in the log", lambda s: FORM not in s and re.search(
+            r"takes 5 damage from .* \(hp ", s) is not None)
 
         term.keys("n")
         screen = term.wait("beat 2 checked off", lambda s: (plan_row(s, 2) or "").startswith(" ✓")
@@ -201,7 +204,8 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
         before = {cid: row(screen, name) for cid, name in names.items()}
 
         os.kill(pid, signal.SIGKILL)
-        poll("the killed app to die", lambda: term.pane_dead() and state(pid) == "X")
+        poll("the killed app to die", lambda: term.pane_dead() and state(pid) in ("Z", "X"),
+             shown=lambda: f"pane dead: {term.pane_dead()}, process state: {state(pid)}")
 
         save = load_save(path)
         fight = save.fight
