@@ -43,6 +43,11 @@ BINDINGS = [
 ]
 
 
+# The actions whose keys come and go in the footer.
+WATCHED = ("roll_initiative", "enter_initiative", "next_beat", "hit", "miss", "fire",
+           "declare", "undo", "redo")
+
+
 class CombatScreen(Screen):
     BINDINGS = BINDINGS
 
@@ -51,6 +56,7 @@ class CombatScreen(Screen):
         self.table = table
         self.narrator = None  # a fight one step behind the log, to tell each new event
         self.seen = 0
+        self.working: tuple[bool, ...] = ()  # which keys work: the footer redraws on change
 
     # -- layout -------------------------------------------------------------------------
 
@@ -129,7 +135,10 @@ class CombatScreen(Screen):
         self.query_one(Tracker).show(fight, plan, current)
         self.query_one(PlanView).show(plan, resolved)
         self.sub_title = str(self.table.session.path)
-        self.refresh_bindings()
+        working = tuple(bool(self.check_action(a, ())) for a in WATCHED)
+        if working != self.working:
+            self.working = working
+            self.refresh_bindings()
 
     def logged(self, events: list[ev.Event]) -> None:
         """New events in the log pane, told against the state just before each."""

@@ -68,6 +68,8 @@ class Table:
     def __init__(self, session: Session, rng: random.Random | None = None) -> None:
         self.session = session
         self.rng = rng if rng is not None else random.Random(session.encounter.seed)
+        self._plan: Plan | None = None
+        self._plan_key: tuple[int, int, int] | None = None
 
     @property
     def fight(self) -> Fight:
@@ -172,7 +174,11 @@ class Table:
     # -- resolving -------------------------------------------------------------------
 
     def plan(self) -> Plan:
-        return self.fight.plan(self.round)
+        """The round's plan, worked out once per change of the log."""
+        key = (id(self.fight), len(self.fight.log), self.round)
+        if self._plan_key != key:
+            self._plan, self._plan_key = self.fight.plan(self.round), key
+        return self._plan
 
     def current_beat(self) -> int | None:
         """The next beat to resolve (1-based), or None when the round is done."""

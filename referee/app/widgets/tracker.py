@@ -64,6 +64,11 @@ def conditions(fight: Fight, cid: str) -> str:
     return ", ".join(f"{name} {left}" if left else name for name, left in items)
 
 
+def same(cell: object) -> object:
+    """What makes two cells look the same: Rich's Text equality ignores the style."""
+    return (cell.plain, str(cell.style)) if isinstance(cell, Text) else cell
+
+
 class Tracker(DataTable):
     """Rows keyed by combatant id; the actors of the current beat are marked."""
 
@@ -75,20 +80,34 @@ class Tracker(DataTable):
         for label in self.COLUMNS:
             self.add_column(label, key=label or "mark")
 
+    shown: list[tuple[str, tuple]] = []
+
     def show(self, fight: Fight, plan: Plan | None, current: set[str]) -> None:
-        keep = self.selected()
-        self.clear()
+        """Redraw; when the order is unchanged only the cells that changed are touched."""
+        rows = [(cid, self.cells(fight, cid, cid in current)) for cid in order(fight, plan)]
+        if [cid for cid, _ in rows] == [cid for cid, _ in self.shown]:
+            for (cid, cells), (_, before) in zip(rows, self.shown, strict=True):
+                for label, new, old in zip(self.COLUMNS, cells, before, strict=True):
+                    if same(new) != same(old):
+                        self.update_cell(cid, label or "mark", new)
+        else:
+            keep = self.selected()
+            self.clear()
+            for cid, cells in rows:
+                self.add_row(*cells, key=cid)
+            if keep is not None:
+                self.select(keep)
+        self.shown = rows
+
+    @staticmethod
+    def cells(fight: Fight, cid: str, acting: bool) -> tuple:
+        combatant = fight.roster[cid]
         sides = [s.id for s in fight.encounter.sides]
-        for cid in order(fight, plan):
-            combatant = fight.roster[cid]
-            colour = SIDE_COLOURS[sides.index(combatant.side) % len(SIDE_COLOURS)]
-            mark = "▶" if cid in current else ""
-            name = Text(combatant.name, style="bold" if cid in current else "")
-            side = Text(fight.encounter.side(combatant.side).name, style=colour)
-            self.add_row(mark, name, side, hit_points(fight, cid), declared(fight, cid),
-                         conditions(fight, cid), state(fight, cid), key=cid)
-        if keep is not None:
-            self.select(keep)
+        colour = SIDE_COLOURS[sides.index(combatant.side) % len(SIDE_COLOURS)]
+        name = Text(combatant.name, style="bold" if acting else "")
+        side = Text(fight.encounter.side(combatant.side).name, style=colour)
+        return ("▶" if acting else "", name, side, hit_points(fight, cid),
+                declared(fight, cid), conditions(fight, cid), state(fight, cid))
 
     def selected(self) -> str | None:
         if self.row_count == 0:
