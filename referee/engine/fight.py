@@ -7,6 +7,7 @@ of the events over the encounter, so undo, resume and replay cannot drift.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from . import events as ev
@@ -81,6 +82,7 @@ class Fight:
         self.morale: dict[int, list[ev.Morale]] = {}
         self.fired: dict[tuple[int, str], ev.Fire] = {}
         self.ended = False
+        self.plan_revision = next(_REVISIONS)
 
     # -- the log -------------------------------------------------------------------
 
@@ -294,6 +296,8 @@ class Fight:
     # -- the fold ------------------------------------------------------------------
 
     def _apply(self, index: int, event: ev.Event) -> None:
+        if event.TYPE in _SHAPES_PLANS:
+            self.plan_revision = next(_REVISIONS)
         if event.round > self.round:
             self._enter_round(event.round)
         applier = APPLIES.get(event.TYPE)
@@ -388,6 +392,12 @@ class Fight:
             if cid in wanted or c.side in wanted or (c.group and c.group in wanted)
         ]
 
+
+# What a plan is worked out from: an event of these types makes any plan of before stale.
+# (Every fold of the log starts afresh too, so an undo never brings back an old number.)
+_SHAPES_PLANS = {"declare", "initiative", "join", "surprise", "morale", "fire", "spell_lost",
+                 "end"}
+_REVISIONS = itertools.count(1)
 
 # Each event type's check and fold step, looked up once rather than per event.
 CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)

@@ -175,7 +175,7 @@ class Table:
 
     def plan(self) -> Plan:
         """The round's plan, worked out once per change of the log."""
-        key = (id(self.fight), len(self.fight.log), self.round)
+        key = (id(self.fight), self.fight.plan_revision, self.round)
         if self._plan_key != key:
             self._plan, self._plan_key = self.fight.plan(self.round), key
         return self._plan

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from referee.engine import Fight
+from referee.engine import events as ev
 from referee.engine.plan import Plan
 
 SIDE_COLOURS = ["dodger_blue1", "red1", "green3", "gold1", "magenta", "cyan"]
@@ -43,20 +44,23 @@ def state(fight: Fight, cid: str) -> str:
     return "down" if status.hp == 0 else ""
 
 
-def declared(fight: Fight, cid: str) -> str:
-    for _, decl in fight.declared(max(fight.round, 1)):
-        if decl.actor == cid and decl.segment is None:
-            what = decl.weapon or decl.spell or decl.device or ""
-            spell = fight.roster[cid].spell(decl.spell) if decl.spell else None
-            if spell is not None and spell.casting_time is not None:
-                what += f" ({spell.casting_time} seg)"
-            text = f"{decl.action} {what}".strip()
-            if decl.target:
-                text += f" → {', '.join(decl.target)}"
-            if decl.spell and (fight.round, cid) in fight.lost_spells:
-                text += " (lost)"
-            return text
-    return ""
+def declarations(fight: Fight) -> dict[str, ev.Declare]:
+    return {d.actor: d for _, d in fight.declared(max(fight.round, 1)) if d.segment is None}
+
+
+def declared(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
+    if decl is None:
+        return ""
+    what = decl.weapon or decl.spell or decl.device or ""
+    spell = fight.roster[cid].spell(decl.spell) if decl.spell else None
+    if spell is not None and spell.casting_time is not None:
+        what += f" ({spell.casting_time} seg)"
+    text = f"{decl.action} {what}".strip()
+    if decl.target:
+        text += f" → {', '.join(decl.target)}"
+    if decl.spell and (fight.round, cid) in fight.lost_spells:
+        text += " (lost)"
+    return text
 
 
 def conditions(fight: Fight, cid: str) -> str:
@@ -80,34 +84,54 @@ class Tracker(DataTable):
         for label in self.COLUMNS:
             self.add_column(label, key=label or "mark")
 
-    shown: list[tuple[str, tuple]] = []
+    shown: dict[str, tuple[tuple, tuple]] = {}  # id -> (what it depends on, its cells)
+    order_shown: list[str] = []
 
     def show(self, fight: Fight, plan: Plan | None, current: set[str]) -> None:
-        """Redraw; when the order is unchanged only the cells that changed are touched."""
-        rows = [(cid, self.cells(fight, cid, cid in current)) for cid in order(fight, plan)]
-        if [cid for cid, _ in rows] == [cid for cid, _ in self.shown]:
-            for (cid, cells), (_, before) in zip(rows, self.shown, strict=True):
-                for label, new, old in zip(self.COLUMNS, cells, before, strict=True):
+        """Redraw; when the order is unchanged only the rows whose combatant changed are
+        worked out again, and only their changed cells touched."""
+        decls = declarations(fight)
+        ids = order(fight, plan)
+        rows = {}
+        for cid in ids:
+            basis = self.basis(fight, cid, cid in current, decls.get(cid))
+            old = self.shown.get(cid)
+            fresh = old is None or old[0] != basis
+            cells = self.cells(fight, cid, cid in current, decls.get(cid)) if fresh else old[1]
+            rows[cid] = (basis, cells)
+        if ids == self.order_shown:
+            for cid in ids:
+                before = self.shown[cid][1]
+                if rows[cid][1] is before:
+                    continue
+                for label, new, old in zip(self.COLUMNS, rows[cid][1], before, strict=True):
                     if same(new) != same(old):
                         self.update_cell(cid, label or "mark", new)
         else:
             keep = self.selected()
             self.clear()
-            for cid, cells in rows:
-                self.add_row(*cells, key=cid)
+            for cid in ids:
+                self.add_row(*rows[cid][1], key=cid)
             if keep is not None:
                 self.select(keep)
-        self.shown = rows
+        self.shown, self.order_shown = rows, ids
 
     @staticmethod
-    def cells(fight: Fight, cid: str, acting: bool) -> tuple:
+    def basis(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple:
+        status = fight.status[cid]
+        lost = (fight.round, cid) in fight.lost_spells
+        return (acting, status.hp, status.stress, status.wounds, status.dead,
+                tuple(status.conditions.items()), id(decl), lost)
+
+    @staticmethod
+    def cells(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple:
         combatant = fight.roster[cid]
         sides = [s.id for s in fight.encounter.sides]
         colour = SIDE_COLOURS[sides.index(combatant.side) % len(SIDE_COLOURS)]
         name = Text(combatant.name, style="bold" if acting else "")
         side = Text(fight.encounter.side(combatant.side).name, style=colour)
         return ("▶" if acting else "", name, side, hit_points(fight, cid),
-                declared(fight, cid), conditions(fight, cid), state(fight, cid))
+                declared(fight, cid, decl), conditions(fight, cid), state(fight, cid))
 
     def selected(self) -> str | None:
         if self.row_count == 0:
