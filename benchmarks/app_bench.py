@@ -37,7 +37,6 @@ from session_bench import generated_fight  # noqa: E402
 from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.binding import Binding  # noqa: E402
-from textual.coordinate import Coordinate  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 
 from referee.app import RefereeApp  # noqa: E402
@@ -254,7 +253,7 @@ async def referee_presses(path: Path) -> tuple[Samples, int]:
             def changed(after: int = after, lines: int = lines, row: int = row) -> bool:
                 mark = "✓" if after > row else "▶"
                 return (log.line_count == lines + 1 and plan_view.row_count > row
-                        and plan_view.get_cell_at(Coordinate(row, 0)) == mark)
+                        and plan_view.rows[row][0][0] == mark)
 
             times[key].append(await press(app, frames, key, changed))
             assert fight.resolved.get(table.round, 0) == after, (key, after)

@@ -170,7 +170,7 @@ async def test_a_combatant_joins_mid_fight(tmp_path):
         form.query_one("#f-weapon").value = "bite"
         await pilot.press("enter")
         assert "wolf" in pilot.app.table.fight.roster
-        assert "wolf" in [row.value for row in pilot.app.screen.query_one("#tracker").rows]
+        assert "wolf" in pilot.app.screen.query_one("#tracker").keys
 
 
 async def test_replay_steps_back_and_forth(tmp_path):

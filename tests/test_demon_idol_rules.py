@@ -178,3 +178,24 @@ def test_surprise_segment_declarations_only_for_the_surprising_side():
     beats = fight.plan().beats
     assert beats[0].segment == 2 and beats[0].rules == ["DI-17"]
     assert dict(beats[0].actions[0].extra)["completes"] == "after surprise"
+
+
+def test_undo_from_checkpoints_gives_the_same_state_as_a_full_fold(monkeypatch):
+    from referee.engine import fight as fight_module
+
+    monkeypatch.setattr(fight_module, "CHECKPOINT_EVERY", 3)
+    fight = fight_from("di-01-won-initiative.toml")
+    for n in range(12):
+        fight.push(ev.Damage(round=1, target="gob1" if n % 2 else "brann", amount=1))
+        if n % 4 == 3:
+            fight.push(ev.Undo(round=1))
+            fight.push(ev.Undo(round=1))
+            fight.push(ev.Redo(round=1))
+        fight.push(ev.Condition(round=1, target="zed", name=f"c{n}", duration=2))
+    assert fight.checkpoints  # the undos went through checkpoints
+    fresh = fight.copy()
+    assert {k: vars(v) for k, v in fight.status.items()} == {
+        k: vars(v) for k, v in fresh.status.items()}
+    assert fight.plan().labels() == fresh.plan().labels()
+    assert (fight.round, fight.phase, fight.resolved) == (fresh.round, fresh.phase,
+                                                          fresh.resolved)

@@ -54,8 +54,8 @@ class CombatScreen(Screen):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
-        self.narrator = None  # a fight one step behind the log, to tell each new event
-        self.seen = 0
+        self.told: list[str] = []  # each new event told as it is applied (an observer)
+        self.watching = None
         self.working: tuple[bool, ...] = ()  # which keys work: the footer redraws on change
 
     # -- layout -------------------------------------------------------------------------
@@ -97,8 +97,11 @@ class CombatScreen(Screen):
     def reload(self) -> None:
         """Everything drawn afresh from the session: on opening, and after set-up."""
         story = chronicle_of(self.table)
-        self.narrator = story.fight
-        self.seen = len(self.table.fight.log)
+        fight = self.table.fight
+        if self.watching is not None and self.tell in self.watching.observers:
+            self.watching.observers.remove(self.tell)
+        fight.observers.append(self.tell)
+        self.watching = fight
         self.query_one(LogView).show_all([f"{n:>5}. {text}" for n, _, text in story.lines])
         self.refresh_view()
         self.query_one(Tracker).focus()
@@ -140,18 +143,13 @@ class CombatScreen(Screen):
             self.working = working
             self.refresh_bindings()
 
+    def tell(self, fight, event: ev.Event) -> None:
+        """An observer of the fight: each event told against the state just before it."""
+        self.told.append(f"{len(fight.log) + 1:>5}. {describe(fight, event)}")
+
     def logged(self, events: list[ev.Event]) -> None:
-        """New events in the log pane, told against the state just before each."""
-        lines = []
-        try:
-            for event in self.table.fight.log[self.seen:]:
-                number = self.seen + 1
-                lines.append(f"{number:>5}. {describe(self.narrator, event)}")
-                self.narrator.push(event)
-                self.seen = number
-        except RefereeError:  # the log was rewritten under us (a new roster): start over
-            self.reload()
-            return
+        """New events in the log pane, as the observer told them."""
+        lines, self.told = self.told, []
         self.query_one(LogView).add(lines)
         for event in events:
             if isinstance(event, (ev.SpellLost, ev.Death)):
@@ -163,6 +161,7 @@ class CombatScreen(Screen):
         try:
             events = work(*args, **kwargs)
         except (RefereeError, SaveError, ValueError) as error:
+            self.told.clear()  # whatever was told of events not kept
             self.notify(str(error), title="Not done", severity="error", timeout=8)
             return []
         self.logged(events)

@@ -8,7 +8,8 @@ of the events over the encounter, so undo, resume and replay cannot drift.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .errors import (
@@ -53,6 +54,8 @@ class Fight:
         self.encounter = encounter
         self.ruleset = ruleset
         self.log: list[ev.Event] = []  # every event, undo and redo too: the save's [[events]]
+        # told of each event just before it is applied (the app writes its log from them)
+        self.observers: list[Callable[[Fight, ev.Event], None]] = []
         self.later: set[str] = set()  # ids that join later in a loaded log: valid targets
         self._reset()
 
@@ -61,6 +64,7 @@ class Fight:
         self.positions: list[int] = []  # each effective event's index in the log
         self.batches: list[int] = []  # where each batch (undone together) starts in `events`
         self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
+        self.checkpoints: dict[int, dict[str, Any]] = {}  # events in effect -> state then
         self._start()
 
     def _start(self) -> None:
@@ -89,6 +93,8 @@ class Fight:
     def push(self, event: ev.Event) -> None:
         """Validate `event` against the state and apply it; the state is untouched on error."""
         self.check(event)
+        for observe in self.observers:
+            observe(self, event)
         self.log.append(event)
         self._take(len(self.log) - 1, event)
 
@@ -141,9 +147,28 @@ class Fight:
         self._apply(index, event)
 
     def _replay_effective(self) -> None:
-        self._start()
-        for index, event in zip(self.positions, self.events, strict=True):
-            self._apply(index, event)
+        """After an undo: the state folded again from the nearest checkpoint, not from the
+        start, so taking back an event in a long fight stays quick."""
+        count = len(self.events)
+        for mark in [k for k in self.checkpoints if k > count]:
+            del self.checkpoints[mark]
+        start = max(self.checkpoints, default=0)
+        if start:
+            self._restore(self.checkpoints[start])
+        else:
+            self._start()
+        for number in range(start, count):
+            self._apply(self.positions[number], self.events[number])
+            if (number + 1) % CHECKPOINT_EVERY == 0:
+                self.checkpoints[number + 1] = self._snapshot()
+        self.plan_revision = next(_REVISIONS)
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {name: _copied(name, getattr(self, name)) for name in _STATE}
+
+    def _restore(self, snapshot: dict[str, Any]) -> None:
+        for name, value in snapshot.items():
+            setattr(self, name, _copied(name, value))
 
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""
@@ -404,3 +429,21 @@ CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
           if name.startswith("_check_") and name != "_check_target"}
 APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
            if name.startswith("_apply_")}
+
+
+# The state a checkpoint keeps (everything `_start` sets), and how to copy it: statuses
+# are changed in place by the fold, the events themselves never.
+_STATE = ("roster", "status", "round", "phase", "initiatives", "initiative_at", "base",
+          "declarations", "declared_by", "ranks", "sides", "joins", "surprise", "resolved",
+          "lost_spells", "morale", "fired", "ended")
+CHECKPOINT_EVERY = 200
+
+
+def _copied(name: str, value: Any) -> Any:
+    if name == "status":
+        return {k: replace(v, conditions=dict(v.conditions)) for k, v in value.items()}
+    if name in ("declarations", "morale"):
+        return {k: list(v) for k, v in value.items()}
+    if isinstance(value, (dict, set)):
+        return type(value)(value)  # what they hold is never changed in place
+    return value

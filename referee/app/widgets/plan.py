@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
-
 from referee.engine.plan import Plan
+
+from .lines import LineTable
 
 
 def beat_label(number: int, beat) -> str:
@@ -31,25 +31,14 @@ def rows_of(plan: Plan | None, resolved: int) -> list[tuple[str, ...]]:
     return rows + [("", "", "", "", note) for note in plan.notes]
 
 
-class PlanView(DataTable):
-    shown: list[tuple[str, ...]] = []
-
-    def on_mount(self) -> None:
-        self.cursor_type = "row"
-        for label in ("", "beat", "actions", "rules", "why"):
-            self.add_column(label, key=label or "mark")
+class PlanView(LineTable):
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(("", "beat", "actions", "rules", "why"), id=id)
 
     def show(self, plan: Plan | None, resolved: int) -> None:
-        """Redraw; when only the marks moved (a beat resolved) only they are touched."""
         rows = rows_of(plan, resolved)
-        if [r[1:] for r in rows] == [r[1:] for r in self.shown]:
-            for number, (row, before) in enumerate(zip(rows, self.shown, strict=True)):
-                if row[0] != before[0]:
-                    self.update_cell(str(number), "mark", row[0])
-        else:
-            self.clear()
-            for number, row in enumerate(rows):
-                self.add_row(*row, key=str(number))
-        self.shown = rows
+        self.set_rows([str(n) for n in range(len(rows))],
+                      [tuple((text, "bold" if n == 0 else "") for n, text in enumerate(row))
+                       for row in rows])
         if plan is not None and resolved < len(plan.beats):
-            self.move_cursor(row=resolved)
+            self.cursor = resolved

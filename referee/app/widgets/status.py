@@ -20,5 +20,10 @@ def status_text(fight: Fight, title: str) -> str:
 
 
 class StatusLine(Static):
+    text = ""
+
     def show(self, fight: Fight, title: str, clock: str = "") -> None:
-        self.update(status_text(fight, title) + (f" · {clock}" if clock else ""))
+        text = status_text(fight, title) + (f" · {clock}" if clock else "")
+        if text != self.text:  # an update lays the screen out again: only when it changed
+            self.text = text
+            self.update(text)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.widgets import DataTable
-
 from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.plan import Plan
+
+from .lines import LineTable
 
 SIDE_COLOURS = ["dodger_blue1", "red1", "green3", "gold1", "magenta", "cyan"]
 
@@ -68,28 +67,17 @@ def conditions(fight: Fight, cid: str) -> str:
     return ", ".join(f"{name} {left}" if left else name for name, left in items)
 
 
-def same(cell: object) -> object:
-    """What makes two cells look the same: Rich's Text equality ignores the style."""
-    return (cell.plain, str(cell.style)) if isinstance(cell, Text) else cell
-
-
-class Tracker(DataTable):
+class Tracker(LineTable):
     """Rows keyed by combatant id; the actors of the current beat are marked."""
 
     COLUMNS = ("", "combatant", "side", "hp", "declared", "conditions", "state")
 
-    def on_mount(self) -> None:
-        self.cursor_type = "row"
-        self.zebra_stripes = True
-        for label in self.COLUMNS:
-            self.add_column(label, key=label or "mark")
-
-    shown: dict[str, tuple[tuple, tuple]] = {}  # id -> (what it depends on, its cells)
-    order_shown: list[str] = []
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(self.COLUMNS, id=id)
+        self.shown: dict[str, tuple[tuple, tuple]] = {}  # id -> (what it depends on, cells)
 
     def show(self, fight: Fight, plan: Plan | None, current: set[str]) -> None:
-        """Redraw; when the order is unchanged only the rows whose combatant changed are
-        worked out again, and only their changed cells touched."""
+        """A row is worked out again only when its combatant changed."""
         decls = declarations(fight)
         ids = order(fight, plan)
         rows = {}
@@ -99,22 +87,11 @@ class Tracker(DataTable):
             fresh = old is None or old[0] != basis
             cells = self.cells(fight, cid, cid in current, decls.get(cid)) if fresh else old[1]
             rows[cid] = (basis, cells)
-        if ids == self.order_shown:
-            for cid in ids:
-                before = self.shown[cid][1]
-                if rows[cid][1] is before:
-                    continue
-                for label, new, old in zip(self.COLUMNS, rows[cid][1], before, strict=True):
-                    if same(new) != same(old):
-                        self.update_cell(cid, label or "mark", new)
-        else:
-            keep = self.selected()
-            self.clear()
-            for cid in ids:
-                self.add_row(*rows[cid][1], key=cid)
-            if keep is not None:
-                self.select(keep)
-        self.shown, self.order_shown = rows, ids
+        keep = self.selected()
+        self.shown = rows
+        self.set_rows(ids, [rows[cid][1] for cid in ids])
+        if keep is not None:
+            self.select(keep)
 
     @staticmethod
     def basis(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple:
@@ -128,19 +105,7 @@ class Tracker(DataTable):
         combatant = fight.roster[cid]
         sides = [s.id for s in fight.encounter.sides]
         colour = SIDE_COLOURS[sides.index(combatant.side) % len(SIDE_COLOURS)]
-        name = Text(combatant.name, style="bold" if acting else "")
-        side = Text(fight.encounter.side(combatant.side).name, style=colour)
-        return ("▶" if acting else "", name, side, hit_points(fight, cid),
-                declared(fight, cid, decl), conditions(fight, cid), state(fight, cid))
-
-    def selected(self) -> str | None:
-        if self.row_count == 0:
-            return None
-        row = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
-        return row.value
-
-    def select(self, cid: str) -> None:
-        try:
-            self.move_cursor(row=self.get_row_index(cid))
-        except Exception:  # a combatant no longer shown: keep the cursor where it is
-            return
+        return (("▶" if acting else "", "bold"), (combatant.name, "bold" if acting else ""),
+                (fight.encounter.side(combatant.side).name, colour),
+                (hit_points(fight, cid), ""), (declared(fight, cid, decl), ""),
+                (conditions(fight, cid), ""), (state(fight, cid), "bold red"))

@@ -1,0 +1,155 @@
+"""A light table drawn line by line: only the rows on screen are ever rendered, and a
+row is rendered again only when its cells change. The tracker and the plan use it, so a
+key press with hundreds of combatants costs the few rows that changed."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+Cell = tuple[str, str]  # text, style
+GAP = 2
+
+
+class LineTable(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    LineTable { background: $surface; }
+    LineTable > .linetable--header { text-style: bold; background: $panel; }
+    LineTable > .linetable--cursor { background: $accent 40%; }
+    LineTable:focus > .linetable--cursor { background: $accent; }
+    """
+    COMPONENT_CLASSES = {"linetable--header", "linetable--cursor"}
+    BINDINGS = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "move(-10)", "Page up", show=False),
+        Binding("pagedown", "move(10)", "Page down", show=False),
+        Binding("home", "move(-100000)", "First", show=False),
+        Binding("end", "move(100000)", "Last", show=False),
+    ]
+
+    cursor = reactive(0)
+
+    class Moved(Message):
+        def __init__(self, table: LineTable, key: str | None) -> None:
+            super().__init__()
+            self.table, self.key = table, key
+
+    def __init__(self, labels: tuple[str, ...], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels = labels
+        self.keys: list[str] = []
+        self.rows: list[tuple[Cell, ...]] = []
+        self.widths = [len(label) for label in labels]
+        self.strips: dict[int, tuple[tuple, Strip]] = {}
+
+    # -- content -------------------------------------------------------------------------
+
+    def set_rows(self, keys: list[str], rows: list[tuple[Cell, ...]]) -> None:
+        """New content; rows that did not change keep their rendering."""
+        changed = [n for n, row in enumerate(rows) if n >= len(self.rows) or self.rows[n] != row]
+        grown = False
+        for row in rows:
+            for column, (text, _) in enumerate(row):
+                if len(text) > self.widths[column]:
+                    self.widths[column], grown = len(text), True
+        moved_keys = keys != self.keys
+        self.keys, self.rows = keys, rows
+        if grown or moved_keys or len(changed) > 20:
+            self.strips.clear()
+        size = Size(sum(self.widths) + GAP * len(self.widths), len(rows) + 1)
+        if size != self.virtual_size:  # a new size lays the screen out again
+            self.virtual_size = size
+        self.cursor = min(self.cursor, max(len(rows) - 1, 0))
+        if grown or moved_keys:
+            self.refresh()
+        else:
+            for n in changed:
+                self.refresh_row(n)
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    def selected(self) -> str | None:
+        return self.keys[self.cursor] if self.keys else None
+
+    def select(self, key: str) -> None:
+        if key in self.keys:
+            self.cursor = self.keys.index(key)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def refresh_row(self, row: int) -> None:
+        y = row + 1 - self.scroll_offset.y
+        if 0 <= y < self.size.height:
+            self.refresh_line(y)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh_row(old)
+        self.refresh_row(new)
+        self.scroll_to_row(new)
+        self.post_message(self.Moved(self, self.selected()))
+
+    def scroll_to_row(self, row: int) -> None:
+        top, height = self.scroll_offset.y, max(self.size.height - 1, 1)
+        if row < top:
+            self.scroll_to(y=row, animate=False)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False)
+
+    def render_line(self, y: int) -> Strip:
+        if y == 0:
+            return self.header_strip()
+        row = y - 1 + self.scroll_offset.y
+        if row >= len(self.rows):
+            return Strip.blank(self.size.width)
+        on_cursor = row == self.cursor
+        basis = (self.rows[row], on_cursor, self.has_focus, self.size.width,
+                 self.scroll_offset.x)
+        cached = self.strips.get(row)
+        if cached is None or cached[0] != basis:
+            style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
+            cached = (basis, self.row_strip(self.rows[row], style))
+            self.strips[row] = cached
+        return cached[1]
+
+    def header_strip(self) -> Strip:
+        style = self.get_component_rich_style("linetable--header")
+        cells = tuple((label, "") for label in self.labels)
+        return self.row_strip(cells, style)
+
+    def row_strip(self, cells: tuple[Cell, ...], base: Style | None) -> Strip:
+        segments = []
+        for (text, style), width in zip(cells, self.widths, strict=True):
+            look = Style.parse(style) if style else Style()
+            if base is not None:
+                look = base + look
+            segments.append(Segment(text.ljust(width + GAP)[: width + GAP], look))
+        strip = Strip(segments).crop(self.scroll_offset.x, self.scroll_offset.x + self.size.width)
+        return strip.extend_cell_length(self.size.width, base or Style())
+
+    def on_focus(self) -> None:
+        self.strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.strips.clear()
+        self.refresh()
+
+    # -- moving ------------------------------------------------------------------------------
+
+    def action_move(self, by: int) -> None:
+        if self.rows:
+            self.cursor = max(0, min(len(self.rows) - 1, self.cursor + by))
+
+    def on_click(self, event) -> None:
+        row = event.y - 1 + self.scroll_offset.y
+        if 0 <= row < len(self.rows):
+            self.cursor = row
