@@ -107,10 +107,10 @@ class Terminal:
 
 
 def tracker_row(screen: str, name: str) -> str | None:
-    """The tracker's row for the combatant called `name`: three blanks before the name
-    while declaring, a mark column (▶ for the current beat's actors) once planned."""
+    """The tracker's row for the combatant called `name`: its name after the mark column
+    (▶ for the current beat's actors, blank otherwise)."""
     for line in screen.splitlines():
-        if re.match(rf"^ [▶ ]  {re.escape(name)}  ", line) or line.startswith(f"   {name}  "):
+        if re.match(rf"^[▶ ]? *{re.escape(name)}  ", line):
             return line
     return None
 
@@ -124,7 +124,7 @@ def row(screen: str, name: str) -> str:
 def plan_row(screen: str, beat: int) -> str | None:
     """The plan's row for beat `beat` (its mark, its number, its actions)."""
     for line in screen.splitlines():
-        if re.match(rf"^ [✓▶ ]  {beat} +\S", line):
+        if re.match(rf"^[✓▶ ]? *{beat} +\S", line):
             return line
     return None
 
@@ -177,12 +177,12 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
             assert shown is not None, f"beat {number} is not shown:\n{screen}"
             for action in beat.actions:
                 assert action.label() in shown, (action.label(), shown)
-        assert plan_row(screen, 1).startswith(" ▶")  # the first beat is next
+        assert plan_row(screen, 1).startswith("▶")  # the first beat is next
 
         term.keys("n")
-        screen = term.wait("beat 1 checked off", lambda s: (plan_row(s, 1) or "").startswith(" ✓")
+        screen = term.wait("beat 1 checked off", lambda s: (plan_row(s, 1) or "").startswith("✓")
                            and "beat 1 resolved" in s)
-        assert plan_row(screen, 2).startswith(" ▶")
+        assert plan_row(screen, 2).startswith("▶")
 
         term.keys("h")
         term.wait("the damage form", lambda s: FORM in s and DAMAGE_FIELD.search(s) is not None)
@@ -193,7 +193,7 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
             r"takes 5 damage from .* \(hp ", s) is not None)
 
         term.keys("n")
-        screen = term.wait("beat 2 checked off", lambda s: (plan_row(s, 2) or "").startswith(" ✓")
+        screen = term.wait("beat 2 checked off", lambda s: (plan_row(s, 2) or "").startswith("✓")
                            and "beat 2 resolved" in s)
 
         # What the screen acknowledged, read off it before the kill.
@@ -235,11 +235,11 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
             assert f"  {hp_text(save, cid)}  " in shown, (name, shown)
             decl = declared[cid]
             assert f"  G {decl.weapon} → {decl.target[0]}" in shown, (name, shown)
-        assert plan_row(screen, 1).startswith(" ✓")
-        assert plan_row(screen, 2).startswith(" ✓")
-        assert plan_row(screen, 3).startswith(" ▶")
+        assert plan_row(screen, 1).startswith("✓")
+        assert plan_row(screen, 2).startswith("✓")
+        assert plan_row(screen, 3).startswith("▶")
         for action in plan.beats[2].actions:  # the actors of the beat to come are marked
-            assert row(screen, names[action.actor]).startswith(" ▶"), action.actor
+            assert row(screen, names[action.actor]).startswith("▶"), action.actor
         assert f"{int(damage_line.group(1)):>5}. {damage_line.group(2)}" in screen
         assert f"{last_shown:>5}. beat 2 resolved" in screen
         assert max(log_numbers(screen)) == last_shown

@@ -6,9 +6,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header
 
 from referee.engine import Combatant, RefereeError, Weapon
 from referee.engine import events as ev
@@ -17,8 +15,8 @@ from referee.session.replay import chronicle, describe
 from referee.session.store import SaveError
 from referee.session.table import DeclarationClock, Table
 
-from . import forms
 from .widgets import LogView, PlanView, StatusLine, Tracker
+from .widgets.keys import KeyLine, working_keys
 
 # Keys that are not declaration keys; the ruleset's action keys are added per fight.
 BINDINGS = [
@@ -43,9 +41,10 @@ BINDINGS = [
 ]
 
 
-# The actions whose keys come and go in the footer.
-WATCHED = ("roll_initiative", "enter_initiative", "next_beat", "hit", "miss", "fire",
-           "declare", "undo", "redo")
+def forms():  # noqa: ANN201 - imported when a form opens, not at start-up
+    from . import forms as module
+
+    return module
 
 
 class CombatScreen(Screen):
@@ -56,19 +55,16 @@ class CombatScreen(Screen):
         self.table = table
         self.told: list[str] = []  # each new event told as it is applied (an observer)
         self.watching = None
-        self.working: tuple[bool, ...] = ()  # which keys work: the footer redraws on change
+
 
     # -- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
         yield StatusLine(id="status")
-        with Horizontal(id="top"):
-            yield Tracker(id="tracker")
-            with Vertical(id="right"):
-                yield PlanView(id="plan")
-                yield LogView(id="log")
-        yield Footer()
+        yield Tracker(id="tracker")
+        yield PlanView(id="plan")
+        yield LogView(id="log")
+        yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
         self.title = "referee"
@@ -134,14 +130,13 @@ class CombatScreen(Screen):
         current: set[str] = set()
         if plan is not None and resolved < len(plan.beats):
             current = {a.actor for a in plan.beats[resolved].actions}
-        self.query_one(StatusLine).show(fight, self.table.session.encounter.title, clock)
+        self.query_one(StatusLine).show(fight, self.table.session.encounter.title,
+                                        clock or self.table.session.path.name)
         self.query_one(Tracker).show(fight, plan, current)
         self.query_one(PlanView).show(plan, resolved)
         self.sub_title = str(self.table.session.path)
-        working = tuple(bool(self.check_action(a, ())) for a in WATCHED)
-        if working != self.working:
-            self.working = working
-            self.refresh_bindings()
+        bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
+        self.query_one(KeyLine).show(working_keys(self, bindings))
 
     def tell(self, fight, event: ev.Event) -> None:
         """An observer of the fight: each event told against the state just before it."""
@@ -184,12 +179,12 @@ class CombatScreen(Screen):
         clock = (DeclarationClock(self.app.clock) if table.fight.ruleset.id == "demon-idol"
                  else None)
         title = f"{table.fight.roster[actor].name} declares {action} — {kind.name}"
-        form = forms.DeclareForm(title, forms.declare_fields(table, actor, action), clock)
+        form = forms().DeclareForm(title, forms().declare_fields(table, actor, action), clock)
 
         def done(values: dict[str, Any] | None) -> None:
             if values is None:
                 return
-            chosen = forms.clean(values)
+            chosen = forms().clean(values)
             if self.attempt(table.declare, actor, action, **chosen):
                 following = table.next_undeclared(actor)
                 if following is not None:
@@ -204,15 +199,15 @@ class CombatScreen(Screen):
         self.point_at_work()
 
     def action_enter_initiative(self) -> None:
-        fields = forms.initiative_fields(self.table)
+        fields = forms().initiative_fields(self.table)
 
         def done(values: dict[str, Any] | None) -> None:
             if values and all(v is not None for v in values.values()):
                 self.attempt(self.table.enter_initiative, values)
                 self.point_at_work()
 
-        self.app.push_screen(forms.Form("Initiative from real dice", fields,
-                                        focus=forms.first_text(fields)), done)
+        self.app.push_screen(forms().Form("Initiative from real dice", fields,
+                                        focus=forms().first_text(fields)), done)
 
     # -- resolving ----------------------------------------------------------------------
 
@@ -232,7 +227,7 @@ class CombatScreen(Screen):
 
     def action_hit(self) -> None:
         source = self.selected()
-        fields = forms.damage_fields(self.table, self.declared_target())
+        fields = forms().damage_fields(self.table, self.declared_target())
 
         def done(values: dict[str, Any] | None) -> None:
             if not values or not values.get("target") or not values.get("amount"):
@@ -243,7 +238,7 @@ class CombatScreen(Screen):
                          critical=bool(values.get("critical")))
 
         who = self.table.fight.roster[source].name if source else "A hit"
-        self.app.push_screen(forms.Form(f"{who} hits: damage", fields, focus="amount"), done)
+        self.app.push_screen(forms().Form(f"{who} hits: damage", fields, focus="amount"), done)
 
     def action_miss(self) -> None:
         actor = self.selected()
@@ -259,8 +254,8 @@ class CombatScreen(Screen):
                 self.attempt(self.table.heal, values["target"], values["amount"],
                              bool(values.get("stabilize")))
 
-        fields = forms.heal_fields(self.table, self.selected())
-        self.app.push_screen(forms.Form("Heal", fields, focus="amount"), done)
+        fields = forms().heal_fields(self.table, self.selected())
+        self.app.push_screen(forms().Form("Heal", fields, focus="amount"), done)
 
     def action_condition(self) -> None:
         def done(values: dict[str, Any] | None) -> None:
@@ -268,8 +263,8 @@ class CombatScreen(Screen):
                 self.attempt(self.table.condition, values["target"], values["name"],
                              values.get("rounds"))
 
-        fields = forms.condition_fields(self.table, self.declared_target() or self.selected())
-        self.app.push_screen(forms.Form("Condition", fields, focus="name"), done)
+        fields = forms().condition_fields(self.table, self.declared_target() or self.selected())
+        self.app.push_screen(forms().Form("Condition", fields, focus="name"), done)
 
     def action_fire(self) -> None:
         actor = self.selected()
@@ -297,14 +292,14 @@ class CombatScreen(Screen):
             self.attempt(self.table.roll_morale, actor)
             return
         side = self.table.fight.roster[actor].side
-        fields = forms.morale_fields(self.table, actor, side)
+        fields = forms().morale_fields(self.table, actor, side)
 
         def done(values: dict[str, Any] | None) -> None:
             if values:
                 self.attempt(self.table.morale, (values["group"],), values["passed"],
                              values.get("roll"), values.get("target"), values.get("avoid"))
 
-        self.app.push_screen(forms.Form("Morale (DI-18)", fields, focus="roll"), done)
+        self.app.push_screen(forms().Form("Morale (DI-18)", fields, focus="roll"), done)
 
     def action_join(self) -> None:
         def done(values: dict[str, Any] | None) -> None:
@@ -322,7 +317,7 @@ class CombatScreen(Screen):
             self.attempt(self.table.join, combatant, values.get("at_count"),
                          values.get("base"))
 
-        self.app.push_screen(forms.Form("A combatant joins", forms.join_fields(self.table)),
+        self.app.push_screen(forms().Form("A combatant joins", forms().join_fields(self.table)),
                              done)
 
     # -- files, history and the rest ------------------------------------------------------

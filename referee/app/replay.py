@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 
 from referee.engine import Fight, RefereeError
 from referee.session.files import Save
@@ -36,13 +35,10 @@ class ReplayScreen(Screen):
         self.at = len(self.fight.log)
 
     def compose(self) -> ComposeResult:
-        yield Header()
         yield StatusLine(id="status")
-        with Horizontal(id="top"):
-            yield Tracker(id="tracker")
-            with Vertical(id="right"):
-                yield PlanView(id="plan")
-                yield LogView(id="log")
+        yield Tracker(id="tracker")
+        yield PlanView(id="plan")
+        yield LogView(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -60,7 +56,7 @@ class ReplayScreen(Screen):
         resolved = fight.resolved.get(max(fight.round, 1), 0)
         total = len(self.fight.log)
         self.query_one(StatusLine).show(fight, self.encounter.title,
-                                        f"event {self.at} of {total}")
+                                        f"replay: after event {self.at} of {total}")
         self.query_one(Tracker).show(fight, plan, set())
         self.query_one(PlanView).show(plan, resolved)
         self.query_one(LogView).show_all(self.lines[: self.at])
