@@ -348,3 +348,14 @@ async def test_a_new_save_is_set_up_then_fought(tmp_path):
         table = pilot.app.table
         assert set(table.declared()) == {"wolf", "cara"} and table.fight.base
         assert len(pilot.app.screen.query_one("#log").lines) == 3
+
+
+async def test_setting_up_renames_a_side(tmp_path):
+    path = demo(tmp_path)
+    async with app_on(path).run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+e")
+        pilot.app.screen.query_one("#sides").focus()
+        await pilot.press("e")
+        pilot.app.screen.query_one("#f-name").value = "Heroes of the ford"
+        await pilot.press("enter")
+        assert pilot.app.session.encounter.side("party").name == "Heroes of the ford"

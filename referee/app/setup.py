@@ -98,7 +98,8 @@ class SetupScreen(Screen[None]):
         yield Header()
         with Vertical():
             yield Label("", id="setup-title")
-            yield Label("Sides (s adds, S removes)", classes="heading")
+            yield Label("Sides (s adds, S removes; e renames the one under the cursor)",
+                        classes="heading")
             yield DataTable(id="sides", cursor_type="row")
             yield Label("Combatants (a adds, e edits, x removes; t sets the title)",
                         classes="heading")
@@ -191,6 +192,9 @@ class SetupScreen(Screen[None]):
         self.app.push_screen(Form("Add a combatant", self.combatant_fields(None)), done)
 
     def action_edit(self) -> None:
+        if self.query_one("#sides", DataTable).has_focus:
+            self.edit_side()
+            return
         old = self.selected()
         if old is None:
             return
@@ -224,6 +228,23 @@ class SetupScreen(Screen[None]):
 
         self.app.push_screen(Form("Add a side", [Field("id", "id"), Field("name", "name")]),
                              done)
+
+    def edit_side(self) -> None:
+        table = self.query_one("#sides", DataTable)
+        if table.row_count == 0:
+            return
+        side_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        side = self.session.encounter.side(side_id)
+
+        def done(values: dict[str, Any] | None) -> None:
+            if values and values.get("name"):
+                encounter = self.session.encounter
+                sides = tuple(replace(s, name=values["name"]) if s.id == side_id else s
+                              for s in encounter.sides)
+                self.write(replace(encounter, sides=sides))
+
+        field = Field("name", "name", value=side.name if side else "")
+        self.app.push_screen(Form(f"Rename the side {side_id}", [field], focus="name"), done)
 
     def action_remove_side(self) -> None:
         table = self.query_one("#sides", DataTable)
