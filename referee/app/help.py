@@ -40,7 +40,9 @@ class HelpScreen(ModalScreen[None]):
         bindings += [b for b in type(self.app).BINDINGS if isinstance(b, Binding)]
         rows, seen = [], set()
         for binding in bindings:
-            key = self.app.get_key_display(binding) if not binding.key_display else None
+            summary = binding.key_display and not binding.action.startswith("declare(")
+            key = None if summary else self.app.get_key_display(Binding(binding.key,
+                                                                         binding.action))
             for one in binding.key.split(","):
                 if one in seen:
                     continue
