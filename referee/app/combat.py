@@ -244,9 +244,7 @@ class CombatScreen(Screen):
         actor = self.selected()
         if actor is None:
             return
-        target = self.declared_target()
-        text = f"{actor} misses" + (f" {target}" if target else "")
-        self.attempt(self.table.session.append, ev.Note(round=self.table.round, text=text))
+        self.attempt(self.table.miss, actor, self.declared_target())
 
     def action_heal(self) -> None:
         def done(values: dict[str, Any] | None) -> None:

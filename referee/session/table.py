@@ -207,6 +207,11 @@ class Table:
                                              source=source, critical=critical, beat=beat))
         return out
 
+    def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
+        """A miss changes nothing but the story: it goes in the log as a note."""
+        text = f"{actor} misses" + (f" {target}" if target else "")
+        return self.session.append(ev.Note(round=self.round, text=text))
+
     def heal(self, target: str, amount: int, stabilize: bool = False) -> list[ev.Event]:
         return self.session.append(ev.Heal(round=self.round, target=target, amount=amount,
                                            stabilize=stabilize))
