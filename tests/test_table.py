@@ -101,3 +101,8 @@ def test_saves_folder_lists_title_ruleset_round(tmp_path: Path):
     assert rows["a.toml"]["title"] == "Goblins at the ford"
     assert rows["a.toml"]["ruleset"] == "demon-idol" and rows["a.toml"]["round"] == 0
     assert "TOML syntax error" in rows["broken.toml"]["problem"]
+
+
+def test_a_miss_goes_in_the_log(table: Table):
+    note = table.miss("brann", "gob1")[0]
+    assert note.TYPE == "note" and note.text == "brann misses gob1"
