@@ -124,10 +124,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = args.get("save") or args.get("file") or ""
         print(f"referee: {where}: {error}" if where else f"referee: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:  # the saves folder cannot be made, a file cannot be read...
+        name = f" {error.filename}" if error.filename else ""
+        print(f"referee:{name}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 def run(args: dict[str, Any]) -> int:

@@ -44,6 +44,12 @@ DI_ROUND = {"brann": "g", "zed": "d", "mira": "d", "odo": "g", "gob1": "g", "gob
             "gob3": "d", "ogre": "g", "shaman": "d"}
 
 
+def fill(pilot, **values: str) -> None:
+    """Type into the open form's fields, by name."""
+    for name, value in values.items():
+        pilot.app.screen.query_one(f"#f-{name}").value = value
+
+
 async def declare_all(pilot, keys: dict[str, str]) -> None:
     for _ in keys:
         actor = pilot.app.screen.selected()
@@ -145,14 +151,11 @@ async def test_real_initiative_dice_and_conditions(tmp_path):
     path = demo(tmp_path)
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("I")
-        form = pilot.app.screen
-        form.query_one("#f-party").value = "6"
-        form.query_one("#f-goblins").value = "2"
+        fill(pilot, party="6", goblins="2")
         await pilot.press("enter")
         assert pilot.app.table.fight.initiatives[1].rolls == {"party": 6, "goblins": 2}
         await pilot.press("exclamation_mark")
-        pilot.app.screen.query_one("#f-name").value = "blinded"
-        pilot.app.screen.query_one("#f-rounds").value = "2"
+        fill(pilot, name="blinded", rounds="2")
         await pilot.press("enter")
         conditions = {cid: s.conditions for cid, s in pilot.app.table.fight.status.items()
                       if s.conditions}
@@ -163,11 +166,7 @@ async def test_a_combatant_joins_mid_fight(tmp_path):
     path = demo(tmp_path)
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("j")
-        form = pilot.app.screen
-        form.query_one("#f-id").value = "wolf"
-        form.query_one("#f-name").value = "Wolf"
-        form.query_one("#f-hp").value = "9"
-        form.query_one("#f-weapon").value = "bite"
+        fill(pilot, id="wolf", name="Wolf", hp="9", weapon="bite")
         await pilot.press("enter")
         assert "wolf" in pilot.app.table.fight.roster
         assert "wolf" in pilot.app.screen.query_one("#tracker").keys
@@ -224,11 +223,7 @@ async def test_setting_up_adds_and_removes_combatants(tmp_path):
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+e")
         await pilot.press("a")
-        form = pilot.app.screen
-        form.query_one("#f-id").value = "troll"
-        form.query_one("#f-name").value = "Troll"
-        form.query_one("#f-hp").value = "30"
-        form.query_one("#f-weapons").value = "claw; big club/8/5"
+        fill(pilot, id="troll", name="Troll", hp="30", weapons="claw; big club/8/5")
         await pilot.press("enter")
         troll = pilot.app.session.encounter.combatant("troll")
         assert troll is not None and [w.speed_factor for w in troll.weapons] == [None, 8]
@@ -295,8 +290,7 @@ async def test_morale_on_both_rulesets(tmp_path):
         pilot.app.screen.query_one("#tracker").select("gob1")
         await pilot.press("M")
         form = pilot.app.screen
-        form.query_one("#f-roll").value = "3"
-        form.query_one("#f-target").value = "7"
+        fill(pilot, roll="3", target="7")
         form.query_one("#f-passed").index = 2  # breaks
         await pilot.press("enter")
         morale = pilot.app.table.fight.morale[1][0]
@@ -315,8 +309,7 @@ async def test_a_new_encounter_from_the_saves_list(tmp_path):
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+o", "n")
         form = pilot.app.screen
-        form.query_one("#f-file").value = "ambush"
-        form.query_one("#f-title").value = "The ambush"
+        fill(pilot, file="ambush", title="The ambush")
         form.query_one("#f-ruleset").index = [v for _, v in form.query_one("#f-ruleset")
                                               .options].index("count-up")
         await pilot.press("enter")

@@ -52,3 +52,12 @@ def test_plan_json_and_round_option(capsys):
     first = json.loads(run(["plan", path, "--json", "--round", "1"], capsys)[1])
     assert latest["round"] == 2 and [b["count"] for b in latest["beats"]] == [-4, 7, 8]
     assert first["round"] == 1 and first["skipped"][0]["actor"] == "ghoul"
+
+
+def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, capsys,
+                                                                      monkeypatch):
+    blocker = tmp_path / "saves"
+    blocker.write_text("a file where the saves folder should be")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run([], capsys)
+    assert code == 1 and err.startswith("referee:") and "Traceback" not in err

@@ -201,3 +201,19 @@ def test_create_a_new_save(tmp_path):
     with Session.create(tmp_path / "new.toml", encounter) as session:
         session.append(ev.Note(round=1, text="hello"))
     assert load_save(tmp_path / "new.toml").encounter == encounter
+
+
+def test_a_new_roster_with_clashing_ids_is_refused(tmp_path):
+    from referee.engine import DuplicateId, UnknownSide
+    from referee.engine.record import replace
+
+    path = copy(DEMO, tmp_path)
+    session = Session.open(path)
+    encounter = session.encounter
+    twin = replace(encounter.combatants[0], name="Brann's twin")
+    with pytest.raises(DuplicateId, match="duplicate id 'brann'"):
+        session.replace_encounter(replace(encounter, combatants=encounter.combatants + (twin,)))
+    lost = replace(encounter.combatants[0], id="stray", side="nowhere")
+    with pytest.raises(UnknownSide, match="unknown side 'nowhere'"):
+        session.replace_encounter(replace(encounter, combatants=encounter.combatants + (lost,)))
+    assert load_save(path).encounter == encounter  # nothing written

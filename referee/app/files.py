@@ -10,7 +10,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header
 
+from referee.engine import RefereeError
 from referee.session.files import LoadError, load_save
+from referee.session.store import SaveError
 from referee.session.table import list_saves
 
 
@@ -84,7 +86,7 @@ class OpenScreen(Screen[Path | None]):
                 return
             try:
                 new_save(path, values.get("title") or path.stem, values["ruleset"])
-            except Exception as error:  # a file that cannot be written: say so, stay here
+            except (SaveError, RefereeError, OSError) as error:  # say so, stay here
                 self.notify(str(error), severity="error")
                 return
             self.dismiss(path)

@@ -241,6 +241,19 @@ def read_combatants(items: Any, path: Path, sides: tuple[Side, ...]) -> tuple[Co
     return combatants
 
 
+def check_roster(sides: tuple[Side, ...], combatants: tuple[Combatant, ...]) -> None:
+    """Ids unique across sides and combatants, and every combatant on a known side: what
+    a roster read from a file is held to, and one edited in set-up too."""
+    _unique_ids(sides, ("sides",))
+    _unique_ids(combatants, ("combatants",))
+    side_ids = {s.id for s in sides}
+    for index, combatant in enumerate(combatants):
+        if combatant.id in side_ids:
+            raise DuplicateId(f"id {combatant.id!r} is both a side and a combatant",
+                              ("combatants", index, "id"))
+        check_side(combatant.side, side_ids, ("combatants", index, "side"))
+
+
 def check_side(side_id: str, side_ids: set[str], path: Path) -> None:
     if side_id not in side_ids:
         known = ", ".join(sorted(side_ids))

@@ -17,7 +17,7 @@ import referee
 from referee.engine import Encounter, Fight, RefereeError, Ruleset, make_ruleset
 from referee.engine.errors import FormatError
 from referee.engine.events import read_event
-from referee.engine.model import read_combatants, read_sides
+from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
 
@@ -273,12 +273,7 @@ def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
                           f"({SAVE_VERSION}): upgrade referee", ("version",))
     sides = read_sides(f.raw("sides"), ("sides",))
     combatants = read_combatants(f.list("combatants", []), ("combatants",), sides)
-    clashes = {s.id for s in sides} & {c.id for c in combatants}
-    if clashes:
-        clash = sorted(clashes)[0]
-        index = next(i for i, c in enumerate(combatants) if c.id == clash)
-        raise FormatError(f"id {clash!r} is both a side and a combatant",
-                          ("combatants", index, "id"))
+    check_roster(sides, combatants)
     encounter = Encounter(
         ruleset=f.str("ruleset"),
         title=f.str("title", ""),

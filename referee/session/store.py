@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from referee.engine import Encounter, Fight
 from referee.engine import events as ev
+from referee.engine.model import check_roster
 
 from .files import Save, load_save
 from .writer import event_block, save_text
@@ -167,7 +168,9 @@ class Session:
 
     def replace_encounter(self, encounter: Encounter) -> None:
         """Setting up: a new roster (sides and combatants) written atomically. Refused if
-        the log so far does not fit it (an event naming a combatant removed)."""
+        the log so far does not fit it (an event naming a combatant removed), or if ids
+        clash or a combatant's side is missing."""
+        check_roster(encounter.sides, encounter.combatants)
         fight = Fight(encounter, self.fight.ruleset)
         fight.later = set(self.fight.later)
         for event in self.fight.log:
