@@ -1,162 +1,359 @@
-"""The headless command line: plan, check, replay, export, roll (and the demo)."""
+"""The command line: the app (`referee`, `referee play`) and the headless commands (plan,
+check, replay, export, roll, demo), as argparse subcommands; a ruleset package may add its
+own (its `commands.py`).
+
+Start-up is part of the interface (`referee plan SAVE --json` is run from scripts), so this
+module imports neither the engine nor the files layer nor Textual at the top: each command
+imports what it needs, a core command builds its own parser only (not the whole tree), and
+the rulesets' `commands.py` are imported only for a command word that is not a core one, or
+for the top-level help.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from referee.engine import RefereeError
-from referee.engine.dice import DiceError, roll
-from referee.engine.plan import Plan
-from referee.session.files import (
-    LoadError,
-    Save,
-    fault,
-    load_ruleset,
-    load_save,
-    parse_toml,
-    read_text,
-)
-from referee.session.render import render_plan
+import referee
 
-DEMO = "demo.toml"
+if TYPE_CHECKING:
+    import argparse
+
+    from referee.engine.plan import Plan
+    from referee.session.files import Save
+
+Handler = Callable[["argparse.Namespace"], int]
+
+# Where ruleset packages live, as (folder, import prefix), until `referee.rulesets` says so
+# itself (PACKAGE_DIRS). A package `<folder>/<name>/` with a `commands.py` adds commands:
+# `add_commands(subparsers) -> dict[str, Callable[[argparse.Namespace], int]]`.
+RULESET_DIRS = [(Path(referee.__file__).parent / "rulesets", "referee.rulesets")]
+
+DESCRIPTION = "A referee assistant for tabletop combat."
+EPILOG = """\
+With no command, referee opens the app on a fresh copy of the bundled demo
+(written to ./saves/demo-<time>.toml; the bundled file is never changed).
+`referee COMMAND --help` shows a command's arguments and options."""
 
 
 class UsageError(Exception):
     pass
 
 
-def demo_path() -> Path:
-    here = Path(__file__).resolve().parent
-    for folder in (here / "_saves", here.parent / "saves"):
-        if (folder / DEMO).is_file():
-            return folder / DEMO
-    raise UsageError("the bundled demo save is missing")
+# -- arguments -------------------------------------------------------------------------
 
 
-# A small parser of our own: argparse alone costs a fifth of a `referee plan` run.
-COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, Any]], str]] = {
-    "plan": (("save",), {"--json": ("json", None), "--round": ("round", int)},
-             "the order of resolution for the latest round (--round N for another)"),
-    "check": (("file",), {}, "validate a save or a ruleset file"),
-    "replay": (("save",), {"--to": ("to", int), "--json": ("json", None)},
-               "print the whole log, or (--to N) the tracker after event N"),
-    "export": (("save",), {"--markdown": ("markdown", None), "-o": ("output", str),
-                           "--output": ("output", str)},
-               "a Markdown recap for campaign notes (-o FILE to write it)"),
-    "roll": (("expr",), {"--seed": ("seed", int)}, "roll dice: 3d6+2, d%, 4d6kh3, 2d20kl1"),
-    "play": (("save",), {"--ruleset": ("ruleset", str)},
-             "open the app on a save (created, then set up, if it is missing)"),
-    "demo": ((), {}, "print the bundled demo's roster and plan"),
+def whole(text: str) -> int:
+    import argparse
+
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a whole number, not {text!r}") from None
+
+
+def save_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", metavar="SAVE", help="a save file (.toml)")
+
+
+def plan_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print the plan as JSON")
+    parser.add_argument("--round", type=whole, metavar="N",
+                        help="the plan of round N instead of the latest")
+
+
+def check_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a save or a ruleset file (.toml)")
+
+
+def replay_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--to", type=whole, metavar="N",
+                        help="the tracker after event N, instead of the whole log")
+    parser.add_argument("--json", action="store_true", help="print it as JSON")
+
+
+def export_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--markdown", action="store_true",
+                        help="a Markdown recap (the one format so far; required)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write it to FILE instead of printing it")
+
+
+def roll_arguments(parser: argparse.ArgumentParser) -> None:
+    import re
+
+    parser.add_argument("expr", metavar="EXPR", help="a dice expression: 3d6+2, d%%, 4d6kh3, "
+                        "2d20kl1, -2+d8")
+    parser.add_argument("--seed", type=whole, metavar="N", help="seed the dice: a repeatable roll")
+    # An expression may start with a minus (-2+d8): argparse takes it as an expression, as
+    # it would a negative number, when it looks like one. (3.13's own matcher does so.)
+    if hasattr(parser, "_negative_number_matcher"):
+        parser._negative_number_matcher = re.compile(r"^-(\d|\.\d|d[\d%])", re.IGNORECASE)
+
+
+def play_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--ruleset", metavar="ID",
+                        help="for a new save: its ruleset (default: the bundled demo's); "
+                             "a bundled id or a path to a ruleset .toml")
+    parser.add_argument("--demo", action="store_true",
+                        help="for a new save: a copy of the ruleset's bundled demo, "
+                             "instead of an empty encounter to set up")
+
+
+def demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ruleset", metavar="ID",
+                        help="that ruleset's bundled demo (default: the bundled demo)")
+
+
+# -- the core commands -------------------------------------------------------------------
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    return cmd_plan(Path(args.save), args.json, args.round)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    return cmd_check(Path(args.file))
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    return cmd_replay(Path(args.save), args.to, args.json)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    if not args.markdown:
+        raise UsageError("export needs --markdown (the one format so far)")
+    return cmd_export(Path(args.save), args.output)
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    return cmd_roll(args.expr, args.seed)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    return cmd_play(Path(args.save), args.ruleset, args.demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from referee.session import demos
+
+    return cmd_demo(demos.demo_for(args.ruleset) if args.ruleset else demo_path())
+
+
+class Command(NamedTuple):
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Handler
+
+
+CORE: dict[str, Command] = {
+    "plan": Command("the order of resolution for the latest round (--round N for another)",
+                    plan_arguments, run_plan),
+    "check": Command("validate a save or a ruleset file", check_arguments, run_check),
+    "replay": Command("print the whole log, or (--to N) the tracker after event N",
+                      replay_arguments, run_replay),
+    "export": Command("a Markdown recap for campaign notes (-o FILE to write it)",
+                      export_arguments, run_export),
+    "roll": Command("roll dice: 3d6+2, d%, 4d6kh3, 2d20kl1", roll_arguments, run_roll),
+    "play": Command("open the app on a save (a new one is created and set up first, or "
+                    "--demo: a copy of a bundled demo)", play_arguments, run_play),
+    "demo": Command("print a bundled demo's roster and plan", demo_arguments, run_demo),
 }
 
-USAGE = """usage: referee [COMMAND ...]
 
-  referee                                  the app, on a fresh copy of the bundled demo
-  referee play SAVE.toml [--ruleset ID]    the app on a save (a new one is set up first)
-  referee demo                             the bundled demo's roster and plan, printed
-  referee plan SAVE.toml [--json] [--round N]
-  referee check SAVE.toml|RULESET.toml
-  referee replay SAVE.toml [--to N] [--json]
-  referee export SAVE.toml --markdown [-o FILE]
-  referee roll EXPR [--seed N]
-"""
+# -- commands a ruleset adds -------------------------------------------------------------
 
 
-class Help(Exception):
-    pass
-
-
-def parse_args(argv: Sequence[str]) -> dict[str, Any]:
-    args = list(argv)
-    if any(a in ("-h", "--help") for a in args):
-        raise Help
-    if not args:
-        return {"command": None}
-    command = args.pop(0)
-    if command not in COMMANDS:
-        raise UsageError(f"unknown command {command!r} (commands: {', '.join(COMMANDS)})")
-    names, options, _ = COMMANDS[command]
-    parsed: dict[str, Any] = {"command": command}
-    positional = []
-    while args:
-        word = args.pop(0)
-        if word not in options:
-            positional.append(word)
-            continue
-        dest, kind = options[word]
-        parsed[dest] = True if kind is None else option_value(word, kind, args)
-    if len(positional) != len(names):
-        raise UsageError(f"{command} takes {' '.join(n.upper() for n in names)}"
-                         + (f", not {' '.join(positional)}" if positional else ""))
-    parsed.update(zip(names, positional, strict=True))
-    return parsed
-
-
-def option_value(flag: str, kind: Any, args: list[str]) -> Any:
-    if not args:
-        raise UsageError(f"{flag} needs a value")
-    word = args.pop(0)
+def ruleset_dirs() -> list[tuple[Path, str]]:
+    """(folder, import prefix) for each place ruleset packages live."""
     try:
-        return kind(word)
+        rulesets = import_module("referee.rulesets")
+    except ModuleNotFoundError as error:
+        if error.name != "referee.rulesets":
+            raise
+        return RULESET_DIRS
+    return list(getattr(rulesets, "PACKAGE_DIRS", RULESET_DIRS))
+
+
+def command_modules(dirs: Sequence[tuple[Path | str, str]]) -> list[str]:
+    """The module names of the rulesets' `commands.py`, found by path: nothing is imported."""
+    names = []
+    for folder, prefix in dirs:
+        folder = Path(folder)
+        if not folder.is_dir():
+            continue
+        for package in sorted(folder.iterdir()):
+            name = package.name
+            if name.isidentifier() and not name.startswith("_") and (
+                    package / "commands.py").is_file():
+                names.append(f"{prefix}.{name}.commands")
+    return names
+
+
+def ruleset_commands(subparsers: argparse._SubParsersAction) -> dict[str, Handler]:
+    """Import each ruleset's `commands.py` and let it add its subcommands."""
+    import argparse
+
+    handlers: dict[str, Handler] = {}
+    for name in command_modules(ruleset_dirs()):
+        try:
+            handlers.update(import_module(name).add_commands(subparsers))
+        except argparse.ArgumentError as error:  # a command named twice
+            raise UsageError(f"{name}: {error}") from None
+    return handlers
+
+
+# -- the entry point ---------------------------------------------------------------------
+
+
+def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
+    """The arguments and the chosen command's handler (None: the app).
+
+    A core command (the common case, and the one scripts time) gets its own parser only,
+    `referee plan` exactly as the subcommand of the full tree would be; the full tree (every
+    core command, and the rulesets' commands) is built for anything else: the top-level
+    help, a ruleset's command, a mistake, or no command at all.
+    """
+    word = argv[0] if argv else None
+    if word in CORE:
+        command = CORE[word]
+        parser = command_parser(None, word, command)
+        args = parser.parse_args(argv[1:])
+        args.command = word
+        return args, command.run
+    parser, subparsers = full_parser()
+    handlers = {name: command.run for name, command in CORE.items()}
+    if word is not None:  # a ruleset's command, the help, or a mistake
+        for name, handler in ruleset_commands(subparsers).items():
+            handlers.setdefault(name, handler)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return args, None
+    if args.command not in handlers:
+        raise UsageError(f"{args.command}: the ruleset that adds it gives no handler for it")
+    return args, handlers[args.command]
+
+
+def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="referee", usage="%(prog)s [-h] [COMMAND ...]",
+                                     description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=formatter(), allow_abbrev=False)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                       prog="referee")
+    for name, command in CORE.items():
+        command_parser(subparsers, name, command)
+    return parser, subparsers
+
+
+def command_parser(subparsers: argparse._SubParsersAction | None, name: str,
+                   command: Command) -> argparse.ArgumentParser:
+    """A core command's parser: a subcommand of the full tree, or (no `subparsers`) alone."""
+    import argparse
+
+    options = {"description": command.help, "formatter_class": formatter(),
+               "allow_abbrev": False}
+    if subparsers is None:
+        parser = argparse.ArgumentParser(prog=f"referee {name}", **options)
+    else:
+        parser = subparsers.add_parser(name, help=command.help.replace("%", "%%"), **options)
+    command.arguments(parser)
+    return parser
+
+
+@cache
+def formatter() -> type[argparse.HelpFormatter]:
+    """argparse's help layout, with the terminal width read without importing `shutil`:
+    argparse makes a formatter for every argument declared, and shutil (with the compression
+    modules it imports) would add a few milliseconds to every run."""
+    import argparse
+
+    class Formatter(argparse.RawDescriptionHelpFormatter):
+        def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+            if len(args) < 3 and kwargs.get("width") is None:
+                kwargs["width"] = terminal_width() - 2  # as argparse does
+            super().__init__(prog, *args, **kwargs)
+
+    return Formatter
+
+
+def terminal_width() -> int:
+    """shutil.get_terminal_size().columns: $COLUMNS, else the terminal's, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
     except ValueError:
-        raise UsageError(f"{flag} takes a whole number, not {word!r}") from None
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = parse_args(sys.argv[1:] if argv is None else argv)
-    except Help:
-        print(USAGE, end="")
-        return 0
+        args, handler = parse(argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
     except UsageError as error:
-        print(f"referee: {error}\n{USAGE}", file=sys.stderr, end="")
-        return 2
-    try:
-        return run(args)
-    except (LoadError, UsageError, DiceError) as error:
         print(f"referee: {error}", file=sys.stderr)
         return 1
-    except RefereeError as error:
-        where = args.get("save") or args.get("file") or ""
-        print(f"referee: {where}: {error}" if where else f"referee: {error}", file=sys.stderr)
-        return 1
+    try:
+        return cmd_app() if handler is None else handler(args)
     except BrokenPipeError:
         return 0
-    except OSError as error:  # the saves folder cannot be made, a file cannot be read...
-        name = f" {error.filename}" if error.filename else ""
-        print(f"referee:{name}: {error.strerror or error}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        message = failure(error, args)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return 1
 
 
-def run(args: dict[str, Any]) -> int:
-    command = args["command"]
-    if command == "plan":
-        return cmd_plan(Path(args["save"]), args.get("json", False), args.get("round"))
-    if command == "check":
-        return cmd_check(Path(args["file"]))
-    if command == "replay":
-        return cmd_replay(Path(args["save"]), args.get("to"), args.get("json", False))
-    if command == "export":
-        if not args.get("markdown"):
-            raise UsageError("export needs --markdown (the one format so far)")
-        return cmd_export(Path(args["save"]), args.get("output"))
-    if command == "roll":
-        return cmd_roll(args["expr"], args.get("seed"))
-    if command == "demo":
-        return cmd_demo(demo_path())
-    if command == "play":
-        return cmd_play(Path(args["save"]), args.get("ruleset") or "demon-idol")
-    return cmd_app()
+def failure(error: Exception, args: argparse.Namespace) -> str | None:
+    """The one-line message for an error a person can act on; None for a bug."""
+    from referee.engine import RefereeError
+    from referee.engine.dice import DiceError
+    from referee.session.demos import NoDemo
+    from referee.session.files import LoadError
+
+    if isinstance(error, (LoadError, UsageError, DiceError, NoDemo)):
+        return f"referee: {error}"
+    if isinstance(error, RefereeError):
+        where = getattr(args, "save", None) or getattr(args, "file", None) or ""
+        return f"referee: {where}: {error}" if where else f"referee: {error}"
+    if isinstance(error, OSError):  # the saves folder cannot be made, a file cannot be read...
+        name = f" {error.filename}" if error.filename else ""
+        return f"referee:{name}: {error.strerror or error}"
+    return None
+
+
+def demo_path() -> Path:
+    from referee.session.demos import default_demo
+
+    return default_demo()
 
 
 def saves_folder() -> Path:
     return Path.cwd() / "saves"
+
+
+# -- the app -------------------------------------------------------------------------------
 
 
 def cmd_app() -> int:
@@ -165,17 +362,51 @@ def cmd_app() -> int:
     return open_app(fresh_demo(saves_folder(), demo_path()), setup=False)
 
 
-def cmd_play(path: Path, ruleset: str) -> int:
-    setup = not path.exists()
-    if setup:
-        create_save(path, ruleset)
-    else:
-        opened(path)  # a broken save is refused here, with its message, before any screen
-    return open_app(path, setup)
+def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False) -> int:
+    """An existing save is opened (refused while another referee has it open); a missing
+    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo."""
+    if path.exists():
+        refuse_if_open(path)
+        if demo:
+            raise UsageError(f"{path}: exists; --demo copies a demo to a new file only "
+                             "(leave --demo out to open this one)")
+        save = opened(path)  # a broken save is refused here, with its message, before any screen
+        if ruleset is not None and ruleset not in (save.encounter.ruleset, save.ruleset.id):
+            raise UsageError(f"{path}: is a {save.encounter.ruleset} save; --ruleset "
+                             f"{ruleset} applies only to a new save (leave it out)")
+        return open_app(path, setup=False)
+    if demo:
+        copy_demo(path, ruleset)
+        return open_app(path, setup=False)
+    from referee.session.demos import default_ruleset
+
+    create_save(path, ruleset or default_ruleset())
+    return open_app(path, setup=True)
+
+
+def refuse_if_open(path: Path) -> None:
+    from referee.session.lock import SaveLocked, ensure_free
+
+    try:
+        ensure_free(path)
+    except SaveLocked as error:
+        raise UsageError(str(error)) from None
+
+
+def copy_demo(path: Path, ruleset: str | None) -> None:
+    from referee.session.demos import demo_for
+    from referee.session.store import SaveError, write_atomic
+
+    source = demo_for(ruleset) if ruleset else demo_path()
+    try:
+        write_atomic(path, source.read_text(encoding="utf-8"))
+    except SaveError as error:
+        raise UsageError(str(error)) from None
 
 
 def create_save(path: Path, ruleset: str) -> None:
     from referee.app.files import new_save
+    from referee.session.files import load_ruleset
     from referee.session.store import SaveError
 
     load_ruleset(ruleset, path.parent)  # an unknown ruleset is refused before anything
@@ -187,13 +418,23 @@ def create_save(path: Path, ruleset: str) -> None:
 
 def open_app(path: Path, setup: bool) -> int:
     from referee.app import RefereeApp
+    from referee.session.store import SaveError
 
-    app = RefereeApp(path, path.parent, start_in_setup=setup)
+    try:
+        app = RefereeApp(path, path.parent, start_in_setup=setup)
+    except SaveError as error:  # opened by another referee since it was checked
+        raise UsageError(str(error)) from None
     app.run()
     return 0
 
 
+# -- headless commands ---------------------------------------------------------------------
+
+
 def cmd_demo(path: Path) -> int:
+    from referee.session.files import load_save
+    from referee.session.render import render_plan
+
     save = load_save(path)
     print(f"{save.encounter.title} — {save.ruleset.name} (the bundled demo, {path.name})")
     print(render_roster(save))
@@ -217,6 +458,8 @@ def render_roster(save: Save) -> str:
 
 def opened(path: Path) -> Save:
     """A save for reading; a torn last event is dropped with the warning on stderr."""
+    from referee.session.files import load_save
+
     save = load_save(path)
     if save.warning:
         print(f"referee: warning: {save.warning}", file=sys.stderr)
@@ -227,8 +470,12 @@ def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
     save = opened(path)
     plan = plan_of(save, round_)
     if as_json:
+        import json
+
         print(json.dumps(plan.to_json(), indent=2))
     else:
+        from referee.session.render import render_plan
+
         print(f"{save.encounter.title} — {save.ruleset.name}")
         print(render_plan(plan))
     return 0
@@ -236,6 +483,9 @@ def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
 
 def plan_of(save: Save, round_: int | None) -> Plan:
     """The plan, with a fault found only while ordering reported at its file line."""
+    from referee.engine import RefereeError
+    from referee.session.files import fault
+
     try:
         return save.fight.plan(round_)
     except RefereeError as error:
@@ -243,6 +493,8 @@ def plan_of(save: Save, round_: int | None) -> Plan:
 
 
 def cmd_check(path: Path) -> int:
+    from referee.session.files import load_ruleset, load_save, parse_toml, read_text
+
     text = read_text(path)
     data = parse_toml(text, str(path))
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
@@ -258,6 +510,8 @@ def cmd_check(path: Path) -> int:
 
 
 def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
+    import json
+
     from referee.session import render
     from referee.session.replay import chronicle
 
@@ -295,6 +549,8 @@ def cmd_export(path: Path, output: str | None) -> int:
 
 def cmd_roll(expr: str, seed: int | None) -> int:
     import random
+
+    from referee.engine.dice import roll
 
     rng = random.Random(seed)
     print(roll(expr, rng).detail())

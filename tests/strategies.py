@@ -5,23 +5,31 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from referee.engine import Combatant, Encounter, Fight, Side, Spell, Weapon
-from referee.engine import events as ev
-from referee.engine.rulesets import make_ruleset
+from referee.rulesets import make_ruleset
 from referee.session.files import load_ruleset
 
 RULESETS = {rid: load_ruleset(rid) for rid in ("demon-idol", "count-up")}
+DI, CU = RULESETS["demon-idol"], RULESETS["count-up"]
 
-weapons = st.builds(
-    Weapon,
-    name=st.sampled_from(["sword", "spear", "claw", "bow", "club"]),
-    speed_factor=st.one_of(st.none(), st.integers(1, 10)),
-    length=st.one_of(st.none(), st.sampled_from([1.0, 1.5, 3.5, 8.0, 12.0])),
-    missile=st.booleans(),
-    rate=st.integers(1, 3),
-    speed=st.integers(0, 6),
-)
-spells = st.builds(Spell, name=st.sampled_from(["sleep", "web", "fear", "spark"]),
-                   casting_time=st.integers(1, 9), casting_tn=st.integers(10, 16))
+
+def _stats(**values):
+    return {k: v for k, v in values.items() if v is not None}
+
+
+di_weapons = st.builds(
+    lambda name, sf, length, missile, rate: Weapon(name, stats=_stats(
+        speed_factor=sf, length=length, missile=missile or None, rate=rate)),
+    st.sampled_from(["sword", "spear", "claw", "bow", "club"]),
+    st.one_of(st.none(), st.integers(1, 10)),
+    st.one_of(st.none(), st.sampled_from([1.0, 1.5, 3.5, 8.0, 12.0])),
+    st.booleans(), st.integers(1, 3))
+cu_weapons = st.builds(
+    lambda name, speed: Weapon(name, stats={"speed": speed}),
+    st.sampled_from(["sword", "spear", "claw", "bow", "club"]), st.integers(0, 6))
+di_spells = st.builds(lambda name, time: Spell(name, stats={"casting_time": time}),
+                      st.sampled_from(["sleep", "web", "fear", "spark"]), st.integers(1, 9))
+cu_spells = st.builds(lambda name, tn: Spell(name, stats={"casting_tn": tn}),
+                      st.sampled_from(["sleep", "web", "fear", "spark"]), st.integers(10, 16))
 
 
 def unique_by_name(items):
@@ -39,11 +47,14 @@ def encounters(draw, ruleset="demon-idol"):
     count = draw(st.integers(2, 8))
     combatants = []
     for n in range(count):
+        weapons = di_weapons if ruleset == "demon-idol" else cu_weapons
+        spells = di_spells if ruleset == "demon-idol" else cu_spells
+        stats = ({"reaction": draw(st.integers(-2, 2)), "attacks": draw(st.integers(1, 3))}
+                 if ruleset == "demon-idol" else {})
         combatants.append(Combatant(
             id=f"c{n}", name=f"C{n}", side=side_ids[n % len(side_ids)], hp=10, max_hp=10,
-            reaction=draw(st.integers(-2, 2)), attacks=draw(st.integers(1, 3)),
             weapons=unique_by_name(draw(st.lists(weapons, min_size=1, max_size=3))),
-            spells=unique_by_name(draw(st.lists(spells, max_size=2))),
+            spells=unique_by_name(draw(st.lists(spells, max_size=2))), stats=stats,
         ))
     return Encounter(ruleset, "generated", 1, sides, tuple(combatants))
 
@@ -55,7 +66,7 @@ def di_declaration(draw, combatant, others):
     fields = {"round": 1, "actor": combatant.id, "action": letter,
               "delay": draw(st.sampled_from([0, 0, 0, 1, 2]))}
     if letter in "ABCP":
-        return ev.Declare(**fields)
+        return DI.event("declare", **fields)
     if letter == "D":
         choice = draw(st.sampled_from(["weapon", "spell", "turn", "device"]))
         if choice == "spell" and combatant.spells:
@@ -73,7 +84,7 @@ def di_declaration(draw, combatant, others):
     else:
         fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
     fields["prepared"] = draw(st.sampled_from([False, False, False, True]))
-    return ev.Declare(target=(target,), **fields)
+    return DI.event("declare", target=(target,), **fields)
 
 
 @st.composite
@@ -86,7 +97,7 @@ def demon_idol_rounds(draw):
         if draw(st.booleans()) or not declarations:
             others = [o for o in encounter.combatants if o.id != c.id]
             declarations.append(draw(di_declaration(c, others)))
-    return encounter, ev.Initiative(round=1, rolls=rolls), declarations
+    return encounter, DI.event("initiative", round=1, rolls=rolls), declarations
 
 
 @st.composite
@@ -104,8 +115,8 @@ def count_up_rounds(draw):
             fields["spell"] = c.spells[0].name
         if action in ("attack", "defensive-attack"):
             fields["weapon"] = c.weapons[0].name
-        declarations.append(ev.Declare(**fields))
-    return encounter, ev.Initiative(round=1, base=base), declarations
+        declarations.append(CU.event("declare", **fields))
+    return encounter, CU.event("initiative", round=1, base=base), declarations
 
 
 def fight_of(encounter, initiative, declarations):

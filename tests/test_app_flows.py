@@ -10,7 +10,8 @@ import pytest
 
 from referee.app import RefereeApp
 from referee.app.combat import CombatScreen
-from referee.app.forms import DeclareForm, Form
+from referee.app.forms import ClockForm as DeclareForm
+from referee.app.forms import FormScreen as Form
 from referee.engine import events as ev
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -70,9 +71,10 @@ async def test_declare_a_full_round_roll_and_resolve(tmp_path):
         beats = len(table.plan().beats)
         for _ in range(beats):
             await pilot.press("n")
-        assert table.fight.resolved[1] == beats and table.current_beat() is None
+        keys = {k for n in range(1, beats + 1) for k in table.plan().keys(n)}
+        assert table.fight.resolved[1] == keys and table.current_beat() is None
     fight = load_save(path).fight
-    assert fight.resolved[1] == beats and len(fight.declared(1)) == 9
+    assert fight.resolved[1] == keys and len(fight.declared(1)) == 9
 
 
 async def test_damage_interrupts_a_spell_and_bleeding_follows(tmp_path):
@@ -166,7 +168,7 @@ async def test_a_combatant_joins_mid_fight(tmp_path):
     path = demo(tmp_path)
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("j")
-        fill(pilot, id="wolf", name="Wolf", hp="9", weapon="bite")
+        fill(pilot, id="wolf", name="Wolf", hp="9", weapons="bite")
         await pilot.press("enter")
         assert "wolf" in pilot.app.table.fight.roster
         assert "wolf" in pilot.app.screen.query_one("#tracker").keys
@@ -223,10 +225,13 @@ async def test_setting_up_adds_and_removes_combatants(tmp_path):
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+e")
         await pilot.press("a")
-        fill(pilot, id="troll", name="Troll", hp="30", weapons="claw; big club/8/5")
+        fill(pilot, id="troll", name="Troll", hp="30",
+             weapons="claw; big club, speed_factor=8, length=5")
         await pilot.press("enter")
         troll = pilot.app.session.encounter.combatant("troll")
-        assert troll is not None and [w.speed_factor for w in troll.weapons] == [None, 8]
+        assert troll is not None
+        assert [w.stat("speed_factor") for w in troll.weapons] == [None, 8]
+        assert troll.weapons[1].stat("length") == 5.0
         await pilot.press("escape")
         assert "troll" in pilot.app.table.fight.roster
     assert load_save(path).encounter.combatant("troll").hp == 30
@@ -262,12 +267,12 @@ async def test_count_up_round_with_counts_and_wounds(tmp_path):
         assert {d.action for d in table.declared().values()} == {"attack", "cast"}
         await pilot.press("i")
         plan = table.plan()
-        assert all(beat.count is not None for beat in plan.beats)
-        counts = [b.count for b in plan.beats]
+        assert all("count" in beat.extra for beat in plan.beats)
+        counts = [b.extra["count"] for b in plan.beats]
         assert counts == sorted(counts)
         target = table.declared()[pilot.app.screen.selected()].target[0]
         await pilot.press("h", "4", "enter")
-        assert table.fight.status[target].wounds < 10
+        assert table.fight.status[target].marks["wounds"] < 10
         while table.current_beat() is not None:
             await pilot.press("n")
         await pilot.press("r")
@@ -333,13 +338,13 @@ async def test_a_new_save_is_set_up_then_fought(tmp_path):
             form.query_one("#f-id").value = cid
             form.query_one("#f-side").index = side
             form.query_one("#f-hp").value = hp
-            form.query_one("#f-weapons").value = "bite/2"
+            form.query_one("#f-weapons").value = "bite, speed=2"
             await pilot.press("enter")
         await pilot.press("escape")
         assert isinstance(pilot.app.screen, CombatScreen)
         await pilot.press("a", "enter", "a", "enter", "i")
         table = pilot.app.table
-        assert set(table.declared()) == {"wolf", "cara"} and table.fight.base
+        assert set(table.declared()) == {"wolf", "cara"} and not table.initiative_due()
         assert len(pilot.app.screen.query_one("#log").lines) == 3
 
 

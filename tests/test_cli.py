@@ -1,10 +1,35 @@
-"""The command line's own parsing: help, usage errors, roll, the demo."""
+"""The command line: argparse subcommands and their help, usage errors, roll, the demos,
+`play` (new, --demo, existing), commands a ruleset adds, and one referee per save."""
 
 from __future__ import annotations
 
 import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
+
+from referee import cli
 from referee.cli import main
+from referee.session import demos
+from referee.session.lock import SaveLock, SaveLocked, sidecar
+from referee.session.store import SaveError, Session
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "demo.toml"
+COUNT_UP_DEMO = ROOT / "saves" / "count-up.toml"
+LATECOMER = "tests/scenarios/count-up/cu-02-latecomer.toml"
+
+
+@pytest.fixture(autouse=True)
+def wide_help(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # help laid out the same in any terminal
 
 
 def run(argv, capsys):
@@ -13,21 +38,55 @@ def run(argv, capsys):
     return code, out, err
 
 
+# -- help and usage --------------------------------------------------------------------
+
+
 def test_help_lists_every_command(capsys):
     code, out, _ = run(["--help"], capsys)
-    assert code == 0
-    for command in ("plan", "check", "replay", "export", "roll"):
-        assert f"referee {command}" in out
+    assert code == 0 and out.startswith("usage: referee")
+    for command in ("plan", "check", "replay", "export", "roll", "play", "demo"):
+        assert f"\n    {command} " in out
 
 
-def test_usage_errors_exit_2_with_a_message(capsys):
-    assert run(["bogus"], capsys)[0:1] == (2,)
+@pytest.mark.parametrize(("command", "shown"), [
+    ("plan", "[--json] [--round N] SAVE"), ("check", "FILE"), ("replay", "[--to N] [--json] SAVE"),
+    ("export", "[--markdown] [-o FILE] SAVE"), ("roll", "[--seed N] EXPR"),
+    ("play", "[--ruleset ID] [--demo] SAVE"), ("demo", "[--ruleset ID]"),
+])
+def test_each_command_has_its_own_help(command, shown, capsys):
+    code, out, _ = run([command, "--help"], capsys)
+    assert code == 0 and out.startswith(f"usage: referee {command} [-h] {shown}")
+
+
+def test_a_core_command_parsed_alone_is_the_subcommand_of_the_full_tree():
+    _, subparsers = cli.full_parser()
+    for name, command in cli.CORE.items():
+        alone = cli.command_parser(None, name, command)
+        assert alone.format_help() == subparsers.choices[name].format_help()
+
+
+def test_usage_errors_exit_2_with_argparse_message(capsys):
+    code, _, err = run(["bogus"], capsys)
+    assert code == 2 and "invalid choice: 'bogus'" in err and "'plan'" in err
     code, _, err = run(["plan"], capsys)
-    assert code == 2 and err.startswith("referee: plan takes SAVE")
+    assert code == 2 and "referee plan: error: the following arguments are required: SAVE" in err
     code, _, err = run(["replay", "x.toml", "--to", "five"], capsys)
-    assert code == 2 and "--to takes a whole number, not 'five'" in err
+    assert code == 2 and "argument --to: takes a whole number, not 'five'" in err
+    code, _, err = run(["plan", "x.toml", "--rou", "1"], capsys)  # no abbreviations
+    assert code == 2 and "unrecognized arguments: --rou" in err
     code, _, err = run(["export", "x.toml"], capsys)
     assert code == 1 and "needs --markdown" in err
+
+
+def test_a_bad_file_is_one_line_exit_1(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(DEMO.read_text().replace("hp = 14", 'hp = "lots"'))
+    code, out, err = run(["plan", str(bad)], capsys)
+    assert code == 1 and out == "" and err.startswith(f"referee: {bad}:")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# -- roll, demo, plan ------------------------------------------------------------------
 
 
 def test_roll_is_repeatable_with_a_seed_and_shows_every_die(capsys):
@@ -36,6 +95,7 @@ def test_roll_is_repeatable_with_a_seed_and_shows_every_die(capsys):
     assert first.startswith("4d6kh3: [") and "~" in first
     code, out, _ = run(["roll", "-2+d8", "--seed", "1"], capsys)
     assert code == 0 and out.startswith("-2+1d8:")
+    assert run(["roll", "--seed", "1", "-2+d8"], capsys)[1] == out
     code, _, err = run(["roll", "3d"], capsys)
     assert code == 1 and "bad dice expression" in err
 
@@ -46,12 +106,30 @@ def test_demo_shows_roster_and_plan(capsys):
     assert "(no beats yet)" in out
 
 
+def test_demo_of_a_ruleset(capsys):
+    code, out, _ = run(["demo", "--ruleset", "count-up"], capsys)
+    assert code == 0 and "(the bundled demo, count-up.toml)" in out and "Count-up" in out
+    code, out, err = run(["demo", "--ruleset", "nope"], capsys)
+    assert code == 1 and out == ""
+    assert err == ("referee: no bundled demo for ruleset 'nope' "
+                   "(demos exist for: count-up, demon-idol)\n")
+
+
 def test_plan_json_and_round_option(capsys):
-    path = "tests/scenarios/count-up/cu-02-latecomer.toml"
-    latest = json.loads(run(["plan", path, "--json"], capsys)[1])
-    first = json.loads(run(["plan", path, "--json", "--round", "1"], capsys)[1])
+    latest = json.loads(run(["plan", LATECOMER, "--json"], capsys)[1])
+    first = json.loads(run(["plan", LATECOMER, "--json", "--round", "1"], capsys)[1])
     assert latest["round"] == 2 and [b["count"] for b in latest["beats"]] == [-4, 7, 8]
     assert first["round"] == 1 and first["skipped"][0]["actor"] == "ghoul"
+
+
+def test_headless_commands_import_no_textual_rich_or_ruleset_commands():
+    code = ("import sys; from referee.cli import main; "
+            "main(['plan', 'saves/demo.toml', '--json']); main(['roll', 'd6']); "
+            "main(['check', 'saves/count-up.toml']); print('\\n'.join(sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT, timeout=120).stdout.split()
+    assert not [m for m in out if m.split(".")[0] in ("textual", "rich")]
+    assert not [m for m in out if m.endswith(".commands") and "rulesets" in m]
 
 
 def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, capsys,
@@ -61,3 +139,285 @@ def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, 
     monkeypatch.chdir(tmp_path)
     code, _, err = run([], capsys)
     assert code == 1 and err.startswith("referee:") and "Traceback" not in err
+
+
+# -- the bundled demos -------------------------------------------------------------------
+
+
+def test_bundled_demos_from_the_checkout():
+    assert demos.default_demo() == DEMO.resolve()
+    assert demos.default_ruleset() == "demon-idol"
+    assert demos.demo_for("demon-idol") == DEMO.resolve()
+    assert demos.demo_for("count-up") == COUNT_UP_DEMO.resolve()
+    with pytest.raises(LookupError, match=r"demos exist for: count-up, demon-idol"):
+        demos.demo_for("demo")  # demo.toml is demon-idol's, not a ruleset called "demo"
+
+
+def save_header(ruleset: str) -> str:
+    return (f'format = "referee-save"\nversion = 1\nruleset = "{ruleset}"  # the rules\n\n'
+            '[[combatants]]\nruleset = "not-this-one"\n')
+
+
+def test_a_demo_is_found_by_name_or_by_its_header(tmp_path, monkeypatch):
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    (folder / "demo.toml").write_text(save_header("alpha"))
+    (folder / "another.toml").write_text(save_header("beta"))
+    (folder / "beta.toml").write_text(save_header("beta"))
+    (folder / "ambush.toml").write_text(save_header("gamma").replace('"', "'", 2))
+    (folder / "demo-20250101-120000.toml").write_text(save_header("delta"))  # a played copy
+    monkeypatch.setattr(demos, "demo_folders", lambda: [tmp_path / "_saves", folder])
+    assert demos.default_ruleset() == "alpha"
+    assert demos.demo_for("beta") == folder / "beta.toml"  # <id>.toml first
+    assert demos.demo_for("gamma") == folder / "ambush.toml"  # else by its header
+    with pytest.raises(demos.NoDemo) as missing:
+        demos.demo_for("delta")
+    assert str(missing.value) == ("no bundled demo for ruleset 'delta' "
+                                  "(demos exist for: alpha, beta, gamma)")
+    (tmp_path / "_saves").mkdir()  # an installed wheel's folder comes first
+    (tmp_path / "_saves" / "demo.toml").write_text(save_header("omega"))
+    assert demos.default_demo() == tmp_path / "_saves" / "demo.toml"
+    assert demos.default_ruleset() == "omega"
+
+
+# -- play -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_app(monkeypatch):
+    """`play` runs up to the app, which is recorded instead of started."""
+    started = []
+    monkeypatch.setattr(cli, "open_app", lambda path, setup: started.append((path, setup)) or 0)
+    return started
+
+
+def test_play_a_missing_save_creates_an_encounter_of_the_default_ruleset(tmp_path, no_app):
+    save = tmp_path / "new-fight.toml"
+    assert main(["play", str(save)]) == 0
+    assert no_app == [(save, True)]
+    assert f'ruleset = "{demos.default_ruleset()}"' in save.read_text()
+
+
+def test_play_demo_copies_the_rulesets_bundled_demo(tmp_path, no_app, capsys):
+    assert main(["play", str(tmp_path / "a.toml"), "--demo", "--ruleset", "count-up"]) == 0
+    assert main(["play", str(tmp_path / "b.toml"), "--demo"]) == 0
+    assert (tmp_path / "a.toml").read_text() == COUNT_UP_DEMO.read_text()
+    assert (tmp_path / "b.toml").read_text() == DEMO.read_text()
+    assert no_app == [(tmp_path / "a.toml", False), (tmp_path / "b.toml", False)]
+    code, _, err = run(["play", str(tmp_path / "c.toml"), "--demo", "--ruleset", "nope"], capsys)
+    assert code == 1 and "no bundled demo for ruleset 'nope'" in err
+    assert not (tmp_path / "c.toml").exists() and len(no_app) == 2
+
+
+def test_play_an_existing_save_refuses_a_conflicting_ruleset_or_demo(tmp_path, no_app, capsys):
+    save = tmp_path / "fight.toml"
+    shutil.copyfile(COUNT_UP_DEMO, save)
+    assert main(["play", str(save), "--ruleset", "count-up"]) == 0
+    code, _, err = run(["play", str(save), "--ruleset", "demon-idol"], capsys)
+    assert code == 1 and err == (f"referee: {save}: is a count-up save; --ruleset demon-idol "
+                                 "applies only to a new save (leave it out)\n")
+    code, _, err = run(["play", str(save), "--demo"], capsys)
+    assert code == 1 and "--demo copies a demo to a new file only" in err
+    assert no_app == [(save, False)]
+
+
+# -- one referee per save -------------------------------------------------------------------
+
+
+@pytest.fixture
+def save(tmp_path) -> Path:
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(COUNT_UP_DEMO, path)
+    return path
+
+
+def refused(path: Path, pid: int) -> str:
+    return f"{path}: already open in another referee (pid {pid}); close it there first"
+
+
+def test_a_second_session_for_play_is_refused_until_the_first_closes(save):
+    first = Session.open(save, lock=True)
+    with pytest.raises(SaveLocked) as second:
+        Session.open(save, lock=True)
+    assert isinstance(second.value, SaveError)
+    assert str(second.value) == refused(save, os.getpid())
+    Session.open(save).close()  # reading never locks
+    first.replace_encounter(first.encounter)  # the save is replaced: still locked
+    with pytest.raises(SaveLocked):
+        Session.open(save, lock=True)
+    first.close()
+    assert not sidecar(save).exists()
+    with Session.open(save, lock=True):
+        pass
+
+
+def test_a_failed_open_leaves_no_lock(tmp_path):
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(Exception, match="no such file"):
+        Session.open(missing, lock=True)
+    assert not sidecar(missing).exists()
+
+
+def test_a_stale_lock_file_never_blocks(save):
+    sidecar(save).write_text("999999\n")  # left by a referee that was killed
+    with Session.open(save, lock=True):
+        assert sidecar(save).read_text() == f"{os.getpid()}\n"
+    assert not sidecar(save).exists()
+
+
+def test_the_lock_follows_save_as(save, tmp_path):
+    moved, taken = tmp_path / "moved.toml", tmp_path / "taken.toml"
+    shutil.copyfile(save, taken)
+    session = Session.open(save, lock=True)
+    session.save_as(moved)
+    Session.open(save, lock=True).close()  # the old path is free again
+    with pytest.raises(SaveLocked):
+        Session.open(moved, lock=True)
+    other = Session.open(taken, lock=True)
+    before = taken.read_text()
+    with pytest.raises(SaveLocked, match="already open in another referee"):
+        session.save_as(taken)  # open elsewhere: refused before anything is written
+    assert taken.read_text() == before and session.path == moved
+    with pytest.raises(SaveLocked):
+        Session.open(moved, lock=True)
+    other.close()
+    session.close()
+    Session.open(moved, lock=True).close()
+
+
+def test_a_lock_is_not_a_session(save):
+    with SaveLock.acquire(save) as lock:
+        assert lock.held and lock.covers(save.parent / ".." / save.parent.name / save.name)
+        with pytest.raises(SaveLocked):
+            SaveLock.acquire(save)
+    assert not lock.held
+
+
+def test_a_save_reached_through_a_symlink_is_the_same_save(save, tmp_path):
+    link = tmp_path / "elsewhere" / "link.toml"
+    link.parent.mkdir()
+    link.symlink_to(save)
+    with Session.open(save, lock=True), pytest.raises(SaveLocked):
+        Session.open(link, lock=True)
+
+
+HOLDER = ("import sys; from referee.session.store import Session; "
+          "s = Session.open(sys.argv[1], lock=True); print('held', flush=True); sys.stdin.read()")
+
+
+def test_play_refuses_a_save_open_in_another_process(save, capsys, monkeypatch):
+    def no_app(path, setup):
+        raise AssertionError("the app must not start")
+
+    monkeypatch.setattr(cli, "open_app", no_app)
+    monkeypatch.setitem(sys.modules, "referee.app", None)  # importing the app fails: no hang
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(save)], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([holder.stdout], [], [], 60)
+        assert ready and holder.stdout.readline() == "held\n"
+        code, out, err = run(["play", str(save)], capsys)
+        assert code == 1 and out == "" and err == f"referee: {refused(save, holder.pid)}\n"
+        code, out, _ = run(["plan", str(save), "--json"], capsys)  # reading never locks
+        assert code == 0 and json.loads(out)["round"] == 1
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=60)
+    assert sidecar(save).read_text() == f"{holder.pid}\n"  # left behind by the killed holder
+    with Session.open(save, lock=True):  # the kernel dropped its lock
+        pass
+
+
+# -- commands a ruleset adds -------------------------------------------------------------------
+
+FAKE_COMMANDS = '''
+import argparse
+
+
+def add_commands(subparsers):
+    parser = subparsers.add_parser("tally", help="count words (a ruleset's own command)",
+                                   description="Count the words given.")
+    parser.add_argument("words", nargs="+", metavar="WORD")
+    parser.add_argument("--shout", action="store_true")
+    return {"tally": tally}
+
+
+def tally(args: argparse.Namespace) -> int:
+    text = f"{len(args.words)} words"
+    print(text.upper() if args.shout else text)
+    return 0
+'''
+
+
+@pytest.fixture
+def fake_ruleset(tmp_path, monkeypatch):
+    """A ruleset package `fake_rulesets/tally/` whose commands.py adds `tally`, next to one
+    (`plain/`) that adds none."""
+    root = tmp_path / "fake_rulesets"
+    for package in ("tally", "plain", "_private"):
+        (root / package).mkdir(parents=True)
+        (root / package / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "tally" / "commands.py").write_text(FAKE_COMMANDS)
+    (root / "_private" / "commands.py").write_text("raise ImportError('never imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cli, "ruleset_dirs", lambda: [(root, "fake_rulesets")])
+    yield "fake_rulesets.tally.commands"
+    for name in [n for n in sys.modules if n.split(".")[0] == "fake_rulesets"]:
+        del sys.modules[name]
+
+
+def test_ruleset_commands_are_found_by_path_without_importing(fake_ruleset, tmp_path):
+    dirs = [(tmp_path / "fake_rulesets", "fake_rulesets"), (tmp_path / "nowhere", "x")]
+    assert cli.command_modules(dirs) == [fake_ruleset]
+    assert fake_ruleset not in sys.modules
+
+
+def test_core_commands_do_not_import_ruleset_commands(fake_ruleset, capsys):
+    assert run(["roll", "2d6", "--seed", "3"], capsys)[0] == 0
+    assert run(["plan", LATECOMER, "--json"], capsys)[0] == 0
+    assert run(["plan", "--help"], capsys)[0] == 0
+    assert run(["plan"], capsys)[0] == 2
+    assert fake_ruleset not in sys.modules
+
+
+def test_a_ruleset_command_runs_and_has_its_own_help(fake_ruleset, capsys):
+    assert run(["tally", "a", "b", "c", "--shout"], capsys)[:2] == (0, "3 WORDS\n")
+    code, out, _ = run(["tally", "--help"], capsys)
+    assert code == 0 and out.startswith("usage: referee tally [-h] [--shout] WORD [WORD ...]")
+    assert "Count the words given." in out
+    code, _, err = run(["tally"], capsys)
+    assert code == 2 and "referee tally: error: the following arguments are required: WORD" in err
+
+
+def test_top_level_help_and_unknown_commands_list_ruleset_commands(fake_ruleset, capsys):
+    code, out, _ = run(["--help"], capsys)
+    assert code == 0 and "\n    tally " in out and "a ruleset's own command" in out
+    code, _, err = run(["bogus"], capsys)
+    assert code == 2 and "invalid choice: 'bogus'" in err and "'tally'" in err
+
+
+def test_a_ruleset_command_cannot_take_a_core_name(fake_ruleset, tmp_path, capsys):
+    commands = tmp_path / "fake_rulesets" / "tally" / "commands.py"
+    commands.write_text(FAKE_COMMANDS.replace('"tally", help', '"plan", help'))
+    code, _, err = run(["--help"], capsys)
+    assert code == 1 and err.startswith(f"referee: {fake_ruleset}: ")
+    assert "conflicting subparser: plan" in err
+
+
+def test_a_ruleset_command_without_a_handler_is_an_error_not_the_app(fake_ruleset, tmp_path,
+                                                                   capsys):
+    commands = tmp_path / "fake_rulesets" / "tally" / "commands.py"
+    commands.write_text(FAKE_COMMANDS.replace('return {"tally": tally}', "return {}"))
+    code, _, err = run(["tally", "a"], capsys)
+    assert code == 1 and "tally: the ruleset that adds it gives no handler" in err
+
+
+def test_ruleset_dirs_come_from_the_rulesets_package_when_it_says(monkeypatch):
+    monkeypatch.setitem(sys.modules, "referee.rulesets", None)  # no such package (yet)
+    assert cli.ruleset_dirs() == cli.RULESET_DIRS
+    elsewhere = [(Path("/somewhere"), "somewhere")]
+    monkeypatch.setitem(sys.modules, "referee.rulesets", SimpleNamespace(PACKAGE_DIRS=elsewhere))
+    assert cli.ruleset_dirs() == elsewhere
+    monkeypatch.setitem(sys.modules, "referee.rulesets", SimpleNamespace())
+    assert cli.ruleset_dirs() == cli.RULESET_DIRS

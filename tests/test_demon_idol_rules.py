@@ -8,6 +8,7 @@ import pytest
 
 from referee.engine import Fight, IllegalDeclaration
 from referee.engine import events as ev
+from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save
 from tests.conftest import ROOT
 
@@ -26,7 +27,7 @@ def push_all(fight: Fight, events: list[ev.Event]) -> None:
 def damage(fight: Fight, target: str, amount: int, beat: int | None = None) -> list[ev.Event]:
     hit = ev.Damage(round=fight.round, target=target, amount=amount, beat=beat)
     fight.push(hit)
-    consequences = fight.ruleset.after_damage(fight, hit)
+    consequences = fight.ruleset.after(fight, hit)
     push_all(fight, consequences)
     return consequences
 
@@ -34,7 +35,7 @@ def damage(fight: Fight, target: str, amount: int, beat: int | None = None) -> l
 def test_damage_before_the_spell_resolves_loses_it():
     fight = fight_from("di-04-caster-vs-caster.toml")  # zed's sleep goes in beat 1
     lost = damage(fight, "shaman", 3, beat=1)
-    assert [type(e) for e in lost] == [ev.SpellLost]
+    assert [type(e) for e in lost] == [di.SpellLost]
     assert lost[0].actor == "shaman" and "DI-15" in lost[0].reason
     shaman = [a for b in fight.plan().beats for a in b.actions if a.actor == "shaman"][0]
     assert dict(shaman.extra)["lost"] is True
@@ -55,7 +56,7 @@ def test_a_resolved_spell_is_not_lost():
 def test_devices_are_not_interrupted():
     fight = fight_from("di-03-melee-vs-caster.toml")
     fight.pop()  # zed's sleep
-    fight.push(ev.Declare(round=1, actor="zed", action="D", device="wand", usage_time=3))
+    fight.push(di.Declare(round=1, actor="zed", action="D", device="wand", usage_time=3))
     assert damage(fight, "zed", 1, beat=1) == []
 
 
@@ -89,14 +90,14 @@ def test_a_dead_actor_cannot_declare():
     fight.push(ev.Death(round=1, target="gob1"))
     fight.push(ev.NewRound(round=2))
     with pytest.raises(IllegalDeclaration, match="dead"):
-        fight.push(ev.Declare(round=2, actor="gob1", action="G"))
+        fight.push(di.Declare(round=2, actor="gob1", action="G"))
 
 
 def test_simultaneous_beat_all_resolve():
     fight = fight_from("di-02-tied-speed-factor.toml")
     fight.push(ev.Death(round=1, target="brann"))  # slain while beat 1 resolves
-    assert fight.acts_in("brann", 1)
-    assert not fight.acts_in("brann", 2)
+    assert fight.ruleset.acts_in(fight, "brann", 1)
+    assert not fight.ruleset.acts_in(fight, "brann", 2)
 
 
 def test_failed_morale_replaces_the_groups_actions_with_avoidance():
@@ -117,21 +118,21 @@ def test_pending_morale_is_noted_in_the_plan():
 def test_prepared_action_ready_then_fired_before_its_trigger():
     fight = fight_from("di-05-missile-reaction.toml")
     fight.pop()  # gob1's G
-    fight.push(ev.Declare(round=1, actor="gob1", action="G", weapon="short sword",
+    fight.push(di.Declare(round=1, actor="gob1", action="G", weapon="short sword",
                           target=("mira",), prepared=True, trigger="mira moves"))
-    ready = [b for b in fight.plan().beats if b.ready]
+    ready = [b for b in fight.plan().beats if b.extra.get("ready")]
     assert [a.actor for b in ready for a in b.actions] == ["gob1"]
     assert "DI-14" in ready[0].rules
-    fight.push(ev.Fire(round=1, actor="gob1", before="brann"))
+    fight.push(di.Fire(round=1, actor="gob1", before="brann"))
     labels = fight.plan().labels()
     assert labels.index(["gob1:G"]) == labels.index(["brann:G"]) - 1
-    assert not any(b.ready for b in fight.plan().beats)
+    assert not any(b.extra.get("ready") for b in fight.plan().beats)
 
 
 def test_unfired_preparations_lapse_at_the_end_of_the_round():
     fight = fight_from("di-05-missile-reaction.toml")
     fight.pop()
-    fight.push(ev.Declare(round=1, actor="gob1", action="G", prepared=True, trigger="x"))
+    fight.push(di.Declare(round=1, actor="gob1", action="G", prepared=True, trigger="x"))
     notes = [e for e in fight.ruleset.end_of_round(fight) if isinstance(e, ev.Note)]
     assert notes and "lapses" in notes[0].text
 
@@ -147,8 +148,8 @@ def test_phases_follow_the_procedure():
 
 def test_initiative_is_rolled_with_the_injected_generator():
     fight = fight_from("di-01-won-initiative.toml")
-    one = fight.ruleset.roll_initiative(fight, random.Random(5))
-    two = fight.ruleset.roll_initiative(fight, random.Random(5))
+    one = fight.ruleset.roll_initiative(fight, random.Random(5))[0]
+    two = fight.ruleset.roll_initiative(fight, random.Random(5))[0]
     assert one == two and set(one.rolls) == {"party", "goblins"}
     assert all(1 <= v <= 6 for v in one.rolls.values())
     assert one.dice["party"]["total"] == one.rolls["party"]
@@ -168,15 +169,15 @@ def test_pop_and_copy_give_back_earlier_states():
 def test_surprise_segment_declarations_only_for_the_surprising_side():
     fight = fight_from("di-01-won-initiative.toml")
     fight = Fight(fight.encounter, fight.ruleset)
-    fight.push(ev.Surprise(round=1, surprised=("goblins",), segments=2))
+    fight.push(di.Surprise(round=1, surprised=("goblins",), segments=2))
     with pytest.raises(IllegalDeclaration, match="surprised"):
-        fight.push(ev.Declare(round=1, actor="gob1", action="G", segment=1))
+        fight.push(di.Declare(round=1, actor="gob1", action="G", segment=1))
     with pytest.raises(IllegalDeclaration, match="3 surprise|2 surprise"):
-        fight.push(ev.Declare(round=1, actor="brann", action="G", segment=3))
-    fight.push(ev.Declare(round=1, actor="zed", action="D", spell="web", segment=2,
+        fight.push(di.Declare(round=1, actor="brann", action="G", segment=3))
+    fight.push(di.Declare(round=1, actor="zed", action="D", spell="web", segment=2,
                           target=("gob1",)))
     beats = fight.plan().beats
-    assert beats[0].segment == 2 and beats[0].rules == ["DI-17"]
+    assert beats[0].extra["segment"] == 2 and beats[0].rules == ["DI-17"]
     assert dict(beats[0].actions[0].extra)["completes"] == "after surprise"
 
 

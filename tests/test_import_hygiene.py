@@ -1,9 +1,16 @@
-"""The engine is pure, and headless commands never import Textual."""
+"""The engine and every ruleset package are pure, and headless commands never import
+Textual. Each import runs in a fresh interpreter, so nothing loaded earlier hides a fault."""
 
 import subprocess
 import sys
 
+import pytest
+
+from referee.rulesets import available, module_of
 from tests.conftest import ROOT
+
+FORBIDDEN_ROOTS = ("textual", "rich")
+FORBIDDEN = ("referee.session", "referee.app", "referee.cli", "tomllib", "tomli")
 
 
 def modules_after(statement: str) -> set[str]:
@@ -13,13 +20,23 @@ def modules_after(statement: str) -> set[str]:
     return set(out.stdout.split())
 
 
+def impure(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if m.split(".")[0] in FORBIDDEN_ROOTS
+            or any(m == f or m.startswith(f + ".") for f in FORBIDDEN)}
+
+
 def test_engine_imports_no_textual_rich_or_files_layer():
-    loaded = modules_after("import referee.engine, referee.engine.rulesets")
-    assert not {m for m in loaded if m.split(".")[0] in ("textual", "rich")}
-    assert "referee.session" not in loaded
-    assert "tomllib" not in loaded
+    assert impure(modules_after("import referee.engine, referee.engine.port")) == set()
+
+
+@pytest.mark.parametrize("logic", available())
+def test_every_ruleset_package_is_pure(logic):
+    module = module_of(logic)
+    loaded = modules_after(f"import {module}; {module}.RULESET")
+    assert module in loaded
+    assert impure(loaded) == set(), logic
 
 
 def test_headless_cli_imports_no_textual():
     loaded = modules_after("import referee.cli")
-    assert not {m for m in loaded if m.split(".")[0] in ("textual", "rich")}
+    assert not {m for m in loaded if m.split(".")[0] in FORBIDDEN_ROOTS}

@@ -15,7 +15,7 @@ def planned(fight):
 
 
 def routines_of(fight, index, declaration):
-    from referee.engine.rulesets.demon_idol_order import expand
+    from referee.rulesets.demon_idol.order import expand
 
     return [i.routine for i in expand(fight.ruleset, fight, index, declaration)]
 
@@ -41,7 +41,7 @@ def test_every_count_up_action_planned_exactly_once(round_):
 
 def shape(fight):
     return [
-        (sorted(a.label() for a in b.actions), b.rules, b.why, b.count, b.ready)
+        (sorted(a.label() for a in b.actions), b.rules, b.why, b.extra, b.tag)
         for b in fight.plan().beats
     ]
 

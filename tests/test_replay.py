@@ -11,6 +11,7 @@ import pytest
 
 from referee.cli import main
 from referee.engine import events as ev
+from referee.rulesets.demon_idol import events as di
 from referee.session.store import Session
 from tests.conftest import ROOT
 
@@ -20,11 +21,11 @@ def fought(tmp_path: Path) -> Path:
     path = tmp_path / "fight.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", path)
     with Session.open(path) as s:
-        s.append(ev.Declare(round=1, actor="brann", action="G", weapon="long sword",
+        s.append(di.Declare(round=1, actor="brann", action="G", weapon="long sword",
                             target=("gob1",)))
-        s.append(ev.Declare(round=1, actor="shaman", action="D", spell="darkness",
+        s.append(di.Declare(round=1, actor="shaman", action="D", spell="darkness",
                             target=("zed",)))
-        s.append(ev.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+        s.append(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
         s.append(ev.Resolve(round=1, beat=1))
         s.append(ev.Roll(round=1, expr="1d8", dice=(7,), total=7, purpose="damage",
                          actor="brann"))
@@ -34,7 +35,7 @@ def fought(tmp_path: Path) -> Path:
         s.append(ev.Note(round=1, text="a slip"))
         s.undo()
         s.append(ev.NewRound(round=2))
-        s.append(ev.Declare(round=2, actor="brann", action="G", target=("ogre",)))
+        s.append(di.Declare(round=2, actor="brann", action="G", target=("ogre",)))
     return path
 
 

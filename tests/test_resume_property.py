@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from referee.engine import RefereeError
 from referee.engine import events as ev
+from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save
 from referee.session.store import Session
 from referee.session.writer import save_text
@@ -36,9 +37,9 @@ def event_for(op: tuple, round_: int) -> ev.Event:
     kind = op[0]
     r = max(round_, 1)
     if kind == "declare":
-        return ev.Declare(round=r, actor=op[1], action=op[2], target=(op[3],))
+        return di.Declare(round=r, actor=op[1], action=op[2], target=(op[3],))
     if kind == "initiative":
-        return ev.Initiative(round=r, rolls={"party": op[1], "goblins": op[2]})
+        return di.Initiative(round=r, rolls={"party": op[1], "goblins": op[2]})
     if kind == "damage":
         return ev.Damage(round=r, target=op[1], amount=op[2])
     if kind == "heal":
@@ -61,7 +62,7 @@ def snapshot(fight) -> tuple:
         plan = str(error)
     return (fight.round, fight.phase, fight.ended, plan,
             {k: vars(v) for k, v in fight.status.items()},
-            sorted(fight.lost_spells), dict(fight.resolved))
+            sorted(fight.rs.lost_spells), dict(fight.resolved))
 
 
 @settings(max_examples=60, deadline=None,

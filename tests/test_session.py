@@ -11,6 +11,7 @@ import pytest
 
 from referee.engine import IllegalEvent
 from referee.engine import events as ev
+from referee.rulesets.demon_idol import events as di
 from referee.session import store
 from referee.session.files import load_save
 from referee.session.store import SaveError, Session
@@ -27,13 +28,13 @@ def copy(source: Path, tmp_path: Path, name: str = "fight.toml") -> Path:
 
 
 def a_round(session: Session) -> None:
-    session.append(ev.Declare(round=1, actor="brann", action="G", weapon="long sword",
+    session.append(di.Declare(round=1, actor="brann", action="G", weapon="long sword",
                               target=("gob1",)))
-    session.append(ev.Declare(round=1, actor="zed", action="D", spell="sleep",
+    session.append(di.Declare(round=1, actor="zed", action="D", spell="sleep",
                               target=("shaman",)))
-    session.append(ev.Declare(round=1, actor="shaman", action="D", spell="darkness",
+    session.append(di.Declare(round=1, actor="shaman", action="D", spell="darkness",
                               target=("zed",)))
-    session.append(ev.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
+    session.append(di.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
 
 
 def clock() -> float:
@@ -44,7 +45,7 @@ def test_every_event_is_appended_never_rewritten(tmp_path):
     path = copy(DEMO, tmp_path)
     with Session.open(path) as session:
         before = path.read_bytes()
-        session.append(ev.Declare(round=1, actor="brann", action="G", target=("gob1",)))
+        session.append(di.Declare(round=1, actor="brann", action="G", target=("gob1",)))
         after = path.read_bytes()
         assert after.startswith(before) and len(after) > len(before)
         session.append(ev.Note(round=1, text="the ford is icy"))
@@ -63,8 +64,8 @@ def test_resume_gives_exactly_the_state(tmp_path):
     again = load_save(path).fight
     assert again.plan().labels() == plan
     assert {k: vars(v) for k, v in again.status.items()} == status
-    assert (again.round, again.phase, again.resolved) == (1, "resolution", {1: 1})
-    assert again.lost_spells.keys() == {(1, "shaman")}
+    assert (again.round, again.phase, again.resolved) == (1, "resolution", {1: {"zed:D"}})
+    assert again.rs.lost_spells.keys() == {(1, "shaman")}
 
 
 def test_undo_and_redo_are_in_the_log_and_survive_a_reload(tmp_path):
@@ -100,7 +101,7 @@ def test_a_bad_event_changes_nothing(tmp_path):
     before = path.read_bytes()
     with Session.open(path) as session:
         with pytest.raises(Exception, match="unknown"):
-            session.append(ev.Declare(round=1, actor="nobody", action="G"))
+            session.append(di.Declare(round=1, actor="nobody", action="G"))
         assert session.fight.log == []
     assert path.read_bytes() == before
 
@@ -166,7 +167,7 @@ def test_a_torn_tail_is_dropped_with_a_warning_and_repaired_on_the_next_save(tmp
     assert "events[3]" in session.warning and "cut short" in session.warning
     assert len(session.fight.log) == 3
     assert path.read_bytes() == torn  # untouched until the referee saves
-    session.append(ev.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
+    session.append(di.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
     session.close()
     backups = list(tmp_path.glob("fight.toml.damaged-*"))
     assert [b.name for b in backups] == ["fight.toml.damaged-20270115T080000"]

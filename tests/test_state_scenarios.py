@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from referee.engine import Fight
-from referee.engine.events import read_event
 from referee.engine.record import replace
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -29,7 +28,7 @@ def entered(path: Path, tmp_path: Path) -> tuple[Fight, list[str]]:
     fight = load_save(bare).fight
     added = []
     for index, raw in enumerate(data.get("events", [])):
-        event = read_event(raw, ("events", index))
+        event = fight.ruleset.reader.read(raw, ("events", index))
         for done in fight.enter(event):
             if replace(done, follows=False) != replace(event, follows=False):
                 who = getattr(done, "target", None) or getattr(done, "actor", None) or ""
@@ -51,25 +50,21 @@ def test_state_scenario(path: Path, tmp_path: Path):
         if key in state:
             assert getattr(fight, key) == state[key], key
     for cid, fields in state.get("combatants", {}).items():
-        status = fight.status[cid]
+        facts = fight.ruleset.facts(fight, cid)
         for key, value in fields.items():
-            if key == "condition":
-                assert fight.ruleset.condition(fight.roster[cid], status) == value
-            elif key == "conditions":
-                assert status.conditions == value
-            else:
-                assert getattr(status, key) == value, f"{cid}.{key}"
+            assert facts[key] == value, f"{cid}.{key}"
+    facts = fight.ruleset.fight_facts(fight)
     if "base" in state:
-        assert fight.base == state["base"]
+        assert facts["base"] == state["base"]
     if "morale_due" in want:
-        assert [cid for cid, _ in fight.ruleset.morale_triggers(fight)] == want["morale_due"]
+        assert facts["morale_due"] == want["morale_due"]
+    acts_in = getattr(fight.ruleset, "acts_in", None)
     for who in want.get("acts", []):
         actor, beat = who.split("@")
-        assert fight.acts_in(actor, int(beat)), who
+        assert acts_in(fight, actor, int(beat)), who
     for who in want.get("idle", []):
         actor, beat = who.split("@")
-        assert not fight.acts_in(actor, int(beat)), who
+        assert not acts_in(fight, actor, int(beat)), who
     for label in want.get("lost", []):
-        lost = [a.label() for b in fight.plan().beats for a in b.actions
-                if dict(a.extra).get("lost")]
+        lost = [a.label() for b in fight.plan().beats for a in b.actions if a.flag("lost")]
         assert label in lost

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine import events as ev
-from referee.engine.events import read_event
 from referee.engine.model import Combatant, Weapon
-from referee.session.files import load_save
+from referee.rulesets.demon_idol import events as di
+from referee.session.files import load_ruleset, load_save
 from referee.session.writer import event_block, save_text, string
 from tests.conftest import ROOT
 
@@ -20,30 +20,35 @@ small = st.integers(-1000, 1000)
 words = text.filter(str.strip)
 maybe = st.none() | words
 
+READER = load_ruleset("demon-idol").reader
+
+
+def read_event(data, path):
+    return READER.read(data, path)
+
+
 events = st.one_of(
-    st.builds(ev.Declare, round=st.integers(1, 50), actor=ids, action=st.sampled_from("PABCDEFG"),
+    st.builds(di.Declare, round=st.integers(1, 50), actor=ids, action=st.sampled_from("PABCDEFG"),
               target=st.lists(ids, max_size=3).map(tuple), weapon=maybe,
               spell=maybe, delay=st.integers(0, 5), prepared=st.booleans(),
               trigger=maybe, closing=st.none() | st.integers(0, 9),
               follows=st.booleans()),
-    st.builds(ev.Initiative, round=st.integers(1, 9),
-              rolls=st.dictionaries(ids, st.integers(1, 6), max_size=3),
-              base=st.dictionaries(ids, small, max_size=3)),
+    st.builds(di.Initiative, round=st.integers(1, 9),
+              rolls=st.dictionaries(ids, st.integers(1, 6), max_size=3)),
     st.builds(ev.Damage, round=st.integers(0, 9), target=ids, amount=st.integers(0, 99),
               note=maybe, critical=st.booleans(), beat=st.none() | st.integers(1, 9)),
     st.builds(ev.Roll, round=st.integers(0, 9), expr=words,
               dice=st.lists(st.integers(1, 100), max_size=5).map(tuple), total=small,
               purpose=maybe),
     st.builds(ev.Note, round=st.integers(0, 9), text=words),
-    st.builds(ev.Join, round=st.integers(1, 9), at_count=st.none() | small,
-              base=st.none() | small,
+    st.builds(ev.Join, round=st.integers(1, 9),
               combatant=st.builds(Combatant, id=ids, name=words, side=ids,
                                   hp=small, max_hp=small,
-                                  weapons=st.lists(st.builds(Weapon, name=words,
-                                                             length=st.none() | st.floats(
-                                                                 0, 30, allow_nan=False)),
-                                                   max_size=2, unique_by=lambda w: w.name)
-                                  .map(tuple))),
+                                  weapons=st.lists(st.builds(
+                                      lambda name, length: Weapon(name, stats={} if length is None
+                                                                  else {"length": length}),
+                                      words, st.none() | st.floats(0, 30, allow_nan=False)),
+                                      max_size=2, unique_by=lambda w: w.name).map(tuple))),
     st.builds(ev.Undo, round=st.integers(0, 9)),
 )
 

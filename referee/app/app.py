@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-import shutil
+import re
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from referee.session.store import SaveError, Session
+from referee.session.files import LoadError
+from referee.session.store import SaveError, Session, write_atomic
 from referee.session.table import Table
 
 from .combat import combat_screen
@@ -31,13 +33,11 @@ class RefereeApp(App):
         super().__init__()
         self.path, self.saves, self.start_in_setup = path, saves, start_in_setup
         self.clock = clock  # the declaration clock's time source, injected by tests
-        self.session = Session.open(path)
+        self.session = Session.open(path, lock=True)
         self.table = Table(self.session, rng)
 
     def on_mount(self) -> None:
-        self.push_screen(combat_screen(self.table))
-        if self.start_in_setup:
-            self.action_setup()
+        self.push_screen(combat_screen(self.table, setup=self.start_in_setup))
 
     def on_unmount(self) -> None:
         self.session.close()
@@ -63,45 +63,32 @@ class RefereeApp(App):
 
         self.push_screen(OpenScreen(self.saves), chosen)
 
-    def action_save_as(self) -> None:
-        from .forms import Field, Form
-
-        def done(values: dict | None) -> None:
-            if not values or not values.get("path"):
-                return
-            target = Path(values["path"])
-            if not target.is_absolute():
-                target = self.saves / target
-            try:
-                self.session.save_as(target)
-            except SaveError as error:
-                self.notify(str(error), severity="error")
-                return
-            self.notify(f"saved as {target}; the fight goes on there")
-            self.screen.refresh_view()
-
-        field = Field("path", "file", value=self.session.path.name)
-        self.push_screen(Form("Save as", [field]), done)
-
-    def action_setup(self) -> None:
-        from .setup import SetupScreen
-
-        self.push_screen(SetupScreen(self.session), lambda _: self.screen.reload())
-
-    def switch_to(self, path: Path) -> None:
+    def switch_to(self, path: Path, setup: bool = False) -> None:
+        """Another save: this one is closed (and its lock let go) first."""
+        try:
+            session = Session.open(path, lock=True)
+        except (LoadError, SaveError) as error:
+            self.notify(str(error), title="Not opened", severity="error", timeout=10)
+            return
         self.session.close()
-        self.session = Session.open(path)
+        self.session = session
         self.table = Table(self.session)
-        self.switch_screen(combat_screen(self.table))
+        self.switch_screen(combat_screen(self.table, setup=setup))
 
 
-def fresh_demo(saves: Path, bundled: Path) -> Path:
-    """A copy of the bundled demo to play on; the bundled file is never touched."""
+def fresh_demo(saves: Path, bundled: Path, seed: int | None = None) -> Path:
+    """A copy of the bundled demo to play on, with a seed of its own (every copy rolls
+    its own dice); the bundled file is never touched."""
     saves.mkdir(parents=True, exist_ok=True)
     target = saves / f"demo-{time.strftime('%Y%m%d-%H%M%S')}.toml"
     number = 1
     while target.exists():
         number += 1
         target = saves / f"demo-{time.strftime('%Y%m%d-%H%M%S')}-{number}.toml"
-    shutil.copyfile(bundled, target)
+    fresh = secrets.randbelow(2**31) if seed is None else seed
+    text = _SEED.sub(f"seed = {fresh}", bundled.read_text(encoding="utf-8"), count=1)
+    write_atomic(target, text)
     return target
+
+
+_SEED = re.compile(r"^seed = -?\d+", re.MULTILINE)

@@ -1,24 +1,36 @@
-"""The combat screen: tracker, plan and log, and a key for everything a referee does."""
+"""The combat screen: tracker, plan and log, and a key for everything a referee does.
+
+The screen composes widgets and calls the table (the session layer); the ruleset says
+what its forms, columns and extra commands are, and the screen renders them. Widgets
+tell the screen what happened through messages (`EventsAppended`,
+`Tracker.CombatantSelected`), never by reaching into each other.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
-from referee.engine import Combatant, RefereeError, Weapon
+from referee.engine import RefereeError
 from referee.engine import events as ev
 from referee.engine.plan import Plan
-from referee.session.replay import chronicle, describe
+from referee.engine.specs import Field, Form
+from referee.session import view
+from referee.session.replay import chronicle_lines
 from referee.session.store import SaveError
 from referee.session.table import DeclarationClock, Table
+from referee.session.view import LogLine
 
 from .widgets import LogView, PlanView, StatusLine, Tracker
 from .widgets.keys import KeyLine, working_keys
 
-# Keys that are not declaration keys; the ruleset's action keys are added per fight.
+# Keys every ruleset has; the ruleset's declaration keys and commands are added per fight.
 BINDINGS = [
     Binding("i", "roll_initiative", "Roll init"),
     Binding("I", "enter_initiative", "Type init", show=False),
@@ -27,9 +39,7 @@ BINDINGS = [
     Binding("m", "miss", "Miss"),
     Binding("plus", "heal", "Heal", show=False),
     Binding("exclamation_mark", "condition", "Condition", show=False),
-    Binding("F", "fire", "Fire prepared", show=False),
     Binding("r", "next_round", "Next round"),
-    Binding("M", "morale", "Morale", show=False),
     Binding("j", "join", "Join", show=False),
     Binding("ctrl+z", "undo", "Undo"),
     Binding("ctrl+y", "redo", "Redo"),
@@ -39,23 +49,32 @@ BINDINGS = [
     Binding("R", "replay", "Replay", show=False),
     Binding("question_mark", "help", "Help"),
 ]
+RESOLVING = ("next_beat", "hit", "miss")
+# Consequences the rules add that a referee must not miss.
+QUIET = ("damage", "roll", "note", "resolve", "round")
 
 
-def forms():  # noqa: ANN201 - imported when a form opens, not at start-up
+class EventsAppended(Message):
+    """Events are on disk; their log lines come with them."""
+
+    def __init__(self, events: list[ev.Event], lines: list[LogLine]) -> None:
+        super().__init__()
+        self.events, self.lines = events, lines
+
+
+def forms() -> Any:  # imported when a form opens, not at start-up
     from . import forms as module
 
     return module
 
 
-class CombatScreen(Screen):
+class CombatScreen(Screen[None]):
     BINDINGS = BINDINGS
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, setup: bool = False) -> None:
         super().__init__()
         self.table = table
-        self.told: list[str] = []  # each new event told as it is applied (an observer)
-        self.watching = None
-
+        self.start_in_setup = setup
 
     # -- layout -------------------------------------------------------------------------
 
@@ -72,33 +91,28 @@ class CombatScreen(Screen):
         if self.table.session.warning:
             self.notify(self.table.session.warning, title="Recovered a torn save",
                         severity="warning", timeout=30)
+        if self.start_in_setup:
+            self.action_setup()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that work right now are shown in the footer."""
-        fight = self.table.fight
-        round_ = max(fight.round, 1)
-        rolled = round_ in fight.initiatives or (fight.ruleset.id == "count-up" and fight.base)
+        table = self.table
         if action in ("roll_initiative", "enter_initiative"):
-            return not rolled
-        if action in ("next_beat", "hit", "miss", "fire"):
-            return bool(rolled) and self.table.current_beat() is not None
+            return table.initiative_due() and bool(table.fight.ruleset.actions())
+        if action in RESOLVING:
+            return not table.initiative_due() and table.current_beat() is not None
         if action == "declare":
-            return bool(self.table.undeclared())
+            return bool(table.undeclared())
         if action == "undo":
-            return bool(fight.batches)
+            return bool(table.fight.batches)
         if action == "redo":
-            return bool(fight.undone)
+            return bool(table.fight.undone)
         return True
 
     def reload(self) -> None:
         """Everything drawn afresh from the session: on opening, and after set-up."""
-        story = chronicle_of(self.table)
-        fight = self.table.fight
-        if self.watching is not None and self.tell in self.watching.observers:
-            self.watching.observers.remove(self.tell)
-        fight.observers.append(self.tell)
-        self.watching = fight
-        self.query_one(LogView).show_all([f"{n:>5}. {text}" for n, _, text in story.lines])
+        self.table.told()
+        self.query_one(LogView).show_all([str(line) for line in chronicle_lines(self.table)])
         self.refresh_view()
         self.query_one(Tracker).focus()
         self.point_at_work()
@@ -106,11 +120,8 @@ class CombatScreen(Screen):
     def point_at_work(self) -> None:
         """The cursor on who acts now: the current beat's first actor, else the next
         combatant to declare."""
-        plan, beat = self.plan(), self.table.current_beat()
-        if plan is not None and beat is not None and self.table.fight.initiatives:
-            self.query_one(Tracker).select(plan.beats[beat - 1].actions[0].actor)
-            return
-        waiting = self.table.next_undeclared()
+        acting = self.table.acting() if not self.table.initiative_due() else []
+        waiting = acting[0] if acting else self.table.next_undeclared()
         if waiting is not None:
             self.query_one(Tracker).select(waiting)
 
@@ -123,44 +134,45 @@ class CombatScreen(Screen):
             self.notify(str(error), severity="error")
             return None
 
-    def refresh_view(self, clock: str = "") -> None:
-        fight = self.table.fight
+    def refresh_view(self) -> None:
+        table = self.table
         plan = self.plan()
-        resolved = fight.resolved.get(max(fight.round, 1), 0)
-        current: set[str] = set()
-        if plan is not None and resolved < len(plan.beats):
-            current = {a.actor for a in plan.beats[resolved].actions}
-        self.query_one(StatusLine).show(fight, self.table.session.encounter.title,
-                                        clock or self.table.session.path.name)
-        self.query_one(Tracker).show(fight, plan, current)
-        self.query_one(PlanView).show(plan, resolved)
-        self.sub_title = str(self.table.session.path)
+        shown = view.build(table.fight, plan, table.session.encounter.title)
+        acting = {r.key for r in shown.rows if r.acting}
+        self.query_one(StatusLine).show(f"{shown.status} · {table.session.path.name}")
+        self.query_one(Tracker).show(table.fight, plan, acting)
+        self.query_one(PlanView).show(shown.plan, shown.current)
+        self.sub_title = str(table.session.path)
         bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
         self.query_one(KeyLine).show(working_keys(self, bindings))
 
-    def tell(self, fight, event: ev.Event) -> None:
-        """An observer of the fight: each event told against the state just before it."""
-        self.told.append(f"{len(fight.log) + 1:>5}. {describe(fight, event)}")
-
-    def logged(self, events: list[ev.Event]) -> None:
-        """New events in the log pane, as the observer told them."""
-        lines, self.told = self.told, []
-        self.query_one(LogView).add(lines)
-        for event in events:
-            if isinstance(event, (ev.SpellLost, ev.Death)):
-                self.notify(describe(self.table.fight, event), severity="warning")
+    def on_events_appended(self, message: EventsAppended) -> None:
+        self.query_one(LogView).add([str(line) for line in message.lines])
+        for event, line in zip(message.events, message.lines, strict=False):
+            if event.follows and event.TYPE not in QUIET:
+                self.notify(line.text, severity="warning")
         self.refresh_view()
 
-    def attempt(self, work: Any, *args: Any, **kwargs: Any) -> list[ev.Event]:
+    def attempt(self, work: Callable[..., list[ev.Event]], *args: Any,
+                **kwargs: Any) -> list[ev.Event]:
         """Run a table operation; a refusal or a failed save is shown, never a crash."""
         try:
             events = work(*args, **kwargs)
         except (RefereeError, SaveError, ValueError) as error:
-            self.told.clear()  # whatever was told of events not kept
+            self.table.told()  # whatever was told of events not kept
             self.notify(str(error), title="Not done", severity="error", timeout=8)
             return []
-        self.logged(events)
+        self.post_message(EventsAppended(events, self.table.told()))
         return events
+
+    def ask(self, spec: Form, done: Callable[[dict[str, Any]], None],
+            clock: DeclarationClock | None = None) -> None:
+        """Open a form; `done` gets its values (a cancelled form does nothing)."""
+        def finished(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                done(values)
+
+        self.app.push_screen(forms().form_screen(spec, clock), finished)
 
     # -- declaring ----------------------------------------------------------------------
 
@@ -172,25 +184,23 @@ class CombatScreen(Screen):
         if actor is None:
             return
         table = self.table
-        if not table.fight.alive(actor):
-            self.notify(f"{actor} is dead", severity="error")
+        why = table.fight.ruleset.can_act(table.fight, actor)
+        if why:
+            self.notify(f"{table.fight.roster[actor].name} is {why} and cannot declare",
+                        severity="error")
             return
-        kind = next(k for k in table.fight.ruleset.actions() if k.key == action)
-        clock = (DeclarationClock(self.app.clock) if table.fight.ruleset.id == "demon-idol"
-                 else None)
-        title = f"{table.fight.roster[actor].name} declares {action} — {kind.name}"
-        form = forms().DeclareForm(title, forms().declare_fields(table, actor, action), clock)
+        spec = table.declare_form(actor, action)
+        clock = DeclarationClock(self.app.clock) if spec.clock else None
 
-        def done(values: dict[str, Any] | None) -> None:
-            if values is None:
-                return
-            chosen = forms().clean(values)
-            if self.attempt(table.declare, actor, action, **chosen):
+        def done(values: dict[str, Any]) -> None:
+            if self.attempt(table.declare, actor, action, **forms().clean(values)):
                 following = table.next_undeclared(actor)
                 if following is not None:
                     self.query_one(Tracker).select(following)
+                else:
+                    self.point_at_work()
 
-        self.app.push_screen(form, done)
+        self.ask(spec, done, clock)
 
     # -- initiative ---------------------------------------------------------------------
 
@@ -199,15 +209,11 @@ class CombatScreen(Screen):
         self.point_at_work()
 
     def action_enter_initiative(self) -> None:
-        fields = forms().initiative_fields(self.table)
+        def done(values: dict[str, Any]) -> None:
+            self.attempt(self.table.enter_initiative, values)
+            self.point_at_work()
 
-        def done(values: dict[str, Any] | None) -> None:
-            if values and all(v is not None for v in values.values()):
-                self.attempt(self.table.enter_initiative, values)
-                self.point_at_work()
-
-        self.app.push_screen(forms().Form("Initiative from real dice", fields,
-                                        focus=forms().first_text(fields)), done)
+        self.ask(self.table.initiative_form(), done)
 
     # -- resolving ----------------------------------------------------------------------
 
@@ -218,105 +224,101 @@ class CombatScreen(Screen):
         self.attempt(self.table.resolve_next)
         self.point_at_work()
 
-    def declared_target(self) -> str | None:
-        actor = self.selected()
+    def declared_target(self, actor: str | None) -> str | None:
         declaration = self.table.declared().get(actor or "")
         if declaration is not None and declaration.target:
             return declaration.target[0]
         return None
 
+    def target_field(self, default: str | None) -> Field:
+        fight = self.table.fight
+        options = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
+        return Field("target", "target", "choice", default, required=True, options=options)
+
     def action_hit(self) -> None:
         source = self.selected()
-        fields = forms().damage_fields(self.table, self.declared_target())
+        table = self.table
+        fields = (self.target_field(self.declared_target(source)),
+                  Field("amount", "damage", default=table.damage_default(source),
+                        required=True, help="dice to roll (1d8+1), or a number from real dice"),
+                  ) + table.fight.ruleset.damage_fields(table.fight)
+        who = table.fight.roster[source].name if source else "A hit"
 
-        def done(values: dict[str, Any] | None) -> None:
-            if not values or not values.get("target") or not values.get("amount"):
-                return
-            text = str(values["amount"])
-            amount: int | str = int(text) if text.lstrip("-").isdigit() else text
-            self.attempt(self.table.damage, values["target"], amount, source=source,
+        def done(values: dict[str, Any]) -> None:
+            self.attempt(table.damage, values["target"], values["amount"], source=source,
                          critical=bool(values.get("critical")))
 
-        who = self.table.fight.roster[source].name if source else "A hit"
-        self.app.push_screen(forms().Form(f"{who} hits: damage", fields, focus="amount"), done)
+        self.ask(Form(f"{who} hits: damage", fields, focus="amount"), done)
 
     def action_miss(self) -> None:
         actor = self.selected()
-        if actor is None:
-            return
-        self.attempt(self.table.miss, actor, self.declared_target())
+        if actor is not None:
+            self.attempt(self.table.miss, actor, self.declared_target(actor))
 
     def action_heal(self) -> None:
-        def done(values: dict[str, Any] | None) -> None:
-            if values and values.get("target") and values.get("amount") is not None:
-                self.attempt(self.table.heal, values["target"], values["amount"],
-                             bool(values.get("stabilize")))
+        fields = (self.target_field(self.selected()),
+                  Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
+                  Field("stabilize", "stabilise", "bool", False))
 
-        fields = forms().heal_fields(self.table, self.selected())
-        self.app.push_screen(forms().Form("Heal", fields, focus="amount"), done)
+        def done(values: dict[str, Any]) -> None:
+            self.attempt(self.table.heal, values["target"], values["amount"],
+                         bool(values.get("stabilize")))
+
+        self.ask(Form("Heal", fields, focus="amount"), done)
 
     def action_condition(self) -> None:
-        def done(values: dict[str, Any] | None) -> None:
-            if values and values.get("target") and values.get("name"):
-                self.attempt(self.table.condition, values["target"], values["name"],
-                             values.get("rounds"))
-
-        fields = forms().condition_fields(self.table, self.declared_target() or self.selected())
-        self.app.push_screen(forms().Form("Condition", fields, focus="name"), done)
-
-    def action_fire(self) -> None:
         actor = self.selected()
-        if actor is None:
-            return
-        plan, beat = self.plan(), self.table.current_beat()
-        before = None
-        if plan is not None and beat is not None:
-            before = plan.beats[beat - 1].actions[0].actor
-        self.attempt(self.table.fire, actor, before)
+        fields = (self.target_field(self.declared_target(actor) or actor),
+                  Field("name", "condition", required=True, help="prone, stunned, held …"),
+                  Field("rounds", "rounds", "int", minimum=1, help="blank: until removed"))
+
+        def done(values: dict[str, Any]) -> None:
+            self.attempt(self.table.condition, values["target"], values["name"],
+                         values.get("rounds"))
+
+        self.ask(Form("Condition", fields, focus="name"), done)
 
     def action_next_round(self) -> None:
-        due = self.table.morale_due()
+        notices = self.table.notices()
         self.attempt(self.table.next_round)
         self.point_at_work()
-        for cid, why in due:
-            self.notify(f"{self.table.fight.roster[cid].name}: {why} — M rolls morale",
-                        title="Morale check due (CU-6)", severity="warning")
-
-    def action_morale(self) -> None:
-        actor = self.selected()
-        if actor is None:
-            return
-        if self.table.fight.ruleset.id == "count-up":
-            self.attempt(self.table.roll_morale, actor)
-            return
-        side = self.table.fight.roster[actor].side
-        fields = forms().morale_fields(self.table, actor, side)
-
-        def done(values: dict[str, Any] | None) -> None:
-            if values:
-                self.attempt(self.table.morale, (values["group"],), values["passed"],
-                             values.get("roll"), values.get("target"), values.get("avoid"))
-
-        self.app.push_screen(forms().Form("Morale (DI-18)", fields, focus="roll"), done)
+        for title, text in notices:
+            self.notify(text, title=title, severity="warning")
 
     def action_join(self) -> None:
-        def done(values: dict[str, Any] | None) -> None:
-            if not values or not values.get("id") or values.get("hp") is None:
-                return
-            weapon = values.get("weapon")
-            speed = values.get("speed")
-            weapons = ()
-            if weapon:
-                weapons = ((Weapon(weapon, speed=speed or 0),)
-                           if self.table.fight.ruleset.id == "count-up"
-                           else (Weapon(weapon, speed_factor=speed),))
-            combatant = Combatant(values["id"], values.get("name") or values["id"],
-                                  values["side"], values["hp"], values["hp"], weapons=weapons)
-            self.attempt(self.table.join, combatant, values.get("at_count"),
-                         values.get("base"))
+        from referee.session.roster import RosterEditor
 
-        self.app.push_screen(forms().Form("A combatant joins", forms().join_fields(self.table)),
-                             done)
+        editor = RosterEditor(self.table.session)
+        spec = editor.combatant_form(None)
+        extra = self.table.fight.ruleset.join_fields(self.table.fight)
+        joined = Form("A combatant joins", spec.fields + extra)
+
+        def done(values: dict[str, Any]) -> None:
+            try:
+                combatant = editor.built(values, None)
+            except RefereeError as error:
+                self.notify(str(error), title="Not done", severity="error")
+                return
+            self.attempt(self.table.join, combatant, values)
+
+        self.ask(joined, done)
+
+    def action_command(self, command: str) -> None:
+        actor = self.selected()
+        spec = self.table.command_form(command, actor)
+        if spec is None:
+            self.attempt(self.table.command, command, actor, self.command_values(command))
+            return
+
+        def done(values: dict[str, Any]) -> None:
+            self.attempt(self.table.command, command, actor, values)
+
+        self.ask(spec, done)
+
+    def command_values(self, command: str) -> dict[str, Any]:
+        """What a command without a form is told of the moment: who acts now."""
+        acting = self.table.acting()
+        return {"before": acting[0]} if acting else {}
 
     # -- files, history and the rest ------------------------------------------------------
 
@@ -327,13 +329,30 @@ class CombatScreen(Screen):
         self.attempt(self.table.redo)
 
     def action_save_as(self) -> None:
-        self.app.action_save_as()
+        session = self.table.session
+        field = Field("path", "file", default=session.path.name, required=True)
+
+        def done(values: dict[str, Any]) -> None:
+            target = Path(values["path"])
+            if not target.is_absolute():
+                target = session.path.parent / target
+            try:
+                session.save_as(target)
+            except SaveError as error:
+                self.notify(str(error), severity="error")
+                return
+            self.notify(f"saved as {target}; the fight goes on there")
+            self.refresh_view()
+
+        self.ask(Form("Save as", (field,)), done)
 
     def action_open(self) -> None:
         self.app.action_open()
 
     def action_setup(self) -> None:
-        self.app.action_setup()
+        from .setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(self.table.session), lambda _: self.reload())
 
     def action_replay(self) -> None:
         self.app.action_replay()
@@ -342,22 +361,17 @@ class CombatScreen(Screen):
         self.app.action_help()
 
 
-def chronicle_of(table: Table) -> Any:
-    from referee.session.files import Save
-
-    session = table.session
-    save = Save(session.path, "", session.encounter, session.fight.ruleset, session.fight)
-    return chronicle(save)
-
-
-def combat_screen(table: Table) -> CombatScreen:
-    """A combat screen with the ruleset's own declaration keys bound: a–g and p for
-    demon-idol, count-up's action keys."""
-    kinds = [kind for kind in table.fight.ruleset.actions() if kind.hotkey]
+def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
+    """A combat screen with the ruleset's own keys bound: its declaration keys (a–g and
+    p, or count-up's action keys) and its commands (morale, fire ...)."""
+    ruleset = table.fight.ruleset
+    kinds = [kind for kind in ruleset.actions() if kind.hotkey]
     every = ",".join(kind.hotkey for kind in kinds)
     keys = [Binding(kind.hotkey, f"declare('{kind.key}')",
                     "Declare" if number == 0 else f"declare {kind.key}", show=number == 0,
                     key_display=every if number == 0 else None)
             for number, kind in enumerate(kinds)]
+    keys += [Binding(command.key, f"command('{command.id}')", command.label, show=command.show)
+             for command in table.commands() if command.key]
     screen_class = type("RulesetCombatScreen", (CombatScreen,), {"BINDINGS": keys + BINDINGS})
-    return screen_class(table)
+    return screen_class(table, setup)

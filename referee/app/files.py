@@ -1,16 +1,23 @@
-"""Opening a save from the saves folder: title, ruleset, round and when it last changed."""
+"""Opening a save from the saves folder: title, ruleset, round and when it last changed.
+
+The list is read in a worker from each save's header alone, so a folder of long fights
+opens at once."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header
 
 from referee.engine import RefereeError
+from referee.engine.specs import Field, Form
 from referee.session.files import LoadError, load_save
 from referee.session.store import SaveError
 from referee.session.table import list_saves
@@ -23,6 +30,11 @@ class OpenScreen(Screen[Path | None]):
         Binding("n", "new", "New encounter"),
         Binding("escape", "close", "Back"),
     ]
+
+    class Listed(Message):
+        def __init__(self, rows: list[dict[str, Any]]) -> None:
+            super().__init__()
+            self.rows = rows
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
@@ -38,17 +50,26 @@ class OpenScreen(Screen[Path | None]):
         table = self.query_one(DataTable)
         for label in ("title", "ruleset", "round", "last changed", "file", "note"):
             table.add_column(label)
-        for row in list_saves(self.folder):
+        table.focus()
+        self.load()
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        self.post_message(self.Listed(list_saves(self.folder)))
+
+    def on_open_screen_listed(self, message: Listed) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for row in message.rows:
             changed = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["changed"]))
             table.add_row(row["title"], row["ruleset"], str(row["round"]), changed,
                           row["path"].name, row["problem"][:40], key=str(row["path"]))
-        table.focus()
 
     def chosen(self) -> Path | None:
         table = self.query_one(DataTable)
         if table.row_count == 0:
             return None
-        return Path(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        return Path(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value or "")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_open()
@@ -68,16 +89,18 @@ class OpenScreen(Screen[Path | None]):
             self.notify(str(error), severity="error")
 
     def action_new(self) -> None:
-        from referee.session.files import builtin_rulesets
+        from referee.rulesets import available
 
-        from .forms import Field, Form
+        from .forms import form_screen
 
-        rulesets = [(name, name) for name in sorted(builtin_rulesets())]
-        fields = [Field("file", "file", placeholder="ambush.toml"), Field("title", "title"),
-                  Field("ruleset", "ruleset", "choice", "demon-idol", rulesets)]
+        rulesets = tuple((name, name) for name in available())
+        fields = (Field("file", "file", required=True, help="ambush.toml"),
+                  Field("title", "title"),
+                  Field("ruleset", "ruleset", "choice", rulesets[0][1], options=rulesets),
+                  Field("demo", "start from its demo", "bool", False))
 
-        def done(values: dict | None) -> None:
-            if not values or not values.get("file"):
+        def done(values: dict[str, Any] | None) -> None:
+            if not values:
                 return
             name = values["file"] if values["file"].endswith(".toml") else values["file"] + ".toml"
             path = self.folder / name
@@ -85,23 +108,29 @@ class OpenScreen(Screen[Path | None]):
                 self.notify(f"{path} exists: open it from the list", severity="error")
                 return
             try:
-                new_save(path, values.get("title") or path.stem, values["ruleset"])
-            except (SaveError, RefereeError, OSError) as error:  # say so, stay here
+                new_save(path, values.get("title") or path.stem, values["ruleset"],
+                         bool(values.get("demo")))
+            except (SaveError, RefereeError, LookupError, OSError) as error:  # say so, stay
                 self.notify(str(error), severity="error")
                 return
-            self.dismiss(path)
-            self.app.call_later(self.app.action_setup)
+            self.dismiss(None)
+            self.app.switch_to(path, setup=not values.get("demo"))
 
-        self.app.push_screen(Form("A new encounter", fields, focus="file"), done)
+        self.app.push_screen(form_screen(Form("A new encounter", fields, focus="file")), done)
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-def new_save(path: Path, title: str, ruleset: str) -> None:
-    """An encounter with two sides and no one yet: set it up next."""
+def new_save(path: Path, title: str, ruleset: str, demo: bool = False) -> None:
+    """An encounter to set up (two sides, no one yet), or a copy of the ruleset's demo."""
     from referee.engine import Encounter, Side
-    from referee.session.store import Session
+    from referee.session.store import Session, write_atomic
 
+    if demo:
+        from referee.session.demos import demo_for
+
+        write_atomic(path, demo_for(ruleset).read_text(encoding="utf-8"))
+        return
     sides = (Side("party", "The party", players=True), Side("foes", "Foes"))
     Session.create(path, Encounter(ruleset, title, 1, sides, ())).close()

@@ -1,8 +1,12 @@
-"""Small keyboard-first forms: Enter confirms, Escape cancels, arrows change a choice."""
+"""Forms built from the engine's UI-neutral `Form` specs (as trogon builds them from a
+schema): the widget is picked by the field's kind, keyed by its name, and values are
+read back by that key. Enter confirms, Escape cancels, arrows move between fields and
+change a choice. Nothing typed is dropped silently: a value that does not fit its field
+is refused with a message, and so is a form with a required field left blank.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -11,23 +15,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from referee.engine.record import field, record
-from referee.session.table import DeclarationClock, Table
+from referee.engine.specs import Field, Form
+from referee.session.table import DeclarationClock
 
 from .widgets.choice import Choice
 
-
-@record
-class Field:
-    name: str
-    label: str
-    kind: str = "text"  # text, int, choice, flag
-    value: Any = None
-    options: list[tuple[str, Any]] = field(default_factory=list)
-    placeholder: str = ""
+HINT = "Enter confirms · Esc cancels · ↑/↓ fields · ←/→ change a choice"
 
 
-class Form(ModalScreen[dict[str, Any] | None]):
+class FormScreen(ModalScreen[dict[str, Any] | None]):
     """A column of fields; the result is a dict of their values, or None if cancelled."""
 
     BINDINGS = [
@@ -38,46 +34,36 @@ class Form(ModalScreen[dict[str, Any] | None]):
         Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
-    def __init__(self, title: str, fields: list[Field], hint: str = "",
-                 focus: str | None = None) -> None:
+    def __init__(self, spec: Form) -> None:
         super().__init__()
-        self.title_text, self.fields, self.hint, self.start = title, fields, hint, focus
+        self.spec = spec
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
-            yield Label(self.title_text, id="form-title")
-            for spec in self.fields:
+            yield Label(self.spec.title, id="form-title")
+            for field in self.spec.fields:
                 with Horizontal(classes="row"):
-                    yield Label(spec.label, classes="label")
-                    yield self.widget(spec)
+                    yield Label(field.title, classes="label")
+                    yield widget(field)
             yield Static("", id="form-extra")
-            yield Label(self.hint or "Enter confirms · Esc cancels · ←/→ change a choice",
-                        id="form-hint")
-
-    @staticmethod
-    def widget(spec: Field) -> Input | Choice:
-        if spec.kind == "choice":
-            return Choice(spec.options, spec.value, id=f"f-{spec.name}")
-        if spec.kind == "flag":
-            return Choice([("no", False), ("yes", True)], bool(spec.value), id=f"f-{spec.name}")
-        text = "" if spec.value is None else str(spec.value)
-        restrict = r"-?[0-9]*" if spec.kind == "int" else None
-        return Input(text, id=f"f-{spec.name}", restrict=restrict, placeholder=spec.placeholder)
+            yield Label(self.spec.hint or HINT, id="form-hint")
 
     def on_mount(self) -> None:
-        if self.start is not None:
-            self.query_one(f"#f-{self.start}").focus()
+        start = self.spec.focus or (self.spec.fields[0].name if self.spec.fields else None)
+        if start is not None:
+            self.query_one(f"#f-{start}").focus()
 
     def values(self) -> dict[str, Any]:
+        """Each field's value by its name; raises ValueError saying what does not fit."""
         out: dict[str, Any] = {}
-        for spec in self.fields:
-            widget = self.query_one(f"#f-{spec.name}")
-            if isinstance(widget, Choice):
-                out[spec.name] = widget.value
-            elif spec.kind == "int":
-                out[spec.name] = int(widget.value) if widget.value.strip("-") else None
-            else:
-                out[spec.name] = widget.value.strip() or None
+        for field in self.spec.fields:
+            found = self.query_one(f"#f-{field.name}")
+            out[field.name] = found.value if isinstance(found, Choice) else read_text(
+                field, found.value if isinstance(found, Input) else "")
+        missing = [f.title for f in self.spec.fields
+                   if f.required and out.get(f.name) in (None, "")]
+        if missing:
+            raise ValueError(f"missing: {', '.join(missing)}")
         return out
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -85,151 +71,115 @@ class Form(ModalScreen[dict[str, Any] | None]):
         self.action_submit()
 
     def action_submit(self) -> None:
-        self.dismiss(self.values())
+        try:
+            values = self.values()
+        except ValueError as error:
+            self.query_one("#form-extra", Static).update(f"[b red]{error}[/]")
+            self.notify(str(error), title="Not done yet", severity="error")
+            return
+        self.dismiss(values)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class DeclareForm(Form):
-    """A declaration; demon-idol forms run the declaration clock (DI-16)."""
+def widget(field: Field) -> Input | Choice:
+    if field.kind == "choice":
+        return Choice(list(field.options), field.default, id=f"f-{field.name}")
+    if field.kind == "bool":
+        return Choice([("no", False), ("yes", True)], bool(field.default), id=f"f-{field.name}")
+    text = "" if field.default is None else str(field.default)
+    return Input(text, id=f"f-{field.name}", placeholder=field.help)
 
-    BINDINGS = [Binding("ctrl+t", "clock", "Pause clock")]
 
-    def __init__(self, title: str, fields: list[Field], clock: DeclarationClock | None) -> None:
-        hint = "Enter confirms · Esc cancels · ←/→ change"
-        if clock is not None:
-            hint += " · ctrl+t pauses the clock"
-        super().__init__(title, fields, hint)
+def read_text(field: Field, raw: str) -> Any:
+    """A typed field's text as its kind: blank is None; anything that does not fit is
+    refused by name (never dropped)."""
+    text = raw.strip()
+    if not text:
+        return None
+    if field.kind == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{field.title}: a whole number, not {text!r}") from None
+        if field.minimum is not None and value < field.minimum:
+            raise ValueError(f"{field.title}: at least {field.minimum}, not {value}")
+        return value
+    if field.kind == "number":
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{field.title}: a number, not {text!r}") from None
+    return text
+
+
+class ClockForm(FormScreen):
+    """A declaration under DI-16's clock: it runs from the moment the form opens until
+    the referee's first key in it (the player has decided), or `ctrl+t` stops and starts
+    it by hand; what it shows is always what it will count."""
+
+    BINDINGS = [Binding("ctrl+t", "clock", "Clock on/off")]
+
+    def __init__(self, spec: Form, clock: DeclarationClock) -> None:
+        super().__init__(spec)
         self.clock = clock
+        self.touched = False
 
     def on_mount(self) -> None:
         super().on_mount()
-        if self.clock is not None:
-            self.clock.start()
+        self.clock.start()
+        self.tick()
+        self.set_interval(0.5, self.tick)
+
+    def on_key(self, event: Any) -> None:
+        if event.key != "ctrl+t":
+            self.entered()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        field = next((f for f in self.spec.fields if f"f-{f.name}" == event.input.id), None)
+        initial = "" if field is None or field.default is None else str(field.default)
+        if event.value != initial:  # not the value the form opened with
+            self.entered()
+
+    def on_choice_changed(self) -> None:
+        self.entered()
+
+    def entered(self) -> None:
+        """The referee's first key: the player has said what they do."""
+        if not self.touched:
+            self.touched = True
+            self.clock.pause()
             self.tick()
-            self.set_interval(0.5, self.tick)
 
     def tick(self) -> None:
-        if self.clock is None:
-            return
         seconds = int(self.clock.seconds())
-        paused = "" if self.clock.running else " (paused)"
+        state = "running" if self.clock.running else "stopped"
         self.query_one("#form-extra", Static).update(
-            f"clock {seconds // 60}:{seconds % 60:02d}{paused} · "
-            f"delay {self.clock.delay()} segment(s) (DI-16)")
+            f"clock {seconds // 60}:{seconds % 60:02d} ({state}) · "
+            f"delay {self.clock.delay()} segment(s) (DI-16) · ctrl+t starts/stops it")
 
     def action_clock(self) -> None:
-        if self.clock is not None:
-            self.clock.toggle()
-            self.tick()
+        self.clock.toggle()
+        self.touched = True
+        self.tick()
 
     def action_submit(self) -> None:
-        values = self.values()
-        if self.clock is not None:
-            self.clock.pause()
+        self.clock.pause()
+        try:
+            values = self.values()
+        except ValueError as error:
+            self.query_one("#form-extra", Static).update(f"[b red]{error}[/]")
+            return
+        if self.clock.delay():
             values["delay"] = self.clock.delay()
         self.dismiss(values)
 
 
-# -- the forms the combat screen opens ---------------------------------------------------
-
-
-def target_options(table: Table) -> list[tuple[str, Any]]:
-    fight = table.fight
-    return [(c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid)]
-
-
-def declare_fields(table: Table, actor: str, action: str) -> list[Field]:
-    """Only what this action needs, pre-filled from the combatant and the last round."""
-    combatant = table.fight.roster[actor]
-    needs = table.fields_for(action)
-    prefill = table.prefill(actor, action)
-    out: list[Field] = []
-    if "weapon" in needs and combatant.weapons:
-        options = [("—", None)] + [(w.name, w.name) for w in combatant.weapons]
-        out.append(Field("weapon", "weapon", "choice", prefill.get("weapon"), options))
-    if "spell" in needs and combatant.spells:
-        options = [("—", None)] + [(s.name, s.name) for s in combatant.spells]
-        out.append(Field("spell", "spell", "choice", prefill.get("spell"), options))
-    if "device" in needs:
-        out += [Field("device", "device"), Field("usage_time", "segments to use", "int")]
-    if "turn" in needs:
-        out.append(Field("turn", "turn undead", "flag", False))
-    if "charge" in needs:
-        out += [Field("charge", "charge", "flag", False),
-                Field("closing", "segments to close", "int")]
-    if "target" in needs:
-        options = [("—", None)] + target_options(table)
-        out.append(Field("target", "target", "choice", prefill.get("target"), options))
-    if table.fight.ruleset.id == "demon-idol":
-        out += [Field("prepared", "prepared", "flag", False), Field("trigger", "trigger")]
-    else:
-        out.append(Field("modifier", "modifier", "int", placeholder="blank: the table's"))
-    return out
+def form_screen(spec: Form, clock: DeclarationClock | None = None) -> FormScreen:
+    return ClockForm(spec, clock) if spec.clock and clock is not None else FormScreen(spec)
 
 
 def clean(values: dict[str, Any]) -> dict[str, Any]:
-    """Drop what was left blank or off, so the declaration holds only what was chosen."""
+    """Drop what was left blank or off, so an event holds only what was chosen."""
     return {k: v for k, v in values.items() if v not in (None, False, "")}
-
-
-def damage_fields(table: Table, target: str | None) -> list[Field]:
-    out = [Field("target", "target", "choice", target, target_options(table)),
-           Field("amount", "damage", placeholder="1d8+1 to roll, or 7 from real dice")]
-    if table.fight.ruleset.id == "count-up":
-        out.append(Field("critical", "critical", "flag", False))
-    return out
-
-
-def heal_fields(table: Table, target: str | None) -> list[Field]:
-    return [Field("target", "target", "choice", target, target_options(table)),
-            Field("amount", "hit points", "int"), Field("stabilize", "stabilise", "flag", False)]
-
-
-def first_text(fields: list[Field]) -> str | None:
-    """The field a referee types into first: where the form puts the cursor."""
-    return next((f.name for f in fields if f.kind in ("text", "int")), None)
-
-
-def condition_fields(table: Table, target: str | None) -> list[Field]:
-    return [Field("target", "target", "choice", target, target_options(table)),
-            Field("name", "condition"),
-            Field("rounds", "rounds", "int", placeholder="blank: until removed")]
-
-
-def morale_fields(table: Table, actor: str, side: str) -> list[Field]:
-    name = table.fight.roster[actor].name
-    side_name = table.fight.encounter.side(side).name
-    return [
-        Field("group", "who", "choice", side, [(side_name, side), (name, actor)]),
-        Field("roll", "roll", "int"), Field("target", "needed", "int"),
-        Field("passed", "result", "choice", None,
-              [("due, not rolled", None), ("holds", True), ("breaks", False)]),
-        Field("avoid", "if it breaks", value="flee"),
-    ]
-
-
-def initiative_fields(table: Table) -> list[Field]:
-    fight = table.fight
-    if fight.ruleset.id == "count-up":
-        groups: dict[str, str] = {}
-        for cid, c in fight.roster.items():
-            groups.setdefault(c.group or cid, c.name if not c.group else f"{c.group} (group)")
-        return [Field(key, label, "int") for key, label in groups.items()]
-    return [Field(s.id, s.name, "int") for s in fight.encounter.sides]
-
-
-def join_fields(table: Table) -> list[Field]:
-    sides = [(s.name, s.id) for s in table.fight.encounter.sides]
-    out = [Field("id", "id"), Field("name", "name"), Field("side", "side", "choice",
-                                                             sides[0][1], sides),
-           Field("hp", "hit points", "int"), Field("weapon", "weapon name"),
-           Field("speed", "weapon speed", "int", placeholder="speed factor (count-up: speed)")]
-    if table.fight.ruleset.id == "count-up":
-        out += [Field("base", "base initiative", "int"),
-                Field("at_count", "count reached", "int", placeholder="the round's count now")]
-    return out
-
-
-Callback = Callable[[dict[str, Any] | None], None]

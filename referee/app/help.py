@@ -13,7 +13,7 @@ FORMS = [
     ("Esc", "cancel a form"),
     ("↑ ↓", "move between a form's fields"),
     ("← → space", "change a choice (or type its first letter)"),
-    ("ctrl+t", "pause or restart the declaration clock (demon-idol, DI-16)"),
+    ("ctrl+t", "stop or start the declaration clock (where the ruleset runs one, DI-16)"),
     ("ctrl+p", "the command palette: every action by name"),
 ]
 

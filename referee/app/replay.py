@@ -8,6 +8,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from referee.engine import Fight, RefereeError
+from referee.session import view
 from referee.session.files import Save
 from referee.session.replay import chronicle
 from referee.session.store import Session
@@ -15,7 +16,7 @@ from referee.session.store import Session
 from .widgets import LogView, PlanView, StatusLine, Tracker
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     BINDINGS = [
         # priority: the tables would take the arrows for their own cursors
         Binding("left,comma", "step(-1)", "Back", priority=True),
@@ -53,12 +54,12 @@ class ReplayScreen(Screen):
             plan = fight.plan()
         except RefereeError:
             plan = None
-        resolved = fight.resolved.get(max(fight.round, 1), 0)
+        shown = view.build(fight, plan, self.encounter.title)
         total = len(self.fight.log)
-        self.query_one(StatusLine).show(fight, self.encounter.title,
-                                        f"replay: after event {self.at} of {total}")
-        self.query_one(Tracker).show(fight, plan, set())
-        self.query_one(PlanView).show(plan, resolved)
+        self.query_one(StatusLine).show(f"{shown.status} · replay: after event {self.at} "
+                                        f"of {total}")
+        self.query_one(Tracker).show(fight, plan, {r.key for r in shown.rows if r.acting})
+        self.query_one(PlanView).show(shown.plan, shown.current)
         self.query_one(LogView).show_all(self.lines[: self.at])
         self.sub_title = f"{self.path.name}: after event {self.at} of {total}"
 

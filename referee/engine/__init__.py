@@ -1,4 +1,8 @@
-"""The rules engine: pure Python, no Textual, no files, no clock, no global random."""
+"""The rules engine: pure Python, no Textual, no files, no clock, no global random.
+
+It knows no ruleset by name: each ruleset is a package under `referee/rulesets/` that
+implements the port (`port.Ruleset`).
+"""
 
 from .errors import (
     DuplicateId,
@@ -13,13 +17,13 @@ from .errors import (
     UnknownWeapon,
 )
 from .fight import Fight, Status
-from .model import Combatant, Device, Encounter, Side, Spell, Weapon
+from .model import Combatant, Encounter, Side, Spell, Weapon
 from .plan import Beat, Plan, PlannedAction
-from .rulesets import Ruleset, make_ruleset
+from .port import Ruleset
 
 __all__ = [
-    "Beat", "Combatant", "Device", "DuplicateId", "Encounter", "Fight", "FormatError",
+    "Beat", "Combatant", "DuplicateId", "Encounter", "Fight", "FormatError",
     "IllegalDeclaration", "IllegalEvent", "Plan", "PlannedAction", "RefereeError", "Ruleset",
     "Side", "Spell", "Status", "UnknownCombatant", "UnknownId", "UnknownSide", "UnknownSpell",
-    "UnknownWeapon", "Weapon", "make_ruleset",
+    "UnknownWeapon",
 ]

@@ -6,6 +6,7 @@ writer serve them all, so adding an event type is one small class.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .errors import FormatError, Path
@@ -54,32 +55,22 @@ def _plain(value: Any) -> Any:
 
 @record(frozen=True)
 class Initiative(Event):
-    """demon-idol: one die per side (`rolls`); count-up: base initiative (`base`)."""
+    """Initiative for a round; each ruleset adds what it rolls (a die per side, a base
+    per combatant, tie rolls)."""
 
     TYPE = "initiative"
-    rolls: dict[str, int] = _f("int_table", {})
-    base: dict[str, int] = _f("int_table", {})
     dice: dict[str, Any] = _f("table", {})  # every die rolled, by id, when the program rolled
 
 
 @record(frozen=True)
 class Declare(Event):
+    """A declared action; each ruleset adds the fields its actions take."""
+
     TYPE = "declare"
     actor: str = _f("str!", "")
     action: str = _f("str!", "")
     target: tuple[str, ...] = _f("ids", ())
-    weapon: str | None = _f("str")
-    spell: str | None = _f("str")
-    device: str | None = _f("str")
-    usage_time: int | None = _f("int0")
-    turn: bool = _f("bool", False)
-    charge: bool = _f("bool", False)
-    closing: int | None = _f("int0")
-    prepared: bool = _f("bool", False)
-    trigger: str | None = _f("str")
-    delay: int = _f("int0", 0)
-    modifier: int | None = _f("int")
-    segment: int | None = _f("int1")  # a surprise segment (DI-17)
+    replaces: bool = _f("bool", False)  # takes the place of the actor's earlier declaration
     note: str | None = _f("str")
 
 
@@ -87,15 +78,12 @@ class Declare(Event):
 class Join(Event):
     TYPE = "join"
     combatant: Combatant | None = _f("combatant")
-    at_count: int | None = _f("int")
-    base: int | None = _f("int")
 
 
 @record(frozen=True)
 class Surprise(Event):
     TYPE = "surprise"
     surprised: tuple[str, ...] = _f("ids!", ())
-    segments: int = _f("int0", 0)
 
 
 @record(frozen=True)
@@ -140,14 +128,6 @@ class Condition(Event):
 
 
 @record(frozen=True)
-class SpellLost(Event):
-    TYPE = "spell_lost"
-    actor: str = _f("str!", "")
-    spell: str | None = _f("str")
-    reason: str | None = _f("str")
-
-
-@record(frozen=True)
 class Morale(Event):
     TYPE = "morale"
     group: tuple[str, ...] = _f("ids!", ())
@@ -171,6 +151,8 @@ class NewRound(Event):
 
 @record(frozen=True)
 class Phase(Event):
+    """A step of the round's procedure (declarations, initiative, resolution ...)."""
+
     TYPE = "phase"
     phase: str = _f("str!", "")
     skipped: bool = _f("bool", False)
@@ -184,29 +166,17 @@ class Note(Event):
 
 @record(frozen=True)
 class Resolve(Event):
-    """The referee has resolved beat `beat` (1-based) of the round's plan."""
+    """The referee has resolved these planned actions (their keys, `plan.action_key`);
+    `beat` is the beat's number at the time, for the reader.
+
+    Older saves wrote only the beat's number; a fold reads those against the plan as it
+    stood (see Fight), and a rewrite stores the actions.
+    """
 
     TYPE = "resolve"
-    beat: int = _f("int1!", 1)
+    actions: tuple[str, ...] = _f("ids", ())
+    beat: int | None = _f("int1")
     segment: int | None = _f("int1")
-
-
-@record(frozen=True)
-class Fire(Event):
-    """A prepared action's trigger happened (DI-14)."""
-
-    TYPE = "fire"
-    actor: str = _f("str!", "")
-    before: str | None = _f("str")  # the actor whose action triggered it
-
-
-@record(frozen=True)
-class Injury(Event):
-    TYPE = "injury"
-    target: str = _f("str!", "")
-    roll: int | None = _f("int")
-    injury: str = _f("str!", "")
-    table: str | None = _f("str")
 
 
 @record(frozen=True)
@@ -225,78 +195,98 @@ class Redo(Event):
 
 @record(frozen=True)
 class End(Event):
-    """The fight is over (DI-20: one recovery turn; CU-10: initiative wiped)."""
+    """The fight is over; the ruleset says what that means (a recovery turn, initiative
+    wiped, MP replenished)."""
 
     TYPE = "end"
     note: str | None = _f("str")
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (
-        Initiative, Declare, Join, Surprise, Roll, Damage, Heal, Condition, SpellLost,
-        Morale, Death, NewRound, Phase, Note, Resolve, Fire, Injury, End, Undo, Redo,
-    )
-}
+CORE_EVENTS: tuple[type[Event], ...] = (
+    Initiative, Declare, Join, Surprise, Roll, Damage, Heal, Condition, Morale, Death,
+    NewRound, Phase, Note, Resolve, End, Undo, Redo,
+)
 
 
-def read_event(data: Any, path: Path) -> Event:
-    """An event from plain data, strictly: the first fault found raises FormatError.
+def event_types(extra: tuple[type[Event], ...] = ()) -> dict[str, type[Event]]:
+    """The core's event types with a ruleset's own: a ruleset's class of the same type
+    (its `declare`, with the fields its actions take) takes the core's place."""
+    table = {cls.TYPE: cls for cls in CORE_EVENTS}
+    table.update((cls.TYPE, cls) for cls in extra)
+    return table
+
+
+class EventReader:
+    """Reads events strictly from plain data, for one ruleset's table of event types.
 
     Written without the generic `Fields` reader because a long fight reads tens of
     thousands of events on load; the messages are the same.
     """
-    if not isinstance(data, dict):
-        raise FormatError(f"expected a table, found {describe(data)}", path)
-    kind, round_ = data.get("type"), data.get("round")
-    if type(kind) is not str:
-        kind = _value(data, "type", "str!", path)
-    cls = EVENT_TYPES.get(kind)
-    if cls is None:
-        known = ", ".join(sorted(EVENT_TYPES))
-        raise FormatError(f"unknown event type {kind!r} (known: {known})", path + ("type",))
-    if type(round_) is not int or round_ < 0:
-        round_ = _value(data, "round", "int0!", path)
-    shape = _SHAPES.get(cls) or _shape(cls)
-    values = {"round": round_}
-    for name in shape.required:
-        if name not in data:
-            raise FormatError("missing required field", path + (name,))
-    readers = shape.readers
-    for name, raw in data.items():
-        reader = readers.get(name)
-        if reader is _str and type(raw) is str and raw and not raw.isspace():
-            values[name] = raw  # the commonest case, checked here without a call
-        elif reader is not None:
-            values[name] = reader(raw, path, name)
-        elif name != "type" and name != "round":
-            raise FormatError(f"unknown field {name!r}", path + (name,))
-    for name, factory in shape.factories:
-        if name not in data:
-            values[name] = factory()
-    # Fields left out keep their defaults as class attributes (see record.py): setting
-    # only what the file gives is what makes reading a long log quick.
-    event = object.__new__(cls)
-    event.__dict__.update(values)
-    return event
+
+    def __init__(self, types: dict[str, type[Event]],
+                 combatant: Callable[[Any, Path], Combatant] | None = None) -> None:
+        self.types = types
+        self.combatant = combatant
+        self.shapes: dict[type, _Shape] = {}
+
+    def read(self, data: Any, path: Path) -> Event:
+        """An event from plain data: the first fault found raises FormatError."""
+        if not isinstance(data, dict):
+            raise FormatError(f"expected a table, found {describe(data)}", path)
+        kind, round_ = data.get("type"), data.get("round")
+        if type(kind) is not str:
+            kind = _value(data, "type", "str!", path)
+        cls = self.types.get(kind)
+        if cls is None:
+            known = ", ".join(sorted(self.types))
+            raise FormatError(f"unknown event type {kind!r} (known: {known})", path + ("type",))
+        if type(round_) is not int or round_ < 0:
+            round_ = _value(data, "round", "int0!", path)
+        shape = self.shapes.get(cls) or self._shape(cls)
+        values = {"round": round_}
+        for name in shape.required:
+            if name not in data:
+                raise FormatError("missing required field", path + (name,))
+        readers = shape.readers
+        for name, raw in data.items():
+            reader = readers.get(name)
+            if reader is _str and type(raw) is str and raw and not raw.isspace():
+                values[name] = raw  # the commonest case, checked here without a call
+            elif reader is not None:
+                values[name] = reader(raw, path, name)
+            elif name != "type" and name != "round":
+                raise FormatError(f"unknown field {name!r}", path + (name,))
+        for name, factory in shape.factories:
+            if name not in data:
+                values[name] = factory()
+        # Fields left out keep their defaults as class attributes (see record.py): setting
+        # only what the file gives is what makes reading a long log quick.
+        event = object.__new__(cls)
+        event.__dict__.update(values)
+        return event
+
+    def _shape(self, cls: type) -> _Shape:
+        shape = _Shape(cls, self._combatant)
+        self.shapes[cls] = shape
+        return shape
+
+    def _combatant(self, value: Any, path: Path, name: str) -> Combatant:
+        if not isinstance(value, dict):
+            raise _wrong(value, "a table", path + (name,))
+        if self.combatant is None:
+            raise FormatError("no combatants can be read here", path + (name,))
+        return self.combatant(value, path + (name,))
 
 
 class _Shape:
     """What reading one event type needs, worked out once."""
 
-    def __init__(self, cls: type) -> None:
+    def __init__(self, cls: type, combatant: Any) -> None:
         specs = fields(cls)[1:]
-        self.readers = {f.name: READERS[f.metadata["kind"].rstrip("!")] for f in specs}
+        readers = dict(READERS, combatant=combatant)
+        self.readers = {f.name: readers[f.metadata["kind"].rstrip("!")] for f in specs}
         self.required = [f.name for f in specs if f.metadata["kind"].endswith("!")]
         self.factories = [(f.name, f.default_factory) for f in specs if f.default is MISSING]
-
-
-_SHAPES: dict[type, _Shape] = {}
-
-
-def _shape(cls: type) -> _Shape:
-    _SHAPES[cls] = _Shape(cls)
-    return _SHAPES[cls]
 
 
 def _default(spec: Any) -> Any:
@@ -359,12 +349,6 @@ def _ints(value: Any, path: Path, name: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _combatant(value: Any, path: Path, name: str) -> Combatant:
-    if not isinstance(value, dict):
-        raise _wrong(value, "a table", path + (name,))
-    return Combatant.read(value, path + (name,))
-
-
 READERS: dict[str, Any] = {
     "str": _str,
     "int": _int(None),
@@ -375,5 +359,7 @@ READERS: dict[str, Any] = {
     "int_table": lambda value, path, name: int_table(value, path + (name,)),
     "table": _table,
     "ints": _ints,
-    "combatant": _combatant,
 }
+
+
+event_field = _f  # a ruleset's own events declare their fields with this

@@ -2,7 +2,9 @@
 
 Shaped like python-chess's Board: `push(event)` validates and applies, `pop()` takes
 the last event back, `copy()` gives an independent fight. State is only ever the fold
-of the events over the encounter, so undo, resume and replay cannot drift.
+of the events over the encounter, so undo, resume and replay cannot drift. The fold's
+state is one `FightState` (the core's part) holding the ruleset's own part (`rs`), which
+the ruleset folds immutably through its `apply` hook.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .record import field, record, replace
 
 if TYPE_CHECKING:
     from .plan import Plan
-    from .rulesets.base import Ruleset
+    from .port import Ruleset
 
 
 @record
@@ -34,19 +36,59 @@ class Status:
 
     hp: int
     max_hp: int
-    stress: int = 0
-    wounds: int = 0
     conditions: dict[str, int | None] = field(default_factory=dict)
     dead: bool = False
-    died_at: tuple[int, int] | None = None  # (round, beats resolved when it died)
     hp_at_round_start: int = 0
     stable: bool = False
-    big_hit_round: int = 0  # count-up: last round a single hit took over half its Wound Points
+    marks: dict[str, Any] = field(default_factory=dict)  # the ruleset's own values
 
-    @classmethod
-    def of(cls, c: Combatant) -> Status:
-        return cls(hp=c.hp, max_hp=c.max_hp, stress=c.stress, wounds=c.wound_points,
-                   hp_at_round_start=c.hp)
+    def copy(self) -> Status:
+        return Status(self.hp, self.max_hp, dict(self.conditions), self.dead,
+                      self.hp_at_round_start, self.stable, dict(self.marks))
+
+
+class FightState:
+    """The core's part of the fold, and the ruleset's (`rs`). A checkpoint is a copy."""
+
+    def __init__(self, fight: Fight) -> None:
+        encounter, ruleset = fight.encounter, fight.ruleset
+        self.roster: dict[str, Combatant] = {c.id: c for c in encounter.combatants}
+        self.status: dict[str, Status] = {c.id: _status(ruleset, c)
+                                          for c in encounter.combatants}
+        self.round = 0
+        self.phase = "declarations"
+        self.initiatives: dict[int, ev.Initiative] = {}
+        self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
+        self.declarations: dict[int, list[tuple[int, ev.Declare]]] = {}
+        self.declared_by: dict[tuple[int, Any, str], int] = {}
+        self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
+        self.sides = {s.id for s in encounter.sides}
+        self.joins: dict[str, tuple[int, ev.Join]] = {}
+        self.surprise: ev.Surprise | None = None
+        self.resolved: dict[int, set[str]] = {}  # round -> keys of the planned actions done
+        self.morale: dict[int, list[ev.Morale]] = {}
+        self.ended = False
+        self.rs: Any = None
+
+    def copy(self) -> FightState:
+        other = object.__new__(FightState)
+        other.__dict__.update(self.__dict__)
+        other.roster = dict(self.roster)
+        other.status = {cid: s.copy() for cid, s in self.status.items()}
+        other.initiatives = dict(self.initiatives)
+        other.initiative_at = dict(self.initiative_at)
+        other.declarations = {r: list(items) for r, items in self.declarations.items()}
+        other.declared_by = dict(self.declared_by)
+        other.ranks = dict(self.ranks)
+        other.sides = set(self.sides)
+        other.joins = dict(self.joins)
+        other.resolved = {r: set(keys) for r, keys in self.resolved.items()}
+        other.morale = {r: list(items) for r, items in self.morale.items()}
+        return other  # `rs` is immutable: shared
+
+
+def _status(ruleset: Ruleset, c: Combatant) -> Status:
+    return Status(c.hp, c.max_hp, hp_at_round_start=c.hp, marks=ruleset.marks(c))
 
 
 class Fight:
@@ -54,7 +96,7 @@ class Fight:
         self.encounter = encounter
         self.ruleset = ruleset
         self.log: list[ev.Event] = []  # every event, undo and redo too: the save's [[events]]
-        # told of each event just before it is applied (the app writes its log from them)
+        # told of each event just before it is applied (the session's log lines)
         self.observers: list[Callable[[Fight, ev.Event], None]] = []
         self.later: set[str] = set()  # ids that join later in a loaded log: valid targets
         self._reset()
@@ -64,29 +106,72 @@ class Fight:
         self.positions: list[int] = []  # each effective event's index in the log
         self.batches: list[int] = []  # where each batch (undone together) starts in `events`
         self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
-        self.checkpoints: dict[int, dict[str, Any]] = {}  # events in effect -> state then
+        self.checkpoints: dict[int, FightState] = {}  # events in effect -> state then
         self._start()
 
     def _start(self) -> None:
-        self.roster: dict[str, Combatant] = {c.id: c for c in self.encounter.combatants}
-        self.status: dict[str, Status] = {c.id: Status.of(c) for c in self.encounter.combatants}
-        self.round = 0
-        self.phase = "declarations"
-        self.initiatives: dict[int, ev.Initiative] = {}
-        self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
-        self.base: dict[str, int] = {}
-        self.declarations: dict[int, list[tuple[int, ev.Declare]]] = {}
-        self.declared_by: dict[tuple[int, int | None, str], int] = {}
-        self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
-        self.sides = {s.id for s in self.encounter.sides}
-        self.joins: dict[str, tuple[int, ev.Join]] = {}
-        self.surprise: ev.Surprise | None = None
-        self.resolved: dict[int, int] = {}
-        self.lost_spells: dict[tuple[int, str], ev.SpellLost] = {}
-        self.morale: dict[int, list[ev.Morale]] = {}
-        self.fired: dict[tuple[int, str], ev.Fire] = {}
-        self.ended = False
+        self.state = FightState(self)
+        self.state.rs = self.ruleset.start(self)
         self.plan_revision = next(_REVISIONS)
+
+    # -- the state, read through ---------------------------------------------------------
+
+    @property
+    def roster(self) -> dict[str, Combatant]:
+        return self.state.roster
+
+    @property
+    def status(self) -> dict[str, Status]:
+        return self.state.status
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self.state.phase = value
+
+    @property
+    def initiatives(self) -> dict[int, ev.Initiative]:
+        return self.state.initiatives
+
+    @property
+    def initiative_at(self) -> dict[int, int]:
+        return self.state.initiative_at
+
+    @property
+    def declarations(self) -> dict[int, list[tuple[int, ev.Declare]]]:
+        return self.state.declarations
+
+    @property
+    def joins(self) -> dict[str, tuple[int, ev.Join]]:
+        return self.state.joins
+
+    @property
+    def surprise(self) -> ev.Surprise | None:
+        return self.state.surprise
+
+    @property
+    def resolved(self) -> dict[int, set[str]]:
+        return self.state.resolved
+
+    @property
+    def morale(self) -> dict[int, list[ev.Morale]]:
+        return self.state.morale
+
+    @property
+    def ended(self) -> bool:
+        return self.state.ended
+
+    @property
+    def rs(self) -> Any:
+        """The ruleset's part of the state."""
+        return self.state.rs
 
     # -- the log -------------------------------------------------------------------
 
@@ -109,8 +194,8 @@ class Fight:
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
             before = self.ruleset.end_of_round(self)
         pushed = self._push_batch(before + [event])
-        if isinstance(event, ev.Damage):
-            pushed += self._push_batch(self.ruleset.after_damage(self, event), follows=True)
+        if not isinstance(event, (ev.Undo, ev.Redo)):
+            pushed += self._push_batch(self.ruleset.after(self, event), follows=True)
         return pushed
 
     def _push_batch(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
@@ -137,9 +222,7 @@ class Fight:
                 self.batches.append(len(self.events))
                 if self.undone:
                     self.undone.clear()
-            self.events.append(event)
-            self.positions.append(index)
-            self._apply(index, event)
+            self._keep(index, event)
 
     def _keep(self, index: int, event: ev.Event) -> None:
         self.events.append(event)
@@ -154,21 +237,14 @@ class Fight:
             del self.checkpoints[mark]
         start = max(self.checkpoints, default=0)
         if start:
-            self._restore(self.checkpoints[start])
+            self.state = self.checkpoints[start].copy()
         else:
             self._start()
         for number in range(start, count):
             self._apply(self.positions[number], self.events[number])
             if (number + 1) % CHECKPOINT_EVERY == 0:
-                self.checkpoints[number + 1] = self._snapshot()
+                self.checkpoints[number + 1] = self.state.copy()
         self.plan_revision = next(_REVISIONS)
-
-    def _snapshot(self) -> dict[str, Any]:
-        return {name: _copied(name, getattr(self, name)) for name in _STATE}
-
-    def _restore(self, snapshot: dict[str, Any]) -> None:
-        for name, value in snapshot.items():
-            setattr(self, name, _copied(name, value))
 
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""
@@ -183,11 +259,7 @@ class Fight:
             self._take(index, event)
 
     def copy(self) -> Fight:
-        other = Fight(self.encounter, self.ruleset)
-        other.later = set(self.later)
-        other.log = list(self.log)
-        other.refold()
-        return other
+        return self.at(len(self.log))
 
     def at(self, count: int) -> Fight:
         """The fight as it stood after the first `count` events of the log."""
@@ -201,37 +273,42 @@ class Fight:
         return self.ruleset.plan(self, self.plan_round() if round_ is None else round_)
 
     def plan_round(self) -> int:
-        """The latest round that has declarations (else the current round)."""
-        rounds = [r for r, items in self.declarations.items() if items]
-        return max(rounds) if rounds else max(self.round, 1)
+        return self.ruleset.plan_round(self)
 
     # -- queries -------------------------------------------------------------------
 
     def combatant(self, cid: str) -> Combatant:
-        if cid not in self.roster:
-            known = ", ".join(self.roster) or "none"
+        if cid not in self.state.roster:
+            known = ", ".join(self.state.roster) or "none"
             raise UnknownCombatant(f"unknown combatant {cid!r} (combatants: {known})")
-        return self.roster[cid]
+        return self.state.roster[cid]
 
     def side_ids(self) -> set[str]:
-        return self.sides
+        return self.state.sides
 
     def alive(self, cid: str) -> bool:
-        return not self.status[cid].dead
+        return not self.state.status[cid].dead
 
     def declared(self, round_: int) -> list[tuple[int, ev.Declare]]:
-        return self.declarations.get(round_, [])
-
-    def acts_in(self, cid: str, beat: int) -> bool:
-        """DI-21: an actor slain in a beat still acts in it; one slain earlier does not."""
-        died = self.status[cid].died_at
-        if died is None:
-            return True
-        round_, resolved = died
-        return round_ == self.round and resolved >= beat - 1
+        return self.state.declarations.get(round_, [])
 
     def roster_index(self, cid: str) -> int:
-        return self.ranks[cid]
+        return self.state.ranks[cid]
+
+    def is_member(self, cid: str, ids: tuple[str, ...]) -> bool:
+        """Whether `ids` names `cid` directly or through its side or group."""
+        c = self.state.roster[cid]
+        group = c.stat("group")
+        return cid in ids or c.side in ids or bool(group and group in ids)
+
+    def members(self, ids: tuple[str, ...]) -> list[str]:
+        """Combatant ids named directly or through their side or group."""
+        roster = self.state.roster
+        if all(cid in roster for cid in ids):
+            return list(dict.fromkeys(ids))
+        wanted = set(ids)
+        return [cid for cid, c in roster.items()
+                if cid in wanted or c.side in wanted or (c.stat("group") or None) in wanted]
 
     # -- validation ----------------------------------------------------------------
 
@@ -255,47 +332,55 @@ class Fight:
     def _check_declare(self, e: ev.Declare) -> None:
         if e.round < self.round:
             raise IllegalEvent(
-                f"round {e.round} is over: the fight is in round {self.round}", ("round",)
-            )
+                f"round {e.round} is over: the fight is in round {self.round}", ("round",))
         self._check_target(e.actor, "actor")
         if self.status[e.actor].dead:
             raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
+        roster, sides = self.state.roster, self.state.sides
         for index, target in enumerate(e.target):
-            if target not in self.roster and target not in self.sides and target not in self.later:
-                known = ", ".join(self.roster)
+            if target not in roster and target not in sides and target not in self.later:
+                known = ", ".join(roster)
                 raise UnknownCombatant(
                     f"unknown target {target!r} (combatants: {known})",
-                    ("target", index) if len(e.target) > 1 else ("target",),
-                )
-        actor = self.roster[e.actor]
-        if e.weapon is not None and actor.weapon(e.weapon) is None:
-            known = ", ".join(w.name for w in actor.weapons) or "none"
-            raise UnknownWeapon(
-                f"{e.actor} has no weapon {e.weapon!r} (weapons: {known})", ("weapon",)
-            )
-        if e.spell is not None and actor.spell(e.spell) is None:
-            known = ", ".join(s.name for s in actor.spells) or "none"
-            raise UnknownSpell(f"{e.actor} has no spell {e.spell!r} (spells: {known})", ("spell",))
-        earlier = self.declared_by.get((e.round, e.segment, e.actor))
-        if earlier is not None:
+                    ("target", index) if len(e.target) > 1 else ("target",))
+        self._check_gear(e)
+        earlier = self.state.declared_by.get(_declare_key(e))
+        if earlier is not None and not e.replaces:
             raise IllegalDeclaration(
-                f"{e.actor} has already declared in round {e.round} (events[{earlier}])",
-                ("actor",),
-            )
+                f"{e.actor} has already declared in round {e.round} (event {earlier + 1})",
+                ("actor",))
+        if earlier is None and e.replaces:
+            raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
+                                     "to replace", ("replaces",))
+
+    def _check_gear(self, e: ev.Declare) -> None:
+        actor = self.state.roster[e.actor]
+        weapon = getattr(e, "weapon", None)
+        if weapon is not None and actor.weapon(weapon) is None:
+            known = ", ".join(w.name for w in actor.weapons) or "none"
+            raise UnknownWeapon(f"{e.actor} has no weapon {weapon!r} (weapons: {known})",
+                                ("weapon",))
+        spell = getattr(e, "spell", None)
+        if spell is not None and actor.spell(spell) is None:
+            known = ", ".join(s.name for s in actor.spells) or "none"
+            raise UnknownSpell(f"{e.actor} has no spell {spell!r} (spells: {known})",
+                               ("spell",))
 
     def _check_join(self, e: ev.Join) -> None:
         if e.combatant is None:
             raise IllegalEvent("a join needs its combatant", ("combatant",))
-        if e.combatant.id in self.roster or e.combatant.id in self.side_ids():
+        if e.combatant.id in self.state.roster or e.combatant.id in self.side_ids():
             raise DuplicateId(f"duplicate id {e.combatant.id!r}", ("combatant", "id"))
         check_side(e.combatant.side, self.side_ids(), ("combatant", "side"))
 
     def _check_surprise(self, e: ev.Surprise) -> None:
-        for index, cid in enumerate(e.surprised):
-            if cid not in self.roster and cid not in self.side_ids():
-                raise UnknownCombatant(
-                    f"unknown side or combatant {cid!r}", ("surprised", index)
-                )
+        self._check_named(e.surprised, "surprised")
+
+    def _check_named(self, ids: tuple[str, ...], name: str) -> None:
+        groups = {c.stat("group") for c in self.state.roster.values()}
+        for index, cid in enumerate(ids):
+            if cid not in self.state.roster and cid not in self.side_ids() and cid not in groups:
+                raise UnknownCombatant(f"unknown side or combatant {cid!r}", (name, index))
 
     def _check_damage(self, e: ev.Damage) -> None:
         self._check_target(e.target)
@@ -303,147 +388,127 @@ class Fight:
     _check_heal = _check_damage
     _check_condition = _check_damage
     _check_death = _check_damage
-    _check_injury = _check_damage
-
-    def _check_spell_lost(self, e: ev.SpellLost) -> None:
-        self._check_target(e.actor, "actor")
-
-    def _check_fire(self, e: ev.Fire) -> None:
-        self._check_target(e.actor, "actor")
-        if not any(d.actor == e.actor and d.prepared for _, d in self.declared(e.round)):
-            raise IllegalEvent(f"{e.actor} has no prepared action in round {e.round}", ("actor",))
 
     def _check_morale(self, e: ev.Morale) -> None:
-        for index, cid in enumerate(e.group):
-            if cid not in self.roster and cid not in self.side_ids():
-                raise UnknownCombatant(f"unknown side or combatant {cid!r}", ("group", index))
+        self._check_named(e.group, "group")
+
+    def _check_resolve(self, e: ev.Resolve) -> None:
+        if e.beat is None and not e.actions:
+            raise IllegalEvent("a resolve names the actions it resolves", ("actions",))
 
     # -- the fold ------------------------------------------------------------------
 
     def _apply(self, index: int, event: ev.Event) -> None:
-        if event.TYPE in _SHAPES_PLANS:
+        if self.ruleset.shapes_plan(event):
             self.plan_revision = next(_REVISIONS)
-        if event.round > self.round:
+        if event.round > self.state.round:
             self._enter_round(event.round)
         applier = APPLIES.get(event.TYPE)
         if applier is not None:
             applier(self, index, event)
+        self.state.rs = self.ruleset.apply(self, self.state.rs, event)
 
     def _enter_round(self, round_: int) -> None:
-        self.round = round_
-        self.phase = "declarations"
-        for status in self.status.values():
+        state = self.state
+        state.round = round_
+        state.phase = "declarations"
+        for status in state.status.values():
             status.hp_at_round_start = status.hp
             status.conditions = {
                 name: (left - 1 if left is not None else None)
                 for name, left in status.conditions.items()
                 if left is None or left > 1
             }
+        self.ruleset.new_round(self)
 
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
-        self.initiatives[e.round] = e
-        self.initiative_at[e.round] = index
-        self.base.update(self.ruleset.base_initiative(self, e))
-        self.phase = "initiative"
+        self.state.initiatives[e.round] = e
+        self.state.initiative_at[e.round] = index
+        self.state.phase = "initiative"
 
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
-        self.declarations.setdefault(e.round, []).append((index, e))
-        self.declared_by[(e.round, e.segment, e.actor)] = index
-        self.phase = "surprise" if e.segment else "declarations"
+        key = _declare_key(e)
+        items = self.state.declarations.setdefault(e.round, [])
+        if e.replaces:
+            earlier = self.state.declared_by[key]
+            items[:] = [(i, d) for i, d in items if i != earlier]
+        items.append((index, e))
+        self.state.declared_by[key] = index
+        self.state.phase = "surprise" if key[1] else "declarations"
 
     def _apply_join(self, index: int, e: ev.Join) -> None:
         assert e.combatant is not None
-        self.roster[e.combatant.id] = e.combatant
-        self.ranks[e.combatant.id] = len(self.ranks)
-        self.status[e.combatant.id] = Status.of(e.combatant)
-        self.joins[e.combatant.id] = (e.round, e)
-        if e.base is not None:
-            self.base[e.combatant.id] = e.base
+        state = self.state
+        state.roster[e.combatant.id] = e.combatant
+        state.ranks[e.combatant.id] = len(state.ranks)
+        state.status[e.combatant.id] = _status(self.ruleset, e.combatant)
+        state.joins[e.combatant.id] = (e.round, e)
 
     def _apply_surprise(self, index: int, e: ev.Surprise) -> None:
-        self.surprise = e
+        self.state.surprise = e
 
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
-        self.ruleset.apply_damage(self.status[e.target], e)
+        self.ruleset.apply_damage(self, self.state.status[e.target], e)
 
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
-        self.ruleset.apply_heal(self.status[e.target], e)
+        status = self.state.status[e.target]
+        self.ruleset.apply_heal(self, status, e)
+        status.stable = status.stable or e.stabilize
 
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
-        conditions = self.status[e.target].conditions
+        conditions = self.state.status[e.target].conditions
         if e.on:
             conditions[e.name] = e.duration
         else:
             conditions.pop(e.name, None)
 
-    def _apply_spell_lost(self, index: int, e: ev.SpellLost) -> None:
-        self.lost_spells[(e.round, e.actor)] = e
-
     def _apply_morale(self, index: int, e: ev.Morale) -> None:
-        self.morale.setdefault(e.round, []).append(e)
+        self.state.morale.setdefault(e.round, []).append(e)
 
     def _apply_death(self, index: int, e: ev.Death) -> None:
-        status = self.status[e.target]
-        status.dead = True
-        status.died_at = (e.round, self.resolved.get(e.round, 0))
+        self.state.status[e.target].dead = True
 
     def _apply_phase(self, index: int, e: ev.Phase) -> None:
-        self.phase = e.phase
+        self.state.phase = e.phase
 
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
-        self.resolved[e.round] = max(self.resolved.get(e.round, 0), e.beat)
-        self.phase = "resolution"
+        if e.beat is not None and not e.actions:
+            e = self._upgraded(index, e)
+        self.state.resolved.setdefault(e.round, set()).update(e.actions)
+        self.state.phase = "resolution"
 
-    def _apply_fire(self, index: int, e: ev.Fire) -> None:
-        self.fired[(e.round, e.actor)] = e
+    def _upgraded(self, index: int, e: ev.Resolve) -> ev.Resolve:
+        """A resolve written by number (saves before the port): the actions of the
+        plan's first `beat` beats as the plan stood then; the log keeps the new form."""
+        from .plan import action_key
+
+        try:
+            beats = self.plan(e.round).beats[: e.beat]
+        except Exception:  # a plan that cannot be worked out resolves nothing
+            beats = []
+        keys = tuple(action_key(beat, a) for beat in beats for a in beat.actions)
+        if not keys:
+            return e  # nothing was planned then: it resolved nothing, and stays as written
+        upgraded = replace(e, actions=keys, beat=None)
+        if index < len(self.log) and self.log[index] is e:
+            self.log[index] = upgraded
+        return upgraded  # type: ignore[no-any-return]
 
     def _apply_end(self, index: int, e: ev.End) -> None:
-        self.ended = True
-        self.phase = "recovery"
-        self.base = {}
-
-    def is_member(self, cid: str, ids: tuple[str, ...]) -> bool:
-        """Whether `ids` names `cid` directly or through its side or group."""
-        c = self.roster[cid]
-        return cid in ids or c.side in ids or bool(c.group and c.group in ids)
-
-    def members(self, ids: tuple[str, ...]) -> list[str]:
-        """Combatant ids named directly or through their side or group."""
-        if all(cid in self.roster for cid in ids):
-            return list(dict.fromkeys(ids))
-        wanted = set(ids)
-        return [
-            cid for cid, c in self.roster.items()
-            if cid in wanted or c.side in wanted or (c.group and c.group in wanted)
-        ]
+        self.state.ended = True
+        self.state.phase = "over"
 
 
-# What a plan is worked out from: an event of these types makes any plan of before stale.
-# (Every fold of the log starts afresh too, so an undo never brings back an old number.)
-_SHAPES_PLANS = {"declare", "initiative", "join", "surprise", "morale", "fire", "spell_lost",
-                 "end"}
+def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
+    return (e.round, getattr(e, "segment", None), e.actor)
+
+
 _REVISIONS = itertools.count(1)
 
 # Each event type's check and fold step, looked up once rather than per event.
 CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
-          if name.startswith("_check_") and name != "_check_target"}
+          if name.startswith("_check_") and name not in ("_check_target", "_check_gear",
+                                                         "_check_named")}
 APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
            if name.startswith("_apply_")}
-
-
-# The state a checkpoint keeps (everything `_start` sets), and how to copy it: statuses
-# are changed in place by the fold, the events themselves never.
-_STATE = ("roster", "status", "round", "phase", "initiatives", "initiative_at", "base",
-          "declarations", "declared_by", "ranks", "sides", "joins", "surprise", "resolved",
-          "lost_spells", "morale", "fired", "ended")
 CHECKPOINT_EVERY = 200
-
-
-def _copied(name: str, value: Any) -> Any:
-    if name == "status":
-        return {k: replace(v, conditions=dict(v.conditions)) for k, v in value.items()}
-    if name in ("declarations", "morale"):
-        return {k: list(v) for k, v in value.items()}
-    if isinstance(value, (dict, set)):
-        return type(value)(value)  # what they hold is never changed in place
-    return value

@@ -1,94 +1,43 @@
-"""The encounter as it starts: sides, combatants, their weapons, spells and devices."""
+"""The encounter as it starts: sides, combatants, their weapons and spells.
+
+The core keeps only what every ruleset shares; the keys a ruleset adds (reaction,
+speed factors, Agility, Combat scores, squads ...) are read by its `Schema` into each
+record's `stats`, exactly as the file gives them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
-from .reading import Fields
-from .record import field, record
+from .reading import describe
+from .record import field, record, replace
+from .stats import Schema, plain
+
+if TYPE_CHECKING:
+    from .port import Ruleset
 
 
 @record(frozen=True)
 class Weapon:
     name: str
-    speed_factor: int | None = None  # demon-idol; None for claws, bites, breath
-    length: float | None = None
-    missile: bool = False
-    rate: int = 1
-    speed: int = 0  # count-up action modifier
-    damage: str | None = None
-    critical: int = 2  # count-up critical multiplier
-    damage_type: str = ""
+    damage: str | None = None  # a dice expression: what a hit does
     notes: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def natural(self) -> bool:
-        return self.speed_factor is None
-
-    @classmethod
-    def read(cls, data: Any, path: Path) -> Weapon:
-        f = Fields(data, path)
-        weapon = cls(
-            name=f.str("name"),
-            speed_factor=f.int("speed_factor", None, minimum=0),
-            length=f.number("length", None),
-            missile=f.bool("missile", False),
-            rate=f.int("rate", 1, minimum=1),
-            speed=f.int("speed", 0),
-            damage=f.str("damage", None),
-            critical=f.int("critical", 2, minimum=1),
-            damage_type=f.str("damage_type", ""),
-            notes=f.str("notes", ""),
-        )
-        f.raw("natural", None)  # documentation only: no speed_factor already says it
-        f.done()
-        return weapon
+    def stat(self, key: str, default: Any = None) -> Any:
+        return self.stats.get(key, default)
 
 
 @record(frozen=True)
 class Spell:
     name: str
-    casting_time: int | None = None  # segments (demon-idol)
-    speed: int | None = None  # count-up spell speed
-    casting_tn: int | None = None
-    level: int | None = None
     notes: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def count_up_speed(self) -> int:
-        if self.speed is not None:
-            return self.speed
-        if self.casting_tn is not None:
-            return self.casting_tn - 10
-        return 0
-
-    @classmethod
-    def read(cls, data: Any, path: Path) -> Spell:
-        f = Fields(data, path)
-        spell = cls(
-            name=f.str("name"),
-            casting_time=f.int("casting_time", None, minimum=0),
-            speed=f.int("speed", None),
-            casting_tn=f.int("casting_tn", None),
-            level=f.int("level", None),
-            notes=f.str("notes", ""),
-        )
-        f.done()
-        return spell
-
-
-@record(frozen=True)
-class Device:
-    name: str
-    usage_time: int = 1
-
-    @classmethod
-    def read(cls, data: Any, path: Path) -> Device:
-        f = Fields(data, path)
-        device = cls(name=f.str("name"), usage_time=f.int("usage_time", 1, minimum=0))
-        f.done()
-        return device
+    def stat(self, key: str, default: Any = None) -> Any:
+        return self.stats.get(key, default)
 
 
 @record(frozen=True)
@@ -96,15 +45,11 @@ class Side:
     id: str
     name: str
     color: str = ""
-    players: bool = False  # the players' own side: no monster morale checks
+    players: bool = False  # the players' own side
+    stats: dict[str, Any] = field(default_factory=dict)
 
-    @classmethod
-    def read(cls, data: Any, path: Path) -> Side:
-        f = Fields(data, path)
-        side = cls(id=f.str("id"), name=f.str("name", ""), color=f.str("color", ""),
-                   players=f.bool("players", False))
-        f.done()
-        return side if side.name else _replace(side, name=side.id)
+    def stat(self, key: str, default: Any = None) -> Any:
+        return self.stats.get(key, default)
 
 
 @record(frozen=True)
@@ -114,23 +59,13 @@ class Combatant:
     side: str
     hp: int
     max_hp: int
-    reaction: int = 0
-    agility: int = 0
-    attacks: int = 1
     weapons: tuple[Weapon, ...] = ()
     spells: tuple[Spell, ...] = ()
-    devices: tuple[Device, ...] = ()
-    group: str = ""  # identical monsters that share an initiative roll
-    stress: int = 0  # count-up
-    wounds: int | None = None  # count-up Wound Points; defaults to hp
-    strength: int = 10  # count-up: dead at minus this
-    insight: int = 0
-    hd: int = 0
-    # Kept for the referee's eye, not used by the rules yet.
-    ac: int | None = None
-    level: int | None = None
-    move: int | None = None
     notes: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def stat(self, key: str, default: Any = None) -> Any:
+        return self.stats.get(key, default)
 
     def weapon(self, name: str) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)
@@ -138,69 +73,8 @@ class Combatant:
     def spell(self, name: str) -> Spell | None:
         return next((s for s in self.spells if s.name == name), None)
 
-    def device(self, name: str) -> Device | None:
-        return next((d for d in self.devices if d.name == name), None)
-
     def to_dict(self) -> dict[str, Any]:
         return combatant_to_dict(self)
-
-    @property
-    def wound_points(self) -> int:
-        return self.hp if self.wounds is None else self.wounds
-
-    @classmethod
-    def read(cls, data: Any, path: Path) -> Combatant:
-        f = Fields(data, path)
-        hp = f.int("hp")
-        combatant = cls(
-            id=f.str("id"),
-            name=f.str("name", ""),
-            side=f.str("side"),
-            hp=hp,
-            max_hp=f.int("max_hp", hp),
-            reaction=f.int("reaction", 0),
-            agility=f.int("agility", 0),
-            attacks=f.int("attacks", 1, minimum=1),
-            weapons=_read_items(f, "weapons", Weapon.read),
-            spells=_read_items(f, "spells", Spell.read),
-            devices=_read_items(f, "devices", Device.read),
-            group=f.str("group", ""),
-            stress=f.int("stress", 0, minimum=0),
-            wounds=f.int("wounds", None),
-            strength=f.int("strength", 10, minimum=1),
-            insight=f.int("insight", 0),
-            hd=f.int("hd", 0, minimum=0),
-            ac=f.int("ac", None),
-            level=f.int("level", None),
-            move=f.int("move", None, minimum=0),
-            notes=f.str("notes", ""),
-        )
-        f.done()
-        _unique_names(combatant.weapons, f.sub("weapons"), "weapon")
-        _unique_names(combatant.spells, f.sub("spells"), "spell")
-        _unique_names(combatant.devices, f.sub("devices"), "device")
-        if not combatant.name:
-            combatant = _replace(combatant, name=combatant.id)
-        return combatant
-
-
-def _replace(obj: Any, **changes: Any) -> Any:
-    from .record import replace
-
-    return replace(obj, **changes)
-
-
-def _read_items(f: Fields, key: str, reader: Any) -> tuple[Any, ...]:
-    items = f.list(key, [])
-    return tuple(reader(item, f.sub(key) + (index,)) for index, item in enumerate(items))
-
-
-def _unique_names(items: tuple[Any, ...], path: Path, what: str) -> None:
-    seen: set[str] = set()
-    for index, item in enumerate(items):
-        if item.name in seen:
-            raise DuplicateId(f"duplicate {what} name {item.name!r}", path + (index, "name"))
-        seen.add(item.name)
 
 
 @record(frozen=True)
@@ -213,7 +87,7 @@ class Encounter:
     sides: tuple[Side, ...]
     combatants: tuple[Combatant, ...]
     notes: str = ""
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    stats: dict[str, Any] = field(default_factory=dict)  # the ruleset's own top-level keys
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
@@ -222,18 +96,141 @@ class Encounter:
         return next((c for c in self.combatants if c.id == combatant_id), None)
 
 
-def read_sides(items: Any, path: Path) -> tuple[Side, ...]:
+# -- reading ------------------------------------------------------------------------------
+
+COMBATANT_KEYS = frozenset({"id", "name", "side", "hp", "max_hp", "weapons", "spells", "notes"})
+WEAPON_KEYS = frozenset({"name", "damage", "notes"})
+SPELL_KEYS = frozenset({"name", "notes"})
+SIDE_KEYS = frozenset({"id", "name", "color", "players"})
+
+
+class Schemas:
+    """A ruleset's schemas for each kind of table, built once per ruleset."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        owner = ruleset.id
+        self.combatant = Schema(ruleset.combatant_fields(), owner)
+        self.weapon = Schema(ruleset.weapon_fields(), owner)
+        self.spell = Schema(ruleset.spell_fields(), owner)
+        self.side = Schema(ruleset.side_fields(), owner)
+        self.encounter = Schema(ruleset.encounter_fields(), owner)
+
+
+def _text(data: Mapping[str, Any], key: str, path: Path, default: Any = None) -> Any:
+    value = data.get(key, default)
+    if value is default and key not in data:
+        if default is None and key in ("id", "side"):
+            raise FormatError("missing required field", path + (key,))
+        return value
+    if type(value) is not str:
+        raise FormatError(f"expected a string, found {describe(value)}", path + (key,))
+    if key in ("id", "side") and not value.strip():
+        raise FormatError("must not be empty", path + (key,))
+    return value
+
+
+def _whole(data: Mapping[str, Any], key: str, path: Path, default: Any = None) -> Any:
+    if key not in data:
+        if default is None:
+            raise FormatError("missing required field", path + (key,))
+        return default
+    value = data[key]
+    if type(value) is not int:
+        raise FormatError(f"expected an integer, found {describe(value)}", path + (key,))
+    return value
+
+
+def _table(data: Any, path: Path) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise FormatError(f"expected a table, found {describe(data)}", path)
+    return data
+
+
+def _name(data: Mapping[str, Any], path: Path) -> str:
+    if "name" not in data:
+        raise FormatError("missing required field", path + ("name",))
+    name = data["name"]
+    if type(name) is not str:
+        raise FormatError(f"expected a string, found {describe(name)}", path + ("name",))
+    if not name.strip():
+        raise FormatError("must not be empty", path + ("name",))
+    return name
+
+
+def read_weapon(data: Any, path: Path, schema: Schema) -> Weapon:
+    data = _table(data, path)
+    stats = schema.read(data, path, WEAPON_KEYS)
+    return Weapon(_name(data, path), _text(data, "damage", path),
+                  _text(data, "notes", path, ""), stats)
+
+
+def read_spell(data: Any, path: Path, schema: Schema) -> Spell:
+    data = _table(data, path)
+    stats = schema.read(data, path, SPELL_KEYS)
+    return Spell(_name(data, path), _text(data, "notes", path, ""), stats)
+
+
+def read_side(data: Any, path: Path, schema: Schema) -> Side:
+    data = _table(data, path)
+    side_id = _text(data, "id", path)
+    name = _text(data, "name", path, "") or side_id
+    players = data.get("players", False)
+    if type(players) is not bool:
+        raise FormatError(f"expected true or false, found {describe(players)}",
+                          path + ("players",))
+    return Side(side_id, name, _text(data, "color", path, ""), players,
+                schema.read(data, path, SIDE_KEYS))
+
+
+def read_combatant(data: Any, path: Path, schemas: Schemas) -> Combatant:
+    data = _table(data, path)
+    stats = schemas.combatant.read(data, path, COMBATANT_KEYS)  # a misspelt key first
+    cid = _text(data, "id", path)
+    side = _text(data, "side", path)
+    hp = _whole(data, "hp", path)
+    weapons = _items(data, "weapons", path, read_weapon, schemas.weapon)
+    spells = _items(data, "spells", path, read_spell, schemas.spell)
+    combatant = Combatant(cid, _text(data, "name", path, "") or cid, side, hp,
+                          _whole(data, "max_hp", path, hp), weapons, spells,
+                          _text(data, "notes", path, ""), stats)
+    _unique_names(weapons, path + ("weapons",), "weapon")
+    _unique_names(spells, path + ("spells",), "spell")
+    return combatant
+
+
+def _items(data: Mapping[str, Any], key: str, path: Path, reader: Any,
+           schema: Schema) -> tuple[Any, ...]:
+    items = data.get(key)
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        raise FormatError(f"expected a list, found {describe(items)}", path + (key,))
+    return tuple(reader(item, path + (key, index), schema) for index, item in enumerate(items))
+
+
+def _unique_names(items: tuple[Any, ...], path: Path, what: str) -> None:
+    if len(items) < 2:
+        return
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        if item.name in seen:
+            raise DuplicateId(f"duplicate {what} name {item.name!r}", path + (index, "name"))
+        seen.add(item.name)
+
+
+def read_sides(items: Any, path: Path, schemas: Schemas) -> tuple[Side, ...]:
     if not isinstance(items, list) or not items:
         raise FormatError("expected a list of at least one side", path)
-    sides = tuple(Side.read(item, path + (i,)) for i, item in enumerate(items))
+    sides = tuple(read_side(item, path + (i,), schemas.side) for i, item in enumerate(items))
     _unique_ids(sides, path)
     return sides
 
 
-def read_combatants(items: Any, path: Path, sides: tuple[Side, ...]) -> tuple[Combatant, ...]:
+def read_combatants(items: Any, path: Path, sides: tuple[Side, ...],
+                    schemas: Schemas) -> tuple[Combatant, ...]:
     if not isinstance(items, list):
         raise FormatError("expected a list of combatants", path)
-    combatants = tuple(Combatant.read(item, path + (i,)) for i, item in enumerate(items))
+    combatants = tuple(read_combatant(item, path + (i,), schemas) for i, item in enumerate(items))
     _unique_ids(combatants, path)
     side_ids = {s.id for s in sides}
     for index, combatant in enumerate(combatants):
@@ -268,25 +265,59 @@ def _unique_ids(items: tuple[Any, ...], path: Path) -> None:
         seen.add(item.id)
 
 
-def _item_dict(item: Any) -> dict[str, Any]:
-    defaults = type(item)(name=item.name)
-    return {
-        k: v
-        for k, v in vars(item).items()
-        if k == "name" or (v is not None and v != getattr(defaults, k))
-    }
+# -- writing ------------------------------------------------------------------------------
+
+
+def _with_stats(out: dict[str, Any], stats: Mapping[str, Any]) -> dict[str, Any]:
+    out.update((k, plain(v)) for k, v in stats.items())
+    return out
+
+
+def weapon_to_dict(w: Weapon) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": w.name}
+    if w.damage is not None:
+        out["damage"] = w.damage
+    if w.notes:
+        out["notes"] = w.notes
+    return _with_stats(out, w.stats)
+
+
+def spell_to_dict(s: Spell) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": s.name}
+    if s.notes:
+        out["notes"] = s.notes
+    return _with_stats(out, s.stats)
+
+
+def side_to_dict(side: Side) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": side.id, "name": side.name}
+    if side.color:
+        out["color"] = side.color
+    if side.players:
+        out["players"] = True
+    return _with_stats(out, side.stats)
 
 
 def combatant_to_dict(c: Combatant) -> dict[str, Any]:
     out: dict[str, Any] = {"id": c.id, "name": c.name, "side": c.side, "hp": c.hp}
-    base = Combatant(id=c.id, name=c.name, side=c.side, hp=c.hp, max_hp=c.hp)
-    for key in ("max_hp", "reaction", "agility", "attacks", "group", "stress", "wounds",
-                "strength", "insight", "hd", "ac", "level", "move", "notes"):
-        value = getattr(c, key)
-        if value is not None and value != getattr(base, key):
-            out[key] = value
-    for key in ("weapons", "spells", "devices"):
-        items = getattr(c, key)
-        if items:
-            out[key] = [_item_dict(item) for item in items]
+    if c.max_hp != c.hp:
+        out["max_hp"] = c.max_hp
+    if c.notes:
+        out["notes"] = c.notes
+    _with_stats(out, c.stats)
+    if c.weapons:
+        out["weapons"] = [weapon_to_dict(w) for w in c.weapons]
+    if c.spells:
+        out["spells"] = [spell_to_dict(s) for s in c.spells]
     return out
+
+
+def with_stats(item: Any, **changes: Any) -> Any:
+    """`item` with some stats changed; a value of None removes the key."""
+    stats = dict(item.stats)
+    for key, value in changes.items():
+        if value is None:
+            stats.pop(key, None)
+        else:
+            stats[key] = value
+    return replace(item, stats=stats)

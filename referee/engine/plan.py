@@ -1,4 +1,8 @@
-"""A round's order of resolution: beats of simultaneous actions, each with its rules and why."""
+"""A round's order of resolution: beats of simultaneous actions, each with its rules and why.
+
+A beat may carry extras a ruleset adds (a count, a segment, a phase, who holds what):
+they go into `plan --json` as they are, and `tag` is how the beat is labelled on screen.
+"""
 
 from __future__ import annotations
 
@@ -29,16 +33,22 @@ class PlannedAction:
         text = f"{self.actor}:{self.action}"
         return f"{text}#{self.routine}" if self.routine is not None else text
 
+    def flag(self, name: str) -> Any:
+        return dict(self.extra).get(name)
+
+    def with_extra(self, **more: Any) -> PlannedAction:
+        return PlannedAction(self.actor, self.action, self.routine, self.turn, self.declared,
+                             self.extra + tuple(more.items()))
+
 
 @record(eq=False)
 class Beat:
     actions: list[PlannedAction]
     rules: list[str] = field(default_factory=list)
     why: list[str] = field(default_factory=list)
-    count: int | None = None  # count-up
-    segment: int | None = None  # demon-idol surprise segment (DI-17)
-    repeats: bool = False  # psionics: at the top of every segment (DI-5)
-    ready: bool = False  # prepared actions becoming ready (DI-14)
+    extra: dict[str, Any] = field(default_factory=dict)  # into the JSON as it is
+    tag: str = ""  # a short label beside the beat's number ("@13", "s2", "phase 3")
+    note: str = ""  # a few words after the actions ("ready", "every segment")
 
     def cite(self, rule: str, why: str = "") -> None:
         if rule not in self.rules:
@@ -52,15 +62,18 @@ class Beat:
             "rules": list(self.rules),
             "why": "; ".join(self.why),
         }
-        if self.count is not None:
-            out["count"] = self.count
-        if self.segment is not None:
-            out["segment"] = self.segment
-        if self.repeats:
-            out["repeats"] = "every segment"
-        if self.ready:
-            out["ready"] = True
+        out.update(self.extra)
         return out
+
+
+def action_key(beat: Beat, action: PlannedAction) -> str:
+    """What a `resolve` event records of an action: who, what, which routine or turn,
+    and the surprise segment, so a plan that changes keeps what was done."""
+    key = action.label()
+    if action.turn is not None:
+        key += f"~{action.turn}"
+    segment = beat.extra.get("segment")
+    return f"s{segment}:{key}" if segment is not None else key
 
 
 @record
@@ -85,3 +98,15 @@ class Plan:
 
     def labels(self) -> list[list[str]]:
         return [[a.label() for a in b.actions] for b in self.beats]
+
+    def keys(self, number: int) -> list[str]:
+        """The action keys of beat `number` (1-based)."""
+        beat = self.beats[number - 1]
+        return [action_key(beat, a) for a in beat.actions]
+
+    def current(self, resolved: set[str]) -> int | None:
+        """The first beat (1-based) with an action not yet resolved, or None."""
+        for number, beat in enumerate(self.beats, start=1):
+            if any(action_key(beat, a) not in resolved for a in beat.actions):
+                return number
+        return None

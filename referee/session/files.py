@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import referee
-from referee.engine import Encounter, Fight, RefereeError, Ruleset, make_ruleset
+from referee.engine import Encounter, Fight, RefereeError, Ruleset
 from referee.engine.errors import FormatError
-from referee.engine.events import read_event
 from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.rulesets import make_ruleset
 
 SAVE_FORMAT = "referee-save"
 RULESET_FORMAT = "referee-ruleset"
@@ -222,29 +222,40 @@ def parse_save(text: str, path: Path) -> Save:
     try:
         if data.get("version") == 0:
             data, migrated_from = migrate_v0(data), 0
-        encounter, raw_events = read_encounter(data)
+        check_header(data)
     except RefereeError as error:
         raise fault(name, text, error) from None
+    ruleset = save_ruleset(data, text, path)
     try:
-        ruleset = load_ruleset(encounter.ruleset, path.parent)
+        encounter, raw_events = read_encounter(data, ruleset)
     except RefereeError as error:
         raise fault(name, text, error) from None
-    except LoadError as error:
-        if error.line is None and error.reason in ("no such file", "is a folder, not a file"):
-            reason = f"{error.reason} {encounter.ruleset!r}"
-            raise LoadError(name, reason, locate_field(text, ("ruleset",)), "ruleset") from None
-        raise
     fight = Fight(encounter, ruleset)
     if "join" in text:
         fight.later = joining_ids(raw_events)
+    reader = ruleset.reader
     for index, raw in enumerate(raw_events):
         try:
-            fight.push(read_event(raw, ("events", index)))
+            fight.push(reader.read(raw, ("events", index)))
         except RefereeError as error:
             if not error.path or error.path[0] != "events":
                 error.at("events", index)
             raise fault(name, text, error) from None
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
+
+
+def save_ruleset(data: dict[str, Any], text: str, path: Path) -> Ruleset:
+    """The ruleset a save names, loaded; a fault names the save's `ruleset` line."""
+    name = str(path)
+    try:
+        return load_ruleset(data["ruleset"], path.parent)
+    except RefereeError as error:
+        raise fault(name, text, error) from None
+    except LoadError as error:
+        if error.line is None and error.reason in ("no such file", "is a folder, not a file"):
+            reason = f"{error.reason} {data['ruleset']!r}"
+            raise LoadError(name, reason, locate_field(text, ("ruleset",)), "ruleset") from None
+        raise
 
 
 def migrate_v0(data: dict[str, Any]) -> dict[str, Any]:
@@ -262,7 +273,11 @@ def _rename(item: Any, old: str, new: str) -> Any:
     return {(new if k == old else k): v for k, v in item.items()}
 
 
-def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
+HEADER_KEYS = ("format", "version", "ruleset", "title", "seed", "notes", "sides",
+               "combatants", "events")
+
+
+def check_header(data: dict[str, Any]) -> None:
     f = Fields(data)
     kind = f.str("format")
     if kind != SAVE_FORMAT:
@@ -271,8 +286,15 @@ def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
     if version > SAVE_VERSION:
         raise FormatError(f"version {version} is newer than this referee reads "
                           f"({SAVE_VERSION}): upgrade referee", ("version",))
-    sides = read_sides(f.raw("sides"), ("sides",))
-    combatants = read_combatants(f.list("combatants", []), ("combatants",), sides)
+    f.str("ruleset")
+
+
+def read_encounter(data: dict[str, Any], ruleset: Ruleset) -> tuple[Encounter, list[Any]]:
+    """The header and roster, strictly: the core's keys, then the ruleset's own."""
+    f = Fields(data)
+    schemas = ruleset.schemas
+    sides = read_sides(f.raw("sides"), ("sides",), schemas)
+    combatants = read_combatants(f.list("combatants", []), ("combatants",), sides, schemas)
     check_roster(sides, combatants)
     encounter = Encounter(
         ruleset=f.str("ruleset"),
@@ -281,9 +303,12 @@ def read_encounter(data: dict[str, Any]) -> tuple[Encounter, list[Any]]:
         sides=sides,
         combatants=combatants,
         notes=f.str("notes", ""),
+        stats=schemas.encounter.read(data, (), set(HEADER_KEYS)),
     )
     raw_events = f.list("events", [])
-    f.done()
+    for key in HEADER_KEYS:
+        f.raw(key, None)
+    ruleset.check_encounter(encounter)
     return encounter, raw_events
 
 
@@ -296,3 +321,25 @@ def joining_ids(raw_events: list[Any]) -> set[str]:
             if isinstance(combatant, dict) and isinstance(combatant.get("id"), str):
                 ids.add(combatant["id"])
     return ids
+
+
+_TABLE_LINE = re.compile(r"^\[", re.MULTILINE)
+_ROUND_LINE = re.compile(r'^"?round"?\s*=\s*(\d+)', re.MULTILINE)
+
+
+def save_header(path: Path) -> dict[str, Any]:
+    """Title, ruleset and the round reached, from the header and the last event alone:
+    what the saves list shows, without reading a long log."""
+    text = read_text(path)
+    start = _TABLE_LINE.search(text)
+    head = text[: start.start()] if start else text
+    try:
+        data = toml_reader.loads(head)
+    except toml_reader.TOMLDecodeError:
+        data = parse_toml(text, str(path))  # reports the fault with its line
+    if data.get("format") != SAVE_FORMAT or not isinstance(data.get("ruleset"), str):
+        raise LoadError(str(path), "not a referee save")
+    rounds = _ROUND_LINE.findall(text[-4000:]) if "[[events]]" in text else []
+    title = data.get("title")
+    return {"title": title if isinstance(title, str) else "", "ruleset": data["ruleset"],
+            "round": int(rounds[-1]) if rounds else 0}

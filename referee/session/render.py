@@ -7,6 +7,7 @@ from typing import Any
 from referee.engine import Fight
 from referee.engine.plan import Plan
 
+from . import view
 from .replay import Chronicle
 
 
@@ -16,81 +17,46 @@ def table(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
             + "  " + row[-1] for row in rows]
 
 
-def beat_label(number: int, beat: Any) -> str:
-    if beat.segment is not None:
-        return f"s{beat.segment}.{number}"
-    if beat.count is not None:
-        return f"{number} @{beat.count}"
-    return str(number)
-
-
-def plan_lines(plan: Plan, indent: str = "") -> list[str]:
-    rows = [("beat", "actions", "rules", "why")]
-    for number, beat in enumerate(plan.beats, start=1):
-        flags = " (ready)" if beat.ready else " (every segment)" if beat.repeats else ""
-        actions = ", ".join(a.label() + (" [lost]" if dict(a.extra).get("lost") else "")
-                            for a in beat.actions)
-        rows.append((beat_label(number, beat), actions + flags, " ".join(beat.rules),
-                     "; ".join(beat.why)))
-    lines = table(rows, indent) if plan.beats else [indent + "(no beats yet)"]
-    lines += [f"{indent}skipped: {s['actor']} {s['action']}: {s['why']}" for s in plan.skipped]
-    lines += [f"{indent}note: {note}" for note in plan.notes]
+def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None) -> list[str]:
+    rows = [("", "beat", "actions", "rules", "why")]
+    found = view.plan_rows(plan, resolved or set())
+    rows += [(r.mark, r.label, r.actions, r.rules, r.why) for r in found if r.label != "note"]
+    lines = table(rows, indent) if len(rows) > 1 else [indent + "(no beats yet)"]
+    lines += [f"{indent}note: {r.why}" for r in found if r.label == "note"]
     return lines
 
 
-def render_plan(plan: Plan) -> str:
-    return "\n".join([f"round {plan.round}"] + plan_lines(plan))
+def render_plan(plan: Plan, resolved: set[str] | None = None) -> str:
+    return "\n".join([f"round {plan.round}"] + plan_lines(plan, resolved=resolved))
 
 
 # -- the tracker ------------------------------------------------------------------------
 
 
 def tracker_rows(fight: Fight) -> list[dict[str, Any]]:
+    """Each combatant as plain data: who, and what its ruleset says of it."""
+    decls = view.declarations(fight)
     rows = []
-    declared = {d.actor: d for _, d in fight.declared(fight.round) if d.segment is None}
-    count_up = fight.ruleset.id == "count-up"
     for cid, c in fight.roster.items():
-        status = fight.status[cid]
-        row: dict[str, Any] = {"id": cid, "name": c.name, "side": c.side, "hp": status.hp,
-                               "max_hp": status.max_hp}
-        if count_up:
-            row.update(stress=status.stress, wounds=status.wounds,
-                       condition=fight.ruleset.condition(c, status))
-        else:
-            row["condition"] = "dead" if status.dead else "dying" if status.hp < 0 else "fine"
-        if status.dead:
-            row["condition"] = "dead"
-        row["conditions"] = dict(status.conditions)
-        decl = declared.get(cid)
-        row["declared"] = decl.action + (f" {decl.weapon or decl.spell or ''}".rstrip()
-                                         if decl else "") if decl else ""
-        row["spell_lost"] = (fight.round, cid) in fight.lost_spells
+        decl = decls.get(cid)
+        row: dict[str, Any] = {"id": cid, "name": c.name, "side": c.side}
+        row.update(fight.ruleset.facts(fight, cid))
+        row["declared"] = fight.ruleset.declared_text(fight, cid, decl) if decl else ""
         rows.append(row)
     return rows
 
 
 def tracker_lines(fight: Fight) -> list[str]:
-    count_up = fight.ruleset.id == "count-up"
-    head = ("combatant", "side", "stress/wounds" if count_up else "hp", "conditions",
-            "declared", "state")
-    rows = [head]
-    for row in tracker_rows(fight):
-        points = (f"{row['stress']}/{row['wounds']}" if count_up
-                  else f"{row['hp']}/{row['max_hp']}")
-        conditions = ", ".join(f"{k} ({v})" if v else k for k, v in row["conditions"].items())
-        state = row["condition"] + (", spell lost" if row["spell_lost"] else "")
-        rows.append((row["name"], row["side"], points, conditions or "-",
-                     row["declared"] or "-", state))
+    cols = [c for c in view.columns(fight) if c.key != "mark"]
+    rows = [tuple(c.label for c in cols)]
+    for row in view.tracker(fight, None, set()):
+        cells = dict(zip([c.key for c in view.columns(fight)], row.cells, strict=True))
+        rows.append(tuple(cells[c.key].text or "-" for c in cols))
     return table(rows)
 
 
 def state_header(fight: Fight) -> str:
-    dice = fight.initiatives.get(fight.round)
-    rolled = ""
-    if dice is not None and dice.rolls:
-        rolled = "; initiative " + ", ".join(f"{k} {v}" for k, v in dice.rolls.items())
-    ended = "; the fight is over" if fight.ended else ""
-    return f"round {fight.round}, phase {fight.phase}{rolled}{ended}"
+    return view.status_text(fight, "").lstrip(" ·")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -140,7 +106,7 @@ def state_json(story: Chronicle, upto: int) -> dict[str, Any]:
     fight = story.fight
     assert fight is not None
     return {"after": upto, "round": fight.round, "phase": fight.phase, "ended": fight.ended,
-            "combatants": tracker_rows(fight)}
+            **fight.ruleset.fight_facts(fight), "combatants": tracker_rows(fight)}
 
 
 # -- export --------------------------------------------------------------------------------
@@ -156,9 +122,9 @@ def markdown(story: Chronicle) -> str:
             out += ["**Declarations**", ""] + [f"- {d}" for d in r.declarations] + [""]
         if r.plan is not None and r.plan.beats:
             out += ["**Order**", ""]
-            for number, beat in enumerate(r.plan.beats, start=1):
-                who = ", ".join(a.label() for a in beat.actions)
-                out.append(f"{number}. {who} — {'; '.join(beat.why)} ({', '.join(beat.rules)})")
+            for row in view.plan_rows(r.plan, set()):
+                if row.label != "note":
+                    out.append(f"{row.label}. {row.actions} — {row.why} ({row.rules})")
             out.append("")
         if r.happened:
             out += ["**What happened**", ""] + [f"- {h}" for h in r.happened] + [""]

@@ -79,6 +79,15 @@ def _chronicle(save: Save, upto: int | None) -> Chronicle:
     return story
 
 
+def chronicle_lines(table: Any) -> list[Any]:
+    """Every event of a table's session as a log line (the app's log pane)."""
+    from .view import LogLine
+
+    session = table.session
+    save = Save(session.path, "", session.encounter, session.fight.ruleset, session.fight)
+    return [LogLine(n, r, text) for n, r, text in chronicle(save).lines]
+
+
 def round_of(story: Chronicle, number: int) -> Round:
     if not story.rounds or story.rounds[-1].number != number:
         story.rounds.append(Round(number))
@@ -121,35 +130,42 @@ def dice_text(detail: dict[str, Any]) -> str:
 
 
 def describe(fight: Fight, event: ev.Event) -> str:
-    """One line for `event`, read against the state just before it."""
+    """One line for `event`, read against the state just before it: the ruleset tells
+    its own events (and may tell a core one its own way), the core the rest."""
+    told = fight.ruleset.tell(fight, event)
+    if told is not None:
+        return told
     teller = TELLERS.get(event.TYPE)
-    return teller(fight, event) if teller else event.TYPE
+    return teller(fight, event) if teller else generic(fight, event)
+
+
+def generic(fight: Fight, event: ev.Event) -> str:
+    fields = {k: v for k, v in event.to_dict().items() if k not in ("type", "round", "follows")}
+    detail = ", ".join(f"{k} {v}" for k, v in fields.items())
+    return f"{event.TYPE.replace('_', ' ')}: {detail}" if detail else event.TYPE
 
 
 def tell_initiative(fight: Fight, e: ev.Initiative) -> str:
-    values = {**e.rolls, **e.base}
+    """Whatever the ruleset rolled (a die per side, a base per combatant, tie rolls)."""
+    tables = [(k, v) for k, v in e.to_dict().items()
+              if isinstance(v, dict) and k != "dice"]
     parts = []
-    for who, value in values.items():
-        label = fight.encounter.side(who).name if fight.encounter.side(who) else name(fight, who)
-        detail = e.dice.get(who)
-        parts.append(f"{label} {value}" + (f" (rolled {dice_text(detail)})" if detail else ""))
-    kind = "initiative" if e.rolls else "base initiative"
-    return f"{kind}: " + ", ".join(parts)
+    for _, values in tables:
+        for who, value in values.items():
+            side = fight.encounter.side(who)
+            label = side.name if side else name(fight, who)
+            detail = e.dice.get(who)
+            parts.append(f"{label} {value}"
+                         + (f" (rolled {dice_text(detail)})" if detail else ""))
+    return "initiative: " + ", ".join(parts)
 
 
 def tell_declare(fight: Fight, e: ev.Declare) -> str:
-    what = e.weapon or e.spell or e.device or ("turn undead" if e.turn else "")
-    text = f"{name(fight, e.actor)} declares {e.action}" + (f" ({what})" if what else "")
+    what = getattr(e, "weapon", None) or getattr(e, "spell", None) or ""
+    verb = "declares again" if e.replaces else "declares"
+    text = f"{name(fight, e.actor)} {verb} {e.action}" + (f" ({what})" if what else "")
     if e.target:
         text += f" at {names(fight, e.target)}"
-    if e.charge:
-        text += f", charging ({e.closing if e.closing is not None else '?'} segments to close)"
-    if e.prepared:
-        text += f", prepared: {e.trigger or 'on a trigger'}"
-    if e.delay:
-        text += f", {e.delay} segment(s) of declaration delay"
-    if e.segment:
-        text += f", in surprise segment {e.segment}"
     return text
 
 
@@ -204,9 +220,13 @@ def tell_morale(fight: Fight, e: ev.Morale) -> str:
 
 def tell_join(fight: Fight, e: ev.Join) -> str:
     assert e.combatant is not None
-    at = f" at count {e.at_count}" if e.at_count is not None else ""
-    base = f", base initiative {e.base}" if e.base is not None else ""
-    return f"{e.combatant.name} joins the fight on {e.combatant.side}'s side{at}{base}"
+    side = fight.encounter.side(e.combatant.side)
+    return f"{e.combatant.name} joins the fight on {side.name if side else e.combatant.side}'s side"
+
+
+def tell_resolve(fight: Fight, e: ev.Resolve) -> str:
+    what = f"beat {e.beat} resolved" if e.beat is not None else "resolved"
+    return f"{what}: {', '.join(e.actions)}" if e.actions else what
 
 
 TELLERS: dict[str, Any] = {
@@ -221,19 +241,11 @@ TELLERS: dict[str, Any] = {
     "join": tell_join,
     "heal": lambda f, e: f"{name(f, e.target)} heals {e.amount}"
                          + (", stabilised" if e.stabilize else ""),
-    "surprise": lambda f, e: f"surprise: {', '.join(e.surprised)} surprised"
-                             + (f", {e.segments} surprise segment(s)" if e.segments else ""),
-    "spell_lost": lambda f, e: f"{name(f, e.actor)} loses the spell {e.spell or ''}".rstrip()
-                               + (f" — {e.reason}" if e.reason else ""),
+    "surprise": lambda f, e: f"surprise: {', '.join(e.surprised)} surprised",
     "death": lambda f, e: f"{name(f, e.target)} dies" + (f" ({e.cause})" if e.cause else ""),
     "round": lambda f, e: f"round {e.round} begins",
     "phase": lambda f, e: f"phase: {e.phase}" + (" (skipped)" if e.skipped else ""),
     "note": lambda f, e: f"note: {e.text}",
-    "resolve": lambda f, e: f"beat {e.beat} resolved"
-                            + (f" (surprise segment {e.segment})" if e.segment else ""),
-    "fire": lambda f, e: f"{name(f, e.actor)}'s prepared action fires"
-                         + (f", before {name(f, e.before)}" if e.before else ""),
-    "injury": lambda f, e: f"{name(f, e.target)} suffers a combat injury: {e.injury}",
-    "end": lambda f, e: "the fight is over" + (f": {e.note}" if e.note else "")
-                        + "; a recovery turn passes",
+    "resolve": tell_resolve,
+    "end": lambda f, e: "the fight is over" + (f": {e.note}" if e.note else ""),
 }

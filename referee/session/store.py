@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from referee.engine import Encounter, Fight
 from referee.engine import events as ev
@@ -21,6 +21,9 @@ from referee.engine.model import check_roster
 
 from .files import Save, load_save
 from .writer import event_block, save_text
+
+if TYPE_CHECKING:
+    from .lock import SaveLock
 
 Clock = Callable[[], float]
 
@@ -53,6 +56,7 @@ def write_atomic(path: Path, text: str) -> None:
         raise SaveError(f"{path}: could not save ({error.strerror or error}); "
                         "the old file is intact") from None
     try:
+        os.fchmod(fd, file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             write_bytes(handle, text.encode("utf-8"))
         os.replace(temp, path)
@@ -61,6 +65,17 @@ def write_atomic(path: Path, text: str) -> None:
         Path(temp).unlink(missing_ok=True)
         raise SaveError(f"{path}: could not save ({error.strerror or error}); "
                         "the old file is intact") from None
+
+
+def file_mode(path: Path) -> int:
+    """The mode a save keeps: its own if it exists, else what the user's umask gives a
+    new file (a temporary file starts at 0600)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def stamp(clock: Clock) -> str:
@@ -80,10 +95,24 @@ class Session:
         self._repair = save.torn_at is not None or save.migrated_from is not None
         self._migrated_from = save.migrated_from
         self._handle: BinaryIO | None = None
+        self._lock: SaveLock | None = None
 
     @classmethod
-    def open(cls, path: Path | str, clock: Clock = time.time) -> Session:
-        return cls(load_save(path), clock)
+    def open(cls, path: Path | str, clock: Clock = time.time, lock: bool = False) -> Session:
+        """With `lock` (for play), the save is locked before it is read and until `close`:
+        another such open, here or in another process, raises SaveLocked."""
+        if not lock:
+            return cls(load_save(path), clock)
+        from .lock import SaveLock
+
+        held = SaveLock.acquire(path)
+        try:
+            session = cls(load_save(path), clock)
+        except BaseException:
+            held.release()
+            raise
+        session._lock = held
+        return session
 
     @classmethod
     def create(cls, path: Path | str, encounter: Encounter, clock: Clock = time.time) -> Session:
@@ -141,7 +170,7 @@ class Session:
             handle.flush()
             os.fsync(handle.fileno())
         except OSError:
-            self.close()  # a torn tail is dropped with a warning the next time it opens
+            self._close_file()  # a torn tail is dropped with a warning the next time it opens
 
     def _file(self) -> BinaryIO:
         if self._handle is None:
@@ -161,7 +190,7 @@ class Session:
         else:
             backup = self.path.with_name(f"{self.path.name}.damaged-{stamp(self.clock)}")
         write_atomic(backup, self._original)
-        self.close()
+        self._close_file()
         write_atomic(self.path, save_text(self.encounter, self.fight.log[:keep]))
         self._repair = False
         self.warning = ""
@@ -176,7 +205,7 @@ class Session:
         for event in self.fight.log:
             fight.push(event)  # raises on a removed combatant still in the log
         write_atomic(self.path, save_text(encounter, list(self.fight.log)))
-        self.close()
+        self._close_file()
         self.encounter, self.fight, self._repair = encounter, fight, False
 
     def save_as(self, path: Path | str, compact: bool = False) -> Path:
@@ -186,8 +215,21 @@ class Session:
         """
         path = Path(path)
         log = list(self.fight.events) if compact else list(self.fight.log)
-        write_atomic(path, save_text(self.encounter, log))
-        self.close()
+        moved = None  # a locked session's lock follows it; a target open elsewhere is refused
+        if self._lock is not None and not self._lock.covers(path):
+            from .lock import SaveLock
+
+            moved = SaveLock.acquire(path)
+        try:
+            write_atomic(path, save_text(self.encounter, log))
+        except BaseException:
+            if moved is not None:
+                moved.release()
+            raise
+        if moved is not None:
+            self._lock.release()
+            self._lock = moved
+        self._close_file()
         self.path = path
         self._repair = False
         if compact:
@@ -197,6 +239,12 @@ class Session:
         return path
 
     def close(self) -> None:
+        self._close_file()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def _close_file(self) -> None:
         if self._handle is not None:
             self._handle.close()
             self._handle = None

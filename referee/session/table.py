@@ -1,26 +1,28 @@
 """What a referee does at the table, as operations over a session.
 
 The app (and scripts) call these; each turns a referee's intent into events, appended
-through the session so they are on disk before the call returns. No rules live here
-beyond choosing sensible defaults: the engine decides what the events mean.
+through the session so they are on disk before the call returns. The ruleset decides
+what the forms hold and what the events are; nothing here names a ruleset.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from referee.engine import Combatant, Fight
 from referee.engine import events as ev
-from referee.engine.dice import from_values
+from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
+from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Plan
+from referee.engine.specs import Command, Form
 
-from .files import LoadError
 from .store import Session
+from .view import LogLine
 
 SECONDS_PER_SEGMENT = 6  # DI-16: each full 6 seconds of dithering delays 1 segment
 
@@ -64,30 +66,86 @@ class DeclarationClock:
         return int(self.seconds() // SECONDS_PER_SEGMENT)
 
 
+def amount_of(text: Any) -> int | str:
+    """A number, or a dice expression to roll: what every amount field takes."""
+    if isinstance(text, int):
+        return text
+    value = str(text or "").strip()
+    if value.lstrip("-").isdigit():
+        return int(value)
+    if not value:
+        raise IllegalEvent("an amount is needed: a number, or dice such as 1d8+1")
+    try:
+        roll_dice(value, random.Random(0))
+    except DiceError as error:
+        raise IllegalEvent(f"{value!r} is neither a number nor dice ({error})") from None
+    return value
+
+
 class Table:
     def __init__(self, session: Session, rng: random.Random | None = None) -> None:
         self.session = session
-        self.rng = rng if rng is not None else random.Random(session.encounter.seed)
+        self.injected = rng  # tests inject one generator; otherwise see `rng`
         self._plan: Plan | None = None
         self._plan_key: tuple[int, int, int] | None = None
+        self._told: list[LogLine] = []
+        self._watched: Fight | None = None
+        assert self.fight is session.fight  # starts telling its events
 
     @property
     def fight(self) -> Fight:
-        return self.session.fight
+        fight = self.session.fight
+        if fight is not self._watched:  # a new fight (set-up, compaction): tell its events
+            if self._watched is not None and self._tell in self._watched.observers:
+                self._watched.observers.remove(self._tell)
+            fight.observers.append(self._tell)
+            self._watched = fight
+        return fight
+
+    def _tell(self, fight: Fight, event: ev.Event) -> None:
+        """Each new event told against the state just before it, for the log."""
+        from .replay import describe
+
+        self._told.append(LogLine(len(fight.log) + 1, event.round, describe(fight, event)))
+
+    def told(self) -> list[LogLine]:
+        """The log lines of the events entered since the last call."""
+        lines, self._told = self._told, []
+        return lines
 
     @property
     def round(self) -> int:
         return max(self.fight.round, 1)
 
+    @property
+    def rng(self) -> random.Random:
+        """The program's dice: from the save's seed and how far its log has come, so a
+        resumed session rolls on where it left off and never repeats its first rolls."""
+        if self.injected is not None:
+            return self.injected
+        return random.Random(f"{self.session.encounter.seed}/{len(self.fight.log)}")
+
+    def append(self, events: list[ev.Event]) -> list[ev.Event]:
+        """Several events entered as one act (a roll and what it decided)."""
+        out: list[ev.Event] = []
+        for event in events:
+            out += self.session.append(event)
+        return out
+
     # -- declaring -------------------------------------------------------------------
 
     def declared(self) -> dict[str, ev.Declare]:
-        return {d.actor: d for _, d in self.fight.declared(self.round) if d.segment is None}
+        return {d.actor: d for _, d in self.fight.declared(self.round)
+                if getattr(d, "segment", None) is None}
 
     def undeclared(self) -> list[str]:
-        """Living combatants still to declare this round, in roster order."""
+        """Combatants still to declare this round who can act, in roster order."""
+        if not self.fight.ruleset.actions():
+            return []
         done = self.declared()
-        return [cid for cid in self.fight.roster if cid not in done and self.fight.alive(cid)]
+        can_act = self.fight.ruleset.can_act
+        return [cid for cid in self.fight.roster
+                if cid not in done and not can_act(self.fight, cid)]
 
     def next_undeclared(self, after: str | None = None) -> str | None:
         waiting = self.undeclared()
@@ -100,155 +158,143 @@ class Table:
                 return later[0]
         return waiting[0]
 
-    def fields_for(self, action: str) -> tuple[str, ...]:
-        for kind in self.fight.ruleset.actions():
-            if kind.key == action:
-                return kind.fields
-        return ()
-
-    def last_declaration(self, actor: str) -> ev.Declare | None:
-        for round_ in range(self.round - 1, 0, -1):
-            for _, decl in self.fight.declared(round_):
-                if decl.actor == actor and decl.segment is None:
-                    return decl
-        return None
-
     def prefill(self, actor: str, action: str) -> dict[str, Any]:
-        """Fields for a new declaration: last round's where they fit, else the actor's own."""
-        combatant = self.fight.roster[actor]
-        fields = self.fields_for(action)
-        last = self.last_declaration(actor)
-        out: dict[str, Any] = {}
-        casts = "spell" in fields and bool(combatant.spells)
-        if casts and "weapon" in fields:  # one or the other: last round's choice, else a spell
-            casts = not (last is not None and last.action == action and last.weapon)
-        if "weapon" in fields and not casts:
-            out["weapon"] = self._weapon(combatant, action, last)
-        if casts:
-            keep = last is not None and last.spell and combatant.spell(last.spell)
-            out["spell"] = last.spell if keep else combatant.spells[0].name
-        if "target" in fields:
-            target = self._target(combatant, last)
-            if target:
-                out["target"] = target
-        return {k: v for k, v in out.items() if v}
+        return self.fight.ruleset.prefill(self.fight, actor, action)
 
-    def _weapon(self, combatant: Combatant, action: str, last: ev.Declare | None) -> str | None:
-        if last is not None and last.action == action and last.weapon:
-            return last.weapon
-        wants_missile = self.fight.ruleset.id == "demon-idol" and action == "D"
-        for weapon in combatant.weapons:
-            if weapon.missile == wants_missile:
-                return weapon.name
-        return combatant.weapons[0].name if combatant.weapons else None
+    def declare_form(self, actor: str, action: str) -> Form:
+        return self.fight.ruleset.declare_form(self.fight, actor, action,
+                                               self.prefill(actor, action))
 
-    def _target(self, combatant: Combatant, last: ev.Declare | None) -> str | None:
-        earlier = last.target[0] if last is not None and last.target else None
-        if earlier in self.fight.roster and self.fight.alive(earlier):
-            return earlier
-        for cid, other in self.fight.roster.items():
-            if other.side != combatant.side and self.fight.alive(cid):
-                return cid
-        return None
-
-    def declare(self, actor: str, action: str, delay: int = 0, **fields: Any) -> list[ev.Event]:
-        target = fields.pop("target", None)
-        targets = (target,) if isinstance(target, str) else tuple(target or ())
-        event = ev.Declare(round=self.round, actor=actor, action=action, target=targets,
-                           delay=delay, **fields)
+    def declare(self, actor: str, action: str, delay: int = 0, replaces: bool = False,
+                **fields: Any) -> list[ev.Event]:
+        values = dict(fields)
+        if delay:
+            values["delay"] = delay
+        if replaces or actor in self.declared():
+            values["replaces"] = True
+        event = self.fight.ruleset.declaration(self.fight, actor, action, values)
         return self.session.append(event)
 
     # -- initiative --------------------------------------------------------------------
 
-    def roll_initiative(self) -> list[ev.Event]:
-        event = self.fight.ruleset.roll_initiative(self.fight, self.rng)
-        return self.session.append(ev.Initiative(round=self.round, rolls=event.rolls,
-                                                 base=event.base, dice=event.dice))
+    def initiative_due(self) -> bool:
+        return self.fight.ruleset.initiative_due(self.fight)
 
-    def enter_initiative(self, values: dict[str, int]) -> list[ev.Event]:
-        """Real dice typed in: a die per side (demon-idol) or a base per combatant."""
-        if self.fight.ruleset.id == "count-up":
-            return self.session.append(ev.Initiative(round=self.round, base=dict(values)))
-        return self.session.append(ev.Initiative(round=self.round, rolls=dict(values)))
+    def roll_initiative(self) -> list[ev.Event]:
+        return self.append(self.fight.ruleset.roll_initiative(self.fight, self.rng))
+
+    def initiative_form(self) -> Form:
+        return self.fight.ruleset.initiative_form(self.fight)
+
+    def enter_initiative(self, values: Mapping[str, Any]) -> list[ev.Event]:
+        """Real dice typed in, as the ruleset's initiative form asked for them."""
+        return self.append(self.fight.ruleset.initiative_from(self.fight, values))
 
     # -- resolving -------------------------------------------------------------------
 
     def plan(self) -> Plan:
         """The round's plan, worked out once per change of the log."""
         key = (id(self.fight), self.fight.plan_revision, self.round)
-        if self._plan_key != key:
+        if self._plan_key != key or self._plan is None:
             self._plan, self._plan_key = self.fight.plan(self.round), key
         return self._plan
 
+    def resolved(self) -> set[str]:
+        return self.fight.resolved.get(self.round, set())
+
     def current_beat(self) -> int | None:
         """The next beat to resolve (1-based), or None when the round is done."""
-        done = self.fight.resolved.get(self.round, 0)
-        return done + 1 if done < len(self.plan().beats) else None
+        return self.plan().current(self.resolved())
+
+    def acting(self) -> list[str]:
+        """Who acts in the current beat, in the beat's order."""
+        beat = self.current_beat()
+        if beat is None:
+            return []
+        return list(dict.fromkeys(a.actor for a in self.plan().beats[beat - 1].actions))
 
     def resolve_next(self) -> list[ev.Event]:
         beat = self.current_beat()
         if beat is None:
             return []
-        return self.session.append(ev.Resolve(round=self.round, beat=beat))
+        keys = [k for k in self.plan().keys(beat) if k not in self.resolved()]
+        return self.session.append(ev.Resolve(round=self.round, actions=tuple(keys), beat=beat))
+
+    def rolled(self, expr: str, purpose: str, actor: str | None = None,
+               dice: list[int] | None = None) -> tuple[int, list[ev.Event]]:
+        """A dice expression rolled by the program (or read from real dice), logged."""
+        try:
+            result = from_values(expr, dice) if dice is not None else roll_dice(expr, self.rng)
+        except DiceError as error:
+            raise IllegalEvent(str(error)) from None
+        events = self.session.append(ev.Roll(
+            round=self.round, expr=result.expression, dice=tuple(result.rolls),
+            total=result.total, purpose=purpose, actor=actor, real=dice is not None))
+        return result.total, events
 
     def damage(self, target: str, amount: int | str, source: str | None = None,
                critical: bool = False, dice: list[int] | None = None) -> list[ev.Event]:
         """Damage as a number, or a dice expression rolled here or read from real dice."""
         out: list[ev.Event] = []
+        amount = amount_of(amount)
         if isinstance(amount, str):
-            result = from_values(amount, dice) if dice is not None else roll_dice(amount, self.rng)
-            out += self.session.append(ev.Roll(
-                round=self.round, expr=result.expression, dice=tuple(result.rolls),
-                total=result.total, purpose=f"damage to {target}", actor=source,
-                real=dice is not None))
-            amount = max(result.total, 0)
+            total, out = self.rolled(amount, f"damage to {target}", source, dice)
+            amount = max(total, 0)
+        if amount < 0:
+            raise IllegalEvent(f"damage cannot be negative ({amount})")
         beat = self.current_beat()
         out += self.session.append(ev.Damage(round=self.round, target=target, amount=amount,
                                              source=source, critical=critical, beat=beat))
         return out
+
+    def damage_default(self, source: str | None) -> str:
+        return self.fight.ruleset.damage_default(self.fight, source)
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
         """A miss changes nothing but the story: it goes in the log as a note."""
         text = f"{actor} misses" + (f" {target}" if target else "")
         return self.session.append(ev.Note(round=self.round, text=text))
 
-    def heal(self, target: str, amount: int, stabilize: bool = False) -> list[ev.Event]:
-        return self.session.append(ev.Heal(round=self.round, target=target, amount=amount,
-                                           stabilize=stabilize))
+    def heal(self, target: str, amount: int | str, stabilize: bool = False) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        amount = amount_of(amount)
+        if isinstance(amount, str):
+            total, out = self.rolled(amount, f"healing for {target}")
+            amount = max(total, 0)
+        if amount < 0:
+            raise IllegalEvent(f"healing cannot be negative ({amount})")
+        return out + self.session.append(ev.Heal(round=self.round, target=target, amount=amount,
+                                                 stabilize=stabilize))
 
     def condition(self, target: str, name: str, rounds: int | None = None,
                   on: bool = True) -> list[ev.Event]:
         return self.session.append(ev.Condition(round=self.round, target=target, name=name,
                                                 duration=rounds, on=on))
 
-    def fire(self, actor: str, before: str | None = None) -> list[ev.Event]:
-        return self.session.append(ev.Fire(round=self.round, actor=actor, before=before))
-
     def next_round(self) -> list[ev.Event]:
         return self.session.append(ev.NewRound(round=self.round + 1))
 
-    def join(self, combatant: Combatant, at_count: int | None = None,
-             base: int | None = None) -> list[ev.Event]:
-        return self.session.append(ev.Join(round=self.round, combatant=combatant,
-                                           at_count=at_count, base=base))
+    def join(self, combatant: Combatant, values: Mapping[str, Any] | None = None,
+             ) -> list[ev.Event]:
+        event = self.fight.ruleset.join_event(self.fight, combatant, values or {})
+        return self.session.append(event)
 
-    def morale_due(self) -> list[tuple[str, str]]:
-        """Who must check morale now, and why (count-up's end-of-round triggers)."""
-        triggers = getattr(self.fight.ruleset, "morale_triggers", None)
-        return triggers(self.fight) if triggers else []
+    # -- the ruleset's own operations -----------------------------------------------------
 
-    def roll_morale(self, cid: str) -> list[ev.Event]:
-        """count-up: the CU-6 formula with its dice logged."""
-        out: list[ev.Event] = []
-        for event in self.fight.ruleset.roll_morale(self.fight, cid, self.rng):
-            out += self.session.append(event)
-        return out
+    def commands(self) -> list[Command]:
+        return self.fight.ruleset.commands(self.fight)
 
-    def morale(self, group: tuple[str, ...], passed: bool | None, roll: int | None = None,
-               target: int | None = None, avoid: str | None = None) -> list[ev.Event]:
-        """demon-idol: a morale check due (passed None) or its result (DI-18)."""
-        return self.session.append(ev.Morale(round=self.round, group=group, passed=passed,
-                                             roll=roll, target=target, avoid=avoid))
+    def command_form(self, command: str, actor: str | None) -> Form | None:
+        return self.fight.ruleset.command_form(self.fight, command, actor)
+
+    def command(self, command: str, actor: str | None = None,
+                values: Mapping[str, Any] | None = None) -> list[ev.Event]:
+        events = self.fight.ruleset.run_command(self.fight, command, actor, values or {},
+                                                self.rng)
+        return self.append(events)
+
+    def notices(self) -> list[tuple[str, str]]:
+        return self.fight.ruleset.notices(self.fight)
 
     def undo(self) -> list[ev.Event]:
         return self.session.undo()
@@ -261,22 +307,30 @@ class Table:
 
 
 def list_saves(folder: Path) -> list[dict[str, Any]]:
-    """Each save in `folder`: title, ruleset, round reached and when it last changed."""
-    from .files import load_save
+    """Each save in `folder`: title, ruleset, round reached and when it last changed,
+    read from the header and the last event alone (a long log is not read)."""
+    from .files import LoadError, save_header
 
     rows = []
     for path in sorted(folder.glob("*.toml")):
         try:
-            save = load_save(path)
+            header = save_header(path)
         except LoadError as error:
             rows.append({"path": path, "title": path.stem, "ruleset": "?", "round": 0,
-                         "changed": path.stat().st_mtime, "problem": error.reason})
+                         "changed": _changed(path), "problem": error.reason})
             continue
-        rows.append({"path": path, "title": save.encounter.title or path.stem,
-                     "ruleset": save.encounter.ruleset, "round": save.fight.round,
-                     "changed": path.stat().st_mtime, "problem": save.warning})
+        rows.append({"path": path, "title": header["title"] or path.stem,
+                     "ruleset": header["ruleset"], "round": header["round"],
+                     "changed": _changed(path), "problem": ""})
     rows.sort(key=lambda row: -row["changed"])
     return rows
 
 
-__all__ = ["DeclarationClock", "Table", "list_saves"]
+def _changed(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+__all__ = ["DeclarationClock", "Table", "amount_of", "list_saves"]

@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from referee.engine.events import Event
-from referee.engine.model import Encounter, Side
+from referee.engine.model import Encounter, side_to_dict
+from referee.engine.stats import plain
 
 SAVE_FORMAT = "referee-save"
 SAVE_VERSION = 1
@@ -88,15 +89,6 @@ def event_block(event: Event) -> str:
     return "\n".join(lines) + "\n"
 
 
-def side_dict(side: Side) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": side.id, "name": side.name}
-    if side.color:
-        out["color"] = side.color
-    if side.players:
-        out["players"] = True
-    return out
-
-
 def table_block(name: str, data: dict[str, Any]) -> str:
     lines = [f"[[{name}]]"]
     for k, v in data.items():
@@ -119,12 +111,25 @@ def header(encounter: Encounter) -> str:
     ]
     if encounter.notes:
         lines.append(f"notes = {string(encounter.notes)}")
+    for name, item in encounter.stats.items():
+        if not _tables(item):
+            lines.append(f"{key(name)} = {value(plain(item))}")
     return "\n".join(lines) + "\n"
 
 
+def _tables(item: Any) -> bool:
+    return isinstance(item, (list, tuple)) and bool(item) and all(
+        isinstance(i, dict) for i in item)
+
+
 def save_text(encounter: Encounter, log: list[Event]) -> str:
+    """A whole save: the header, the ruleset's own lists of tables (groups, squads), the
+    sides and combatants, then one block per event."""
     parts = [header(encounter)]
-    parts += [table_block("sides", side_dict(s)) for s in encounter.sides]
+    for name, item in encounter.stats.items():
+        if _tables(item):
+            parts += [table_block(name, plain(table)) for table in item]
+    parts += [table_block("sides", side_to_dict(s)) for s in encounter.sides]
     parts += [table_block("combatants", c.to_dict()) for c in encounter.combatants]
     parts += [event_block(e) for e in log]
     return "\n".join(parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import Static
 
 
@@ -14,6 +15,9 @@ class Choice(Static, can_focus=True):
         Binding("left", "step(-1)", "Previous", show=False),
         Binding("right,space", "step(1)", "Next", show=False),
     ]
+
+    class Changed(Message):
+        """The referee picked another option."""
 
     def __init__(self, options: list[tuple[str, Any]], value: Any = None,
                  id: str | None = None) -> None:
@@ -35,6 +39,7 @@ class Choice(Static, can_focus=True):
     def action_step(self, by: int) -> None:
         self.index = (self.index + by) % len(self.options)
         self.refresh_label()
+        self.post_message(self.Changed())
 
     def on_click(self) -> None:
         self.action_step(1)
@@ -47,5 +52,6 @@ class Choice(Static, can_focus=True):
                 if self.options[index][0].lower().startswith(event.character.lower()):
                     self.index = index
                     self.refresh_label()
+                    self.post_message(self.Changed())
                     event.stop()
                     return

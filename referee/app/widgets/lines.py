@@ -51,6 +51,14 @@ class LineTable(ScrollView, can_focus=True):
 
     # -- content -------------------------------------------------------------------------
 
+    def set_labels(self, labels: tuple[str, ...]) -> None:
+        """New columns: everything is drawn afresh."""
+        self.labels = labels
+        self.widths = [len(label) for label in labels]
+        self.keys, self.rows = [], []
+        self.strips.clear()
+        self.refresh()
+
     def set_rows(self, keys: list[str], rows: list[tuple[Cell, ...]]) -> None:
         """New content; rows that did not change keep their rendering."""
         changed = [n for n, row in enumerate(rows) if n >= len(self.rows) or self.rows[n] != row]

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
-from .. import events as ev
-from ..dice import DiceError
-from ..dice import parse as parse_dice
-from ..dice import roll as roll_dice
-from ..errors import FormatError, IllegalDeclaration, IllegalEvent
-from ..plan import Beat, Plan, PlannedAction
-from ..reading import Fields, describe
-from ..record import record
-from .base import ActionKind, Ruleset, unique_keys
+from referee.engine import events as ev
+from referee.engine.dice import DiceError
+from referee.engine.dice import parse as parse_dice
+from referee.engine.dice import roll as roll_dice
+from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
+from referee.engine.fight import Fight, Status
+from referee.engine.model import Combatant, Weapon
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.port import Ruleset, unique_keys
+from referee.engine.reading import Fields, describe
+from referee.engine.record import record, replace
+from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
-if TYPE_CHECKING:
-    import random
-
-    from ..fight import Fight, Status
-    from ..model import Combatant, Weapon
+from . import events as cu
+from . import stats
+from .rules import RULES
 
 ADDS = ("", "weapon", "spell")
 
@@ -68,8 +71,16 @@ class MoraleCheck:
                 f" + {self.allies} allies = {self.total} vs TN {self.tn}: {verdict} (CU-6)")
 
 
+@record(frozen=True)
+class State:
+    """count-up's part of the fold: base initiative, kept for the whole combat (CU-2)."""
+
+    base: dict[str, int]
+
+
 class CountUp(Ruleset):
     id = "count-up"
+    RULES = RULES
 
     def read(self, f: Fields) -> None:
         self.die = f.int("initiative_die", 12, minimum=2)
@@ -117,38 +128,82 @@ class CountUp(Ruleset):
                                   path + (name,))
         return {name: list(rows) for name, rows in tables.items()}
 
+    def switches(self) -> list[str]:
+        return [f"base initiative: d{self.die} - Agility (CU-2)",
+                f"latecomer's extra turn {self.shift} earlier (CU-5)",
+                f"morale: {self.morale_dice} vs {self.morale_tn} + opponents (CU-6)",
+                "actions: " + ", ".join(f"{k} {r.modifier:+d}" for k, r in self.kinds.items())]
+
+    # -- the roster and the log ----------------------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return stats.WEAPON
+
+    def spell_fields(self) -> tuple[Field, ...]:
+        return stats.SPELL
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return cu.EVENTS
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        from .views import tell
+
+        return tell(self, fight, event)
+
     def actions(self) -> list[ActionKind]:
         fields = {"weapon": ("weapon", "target"), "spell": ("spell", "target"), "": ("target",)}
         return [ActionKind(key, name, fields[adds], hotkey)
                 for key, (name, _, adds, hotkey, _) in self.kinds.items()]
 
+    # -- state -----------------------------------------------------------------------------
+
+    def start(self, fight: Fight) -> State:
+        return State({})
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
+                "big_hit_round": 0}
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, cu.Initiative):
+            return State({**state.base, **self.base_initiative(fight, event)})
+        if isinstance(event, cu.Join) and event.base is not None and event.combatant:
+            return State({**state.base, event.combatant.id: event.base})
+        if event.TYPE == "end":
+            return State({})  # CU-10: initiative is wiped
+        return state
+
+    @staticmethod
+    def base(fight: Fight) -> dict[str, int]:
+        state: State = fight.rs
+        return state.base
+
     # -- validation ----------------------------------------------------------------
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
-        if isinstance(event, ev.Initiative):
+        if isinstance(event, cu.Initiative):
             self._check_initiative(fight, event)
-        elif isinstance(event, ev.Declare):
+        elif isinstance(event, cu.Declare):
             self._check_declare(fight, event)
-        elif isinstance(event, ev.Join) and event.base is None:
+        elif isinstance(event, cu.Join) and event.base is None:
             raise IllegalEvent("a latecomer needs its base initiative (CU-5)", ("base",))
+        elif isinstance(event, cu.Injury) and event.target not in fight.roster:
+            raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
 
-    def _check_initiative(self, fight: Fight, e: ev.Initiative) -> None:
-        if e.rolls:
-            raise IllegalEvent("count-up rolls base initiative per combatant: use `base`",
-                               ("rolls",))
-        groups = {c.group for c in fight.roster.values() if c.group}
+    def _check_initiative(self, fight: Fight, e: cu.Initiative) -> None:
+        groups = {stats.group(c) for c in fight.roster.values() if stats.group(c)}
         for cid in e.base:
             if cid not in fight.roster and cid not in groups:
                 known = ", ".join(list(fight.roster) + sorted(groups))
                 raise IllegalEvent(f"unknown combatant or group {cid!r} (known: {known})",
                                    ("base", cid))
 
-    def _check_declare(self, fight: Fight, d: ev.Declare) -> None:
+    def _check_declare(self, fight: Fight, d: cu.Declare) -> None:
         adds = self.kinds[d.action].adds
-        for name in ("device", "usage_time", "closing", "segment"):
-            if getattr(d, name) is not None:
-                raise IllegalDeclaration(f"count-up declarations take no {name}", (name,))
         if adds != "spell" and d.spell is not None:
             raise IllegalDeclaration(f"{d.action} takes no spell", ("spell",))
         if adds == "spell" and d.spell is None and d.modifier is None:
@@ -156,46 +211,65 @@ class CountUp(Ruleset):
 
     # -- initiative ----------------------------------------------------------------
 
-    def base_initiative(self, fight: Fight, event: ev.Initiative) -> dict[str, int]:
+    def base_initiative(self, fight: Fight, event: cu.Initiative) -> dict[str, int]:
         base = {}
         for cid, combatant in fight.roster.items():
+            group = stats.group(combatant)
             if cid in event.base:
                 base[cid] = event.base[cid]
-            elif combatant.group and combatant.group in event.base:
-                base[cid] = event.base[combatant.group]
+            elif group and group in event.base:
+                base[cid] = event.base[group]
         return base
 
-    def roll_initiative(self, fight: Fight, rng: random.Random) -> ev.Initiative:
+    def initiative_due(self, fight: Fight) -> bool:
+        return not self.base(fight)
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
         base: dict[str, int] = {}
         dice: dict[str, Any] = {}
         for cid, combatant in fight.roster.items():
-            who = combatant.group or cid
+            who = stats.group(combatant) or cid
             if who in base:
                 continue
             result = roll_dice(f"d{self.die}", rng)
-            base[who] = result.total - combatant.agility
+            base[who] = result.total - stats.agility(combatant)
             dice[who] = result.to_dict()
-        return ev.Initiative(round=max(fight.round, 1), base=base, dice=dice)
+        return [cu.Initiative(round=max(fight.round, 1), base=base, dice=dice)]
+
+    def initiative_form(self, fight: Fight) -> Form:
+        groups: dict[str, str] = {}
+        for cid, c in fight.roster.items():
+            group = stats.group(c)
+            groups.setdefault(group or cid, c.name if not group else f"{group} (group)")
+        fields = tuple(Field(key, label, "int", required=True) for key, label in groups.items())
+        return Form(f"Base initiative from real dice: d{self.die} - Agility (CU-2)", fields)
+
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        return [cu.Initiative(round=max(fight.round, 1), base=dict(values))]
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        base = self.base(fight)
+        return [f"base initiative rolled for {len(base)}"] if base else []
 
     # -- ordering ------------------------------------------------------------------
 
-    def modifier(self, actor: Combatant, d: ev.Declare) -> tuple[int, str]:
+    def modifier(self, actor: Combatant, d: cu.Declare) -> tuple[int, str]:
         if d.modifier is not None:
             return d.modifier, f"modifier {d.modifier:+d} as declared"
         modifier, adds = self.kinds[d.action].modifier, self.kinds[d.action].adds
         speed, what = 0, ""
         if adds == "weapon":
             weapon = self.weapon_used(actor, d)
-            speed = weapon.speed if weapon else 0
+            speed = stats.weapon_speed(weapon) if weapon else 0
             what = f" + {weapon.name} speed {speed}" if weapon else " (not attacking: speed 0)"
         elif adds == "spell":
             spell = actor.spell(d.spell or "")
-            speed = spell.count_up_speed if spell else 0
+            speed = stats.spell_speed(spell) if spell else 0
             what = f" + {spell.name} speed {speed}" if spell else ""
         total = modifier + speed
         return total, f"{d.action} {modifier:+d}{what}"
 
-    def weapon_used(self, actor: Combatant, d: ev.Declare) -> Weapon | None:
+    def weapon_used(self, actor: Combatant, d: cu.Declare) -> Weapon | None:
         """The named weapon; an attack naming none uses the first. A defensive attack
         naming none is one that does not attack: weapon speed 0 (CU-3)."""
         if d.weapon is not None:
@@ -204,12 +278,13 @@ class CountUp(Ruleset):
             return None
         return actor.weapons[0] if actor.weapons else None
 
-    def round_initiative(self, fight: Fight, d: ev.Declare) -> tuple[int, str]:
-        if d.actor not in fight.base:
+    def round_initiative(self, fight: Fight, d: cu.Declare) -> tuple[int, str]:
+        base_of = self.base(fight)
+        if d.actor not in base_of:
             at = max(fight.initiative_at.values())
             raise IllegalEvent(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
                                ("events", at, "base", d.actor))
-        base = fight.base[d.actor]
+        base = base_of[d.actor]
         modifier, why = self.modifier(fight.roster[d.actor], d)
         return base + modifier, f"base {base}, {why}"
 
@@ -221,7 +296,8 @@ class CountUp(Ruleset):
             return plan
         turns: list[Turn] = []
         for index, d in fight.declared(round_):
-            turns.extend(self.turns(fight, index, d, plan))
+            if isinstance(d, cu.Declare):
+                turns.extend(self.turns(fight, index, d, plan))
         by_count: dict[int, list[Turn]] = defaultdict(list)
         for turn in turns:
             by_count[turn.count].append(turn)
@@ -238,9 +314,9 @@ class CountUp(Ruleset):
             whys.append(f"{turn.action.actor}: {turn.why}")
         if len(turns) > 1:
             whys.append("equal counts act simultaneously")
-        return Beat([t.action for t in turns], rules, whys, count=count)
+        return Beat([t.action for t in turns], rules, whys, {"count": count}, f"@{count}")
 
-    def turns(self, fight: Fight, index: int, d: ev.Declare, plan: Plan) -> list[Turn]:
+    def turns(self, fight: Fight, index: int, d: cu.Declare, plan: Plan) -> list[Turn]:
         count, why = self.round_initiative(fight, d)
         action = PlannedAction(d.actor, d.action, None, None, index)
         if self.surprised(fight, d):
@@ -252,10 +328,11 @@ class CountUp(Ruleset):
             return [Turn(count, action, ("CU-3",), f"count {count} = {why}")]
         return self.latecomer_turns(fight, joined, d, count, why, action, plan)
 
-    def latecomer_turns(self, fight: Fight, joined: tuple[int, ev.Join], d: ev.Declare,
+    def latecomer_turns(self, fight: Fight, joined: tuple[int, ev.Join], d: cu.Declare,
                         count: int, why: str, action: PlannedAction, plan: Plan) -> list[Turn]:
         join_round, join = joined
-        at = join.at_count if join.at_count is not None else -10**6
+        at_count = getattr(join, "at_count", None)
+        at = at_count if at_count is not None else -10**6
         if d.round == join_round:
             if count < at:
                 plan.skipped.append({"actor": d.actor, "action": d.action, "why": (
@@ -275,11 +352,12 @@ class CountUp(Ruleset):
         return [Turn(count, action, ("CU-3",), f"count {count} = {why}")]
 
     def missed(self, fight: Fight, join_round: int, cid: str, at: int) -> bool:
-        earlier = [d for _, d in fight.declared(join_round) if d.actor == cid]
+        earlier = [d for _, d in fight.declared(join_round)
+                   if d.actor == cid and isinstance(d, cu.Declare)]
         if earlier:
             count, _ = self.round_initiative(fight, earlier[0])
         else:
-            count = fight.base.get(cid, at)
+            count = self.base(fight).get(cid, at)
         return count < at
 
     def surprised(self, fight: Fight, d: ev.Declare) -> bool:
@@ -289,16 +367,22 @@ class CountUp(Ruleset):
 
     # -- damage, dying and death ---------------------------------------------------
 
-    def apply_damage(self, status: Status, event: ev.Damage) -> None:
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        marks = status.marks
         amount = event.amount
         if not event.critical:
-            soaked = min(status.stress, amount)
-            status.stress -= soaked
+            soaked = min(marks["stress"], amount)
+            marks["stress"] -= soaked
             amount -= soaked
-        status.wounds -= amount
-        status.hp = status.wounds
+        marks["wounds"] -= amount
+        status.hp = marks["wounds"]
         if amount * 2 > status.max_hp and event.note is None:
-            status.big_hit_round = event.round
+            marks["big_hit_round"] = event.round
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        marks = status.marks
+        marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
+        status.hp = marks["wounds"]
 
     def morale_triggers(self, fight: Fight, intimidated: tuple[str, ...] = ()) -> list[
             tuple[str, str]]:
@@ -311,7 +395,7 @@ class CountUp(Ruleset):
                 continue
             allies = self.count_alive(fight, lambda c, side=combatant.side: c.side == side)
             foes = self.count_alive(fight, lambda c, side=combatant.side: c.side != side)
-            if status.big_hit_round == fight.round:
+            if status.marks["big_hit_round"] == fight.round:
                 due.append((cid, "took more than half its Wound Points in one hit"))
             elif foes > allies:
                 due.append((cid, f"outnumbered {foes} to {allies}"))
@@ -323,27 +407,32 @@ class CountUp(Ruleset):
     def count_alive(fight: Fight, predicate: Any) -> int:
         return sum(1 for cid, c in fight.roster.items() if predicate(c) and fight.alive(cid))
 
-    def apply_heal(self, status: Status, event: ev.Heal) -> None:
-        status.wounds = min(status.max_hp, status.wounds + event.amount)
-        status.hp = status.wounds
-        status.stable = status.stable or event.stabilize
-
     def condition(self, combatant: Combatant, status: Status) -> str:
         """CU-8: fine, incapacitated, dying or dead."""
-        if status.dead or status.wounds <= -combatant.strength:
+        wounds = status.marks["wounds"]
+        if status.dead or wounds <= -stats.strength(combatant):
             return "dead"
-        if status.wounds < 0:
+        if wounds < 0:
             return "dying"
-        if status.wounds == 0:
+        if wounds == 0:
             return "incapacitated"
         return "fine"
 
-    def after_damage(self, fight: Fight, event: ev.Damage) -> list[ev.Event]:
+    def can_act(self, fight: Fight, cid: str) -> str:
+        word = self.condition(fight.roster[cid], fight.status[cid])
+        return "" if word == "fine" else word
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        return self.can_act(fight, cid)
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        if not isinstance(event, ev.Damage):
+            return []
         combatant, status = fight.roster[event.target], fight.status[event.target]
-        if not status.dead and status.wounds <= -combatant.strength:
+        if not status.dead and status.marks["wounds"] <= -stats.strength(combatant):
             return [ev.Death(round=event.round, target=event.target,
-                             cause=f"{status.wounds} Wound Points, Strength {combatant.strength}"
-                                   " (CU-8)")]
+                             cause=f"{status.marks['wounds']} Wound Points, Strength "
+                                   f"{stats.strength(combatant)} (CU-8)")]
         return []
 
     def end_of_round(self, fight: Fight) -> list[ev.Event]:
@@ -354,7 +443,7 @@ class CountUp(Ruleset):
                 continue
             out.append(ev.Damage(round=fight.round, target=cid, amount=1, critical=True,
                                  note="dying: 1 Wound Point at the end of the round (CU-8)"))
-            if status.wounds - 1 <= -combatant.strength:
+            if status.marks["wounds"] - 1 <= -stats.strength(combatant):
                 out.append(ev.Death(round=fight.round, target=cid, cause="died of wounds (CU-8)"))
         return out
 
@@ -373,7 +462,8 @@ class CountUp(Ruleset):
         opponents = sum(1 for o, c in fight.roster.items()
                         if c.side != combatant.side and fight.alive(o))
         tn = intimidation if intimidation is not None else self.morale_tn + opponents
-        return MoraleCheck(cid, roll, combatant.insight, combatant.hd, allies, opponents, tn)
+        return MoraleCheck(cid, roll, stats.insight(combatant), stats.hd(combatant), allies,
+                           opponents, tn)
 
     def roll_morale(self, fight: Fight, cid: str, rng: random.Random,
                     intimidation: int | None = None) -> list[ev.Event]:
@@ -404,9 +494,69 @@ class CountUp(Ruleset):
         d20 = roll_dice("d20", rng)
         out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=dice_values(d20),
                            total=d20.total, purpose=f"{damage_type} injury table (CU-9)"))
-        out.append(ev.Injury(round=fight.round, target=target, roll=d20.total,
+        out.append(cu.Injury(round=fight.round, target=target, roll=d20.total,
                              injury=self.injury(damage_type, d20.total), table=damage_type))
         return out
+
+
+    # -- joining, the tracker, commands ---------------------------------------------
+
+    def join_fields(self, fight: Fight) -> tuple[Field, ...]:
+        return (Field("base", "base initiative", "int", required=True,
+                      help="its d12 - Agility (CU-5)"),
+                Field("at_count", "count reached", "int",
+                      help="blank: the count the round is at now (CU-5)"))
+
+    def join_event(self, fight: Fight, combatant: Combatant,
+                   values: Mapping[str, Any]) -> ev.Event:
+        return cu.Join(round=max(fight.round, 1), combatant=combatant,
+                       base=values.get("base"), at_count=values.get("at_count"))
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("points", "stress/wounds"),)
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        status = fight.status[cid]
+        marks = status.marks
+        tone = "bad" if marks["wounds"] < 0 else "warn" if marks["wounds"] == 0 else ""
+        return {"points": Cell(f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}", tone)}
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        out = super().facts(fight, cid)
+        marks = fight.status[cid].marks
+        out.update(stress=marks["stress"], wounds=marks["wounds"],
+                   condition=self.condition(fight.roster[cid], fight.status[cid]))
+        return out
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        return {"base": dict(self.base(fight)),
+                "morale_due": [cid for cid, _ in self.morale_triggers(fight)]}
+
+    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
+        what = (getattr(decl, "weapon", None) or getattr(decl, "spell", None) or "")
+        text = f"{decl.action} {what}".strip()
+        if decl.target:
+            text += f" → {', '.join(decl.target)}"
+        return text
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        return (Field("critical", "critical", "bool", False,
+                      help="straight to Wound Points (CU-7)"),)
+
+    def commands(self, fight: Fight) -> list[Command]:
+        return [Command("morale", "Morale", "M", "roll morale for the selected combatant "
+                        "(CU-6)", show=False, needs_actor=True)]
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        if command == "morale" and actor is not None:
+            return self.roll_morale(fight, actor, rng)
+        return super().run_command(fight, command, actor, values, rng)
+
+    def notices(self, fight: Fight) -> list[tuple[str, str]]:
+        return [("Morale check due (CU-6)",
+                 f"{fight.roster[cid].name}: {why} — M rolls morale")
+                for cid, why in self.morale_triggers(fight)]
 
 
 def dice_values(result: Any) -> tuple[int, ...]:

@@ -6,15 +6,20 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .. import events as ev
-from ..errors import IllegalEvent, RefereeError
-from ..plan import Beat, Plan, PlannedAction
-from .board import Board
-from .demon_idol import Item
+from referee.engine import events as ev
+from referee.engine.errors import IllegalEvent, RefereeError
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.record import replace
+
+from . import events as di
+from . import stats
+from .board import Board, mark_ready, ready, repeats
+from .items import Item
 
 if TYPE_CHECKING:
-    from ..fight import Fight
-    from .demon_idol import DemonIdol
+    from referee.engine.fight import Fight
+
+    from .ruleset import DemonIdol
 
 
 # -- collecting the round's actions -------------------------------------------------
@@ -25,17 +30,17 @@ def routines(rs: DemonIdol, actor_attacks: int, item: Item) -> int:
         return actor_attacks
     if item.missile:
         weapon = item.weapon()
-        return weapon.rate if weapon else 1
+        return stats.rate(weapon) if weapon else 1
     return 1
 
 
-def expand(rs: DemonIdol, fight: Fight, index: int, decl: ev.Declare,
+def expand(rs: DemonIdol, fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
     actor = fight.roster[decl.actor]
     letter = rs.letter_of["avoid"] if replaced else decl.action
     item = Item(index, decl, actor, fight.roster_index(actor.id), letter, rs.role_of[letter],
                 None, replaced)
-    count = 1 if replaced else routines(rs, actor.attacks, item)
+    count = 1 if replaced else routines(rs, stats.attacks(actor), item)
     if count == 1:
         return [item]
     return [Item(index, decl, actor, item.rank, letter, item.role, k, None)
@@ -55,7 +60,7 @@ def collect(rs: DemonIdol, fight: Fight, round_: int, segment: int | None) -> li
     failed = morale_failures(fight, round_) if segment is None else {}
     items: list[Item] = []
     for index, decl in fight.declared(round_):
-        if decl.segment != segment:
+        if not isinstance(decl, di.Declare) or decl.segment != segment:
             continue
         replaced = decl.action if decl.actor in failed else None
         items.extend(expand(rs, fight, index, decl, replaced))
@@ -64,13 +69,14 @@ def collect(rs: DemonIdol, fight: Fight, round_: int, segment: int | None) -> li
 
 def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
     initiative = fight.initiatives[round_]
+    rolls: dict[str, int] = getattr(initiative, "rolls", {})
     for item in items:
-        if item.side not in initiative.rolls:
+        if item.side not in rolls:
             raise IllegalEvent(
                 f"round {round_}: no initiative die for side {item.side!r} (DI-2)",
                 ("events", fight.initiative_at[round_], "rolls", item.side),
             )
-    return dict(initiative.rolls)
+    return dict(rolls)
 
 
 # -- the plan ------------------------------------------------------------------------
@@ -78,10 +84,10 @@ def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
 
 def build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
     plan = Plan(rs.id, round_, [])
-    surprise = fight.surprise
-    if round_ == 1 and surprise is not None and surprise.segments:
-        for segment in range(1, surprise.segments + 1):
-            plan.beats.extend(surprise_beats(rs, fight, segment, surprise.segments))
+    segments = getattr(fight.surprise, "segments", 0)
+    if round_ == 1 and segments:
+        for segment in range(1, segments + 1):
+            plan.beats.extend(surprise_beats(rs, fight, segment, segments))
     items = collect(rs, fight, round_, None)
     if items and round_ not in fight.initiatives:
         plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll initiative "
@@ -109,16 +115,14 @@ def finish(board: Board, fight: Fight, round_: int) -> list[Beat]:
     for slot in board.slots:
         items = sorted(slot.actions, key=lambda i: (i.rank, i.routine or 0))
         actions = [mark(fight, round_, i) for i in items]
-        beats.append(Beat(actions, slot.rules, slot.why, segment=slot.segment,
-                          repeats=slot.repeats, ready=slot.ready))
+        beats.append(Beat(actions, slot.rules, slot.why, dict(slot.extra), slot.tag, slot.note))
     return beats
 
 
 def mark(fight: Fight, round_: int, item: Item) -> PlannedAction:
     action = item.to_action()
-    if item.casting and item.decl.spell and (round_, item.actor.id) in fight.lost_spells:
-        action = PlannedAction(action.actor, action.action, action.routine, None,
-                               action.declared, action.extra + (("lost", True),))
+    if item.casting and item.decl.spell and (round_, item.actor.id) in fight.rs.lost_spells:
+        action = action.with_extra(lost=True)
     return action
 
 
@@ -228,13 +232,13 @@ class Layout:
 
     @staticmethod
     def speed_factor_keys(step: list[Item]) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
-        timed = [i for i in step if (w := i.weapon()) is not None and w.speed_factor is not None]
-        lowest = min((i.weapon().speed_factor for i in timed), default=0)  # type: ignore[union-attr]
+        factors = {id(i): factor_of(i) for i in step}
+        lowest = min((f for f in factors.values() if f is not None), default=0)
         for item in step:
-            weapon = item.weapon()
-            if weapon is not None and weapon.speed_factor is not None:
-                time = weapon.speed_factor + item.delay
-                why = f"tied round: G by speed factor, low to high ({weapon.speed_factor})"
+            factor = factors[id(item)]
+            if factor is not None:
+                time = factor + item.delay
+                why = f"tied round: G by speed factor, low to high ({factor})"
             else:
                 time = lowest + item.delay
                 why = "tied round: attacks without a speed factor join the first G beat"
@@ -323,7 +327,7 @@ class Rules:
     # DI-6: missiles and reaction
     def missiles(self) -> None:
         for shot in self.firsts(lambda i: i.missile):
-            adjust = shot.actor.reaction - shot.delay
+            adjust = stats.reaction(shot.actor) - shot.delay
             enemy = self.enemy_side(shot)
             if adjust == 0 or enemy is None or enemy not in self.dice:
                 continue
@@ -401,7 +405,7 @@ class Rules:
 
     def first_attack(self, winners: frozenset[str]) -> Beat | None:
         for slot in self.board.slots:
-            if not slot.ready and any(a.side in winners and (a.role == "strike" or a.missile)
+            if not ready(slot) and any(a.side in winners and (a.role == "strike" or a.missile)
                                       for a in slot.actions):
                 return slot
         return None
@@ -472,8 +476,9 @@ class Rules:
 
     def blow_against(self, blow: Item, d: Item) -> None:
         weapon = blow.weapon()
-        if weapon is not None and weapon.speed_factor is not None:
-            time, what = weapon.speed_factor + blow.delay, "speed factor"
+        factor = stats.speed_factor(weapon) if weapon is not None else None
+        if factor is not None:
+            time, what = factor + blow.delay, "speed factor"
         else:
             time, what = self.dice[d.side] + blow.delay, "the caster's die"
         cast = d.cast_time()
@@ -528,7 +533,7 @@ class Rules:
     # DI-14: a fired preparation goes just before the action that triggered it
     def fired(self) -> None:
         for item in self.prepared:
-            fire = self.fight.fired.get((item.decl.round, item.actor.id))
+            fire = self.fight.rs.fired.get((item.decl.round, item.actor.id))
             if fire is None or not item.first:
                 continue
             movers = [i for i in self.prepared if i.index == item.index]
@@ -540,16 +545,18 @@ class Rules:
                                at=self.board.pos(trigger[0]))
             else:
                 slot = self.board.slot_of(item)
-                slot.ready = False
+                mark_ready(slot, False)
                 slot.cite("DI-14", why)
 
 
 def length_of(item: Item) -> float:
     weapon = item.weapon()
-    if weapon is not None and weapon.length is not None:
-        return weapon.length
-    lengths = [w.length for w in item.actor.weapons if w.length is not None and not w.missile]
-    return lengths[0] if lengths else 0.0
+    size = stats.length(weapon) if weapon is not None else None
+    if size is not None:
+        return size
+    lengths = [stats.length(w) for w in item.actor.weapons if not stats.missile(w)]
+    found = [size for size in lengths if size is not None]
+    return found[0] if found else 0.0
 
 
 # -- DI-17: surprise segments ----------------------------------------------------------
@@ -572,11 +579,9 @@ def surprise_beats(rs: DemonIdol, fight: Fight, segment: int, total: int) -> lis
             if note:
                 why.append(note)
                 if item.casting and item.cast_time() > left:
-                    action = PlannedAction(action.actor, action.action, action.routine, None,
-                                           action.declared,
-                                           action.extra + (("completes", "after surprise"),))
+                    action = action.with_extra(completes="after surprise")
             actions.append(action)
-        beats.append(Beat(actions, ["DI-17"], why, segment=segment))
+        beats.append(Beat(actions, ["DI-17"], why, {"segment": segment}, f"s{segment}"))
     return beats
 
 
@@ -596,39 +601,45 @@ def surprise_note(item: Item, left: int) -> str:
 # -- in-round rules over the state ----------------------------------------------------
 
 
-def spell_lost_by(rs: DemonIdol, fight: Fight, damage: ev.Damage) -> ev.SpellLost | None:
+def factor_of(item: Item) -> int | None:
+    weapon = item.weapon()
+    return stats.speed_factor(weapon) if weapon is not None else None
+
+
+def spell_lost_by(rs: DemonIdol, fight: Fight, damage: ev.Damage) -> di.SpellLost | None:
     """DI-15: damage before the caster's spell resolves loses it; same beat does not."""
     round_ = damage.round
-    if (round_, damage.target) in fight.lost_spells or damage.amount <= 0:
+    if (round_, damage.target) in fight.rs.lost_spells or damage.amount <= 0:
         return None
-    spells = [d for _, d in fight.declared(round_)
-              if d.actor == damage.target and d.spell is not None and d.segment is None]
+    spells = [d for _, d in fight.declared(round_) if d.actor == damage.target
+              and isinstance(d, di.Declare) and d.spell is not None and d.segment is None]
     if not spells:
         return None
-    spell = spells[0]
-    now = damage.beat if damage.beat is not None else fight.resolved.get(round_, 0) + 1
-    at = spell_beat(fight, round_, damage.target)
-    if at is not None and at <= now:
-        return None
-    return ev.SpellLost(round=round_, actor=damage.target, spell=spell.spell,
-                        reason=f"damaged in beat {now} before the spell resolved (DI-15)")
-
-
-def spell_beat(fight: Fight, round_: int, actor: str) -> int | None:
     try:
         plan = fight.plan(round_)
     except RefereeError:
         return None
+    now = damage.beat
+    if now is None:
+        now = plan.current(fight.resolved.get(round_, set())) or len(plan.beats) + 1
+    at = spell_beat(plan, damage.target)
+    if at is not None and at <= now:
+        return None
+    return di.SpellLost(round=round_, actor=damage.target, spell=spells[0].spell,
+                        reason=f"damaged in beat {now} before the spell resolved (DI-15)")
+
+
+def spell_beat(plan: Plan, actor: str) -> int | None:
     for number, beat in enumerate(plan.beats, start=1):
-        if beat.segment is not None or beat.ready or beat.repeats:
+        if "segment" in beat.extra or ready(beat) or repeats(beat):
             continue
-        if any(a.actor == actor and "prepared" not in dict(a.extra) for a in beat.actions):
+        if any(a.actor == actor and not a.flag("prepared") for a in beat.actions):
             return number
     return None
 
 
 def lapsed_preparations(fight: Fight) -> Iterable[ev.Event]:
     for _, decl in fight.declared(fight.round):
-        if decl.prepared and (fight.round, decl.actor) not in fight.fired:
+        if getattr(decl, "prepared", False) and (fight.round, decl.actor) not in fight.rs.fired:
             yield ev.Note(round=fight.round,
                           text=f"{decl.actor}'s prepared {decl.action} lapses unfired (DI-14)")

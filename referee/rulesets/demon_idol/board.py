@@ -10,7 +10,29 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..plan import Beat
+from referee.engine.plan import Beat
+
+
+def ready(beat: Beat) -> bool:
+    return bool(beat.extra.get("ready"))
+
+
+def repeats(beat: Beat) -> bool:
+    return "repeats" in beat.extra
+
+
+def mark_ready(beat: Beat, on: bool = True) -> None:
+    if on:
+        beat.extra["ready"] = True
+        beat.note = "ready"
+    else:
+        beat.extra.pop("ready", None)
+        beat.note = ""
+
+
+def mark_repeats(beat: Beat) -> None:
+    beat.extra["repeats"] = "every segment"
+    beat.note = "every segment"
 
 
 def key(item: Any) -> tuple[int, int | None]:
@@ -28,8 +50,12 @@ class Board:
         self.sides[slot][item.side] += 1
 
     def add(self, items: list[Any], rules: list[str], why: list[str], at: int | None = None,
-            **flags: Any) -> Beat:
-        slot = Beat([], list(rules), list(why), **flags)
+            ready: bool = False, repeats: bool = False) -> Beat:
+        slot = Beat([], list(rules), list(why))
+        if repeats:
+            mark_repeats(slot)
+        if ready:
+            mark_ready(slot)
         self.slots.insert(len(self.slots) if at is None else at, slot)
         self.sides[slot] = Counter()
         self._put(items, slot)
@@ -89,7 +115,7 @@ class Board:
     def with_side(self, side: str) -> list[int]:
         """Positions of the beats holding actions of `side` (psionics aside)."""
         return [i for i, slot in enumerate(self.slots)
-                if not slot.repeats and self.sides[slot][side] > 0]
+                if not repeats(slot) and self.sides[slot][side] > 0]
 
     def indexes(self, predicate: Any) -> list[int]:
         return [i for i, slot in enumerate(self.slots) if any(predicate(a) for a in slot.actions)]

@@ -1,0 +1,323 @@
+"""The ruleset port: everything ruleset-specific that the sessions, the app and the
+command line consult. Each ruleset is one package (`referee/rulesets/<name>/`) whose
+class overrides the hooks it needs; every hook has a do-nothing (or generic) default.
+
+Nothing above the engine tests a ruleset's id: it asks the ruleset through these hooks
+and renders the specs (`Form`, `Column`, `Cell`, `Command`) they return.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from . import events as ev
+from .dice import DiceError, from_values
+from .dice import roll as roll_dice
+from .errors import FormatError, IllegalDeclaration, IllegalEvent
+from .reading import Fields
+from .specs import ActionKind, Cell, Column, Command, Field, Form
+
+if TYPE_CHECKING:
+    from .fight import Fight, Status
+    from .model import Combatant
+    from .plan import Plan
+
+
+class Ruleset:
+    """A ruleset's logic; `config` holds what a referee may house-rule (its
+    `rulesets/<id>.toml`, read by the sessions layer and passed in as plain data)."""
+
+    id: ClassVar[str] = ""
+    RULES: ClassVar[Mapping[str, str]] = {}  # every rule id of its spec -> where it lives
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = dict(config)
+        f = Fields(self.config)
+        for key in ("format", "version", "id", "logic", "source"):
+            f.raw(key, None)
+        self.file_id = f.str("id", self.id)  # a house copy's own id
+        self.name = f.str("name", self.id)
+        self.read(f)
+        f.done()
+        self._schemas: Any = None
+        self._reader: ev.EventReader | None = None
+
+    # -- house rules -------------------------------------------------------------------
+
+    def read(self, f: Fields) -> None:
+        """Read this ruleset's house-rulable numbers and tables from its file."""
+
+    def switches(self) -> list[str]:
+        """One line per house rule in force, for `referee check` of a ruleset file."""
+        return []
+
+    # -- stats: the keys it adds to the roster ------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def spell_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def side_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def encounter_fields(self) -> tuple[Field, ...]:
+        """Top-level keys of a save (squads, groups ...)."""
+        return ()
+
+    @property
+    def schemas(self) -> Any:
+        if self._schemas is None:
+            from .model import Schemas
+
+            self._schemas = Schemas(self)
+        return self._schemas
+
+    def check_encounter(self, encounter: Any) -> None:
+        """Rules over the whole roster (squad sizes, groups of one side ...)."""
+
+    # -- events -------------------------------------------------------------------------
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        """Its own event types; one with a core type's name takes the core's place."""
+        return ()
+
+    @property
+    def reader(self) -> ev.EventReader:
+        if self._reader is None:
+            from .model import read_combatant
+
+            schemas = self.schemas
+            self._reader = ev.EventReader(ev.event_types(self.events()),
+                                          lambda data, path: read_combatant(data, path, schemas))
+        return self._reader
+
+    def event(self, kind: str, **values: Any) -> ev.Event:
+        """An event of this ruleset's class for `kind` (its own declare, initiative ...)."""
+        return self.reader.types[kind](**values)
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        """One log line for an event of its own (None: the core tells it)."""
+        return None
+
+    # -- state: its part of the fold ---------------------------------------------------
+
+    def start(self, fight: Fight) -> Any:
+        """The ruleset's state before any event (immutable; `apply` returns a new one)."""
+        return None
+
+    def apply(self, fight: Fight, state: Any, event: ev.Event) -> Any:
+        """The state after `event`; never changes `state` itself."""
+        return state
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        """Per-combatant values it keeps beside hit points (Stress, wounds ...)."""
+        return {}
+
+    def new_round(self, fight: Fight) -> None:
+        """The fold enters a new round (statuses may change in place: they are the
+        fold's own copies)."""
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        """Whether `event` can change a plan (a new plan is worked out after it)."""
+        return event.TYPE in ("declare", "initiative", "join", "surprise", "morale", "end",
+                              "death")
+
+    # -- checks -------------------------------------------------------------------------
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        if type(event).TYPE == "declare" and isinstance(event, ev.Declare):
+            keys = self.action_keys()
+            if event.action not in keys:
+                known = ", ".join(keys)
+                raise IllegalDeclaration(
+                    f"unknown action {event.action!r} for {self.id} (actions: {known})",
+                    ("action",))
+
+    # -- consequences -------------------------------------------------------------------
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        status.hp -= event.amount
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        status.hp = min(status.max_hp, status.hp + event.amount)
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        """Events the rules add once `event` is in the log (spells lost, deaths)."""
+        return []
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        """Events the rules add when the current round ends (bleeding, lapses)."""
+        return []
+
+    # -- the plan -----------------------------------------------------------------------
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        from .plan import Plan
+
+        return Plan(self.id, round_, [])
+
+    def plan_round(self, fight: Fight) -> int:
+        """The round `referee plan` shows: the latest with declarations by default."""
+        rounds = [r for r, items in fight.declarations.items() if items]
+        return max(rounds) if rounds else max(fight.round, 1)
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        """Why `cid` cannot act now ("" when it can): dead, dying, down, surprised."""
+        return "dead" if fight.status[cid].dead else ""
+
+    # -- initiative ---------------------------------------------------------------------
+
+    def initiative_due(self, fight: Fight) -> bool:
+        """Whether initiative is still to be rolled for the current round."""
+        return max(fight.round, 1) not in fight.initiatives
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
+        raise IllegalEvent(f"{self.id} has no initiative to roll")
+
+    def initiative_form(self, fight: Fight) -> Form:
+        return Form("Initiative", ())
+
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        raise IllegalEvent(f"{self.id} has no initiative to enter")
+
+    # -- declaring ----------------------------------------------------------------------
+
+    def actions(self) -> list[ActionKind]:
+        """Its declaration catalogue (empty: a ruleset without declarations)."""
+        return []
+
+    def action_keys(self) -> list[str]:
+        return [kind.key for kind in self.actions()]
+
+    def kind(self, action: str) -> ActionKind | None:
+        return next((k for k in self.actions() if k.key == action), None)
+
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefill: Mapping[str, Any]) -> Form:
+        from .forms import declare_fields
+
+        kind = self.kind(action)
+        name = kind.name if kind else action
+        title = f"{fight.roster[actor].name} declares {action} — {name}"
+        return Form(title, declare_fields(fight, actor, kind.fields if kind else (), prefill))
+
+    def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
+        from .forms import prefill
+
+        return prefill(fight, actor, action, missile=False)
+
+    def declaration(self, fight: Fight, actor: str, action: str,
+                    values: Mapping[str, Any]) -> ev.Event:
+        target = values.get("target")
+        targets = (target,) if isinstance(target, str) else tuple(target or ())
+        rest = {k: v for k, v in values.items() if k != "target" and v not in (None, False, "")}
+        return self.event("declare", round=max(fight.round, 1), actor=actor, action=action,
+                          target=targets, **rest)
+
+    # -- joining and set-up -------------------------------------------------------------
+
+    def join_fields(self, fight: Fight) -> tuple[Field, ...]:
+        """What a join asks beyond the combatant itself (a count reached, a base)."""
+        return ()
+
+    def join_event(self, fight: Fight, combatant: Combatant,
+                   values: Mapping[str, Any]) -> ev.Event:
+        return self.event("join", round=max(fight.round, 1), combatant=combatant)
+
+    # -- the tracker --------------------------------------------------------------------
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("hp", "hp"),)
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        status = fight.status[cid]
+        return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        """"" when fine; else dead, dying, down ... in the ruleset's own words."""
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        return "down" if status.hp <= 0 else ""
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        """A combatant's state as plain data (JSON views, state scenarios)."""
+        status = fight.status[cid]
+        return {"hp": status.hp, "max_hp": status.max_hp, "dead": status.dead,
+                "conditions": dict(status.conditions),
+                "condition": self.state_word(fight, cid) or "fine"}
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        """The fight's ruleset state as plain data (JSON views, state scenarios)."""
+        return {}
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        """What the status line says of this round (the dice, counts ...)."""
+        return []
+
+    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
+        """A declaration in the tracker's few columns."""
+        text = decl.action
+        if decl.target:
+            text += f" → {', '.join(decl.target)}"
+        return text
+
+    # -- commands -----------------------------------------------------------------------
+
+    def commands(self, fight: Fight) -> list[Command]:
+        """The table operations it adds, with their keys (morale, fire, stand up ...)."""
+        return []
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        return None
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        raise IllegalEvent(f"{self.id} has no command {command!r}")
+
+    def notices(self, fight: Fight) -> list[tuple[str, str]]:
+        """What the referee must be told now: (title, text), e.g. morale checks due."""
+        return []
+
+    def damage_default(self, fight: Fight, source: str | None) -> str:
+        """What the damage form offers: the acting weapon's damage."""
+        from .forms import weapon_damage
+
+        return weapon_damage(fight, source) or "1d6"
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        """Extra fields of the damage form (critical ...)."""
+        return ()
+
+
+# -- shared helpers for rulesets ----------------------------------------------------------
+
+
+def unique_keys(items: list[Any], what: str, path: tuple[str, ...]) -> None:
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if item in seen:
+            raise FormatError(f"duplicate {what} {item!r} ({path[0]}[{seen[item]}] has it)",
+                              path + (index, "key"))  # type: ignore[operator]
+        seen[item] = index
+
+
+def dice_roll(expr: str, rng: random.Random, real: list[int] | None = None) -> Any:
+    """A roll by the program, or the dice a person typed in."""
+    try:
+        return from_values(expr, real) if real is not None else roll_dice(expr, rng)
+    except DiceError as error:
+        raise IllegalEvent(str(error)) from None
+
+
+def roll_event(round_: int, result: Any, purpose: str, actor: str | None = None,
+               real: bool = False) -> ev.Roll:
+    return ev.Roll(round=round_, expr=result.expression, dice=tuple(result.rolls),
+                   total=result.total, purpose=purpose, actor=actor, real=real)

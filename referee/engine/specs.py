@@ -1,0 +1,105 @@
+"""UI-neutral descriptions a ruleset gives of itself: fields, forms, columns, cells and
+commands. The app renders them as widgets, the command line as text; neither needs to
+know which ruleset it is showing.
+
+A `Field` also describes one key a ruleset adds to combatants, weapons, spells, sides or
+the encounter: the same spec reads the key strictly from a file and builds the set-up form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .record import field, record
+
+# What a field holds, and so how it is read from a file and which widget edits it.
+KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",
+         "items")
+
+
+@record(frozen=True)
+class Field:
+    name: str
+    label: str = ""
+    kind: str = "text"
+    default: Any = None
+    required: bool = False
+    minimum: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()  # for "choice": (label, value)
+    help: str = ""  # a placeholder or a hint
+    items: tuple[Field, ...] = ()  # for "table" and "items": the keys of each table
+    form: bool = True  # offered in set-up forms (False: read from files only)
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ")
+
+
+@record(frozen=True)
+class Form:
+    """A form to fill: the app shows it as a modal, a script passes the values."""
+
+    title: str
+    fields: tuple[Field, ...]
+    hint: str = ""
+    focus: str | None = None  # the field the cursor starts on (default: the first)
+    clock: bool = False  # a declaration clock runs while it is open (DI-16)
+
+
+@record(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: int = 0  # at most this wide on a small screen (0: as wide as it needs)
+    fold: bool = False  # dropped first when the screen is narrow
+
+
+@record(frozen=True)
+class Cell:
+    text: str
+    tone: str = ""  # "", "good", "bad", "warn", "dim", "strong"
+
+
+@record(frozen=True)
+class Command:
+    """A table operation a ruleset offers: a key, a label and (optionally) a form."""
+
+    id: str
+    label: str
+    key: str = ""
+    help: str = ""
+    show: bool = True  # in the one-line footer (else only in help and the palette)
+    needs_actor: bool = False  # acts for the selected combatant
+
+
+@record(frozen=True)
+class ActionKind:
+    """One entry of a ruleset's declaration catalogue."""
+
+    key: str  # what a declaration's `action` holds (a letter, or a word)
+    name: str
+    fields: tuple[str, ...] = ()  # declaration fields this action uses
+    hotkey: str = ""
+
+
+@record(frozen=True)
+class Choice:
+    """A value picked by a person: a side, a combatant or a fixed option."""
+
+    label: str
+    value: Any = None
+
+
+EMPTY: dict[str, Any] = {}
+
+
+def defaults(fields: tuple[Field, ...]) -> dict[str, Any]:
+    return {f.name: f.default for f in fields}
+
+
+def names(fields: tuple[Field, ...]) -> list[str]:
+    return [f.name for f in fields]
+
+
+__all__ = ["ActionKind", "Cell", "Choice", "Column", "Command", "Field", "Form", "KINDS",
+           "defaults", "field", "names"]

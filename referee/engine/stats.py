@@ -1,0 +1,191 @@
+"""Reading the keys a ruleset adds to combatants, weapons, spells, sides and the encounter.
+
+A ruleset lists its keys as `Field` specs; a `Schema` built from them reads a table's
+remaining keys strictly (same file:line:field errors as everything else) and names the
+ruleset when a key is not one of its own. Only the keys a file gives are kept, so a
+roster is written back exactly as it was read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import FormatError, Path
+from .reading import describe
+from .specs import Field
+
+Reader = Callable[[Any, Path], Any]
+
+
+class Schema:
+    """The keys one kind of table may carry for one ruleset."""
+
+    def __init__(self, fields: tuple[Field, ...], owner: str, what: str = "key") -> None:
+        self.fields = fields
+        self.owner = owner  # "demon-idol": named when a key is not ours
+        self.what = what
+        self.readers: dict[str, Reader] = {f.name: reader_for(f, owner) for f in fields}
+        self.by_name = {f.name: f for f in fields}
+
+    def read(self, data: Mapping[str, Any], path: Path, skip: frozenset[str] | set[str] = frozenset(),
+             ) -> dict[str, Any]:
+        """The table's keys outside `skip` (the core's own), each checked by its spec."""
+        out: dict[str, Any] = {}
+        readers = self.readers
+        for key, value in data.items():
+            if key in skip:
+                continue
+            reader = readers.get(key)
+            if reader is None:
+                raise FormatError(self.unknown(key, skip), path + (key,))
+            out[key] = reader(value, path + (key,))
+        for spec in self.fields:
+            if spec.required and spec.name not in out:
+                raise FormatError("missing required field", path + (spec.name,))
+        return out
+
+    def unknown(self, key: str, core: frozenset[str] | set[str]) -> str:
+        from difflib import get_close_matches
+
+        near = get_close_matches(key, [*self.readers, *core], n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        return f"not a {self.owner} {self.what}{hint}"
+
+    def default(self, key: str) -> Any:
+        spec = self.by_name.get(key)
+        return None if spec is None else spec.default
+
+    def written(self, stats: Mapping[str, Any]) -> dict[str, Any]:
+        """What a file holds for `stats`: every key given, in schema order."""
+        order = {f.name: n for n, f in enumerate(self.fields)}
+        return {k: plain(stats[k]) for k in sorted(stats, key=lambda k: order.get(k, 1 << 30))}
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def wrong(value: Any, want: str, path: Path) -> FormatError:
+    return FormatError(f"expected {want}, found {describe(value)}", path)
+
+
+def reader_for(spec: Field, owner: str) -> Reader:
+    kind = spec.kind
+    if kind in ("text", "id", "dice"):
+        return _text(spec)
+    if kind == "int":
+        return _int(spec.minimum)
+    if kind == "number":
+        return _number
+    if kind == "bool":
+        return _bool
+    if kind == "choice":
+        return _choice(spec)
+    if kind == "ids":
+        return _ids
+    if kind == "texts":
+        return _texts
+    if kind == "table":
+        return _table(Schema(spec.items, owner))
+    if kind == "items":
+        return _items(Schema(spec.items, owner))
+    raise ValueError(f"unknown field kind {kind!r}")
+
+
+def _text(spec: Field) -> Reader:
+    def read(value: Any, path: Path) -> str:
+        if type(value) is not str:
+            raise wrong(value, "a string", path)
+        if spec.kind != "text" and not value.strip():
+            raise FormatError("must not be empty", path)
+        if spec.kind == "dice":
+            from .dice import DiceError, parse
+
+            try:
+                parse(value)
+            except DiceError as error:
+                raise FormatError(str(error), path) from None
+        return value
+
+    return read
+
+
+def _int(minimum: int | None) -> Reader:
+    def read(value: Any, path: Path) -> int:
+        if type(value) is not int:
+            raise wrong(value, "an integer", path)
+        if minimum is not None and value < minimum:
+            raise FormatError(f"must be at least {minimum}, found {value}", path)
+        return value
+
+    return read
+
+
+def _number(value: Any, path: Path) -> float:
+    if type(value) not in (int, float):
+        raise wrong(value, "a number", path)
+    return float(value)
+
+
+def _bool(value: Any, path: Path) -> bool:
+    if type(value) is not bool:
+        raise wrong(value, "true or false", path)
+    return value
+
+
+def _choice(spec: Field) -> Reader:
+    allowed = [value for _, value in spec.options]
+
+    def read(value: Any, path: Path) -> Any:
+        if value not in allowed:
+            known = ", ".join(str(v) for v in allowed)
+            raise FormatError(f"expected one of {known}, found {describe(value)}", path)
+        return value
+
+    return read
+
+
+def _ids(value: Any, path: Path) -> tuple[str, ...]:
+    items = value if isinstance(value, list) else [value]
+    for index, item in enumerate(items):
+        if not isinstance(item, str) or not item:
+            where = path + (index,) if isinstance(value, list) else path
+            raise FormatError(f"expected an id string, found {describe(item)}", where)
+    return tuple(items)
+
+
+def _texts(value: Any, path: Path) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise wrong(value, "a list of strings", path)
+    for index, item in enumerate(value):
+        if type(item) is not str:
+            raise wrong(item, "a string", path + (index,))
+    return tuple(value)
+
+
+def _table(schema: Schema) -> Reader:
+    def read(value: Any, path: Path) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise wrong(value, "a table", path)
+        return schema.read(value, path)
+
+    return read
+
+
+def _items(schema: Schema) -> Reader:
+    def read(value: Any, path: Path) -> tuple[dict[str, Any], ...]:
+        if not isinstance(value, list):
+            raise wrong(value, "a list of tables", path)
+        out = []
+        for index, item in enumerate(value):
+            if not isinstance(item, Mapping):
+                raise wrong(item, "a table", path + (index,))
+            out.append(schema.read(item, path + (index,)))
+        return tuple(out)
+
+    return read

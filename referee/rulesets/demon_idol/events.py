@@ -1,0 +1,55 @@
+"""demon-idol's own events: its declarations, side dice, surprise segments, spells lost
+and prepared actions fired."""
+
+from __future__ import annotations
+
+from referee.engine import events as ev
+from referee.engine.events import event_field as f
+from referee.engine.record import record
+
+
+@record(frozen=True)
+class Declare(ev.Declare):
+    weapon: str | None = f("str")
+    spell: str | None = f("str")
+    device: str | None = f("str")
+    usage_time: int | None = f("int0")
+    turn: bool = f("bool", False)
+    charge: bool = f("bool", False)
+    closing: int | None = f("int0")
+    prepared: bool = f("bool", False)
+    trigger: str | None = f("str")
+    delay: int = f("int0", 0)
+    segment: int | None = f("int1")  # a surprise segment (DI-17)
+
+
+@record(frozen=True)
+class Initiative(ev.Initiative):
+    """DI-2: one die per side."""
+
+    rolls: dict[str, int] = f("int_table", {})
+
+
+@record(frozen=True)
+class Surprise(ev.Surprise):
+    segments: int = f("int0", 0)  # the surprising side's surprise segments (DI-17)
+
+
+@record(frozen=True)
+class SpellLost(ev.Event):
+    TYPE = "spell_lost"
+    actor: str = f("str!", "")
+    spell: str | None = f("str")
+    reason: str | None = f("str")
+
+
+@record(frozen=True)
+class Fire(ev.Event):
+    """A prepared action's trigger happened (DI-14)."""
+
+    TYPE = "fire"
+    actor: str = f("str!", "")
+    before: str | None = f("str")  # the actor whose action triggered it
+
+
+EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Surprise, SpellLost, Fire)

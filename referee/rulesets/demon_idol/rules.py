@@ -1,0 +1,26 @@
+"""Every rule id of the demon-idol spec, and where it lives in this package."""
+
+RULES = {
+    "DI-0": "order.py: Board.place (a rule moves only what the order breaks)",
+    "DI-1": "the app's procedure phases (phase events); recorded, not ordered",
+    "DI-2": "ruleset.py: roll_initiative, initiative_from; order.py: side_dice",
+    "DI-3": "order.py: Layout (won round, letter order)",
+    "DI-4": "order.py: Layout (tied round, letter order across sides)",
+    "DI-5": "order.py: Layout.run (psionics at the top of every segment)",
+    "DI-6": "order.py: Rules.missiles",
+    "DI-7": "order.py: Rules.routines",
+    "DI-8": "order.py: Rules.casters",
+    "DI-9": "order.py: Rules.charges",
+    "DI-10": "order.py: Rules.melee",
+    "DI-11": "order.py: Layout.speed_factor_keys",
+    "DI-12": "order.py: Layout.tied_discharge_keys",
+    "DI-13": "order.py: Rules.lengths",
+    "DI-14": "order.py: Rules.fired, lapsed_preparations; ruleset.py: the fire command",
+    "DI-15": "order.py: spell_lost_by; ruleset.py: after",
+    "DI-16": "order.py: delay_ranks; the declaration clock (Form.clock)",
+    "DI-17": "order.py: surprise_beats; ruleset.py: _check_surprise_declare",
+    "DI-18": "order.py: morale_failures, morale_notes; ruleset.py: the morale command",
+    "DI-19": "ruleset.py: after, end_of_round (bleeding, death)",
+    "DI-20": "ruleset.py: apply (end: a recovery turn)",
+    "DI-21": "ruleset.py: acts_in",
+}

@@ -1,0 +1,380 @@
+"""demon-idol: side d6 initiative, A-G letter order and every out-of-sequence rule.
+
+The scheduler (order.py) lays a round out by DI-3/DI-4 (with the tie splits DI-11, DI-12
+and the delay of DI-16), then lets each pairwise rule DI-6 ... DI-13 move only the actions
+it names, as DI-0 describes. Every beat cites the rules that placed it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.dice import roll as roll_dice
+from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.forms import prefill
+from referee.engine.plan import Plan
+from referee.engine.port import Ruleset, unique_keys
+from referee.engine.reading import Fields
+from referee.engine.record import record, replace
+from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
+
+from . import events as di
+from . import stats
+from .rules import RULES
+
+ROLES = ("psionic", "avoid", "parley", "await", "discharge", "move", "set", "strike")
+FIELDS = {
+    "psionic": ("target",),
+    "avoid": (),
+    "parley": ("target",),
+    "await": (),
+    "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target"),
+    "move": ("charge", "closing", "weapon", "target"),
+    "set": ("weapon", "target"),
+    "strike": ("weapon", "target"),
+}
+ALWAYS = ("prepared", "trigger", "delay", "segment", "note")
+DECLARE_SPECS = {
+    "device": Field("device", "device"),
+    "usage_time": Field("usage_time", "segments to use", "int", minimum=0),
+    "turn": Field("turn", "turn undead", "bool", False),
+    "charge": Field("charge", "charge", "bool", False),
+    "closing": Field("closing", "segments to close", "int", minimum=0),
+    "prepared": Field("prepared", "prepared", "bool", False),
+    "trigger": Field("trigger", "trigger"),
+}
+
+
+@record(frozen=True)
+class State:
+    """demon-idol's part of the fold: spells lost, preparations fired, who died when."""
+
+    lost_spells: dict[tuple[int, str], di.SpellLost]
+    fired: dict[tuple[int, str], di.Fire]
+    died: dict[str, tuple[int, frozenset[str]]]  # cid -> (round, actions resolved then)
+
+
+class DemonIdol(Ruleset):
+    id = "demon-idol"
+    RULES = RULES
+
+    def read(self, f: Fields) -> None:
+        self.die = f.int("initiative_die", 6, minimum=2)
+        self.death_at = f.int("death_at", -10)
+        self.bleed = f.int("bleed", 1, minimum=0)
+        self.letters = self._read_letters(f.list("letters", None))
+        self.role_of = {key: role for key, _, role in self.letters}
+        self.letter_of = {role: key for key, _, role in self.letters}
+        self.order = [key for key, _, role in self.letters if role != "psionic"]
+
+    @staticmethod
+    def _read_letters(items: list[Any] | None) -> list[tuple[str, str, str]]:
+        if items is None:
+            return [(key, role, role) for key, role in zip("PABCDEFG", ROLES, strict=True)]
+        letters = []
+        for index, item in enumerate(items):
+            f = Fields(item, ("letters", index))
+            key, name = f.str("key"), f.str("name", "")
+            role = f.str("role")
+            if role not in ROLES:
+                raise FormatError(f"unknown role {role!r} (roles: {', '.join(ROLES)})",
+                                  f.sub("role"))
+            f.done()
+            letters.append((key, name or role, role))
+        unique_keys([key for key, _, _ in letters], "letter", ("letters",))
+        missing = [role for role in ROLES if role not in {r for _, _, r in letters}]
+        if missing:
+            raise FormatError(f"no letter for {', '.join(missing)}", ("letters",))
+        return letters
+
+    def switches(self) -> list[str]:
+        return [f"initiative: d{self.die} per side (DI-2)",
+                f"dead at {self.death_at} hit points, bleeding {self.bleed} a round (DI-19)",
+                "letters: " + " ".join(key for key, _, _ in self.letters)]
+
+    # -- the roster and the log ----------------------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return stats.WEAPON
+
+    def spell_fields(self) -> tuple[Field, ...]:
+        return stats.SPELL
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return di.EVENTS
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        from .views import tell
+
+        return tell(fight, event)
+
+    # -- state -----------------------------------------------------------------------------
+
+    def start(self, fight: Fight) -> State:
+        return State({}, {}, {})
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        kind = event.TYPE
+        if kind == "spell_lost" and isinstance(event, di.SpellLost):
+            return replace(state, lost_spells={**state.lost_spells,
+                                               (event.round, event.actor): event})
+        if kind == "fire" and isinstance(event, di.Fire):
+            return replace(state, fired={**state.fired, (event.round, event.actor): event})
+        if kind == "death" and isinstance(event, ev.Death):
+            done = frozenset(fight.resolved.get(event.round, ()))
+            return replace(state, died={**state.died, event.target: (event.round, done)})
+        if kind == "end":
+            fight.phase = "recovery"  # DI-20: one recovery turn
+        return state
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return super().shapes_plan(event) or event.TYPE in ("fire", "spell_lost")
+
+    # -- checks -------------------------------------------------------------------------
+
+    def actions(self) -> list[ActionKind]:
+        return [ActionKind(key, name, FIELDS[role], key.lower())
+                for key, name, role in self.letters]
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        if isinstance(event, di.Declare):
+            super().check_event(fight, event)
+            self._check_declare(fight, event)
+        elif isinstance(event, di.Initiative):
+            self._check_initiative(fight, event)
+        elif isinstance(event, di.Fire):
+            if not any(getattr(d, "prepared", False) and d.actor == event.actor
+                       for _, d in fight.declared(event.round)):
+                raise IllegalEvent(f"{event.actor} has no prepared action in round "
+                                   f"{event.round}", ("actor",))
+        elif isinstance(event, di.SpellLost) and event.actor not in fight.roster:
+            raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
+
+    def _check_declare(self, fight: Fight, d: di.Declare) -> None:
+        role = self.role_of[d.action]
+        allowed = FIELDS[role] + ALWAYS
+        for name in ("weapon", "spell", "device", "usage_time", "closing"):
+            if getattr(d, name) is not None and name not in allowed:
+                raise IllegalDeclaration(f"{d.action} ({role}) takes no {name}", (name,))
+        for name in ("turn", "charge"):
+            if getattr(d, name) and name not in allowed:
+                raise IllegalDeclaration(f"{d.action} ({role}) cannot {name}", (name,))
+        chosen = [n for n in ("spell", "device", "turn") if getattr(d, n)]
+        if role == "discharge" and len(chosen) + (d.weapon is not None) > 1:
+            raise IllegalDeclaration("a D names one of weapon, spell, device or turn",
+                                     (chosen[0],))
+        if d.prepared and role == "discharge" and d.spell and d.segment:
+            raise IllegalDeclaration("a spell's start can be prepared, not in surprise",
+                                     ("prepared",))
+        if d.segment is not None:
+            self._check_surprise_declare(fight, d)
+
+    def _check_surprise_declare(self, fight: Fight, d: di.Declare) -> None:
+        surprise = fight.surprise
+        segments = getattr(surprise, "segments", 0)
+        if surprise is None or segments == 0:
+            raise IllegalDeclaration("no surprise segments in this fight (DI-17)", ("segment",))
+        if d.segment is not None and d.segment > segments:
+            raise IllegalDeclaration(
+                f"segment {d.segment}: there are {segments} surprise segments (DI-17)",
+                ("segment",))
+        if fight.is_member(d.actor, surprise.surprised):
+            raise IllegalDeclaration(
+                f"{d.actor} is surprised and cannot act in surprise segments (DI-17)",
+                ("actor",))
+        for target in fight.members(d.target):
+            reaction = stats.reaction(fight.roster[target])
+            if d.segment is not None and reaction >= d.segment:
+                raise IllegalDeclaration(
+                    f"{target} cannot be targeted in surprise segment {d.segment}: "
+                    f"reaction +{reaction} (DI-17)", ("target",))
+
+    def _check_initiative(self, fight: Fight, e: di.Initiative) -> None:
+        sides = fight.side_ids()
+        for side, value in e.rolls.items():
+            if side not in sides:
+                raise IllegalEvent(f"unknown side {side!r} (sides: {', '.join(sorted(sides))})",
+                                   ("rolls", side))
+            if not 1 <= value <= self.die:
+                raise IllegalEvent(f"a d{self.die} shows 1 to {self.die}, found {value}",
+                                   ("rolls", side))
+
+    # -- initiative ----------------------------------------------------------------------
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
+        rolls, dice = {}, {}
+        for side in fight.encounter.sides:
+            result = roll_dice(f"d{self.die}", rng)
+            rolls[side.id] = result.total
+            dice[side.id] = result.to_dict()
+        return [di.Initiative(round=max(fight.round, 1), rolls=rolls, dice=dice)]
+
+    def initiative_form(self, fight: Fight) -> Form:
+        fields = tuple(Field(s.id, s.name, "int", minimum=1, required=True)
+                       for s in fight.encounter.sides)
+        return Form(f"Initiative from real dice: a d{self.die} per side", fields)
+
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        return [di.Initiative(round=max(fight.round, 1), rolls=dict(values))]
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        initiative = fight.initiatives.get(max(fight.round, 1))
+        rolls = getattr(initiative, "rolls", None)
+        if not rolls:
+            return []
+        return ["dice " + ", ".join(f"{k} {v}" for k, v in rolls.items())]
+
+    # -- the plan ------------------------------------------------------------------------
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        from .order import build_plan
+
+        return build_plan(self, fight, round_)
+
+    def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
+        """DI-21: an actor slain in a beat still acts in it; one slain earlier does not."""
+        died = self.state(fight).died.get(cid)
+        if died is None:
+            return True
+        round_, done = died
+        if round_ != fight.round:
+            return False
+        plan = fight.plan(round_)
+        return all(set(plan.keys(n)) <= done for n in range(1, beat))
+
+    @staticmethod
+    def state(fight: Fight) -> State:
+        state: State = fight.rs
+        return state
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        if status.hp < 0:
+            return "dying"
+        return "down" if status.hp == 0 else ""
+
+    # -- consequences --------------------------------------------------------------------
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        if not isinstance(event, ev.Damage):
+            return []
+        from .order import spell_lost_by
+
+        out: list[ev.Event] = []
+        lost = spell_lost_by(self, fight, event)
+        if lost is not None:
+            out.append(lost)
+        status = fight.status[event.target]
+        if not status.dead and status.hp <= self.death_at:
+            out.append(ev.Death(round=event.round, target=event.target,
+                                cause=f"{status.hp} hit points (DI-19)"))
+        return out
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        from .order import lapsed_preparations
+
+        out: list[ev.Event] = list(lapsed_preparations(fight))
+        for cid, status in fight.status.items():
+            if status.dead or status.hp_at_round_start >= 0:
+                continue
+            out.append(ev.Damage(round=fight.round, target=cid, amount=self.bleed,
+                                 note="bleeding (DI-19)"))
+            if status.hp - self.bleed <= self.death_at:
+                out.append(ev.Death(round=fight.round, target=cid, cause="bled out (DI-19)"))
+        return out
+
+    # -- forms -----------------------------------------------------------------------------
+
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefilled: Mapping[str, Any]) -> Form:
+        from referee.engine.forms import declare_fields
+
+        kind = self.kind(action)
+        needs = (kind.fields if kind else ()) + ("prepared", "trigger")
+        title = f"{fight.roster[actor].name} declares {action} — {kind.name if kind else ''}"
+        return Form(title, declare_fields(fight, actor, needs, prefilled, DECLARE_SPECS),
+                    clock=True)
+
+    def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
+        kind = self.kind(action)
+        needs = kind.fields if kind else ()
+        return prefill(fight, actor, action, missile=self.role_of.get(action) == "discharge",
+                       needs=needs)
+
+    # -- the tracker ---------------------------------------------------------------------
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("hp", "hp"),)
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        status = fight.status[cid]
+        tone = "bad" if status.hp < 0 else "warn" if status.hp * 2 < status.max_hp else ""
+        return {"hp": Cell(f"{status.hp}/{status.max_hp}", tone)}
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        word = self.can_act(fight, cid)
+        if not word and (fight.round, cid) in self.state(fight).lost_spells:
+            return "spell lost"
+        return word
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        initiative = fight.initiatives.get(max(fight.round, 1))
+        return {"dice": dict(getattr(initiative, "rolls", {}) or {})}
+
+    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
+        d = decl if isinstance(decl, di.Declare) else None
+        what = (d.weapon or d.spell or d.device or "") if d else ""
+        spell = fight.roster[cid].spell(d.spell) if d and d.spell else None
+        time = stats.casting_time(spell) if spell is not None else None
+        if time is not None:
+            what += f" ({time} seg)"
+        text = f"{decl.action} {what}".strip()
+        if decl.target:
+            text += f" → {', '.join(decl.target)}"
+        if d and d.spell and (fight.round, cid) in self.state(fight).lost_spells:
+            text += " (lost)"
+        return text
+
+    # -- commands ------------------------------------------------------------------------
+
+    def commands(self, fight: Fight) -> list[Command]:
+        return [Command("fire", "Fire prepared", "F", "a prepared action's trigger happened "
+                        "(DI-14)", show=False, needs_actor=True),
+                Command("morale", "Morale", "M", "a morale check due or its result (DI-18)",
+                        show=False, needs_actor=True)]
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        if command != "morale" or actor is None:
+            return None
+        combatant = fight.roster[actor]
+        side = fight.encounter.side(combatant.side)
+        side_name = side.name if side else combatant.side
+        fields = (
+            Field("group", "who", "choice", combatant.side,
+                  options=((side_name, combatant.side), (combatant.name, actor))),
+            Field("roll", "roll", "int"), Field("target", "needed", "int"),
+            Field("passed", "result", "choice", None,
+                  options=(("due, not rolled", None), ("holds", True), ("breaks", False))),
+            Field("avoid", "if it breaks", default="flee"),
+        )
+        return Form("Morale (DI-18)", fields, focus="roll")
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        round_ = max(fight.round, 1)
+        if command == "fire" and actor is not None:
+            return [di.Fire(round=round_, actor=actor, before=values.get("before"))]
+        if command == "morale":
+            return [ev.Morale(round=round_, group=(values["group"],),
+                              passed=values.get("passed"), roll=values.get("roll"),
+                              target=values.get("target"), avoid=values.get("avoid"))]
+        return super().run_command(fight, command, actor, values, rng)

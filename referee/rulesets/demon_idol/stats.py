@@ -1,0 +1,76 @@
+"""The keys demon-idol adds to the roster, and how its logic reads them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.model import Combatant, Spell, Weapon
+from referee.engine.specs import Field
+
+DEVICE = (Field("name", "name", "id", required=True),
+          Field("usage_time", "segments to use", "int", 1, minimum=0))
+
+COMBATANT = (
+    Field("reaction", "reaction adjustment", "int", 0,
+          help="reaction / missile adjustment (DI-6)"),
+    Field("attacks", "attack routines", "int", 1, minimum=1, help="above 1: DI-7"),
+    Field("group", "group", "id", help="a group that can be named at once", form=False),
+    Field("devices", "devices", "items", items=DEVICE, form=False),
+    Field("agility", "Agility", "int", 0, form=False),  # kept: shared rosters carry it
+    Field("ac", "armour class", "int", form=False),
+    Field("level", "level", "int", form=False),
+    Field("move", "movement rate", "int", minimum=0, form=False),
+)
+WEAPON = (
+    Field("speed_factor", "sf", "int", minimum=0, help="none: a natural attack"),
+    Field("length", "length", "number", help="feet, for DI-13"),
+    Field("missile", "missile", "bool", False),
+    Field("rate", "rate", "int", 1, minimum=1, help="shots a round"),
+    Field("natural", "natural", "bool", False, form=False),  # documentation only
+)
+SPELL = (
+    Field("casting_time", "segments", "int", 1, minimum=0),
+    Field("level", "level", "int", form=False),
+)
+
+
+def reaction(c: Combatant) -> int:
+    return int(c.stats.get("reaction", 0))
+
+
+def attacks(c: Combatant) -> int:
+    return int(c.stats.get("attacks", 1))
+
+
+def speed_factor(w: Weapon) -> int | None:
+    value = w.stats.get("speed_factor")
+    return None if value is None else int(value)
+
+
+def length(w: Weapon) -> float | None:
+    value = w.stats.get("length")
+    return None if value is None else float(value)
+
+
+def missile(w: Weapon) -> bool:
+    return bool(w.stats.get("missile", False))
+
+
+def rate(w: Weapon) -> int:
+    return int(w.stats.get("rate", 1))
+
+
+def casting_time(s: Spell) -> int | None:
+    value = s.stats.get("casting_time")
+    return None if value is None else int(value)
+
+
+def device_time(c: Combatant, name: str) -> int | None:
+    for device in c.stats.get("devices", ()):
+        if device.get("name") == name:
+            return int(device.get("usage_time", 1))
+    return None
+
+
+def stats_of(value: Any) -> dict[str, Any]:
+    return dict(value.stats)

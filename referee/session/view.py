@@ -1,0 +1,185 @@
+"""The one view model of a fight: tracker rows, plan rows, log lines and the status line.
+
+Built from the fight, its plan and the ruleset's specs; the command line's text, the
+Markdown export, the JSON and the app's widgets only format what is here, so they all
+say the same thing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import Fight
+from referee.engine import events as ev
+from referee.engine.plan import Beat, Plan, action_key
+from referee.engine.record import field, record
+from referee.engine.specs import Cell, Column
+
+MARK = Column("mark", "", 1)
+CORE_HEAD = (Column("name", "combatant", 18), Column("side", "side", 10, fold=True))
+CORE_TAIL = (Column("declared", "declared", 22, fold=True),
+             Column("conditions", "conditions", 14, fold=True), Column("state", "state", 12))
+
+
+@record(frozen=True)
+class TrackerRow:
+    key: str
+    cells: tuple[Cell, ...]  # one per column
+    acting: bool = False
+
+
+@record(frozen=True)
+class PlanRow:
+    key: str
+    mark: str  # ✓ done, ▶ now, ✗ skipped, "" to come
+    label: str  # the beat's number and tag ("3", "2 @13", "1 s1")
+    actions: str
+    rules: str
+    why: str
+
+
+@record(frozen=True)
+class LogLine:
+    number: int  # 1-based, as the log and `replay --to N` count
+    round: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.number:>5}. {self.text}"
+
+
+@record
+class View:
+    columns: tuple[Column, ...]
+    rows: list[TrackerRow]
+    plan: list[PlanRow] = field(default_factory=list)
+    current: int | None = None  # the beat (1-based) to resolve next
+    status: str = ""
+
+
+# -- the tracker -----------------------------------------------------------------------
+
+
+def columns(fight: Fight) -> tuple[Column, ...]:
+    ruleset = fight.ruleset
+    tail = CORE_TAIL if ruleset.actions() else CORE_TAIL[1:]
+    return (MARK,) + CORE_HEAD + tuple(ruleset.columns()) + tail
+
+
+def declarations(fight: Fight) -> dict[str, ev.Declare]:
+    return {d.actor: d for _, d in fight.declared(max(fight.round, 1))
+            if getattr(d, "segment", None) is None}
+
+
+def order(fight: Fight, plan: Plan | None) -> list[str]:
+    """Roster order while declaring; the plan's order (then the rest) once it exists."""
+    ids = list(fight.roster)
+    if plan is None or not plan.beats:
+        return ids
+    seen: dict[str, None] = {}
+    for beat in plan.beats:
+        for action in beat.actions:
+            seen.setdefault(action.actor, None)
+    return list(seen) + [cid for cid in ids if cid not in seen]
+
+
+def side_tone(fight: Fight, side: str) -> str:
+    ids = [s.id for s in fight.encounter.sides]
+    return f"side{ids.index(side) % 6}" if side in ids else ""
+
+
+def conditions_text(fight: Fight, cid: str) -> str:
+    items = fight.status[cid].conditions.items()
+    return ", ".join(f"{name} {left}" if left else name for name, left in items)
+
+
+def tracker_row(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None,
+                cols: tuple[Column, ...]) -> TrackerRow:
+    ruleset = fight.ruleset
+    combatant = fight.roster[cid]
+    side = fight.encounter.side(combatant.side)
+    cells: dict[str, Cell] = {
+        "mark": Cell("▶" if acting else "", "strong"),
+        "name": Cell(combatant.name, "strong" if acting else ""),
+        "side": Cell(side.name if side else combatant.side, side_tone(fight, combatant.side)),
+        "declared": Cell(ruleset.declared_text(fight, cid, decl) if decl else ""),
+        "conditions": Cell(conditions_text(fight, cid)),
+        "state": Cell(ruleset.state_word(fight, cid), "bad"),
+    }
+    cells.update(ruleset.cells(fight, cid))
+    return TrackerRow(cid, tuple(cells.get(c.key, Cell("")) for c in cols), acting)
+
+
+def tracker(fight: Fight, plan: Plan | None, acting: set[str]) -> list[TrackerRow]:
+    cols = columns(fight)
+    decls = declarations(fight)
+    return [tracker_row(fight, cid, cid in acting, decls.get(cid), cols)
+            for cid in order(fight, plan)]
+
+
+def row_basis(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple[Any, ...]:
+    """What a tracker row is worked out from: a row whose basis did not change is kept."""
+    status = fight.status[cid]
+    return (acting, status.hp, status.dead, tuple(status.conditions.items()),
+            tuple(status.marks.items()), id(decl), id(fight.rs))
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+
+def beat_label(number: int, beat: Beat) -> str:
+    return f"{number} {beat.tag}" if beat.tag else str(number)
+
+
+def actions_text(beat: Beat) -> str:
+    parts = []
+    for action in beat.actions:
+        text = action.label()
+        if action.flag("lost"):
+            text += " [lost]"
+        if action.flag("skipped"):
+            text += " [skipped]"
+        parts.append(text)
+    text = ", ".join(parts)
+    return f"{text} ({beat.note})" if beat.note else text
+
+
+def current_beat(plan: Plan | None, resolved: set[str]) -> int | None:
+    return None if plan is None else plan.current(resolved)
+
+
+def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
+    if plan is None:
+        return []
+    now = plan.current(resolved)
+    rows = []
+    for number, beat in enumerate(plan.beats, start=1):
+        done = all(action_key(beat, a) in resolved for a in beat.actions)
+        mark = "✓" if done else "▶" if number == now else ""
+        rows.append(PlanRow(str(number), mark, beat_label(number, beat), actions_text(beat),
+                            " ".join(beat.rules), "; ".join(beat.why)))
+    for n, skipped in enumerate(plan.skipped):
+        rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
+                            str(skipped.get("rule", "")), str(skipped["why"])))
+    for n, note in enumerate(plan.notes):
+        rows.append(PlanRow(f"note{n}", "", "note", "", "", note))
+    return rows
+
+
+# -- the status line -------------------------------------------------------------------------
+
+
+def status_text(fight: Fight, title: str) -> str:
+    parts = [title, fight.ruleset.name, f"round {max(fight.round, 1)}", fight.phase]
+    parts += fight.ruleset.status_parts(fight)
+    if fight.ended:
+        parts.append("the fight is over")
+    return " · ".join(part for part in parts if part)
+
+
+def build(fight: Fight, plan: Plan | None, title: str) -> View:
+    resolved = fight.resolved.get(max(fight.round, 1), set())
+    now = current_beat(plan, resolved)
+    acting = {a.actor for a in plan.beats[now - 1].actions} if plan and now else set()
+    return View(columns(fight), tracker(fight, plan, acting), plan_rows(plan, resolved), now,
+                status_text(fight, title))
