@@ -20,9 +20,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check referee tests benchmarks
+	$(BIN)/mypy
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee tests benchmarks
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/plan_bench.py

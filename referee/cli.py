@@ -260,8 +260,8 @@ def command_parser(subparsers: argparse._SubParsersAction | None, name: str,
     """A core command's parser: a subcommand of the full tree, or (no `subparsers`) alone."""
     import argparse
 
-    options = {"description": command.help, "formatter_class": formatter(),
-               "allow_abbrev": False}
+    options: dict[str, Any] = {"description": command.help, "formatter_class": formatter(),
+                               "allow_abbrev": False}
     if subparsers is None:
         parser = argparse.ArgumentParser(prog=f"referee {name}", **options)
     else:
@@ -296,7 +296,8 @@ def terminal_width() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            # no __stdout__ (None) raises the AttributeError caught below
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns or 80
@@ -443,16 +444,21 @@ def cmd_demo(path: Path) -> int:
 
 
 def render_roster(save: Save) -> str:
-    sides = {s.id: s.name for s in save.encounter.sides}
+    """Each combatant with the ruleset's own columns and its gear."""
+
+    fight = save.fight
+    columns = list(fight.ruleset.columns())
     lines = []
-    for cid, c in save.fight.roster.items():
-        status = save.fight.status[cid]
+    for cid, c in fight.roster.items():
+        side = fight.encounter.side(c.side)
+        cells = fight.ruleset.cells(fight, cid)
+        own = "  ".join(f"{col.label} {cells[col.key].text}" for col in columns
+                        if col.key in cells and cells[col.key].text)
         weapons = ", ".join(w.name for w in c.weapons)
         spells = ", ".join(s.name for s in c.spells)
         gear = weapons + (f"; spells: {spells}" if spells else "")
-        routines = f", {c.attacks} attacks" if c.attacks > 1 else ""
-        lines.append(f"  {sides[c.side]:<10} {c.name:<20} hp {status.hp}/{status.max_hp}"
-                     f"{routines}  {gear}")
+        lines.append(f"  {side.name if side else c.side:<10} {c.name:<20} {own}  {gear}"
+                     .rstrip())
     return "\n".join(lines)
 
 
@@ -477,7 +483,7 @@ def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
         from referee.session.render import render_plan
 
         print(f"{save.encounter.title} — {save.ruleset.name}")
-        print(render_plan(plan))
+        print(render_plan(plan, save.fight.resolved.get(plan.round)))
     return 0
 
 
@@ -500,13 +506,25 @@ def cmd_check(path: Path) -> int:
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
         print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")
+        for line in ruleset.switches():
+            print(f"  {line}")
         return 0
     save = load_save(path, recover=False)
     fight = save.fight
     plan_of(save, None)
     print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
-          f"{len(fight.events)} events, round {fight.round})")
+          f"{events_said(fight)}, round {fight.round})")
     return 0
+
+
+def events_said(fight: Any) -> str:
+    """How many events are in effect, and what the rest of the log is."""
+    log, kept = len(fight.log), len(fight.events)
+    if log == kept:
+        return f"{kept} events"
+    undos = sum(1 for e in fight.log if e.TYPE in ("undo", "redo"))
+    return (f"{kept} events in effect of {log} in the log ({undos} undo/redo, "
+            f"{log - kept - undos} taken back)")
 
 
 def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:

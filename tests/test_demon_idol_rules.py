@@ -200,3 +200,12 @@ def test_undo_from_checkpoints_gives_the_same_state_as_a_full_fold(monkeypatch):
     assert fight.plan().labels() == fresh.plan().labels()
     assert (fight.round, fight.phase, fight.resolved) == (fresh.round, fresh.phase,
                                                           fresh.resolved)
+
+
+def test_a_declaration_delay_that_turns_a_comparison_is_cited_with_its_time():
+    path = ROOT / "tests/scenarios/demon-idol/di-rule-16-delay-turns-melee-vs-caster.toml"
+    beats = load_save(path).fight.plan().beats
+    moved = beats[1]
+    assert [a.label() for a in moved.actions] == ["zed:D"]
+    assert moved.rules == ["DI-10", "DI-16"]
+    assert "casting time 1 + 3 delay = 4 > speed factor 3" in moved.why[0]

@@ -22,9 +22,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from referee.app import RefereeApp
-from referee.app.forms import Form
+from referee.app.forms import FormScreen as Form
 from referee.app.widgets import Tracker
 from referee.session.store import Session
+from referee.rulesets import available
 from referee.session.table import Table
 from tests.conftest import ROOT
 
@@ -182,3 +183,14 @@ def test_open_saves(snap_compare, size):
 def test_setup(snap_compare, size):
     app = app_on(save(DEMO, "demo.toml"))
     assert snap_compare(app, terminal_size=size, press=["ctrl+e"])
+
+
+@pytest.mark.parametrize("logic", available())
+def test_each_ruleset_demo(snap_compare, size, logic):
+    """Every ruleset's demo opens on the same combat screen, rendered from its port."""
+    from tests.test_contract import _copy_ruleset, demo_of
+
+    demo = demo_of(logic)
+    path = save(demo, demo.name)
+    _copy_ruleset(demo, Path("."))
+    assert snap_compare(app_on(path), terminal_size=size)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 
@@ -30,8 +30,13 @@ from referee.session.view import LogLine
 from .widgets import LogView, PlanView, StatusLine, Tracker
 from .widgets.keys import KeyLine, working_keys
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from .app import RefereeApp
+
 # Keys every ruleset has; the ruleset's declaration keys and commands are added per fight.
-BINDINGS = [
+BINDINGS: list[BindingType] = [
     Binding("i", "roll_initiative", "Roll init"),
     Binding("I", "enter_initiative", "Type init", show=False),
     Binding("n", "next_beat", "Next beat"),
@@ -69,6 +74,9 @@ def forms() -> Any:  # imported when a form opens, not at start-up
 
 
 class CombatScreen(Screen[None]):
+    if TYPE_CHECKING:
+        app = getters.app(RefereeApp)
+
     BINDINGS = BINDINGS
 
     def __init__(self, table: Table, setup: bool = False) -> None:
@@ -144,7 +152,8 @@ class CombatScreen(Screen[None]):
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = str(table.session.path)
         bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
-        self.query_one(KeyLine).show(working_keys(self, bindings))
+        # these screens and the app bind Binding objects only, never (key, action) tuples
+        self.query_one(KeyLine).show(working_keys(self, cast("list[Binding]", bindings)))
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
@@ -184,10 +193,9 @@ class CombatScreen(Screen[None]):
         if actor is None:
             return
         table = self.table
-        why = table.fight.ruleset.can_act(table.fight, actor)
+        why = table.fight.ruleset.can_declare(table.fight, actor, action)
         if why:
-            self.notify(f"{table.fight.roster[actor].name} is {why} and cannot declare",
-                        severity="error")
+            self.notify(why, title="Cannot declare", severity="error")
             return
         spec = table.declare_form(actor, action)
         clock = DeclarationClock(self.app.clock) if spec.clock else None
@@ -305,6 +313,10 @@ class CombatScreen(Screen[None]):
 
     def action_command(self, command: str) -> None:
         actor = self.selected()
+        why = self.table.fight.ruleset.can_run(self.table.fight, command, actor)
+        if why:
+            self.notify(why, title="Not now", severity="error")
+            return
         spec = self.table.command_form(command, actor)
         if spec is None:
             self.attempt(self.table.command, command, actor, self.command_values(command))

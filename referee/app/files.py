@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,8 +22,16 @@ from referee.session.files import LoadError, load_save
 from referee.session.store import SaveError
 from referee.session.table import list_saves
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from .app import RefereeApp
+
 
 class OpenScreen(Screen[Path | None]):
+    if TYPE_CHECKING:
+        app = getters.app(RefereeApp)
+
     BINDINGS = [
         Binding("enter", "open", "Open", priority=True),
         Binding("r", "replay", "Replay"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -15,8 +17,16 @@ from referee.session.store import Session
 
 from .widgets import LogView, PlanView, StatusLine, Tracker
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from .app import RefereeApp
+
 
 class ReplayScreen(Screen[None]):
+    if TYPE_CHECKING:
+        app = getters.app(RefereeApp)
+
     BINDINGS = [
         # priority: the tables would take the arrows for their own cursors
         Binding("left,comma", "step(-1)", "Back", priority=True),

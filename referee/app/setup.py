@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,8 +24,16 @@ from referee.session.store import SaveError, Session
 
 from .forms import form_screen
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from .app import RefereeApp
+
 
 class SetupScreen(Screen[None]):
+    if TYPE_CHECKING:
+        app = getters.app(RefereeApp)
+
     BINDINGS = [
         Binding("escape", "done", "Done"),
         Binding("a", "add", "Add"),
@@ -103,7 +111,7 @@ class SetupScreen(Screen[None]):
         self.show()
         return True
 
-    def ask(self, spec: Form, done: Callable[[dict[str, Any]], None]) -> None:
+    def ask(self, spec: Form, done: Callable[[dict[str, Any]], object]) -> None:
         def finished(values: dict[str, Any] | None) -> None:
             if values is not None:
                 done(values)

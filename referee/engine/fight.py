@@ -492,7 +492,7 @@ class Fight:
         upgraded = replace(e, actions=keys, beat=None)
         if index < len(self.log) and self.log[index] is e:
             self.log[index] = upgraded
-        return upgraded  # type: ignore[no-any-return]
+        return upgraded
 
     def _apply_end(self, index: int, e: ev.End) -> None:
         self.state.ended = True

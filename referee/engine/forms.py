@@ -51,7 +51,7 @@ def declare_fields(fight: Fight, actor: str, needs: tuple[str, ...], prefill: Ma
 def _with_default(spec: Field, value: Any) -> Field:
     from .record import replace
 
-    return replace(spec, default=value)  # type: ignore[no-any-return]
+    return replace(spec, default=value)
 
 
 def last_declaration(fight: Fight, actor: str) -> Declare | None:

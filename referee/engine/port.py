@@ -199,6 +199,11 @@ class Ruleset:
     def kind(self, action: str) -> ActionKind | None:
         return next((k for k in self.actions() if k.key == action), None)
 
+    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
+        """Why `actor` cannot declare `action` now ("" when it can)."""
+        why = self.can_act(fight, actor)
+        return f"{fight.roster[actor].name} is {why}" if why else ""
+
     def declare_form(self, fight: Fight, actor: str, action: str,
                      prefill: Mapping[str, Any]) -> Form:
         from .forms import declare_fields
@@ -275,6 +280,10 @@ class Ruleset:
         """The table operations it adds, with their keys (morale, fire, stand up ...)."""
         return []
 
+    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        """Why `command` cannot be run now ("" when it can)."""
+        return ""
+
     def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
         return None
 
@@ -305,7 +314,7 @@ def unique_keys(items: list[Any], what: str, path: tuple[str, ...]) -> None:
     for index, item in enumerate(items):
         if item in seen:
             raise FormatError(f"duplicate {what} {item!r} ({path[0]}[{seen[item]}] has it)",
-                              path + (index, "key"))  # type: ignore[operator]
+                              path + (index, "key"))
         seen[item] = index
 
 

@@ -5,6 +5,7 @@ Every problem raises a FormatError naming the path of the field at fault.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,32 +70,32 @@ class Fields:
             raise FormatError("must not be empty", self.path + (key,))
         return value
 
-    def int(self, key: str, default: Any = _MISSING, minimum: int | None = None) -> Any:
+    def int(self, key: builtins.str, default: Any = _MISSING, minimum: int | None = None) -> Any:
         value = self._typed(key, (int,), default)
         if isinstance(value, int) and minimum is not None and value < minimum:
             raise FormatError(f"must be at least {minimum}, found {value}", self.path + (key,))
         return value
 
-    def number(self, key: str, default: Any = _MISSING) -> Any:
+    def number(self, key: builtins.str, default: Any = _MISSING) -> Any:
         value = self._typed(key, (int, float), default)
         return float(value) if isinstance(value, int) else value
 
-    def bool(self, key: str, default: Any = _MISSING) -> Any:
+    def bool(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._typed(key, (bool,), default)
 
-    def list(self, key: str, default: Any = _MISSING) -> Any:
+    def list(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._typed(key, (list,), default)
 
-    def table(self, key: str, default: Any = _MISSING) -> Any:
+    def table(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._typed(key, (dict,), default)
 
-    def raw(self, key: str, default: Any = _MISSING) -> Any:
+    def raw(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._get(key, default)
 
-    def has(self, key: str) -> bool:
+    def has(self, key: builtins.str) -> builtins.bool:
         return key in self.data
 
-    def sub(self, key: str) -> Path:
+    def sub(self, key: builtins.str) -> Path:
         return self.path + (key,)
 
     def done(self) -> None:

@@ -10,7 +10,9 @@ code. Only what this package uses is supported.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform, overload
+
+T = TypeVar("T")
 
 
 class _Missing:
@@ -48,17 +50,28 @@ def field(*, default: Any = MISSING, default_factory: Any = MISSING,
 
 
 def fields(obj: Any) -> tuple[Field, ...]:
-    return obj.__record_fields__
+    specs: tuple[Field, ...] = obj.__record_fields__
+    return specs
 
 
-def replace(obj: Any, **changes: Any) -> Any:
+def replace(obj: T, **changes: Any) -> T:
     values = {f.name: getattr(obj, f.name) for f in fields(obj)}
     values.update(changes)
     return type(obj)(**values)
 
 
+@overload
+def record(cls: type[T], /) -> type[T]: ...
+
+
+@overload
+def record(*, frozen: bool = False, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+
+
+@dataclass_transform(field_specifiers=(field,))
 def record(cls: type | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
-    """Use like `@dataclass` / `@dataclass(frozen=True, eq=False)`."""
+    """Use like `@dataclass` / `@dataclass(frozen=True, eq=False)`: type checkers read it
+    as one (`dataclass_transform`)."""
 
     def wrap(klass: type) -> type:
         return _build(klass, frozen, eq)
@@ -94,7 +107,7 @@ def _build(cls: type, frozen: bool, eq: bool) -> type:
         cls.__eq__ = _eq  # type: ignore[assignment]
         cls.__hash__ = _hash if frozen else None  # type: ignore[assignment]
     if frozen:
-        cls.__setattr__ = _frozen  # type: ignore[assignment]
+        cls.__setattr__ = _frozen  # type: ignore[method-assign]
         cls.__delattr__ = _frozen  # type: ignore[assignment]
     return cls
 
@@ -108,7 +121,9 @@ def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
 
 
 def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
-    params, body, scope = [], [], {"_put": object.__setattr__, "_FACTORY": _Missing()}
+    params: list[str] = []
+    body: list[str] = []
+    scope: dict[str, Any] = {"_put": object.__setattr__, "_FACTORY": _Missing()}
     seen_default = False
     for index, spec in enumerate(specs):
         if spec.default is MISSING and spec.default_factory is MISSING:
@@ -129,7 +144,8 @@ def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
             body.append(f"    _put(self, {spec.name!r}, {spec.name})")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
     exec(source, scope)  # noqa: S102 - our own field names only, never file content
-    return scope["__init__"]
+    init: Callable[..., None] = scope["__init__"]
+    return init
 
 
 def _init(specs: tuple[Field, ...]) -> Callable[..., None]:

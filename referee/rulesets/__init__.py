@@ -72,7 +72,7 @@ def rules_of(logic: str) -> Mapping[str, str]:
 def make_ruleset(config: Mapping[str, Any]) -> Ruleset:
     logic = config.get("logic", config.get("id"))
     try:
-        cls = ruleset_class(logic)  # type: ignore[arg-type]
+        cls = ruleset_class(logic)
     except FormatError as error:
         field = "logic" if "logic" in config else "id"
         raise FormatError(error.reason, (field,)) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 try:  # the compiled tomli reads saves about three times faster than the standard tomllib
     import tomli as toml_reader
 except ImportError:  # pragma: no cover - a plain install without the optional speed-up
-    import tomllib as toml_reader
+    import tomllib as toml_reader  # type: ignore[no-redef]  # the same API
 import gc
 import re
 from collections.abc import Iterator

@@ -18,7 +18,7 @@ def table(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
 
 
 def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None) -> list[str]:
-    rows = [("", "beat", "actions", "rules", "why")]
+    rows: list[tuple[str, ...]] = [("", "beat", "actions", "rules", "why")]
     found = view.plan_rows(plan, resolved or set())
     rows += [(r.mark, r.label, r.actions, r.rules, r.why) for r in found if r.label != "note"]
     lines = table(rows, indent) if len(rows) > 1 else [indent + "(no beats yet)"]

@@ -227,6 +227,7 @@ class Session:
                 moved.release()
             raise
         if moved is not None:
+            assert self._lock is not None  # moved is only set while a lock is held
             self._lock.release()
             self._lock = moved
         self._close_file()

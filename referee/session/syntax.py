@@ -7,14 +7,13 @@ who edited a save by hand needs to be told what to fix.
 from __future__ import annotations
 
 import re
-import tomllib
 
 from .tomlpos import _Scanner, parse_error_line
 
 _DECLARE_TWICE = re.compile(r"Cannot declare \((.*)\) twice")
 
 
-def explain(error: tomllib.TOMLDecodeError, text: str) -> tuple[str, int | None, str]:
+def explain(error: ValueError, text: str) -> tuple[str, int | None, str]:
     """(reason, line, field) for a TOML syntax error in `text`."""
     message = str(error).split(" (at ")[0]
     line = parse_error_line(error)

@@ -311,7 +311,7 @@ def list_saves(folder: Path) -> list[dict[str, Any]]:
     read from the header and the last event alone (a long log is not read)."""
     from .files import LoadError, save_header
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.toml")):
         try:
             header = save_header(path)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import tomllib
 
 Path = tuple[str | int, ...]
 
@@ -48,7 +47,7 @@ def locate(text: str, path: tuple[str | int, ...]) -> int | None:
     return None
 
 
-def parse_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
+def parse_error_line(exc: ValueError) -> int | None:
     """Return the line number a tomllib decode error points at, if it gives one."""
     lineno = getattr(exc, "lineno", None)
     if isinstance(lineno, int) and not isinstance(lineno, bool) and lineno >= 1:

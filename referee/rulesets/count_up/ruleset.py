@@ -17,7 +17,7 @@ from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields, describe
-from referee.engine.record import record, replace
+from referee.engine.record import field, record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as cu
@@ -73,9 +73,11 @@ class MoraleCheck:
 
 @record(frozen=True)
 class State:
-    """count-up's part of the fold: base initiative, kept for the whole combat (CU-2)."""
+    """count-up's part of the fold: base initiative, kept for the whole combat (CU-2),
+    and the combat injuries each combatant has suffered (CU-9)."""
 
     base: dict[str, int]
+    injuries: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class CountUp(Ruleset):
@@ -86,7 +88,7 @@ class CountUp(Ruleset):
         self.die = f.int("initiative_die", 12, minimum=2)
         self.shift = f.int("latecomer_shift", 12)
         self.morale_tn = f.int("morale_tn", 11)
-        self.heal_tn = f.int("heal_tn", 10)
+        self.heal_tn: int = f.int("heal_tn", 10)
         self.morale_dice = self._dice(f, "morale_dice", "3d6")
         self.injury_die = self._dice(f, "injury_die", "d%")
         self.kinds = self._read_actions(f.list("actions"))
@@ -94,7 +96,7 @@ class CountUp(Ruleset):
 
     @staticmethod
     def _dice(f: Fields, key: str, default: str) -> str:
-        text = f.str(key, default)
+        text: str = f.str(key, default)
         try:
             parse_dice(text)
         except DiceError as error:
@@ -120,7 +122,7 @@ class CountUp(Ruleset):
         return kinds
 
     @staticmethod
-    def _read_injuries(tables: dict[str, Any], path: tuple) -> dict[str, list[str]]:
+    def _read_injuries(tables: dict[str, Any], path: tuple[str | int, ...]) -> dict[str, list[str]]:
         for name, rows in tables.items():
             ok = isinstance(rows, list) and all(isinstance(r, str) for r in rows)
             if not ok:
@@ -161,7 +163,7 @@ class CountUp(Ruleset):
     # -- state -----------------------------------------------------------------------------
 
     def start(self, fight: Fight) -> State:
-        return State({})
+        return State({}, {})
 
     def marks(self, combatant: Combatant) -> dict[str, Any]:
         return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
@@ -169,17 +171,24 @@ class CountUp(Ruleset):
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
         if isinstance(event, cu.Initiative):
-            return State({**state.base, **self.base_initiative(fight, event)})
+            return replace(state, base={**state.base, **self.base_initiative(fight, event)})
         if isinstance(event, cu.Join) and event.base is not None and event.combatant:
-            return State({**state.base, event.combatant.id: event.base})
+            return replace(state, base={**state.base, event.combatant.id: event.base})
+        if isinstance(event, cu.Injury):
+            had = state.injuries.get(event.target, ())
+            return replace(state, injuries={**state.injuries, event.target: had + (
+                event.injury,)})
         if event.TYPE == "end":
-            return State({})  # CU-10: initiative is wiped
+            return replace(state, base={})  # CU-10: initiative is wiped
         return state
 
     @staticmethod
     def base(fight: Fight) -> dict[str, int]:
         state: State = fight.rs
         return state.base
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return super().shapes_plan(event) and event.TYPE != "injury"
 
     # -- validation ----------------------------------------------------------------
 
@@ -513,19 +522,27 @@ class CountUp(Ruleset):
                        base=values.get("base"), at_count=values.get("at_count"))
 
     def columns(self) -> tuple[Column, ...]:
-        return (Column("points", "stress/wounds"),)
+        return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, True))
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         status = fight.status[cid]
         marks = status.marks
         tone = "bad" if marks["wounds"] < 0 else "warn" if marks["wounds"] == 0 else ""
-        return {"points": Cell(f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}", tone)}
+        injuries = self.state(fight).injuries.get(cid, ())
+        return {"points": Cell(f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}", tone),
+                "injuries": Cell(", ".join(i.split(":")[0] for i in injuries), "bad")}
+
+    @staticmethod
+    def state(fight: Fight) -> State:
+        state: State = fight.rs
+        return state
 
     def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
         out = super().facts(fight, cid)
         marks = fight.status[cid].marks
         out.update(stress=marks["stress"], wounds=marks["wounds"],
-                   condition=self.condition(fight.roster[cid], fight.status[cid]))
+                   condition=self.condition(fight.roster[cid], fight.status[cid]),
+                   injuries=list(self.state(fight).injuries.get(cid, ())))
         return out
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
@@ -539,18 +556,41 @@ class CountUp(Ruleset):
             text += f" → {', '.join(decl.target)}"
         return text
 
+    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
+        why = super().can_declare(fight, actor, action)
+        combatant = fight.roster[actor]
+        if not why and self.kinds[action].adds == "spell" and not combatant.spells:
+            return f"{combatant.name} has no spell to cast"
+        return why
+
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (Field("critical", "critical", "bool", False,
                       help="straight to Wound Points (CU-7)"),)
 
     def commands(self, fight: Fight) -> list[Command]:
         return [Command("morale", "Morale", "M", "roll morale for the selected combatant "
-                        "(CU-6)", show=False, needs_actor=True)]
+                        "(CU-6)", show=False, needs_actor=True),
+                Command("injury", "Critical injury", "J", "after a critical hit: d% against "
+                        "the damage, then the injury table (CU-9)", show=False)]
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        if command != "injury":
+            return None
+        alive = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
+        kinds = tuple((name, name) for name in self.injuries) or (("untyped", ""),)
+        return Form("Critical injury (CU-9)", (
+            Field("target", "who was hit", "choice", actor, required=True, options=alive),
+            Field("damage", "damage dealt", "int", 1, required=True, minimum=0),
+            Field("damage_type", "damage type", "choice", kinds[0][1], options=kinds)),
+            focus="damage")
 
     def run_command(self, fight: Fight, command: str, actor: str | None,
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
         if command == "morale" and actor is not None:
             return self.roll_morale(fight, actor, rng)
+        if command == "injury":
+            return self.roll_injury(fight, values["target"], int(values["damage"]),
+                                    values.get("damage_type") or "", rng)
         return super().run_command(fight, command, actor, values, rng)
 
     def notices(self, fight: Fight) -> list[tuple[str, str]]:

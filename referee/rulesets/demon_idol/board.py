@@ -93,18 +93,22 @@ class Board:
                 self.slots.remove(slot)
                 del self.sides[slot]
 
-    def place(self, movers: list[Any], anchor: Any, how: str, rule: str, why: str) -> bool:
-        """Move `movers` before / with / after `anchor`'s beat if the order breaks `how`."""
+    def place(self, movers: list[Any], anchor: Any, how: str, rule: str, why: str,
+              also: tuple[str, ...] = ()) -> bool:
+        """Move `movers` before / with / after `anchor`'s beat if the order breaks `how`;
+        `also`: other rules that changed the comparison (a declaration delay, DI-16)."""
         if self.satisfied(movers, anchor, how):
             return False
         self.lift(movers)
         target = self.slot_of(anchor)
         if how == "with":
             self._put(movers, target)
+            for rule_id in (rule,) + also:
+                target.cite(rule_id)
             target.cite(rule, why)
             return True
         at = self.slots.index(target) + (1 if how == "after" else 0)
-        self.add(movers, [rule], [why], at=at)
+        self.add(movers, [rule, *also], [why], at=at)
         return True
 
     def join(self, movers: list[Any], slot: Beat, rule: str, why: str) -> None:

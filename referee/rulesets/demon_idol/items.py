@@ -40,8 +40,8 @@ class Item:
             return self.actor.weapon(self.decl.weapon)
         if self.role == "discharge":
             return None
-        melee = [w for w in self.actor.weapons if not stats.missile(w)]
-        missile = [w for w in self.actor.weapons if stats.missile(w)]
+        melee: list[Weapon | None] = [w for w in self.actor.weapons if not stats.missile(w)]
+        missile: list[Weapon | None] = [w for w in self.actor.weapons if stats.missile(w)]
         return (melee or missile or [None])[0]
 
     @property

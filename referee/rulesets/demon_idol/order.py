@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
@@ -113,7 +113,8 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
 def finish(board: Board, fight: Fight, round_: int) -> list[Beat]:
     beats = []
     for slot in board.slots:
-        items = sorted(slot.actions, key=lambda i: (i.rank, i.routine or 0))
+        # board beats hold scheduler items until `mark` turns them into planned actions
+        items = sorted(cast("list[Item]", slot.actions), key=lambda i: (i.rank, i.routine or 0))
         actions = [mark(fight, round_, i) for i in items]
         beats.append(Beat(actions, slot.rules, slot.why, dict(slot.extra), slot.tag, slot.note))
     return beats
@@ -175,7 +176,7 @@ class Layout:
         tied = len(group) > 1
         role = self.rs.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
-        buckets: dict[tuple, tuple[list[Item], list[str], list[str]]] = {}
+        buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str]]] = {}
         keyed = list(self.keys(tied, role, step, group))
         ranks = delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
         for item, time_key, rules, why in keyed:
@@ -221,7 +222,7 @@ class Layout:
         return "DI-3", f"{names} lost initiative ({die} vs {best}): its {letter} after the winner"
 
     def keys(self, tied: bool, role: str, step: list[Item],
-             group: list[str]) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+             group: list[str]) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
         if tied and role == "strike":
             yield from self.speed_factor_keys(step)
         elif tied and role == "discharge" and self.mixed_discharge(step):
@@ -231,7 +232,8 @@ class Layout:
                 yield item, (), [], []
 
     @staticmethod
-    def speed_factor_keys(step: list[Item]) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+    def speed_factor_keys(
+            step: list[Item]) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
         factors = {id(i): factor_of(i) for i in step}
         lowest = min((f for f in factors.values() if f is not None), default=0)
         for item in step:
@@ -250,8 +252,9 @@ class Layout:
         return bool(casting) and len(casting) < len(step)
 
     @staticmethod
-    def tied_discharge_keys(step: list[Item],
-                            die: int) -> Iterator[tuple[Item, tuple, list[str], list[str]]]:
+    def tied_discharge_keys(
+            step: list[Item],
+            die: int) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
         shots = sorted({die + i.delay for i in step if not i.casting})
         for item in step:
             if not item.casting:
@@ -270,13 +273,13 @@ class Layout:
                 f"tied round: casting time {relation} the missiles"]
 
 
-def delay_ranks(keyed: list[tuple[Item, tuple]]) -> dict[int, int]:
+def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:
     """DI-16: a delayed action sorts after undelayed actions of its letter on its own side.
 
     Within one time (or one letter when there is no time), each side's actions are ranked
     by delay; actions of different sides with the same rank still share a beat.
     """
-    delays: dict[tuple, set[int]] = defaultdict(set)
+    delays: dict[tuple[tuple[float, ...], str], set[int]] = defaultdict(set)
     for item, time_key in keyed:
         delays[(time_key, item.side)].add(item.delay)
     return {id(item): sorted(delays[(time_key, item.side)]).index(item.delay)
@@ -304,7 +307,7 @@ class Rules:
                 for target in self.aims[item.index]:
                     self.aimed_at[target].append(item)
 
-    def firsts(self, predicate) -> list[Item]:
+    def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
         return [i for i in self.items if i.first and predicate(i)]
 
     def whole(self, item: Item) -> list[Item]:
@@ -406,7 +409,7 @@ class Rules:
     def first_attack(self, winners: frozenset[str]) -> Beat | None:
         for slot in self.board.slots:
             if not ready(slot) and any(a.side in winners and (a.role == "strike" or a.missile)
-                                      for a in slot.actions):
+                                      for a in cast("list[Item]", slot.actions)):
                 return slot
         return None
 
@@ -423,9 +426,10 @@ class Rules:
         ta, tb = a.cast_time(), b.cast_time()
         if ta != tb:
             fast, slow = (a, b) if ta < tb else (b, a)
-            why = (f"caster against caster: casting time {fast.cast_time()} < "
-                   f"{slow.cast_time()}, {fast.actor.id} first")
-            self.board.place([fast], slow, "before", "DI-8", why)
+            why = (f"caster against caster: casting time {timed(fast)} < "
+                   f"{timed(slow)}, {fast.actor.id} first")
+            raw = self.compare(fast.base_time(), slow.base_time())[0]
+            self.board.place([fast], slow, "before", "DI-8", why, delayed(raw, "before"))
             return
         da, db = self.dice[a.side], self.dice[b.side]
         if da != db:
@@ -455,8 +459,10 @@ class Rules:
             return
         time, what = d.cast_time(), "casting" if d.decl.spell else "usage"
         how, sign = self.compare(time, closing)
+        raw = self.compare(d.base_time(), closing - charge.delay)[0]
         self.board.place([d], charge, how, "DI-9",
-                         f"E-vs-D: {what} time {time} {sign} {closing} segment(s) to close")
+                         f"E-vs-D: {what} time {timed(d)} {sign} {closing} segment(s) to close",
+                         delayed(raw, how))
 
     @staticmethod
     def compare(time: int, other: int) -> tuple[str, str]:
@@ -478,15 +484,19 @@ class Rules:
         weapon = blow.weapon()
         factor = stats.speed_factor(weapon) if weapon is not None else None
         if factor is not None:
-            time, what = factor + blow.delay, "speed factor"
+            base, what = factor, "speed factor"
         else:
-            time, what = self.dice[d.side] + blow.delay, "the caster's die"
+            base, what = self.dice[d.side], "the caster's die"
+        time = base + blow.delay
         cast = d.cast_time()
         how, sign = self.compare(cast, time)
         kind = "casting" if d.decl.spell else "usage"
         outcome = {"before": "spell first", "with": "one beat", "after": "attack first"}[how]
+        raw = self.compare(d.base_time(), base)[0]
+        blow_time = f"{base} + {blow.delay} delay = {time}" if blow.delay else str(time)
         self.board.place([d], blow, how, "DI-10",
-                         f"G-vs-D: {kind} time {cast} {sign} {what} {time}, {outcome}")
+                         f"G-vs-D: {kind} time {timed(d)} {sign} {what} {blow_time}, {outcome}",
+                         delayed(raw, how))
 
     # DI-13: charge and weapon length
     def lengths(self) -> None:
@@ -518,7 +528,7 @@ class Rules:
         self.line_up(charge, before, 0)
         self.line_up(charge, after, 1)
 
-    def line_up(self, charge: Item, queue: list, offset: int) -> None:
+    def line_up(self, charge: Item, queue: list[tuple[float, Item, str]], offset: int) -> None:
         last: tuple[float, Beat] | None = None
         for size, item, why in queue:
             if last is not None and last[0] == size:
@@ -599,6 +609,18 @@ def surprise_note(item: Item, left: int) -> str:
 
 
 # -- in-round rules over the state ----------------------------------------------------
+
+
+def timed(item: Item) -> str:
+    """A casting or usage time as the plan shows it: with its declaration delay (DI-16)."""
+    if not item.delay:
+        return str(item.cast_time())
+    return f"{item.base_time()} + {item.delay} delay = {item.cast_time()}"
+
+
+def delayed(undelayed: str, how: str) -> tuple[str, ...]:
+    """DI-16 beside the rule when a declaration delay changed the comparison."""
+    return ("DI-16",) if undelayed != how else ()
 
 
 def factor_of(item: Item) -> int | None:

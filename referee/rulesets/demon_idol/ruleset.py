@@ -352,6 +352,14 @@ class DemonIdol(Ruleset):
                 Command("morale", "Morale", "M", "a morale check due or its result (DI-18)",
                         show=False, needs_actor=True)]
 
+    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        if command == "fire":
+            prepared = [d for _, d in fight.declared(max(fight.round, 1))
+                        if d.actor == actor and getattr(d, "prepared", False)]
+            if not prepared:
+                return f"{actor or 'nobody'} has no prepared action this round (DI-14)"
+        return ""
+
     def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
         if command != "morale" or actor is None:
             return None
