@@ -473,12 +473,16 @@ def opened(path: Path) -> Save:
 
 
 def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
+    import gc
+
+    gc.disable()  # a short run that makes no cycles worth collecting: planning a big round
     save = opened(path)
     plan = plan_of(save, round_)
     if as_json:
         import json
 
-        print(json.dumps(plan.to_json(), indent=2))
+        # indented for a person at a terminal; one line (the C encoder, quick) for a script
+        print(json.dumps(plan.to_json(), indent=2 if sys.stdout.isatty() else None))
     else:
         from referee.session.render import render_plan
 

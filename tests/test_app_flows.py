@@ -140,7 +140,7 @@ async def test_declaration_clock_adds_delay_and_pauses(tmp_path):
         assert isinstance(form, DeclareForm)
         clock.now += 7
         form.tick()
-        assert "delay 1 segment" in str(form.query_one("#form-extra").render())
+        assert "delay 1 seg" in str(form.query_one("#form-extra").render())
         await pilot.press("ctrl+t")  # a question to the referee
         clock.now += 30
         await pilot.press("ctrl+t")
@@ -357,3 +357,18 @@ async def test_setting_up_renames_a_side(tmp_path):
         pilot.app.screen.query_one("#f-name").value = "Heroes of the ford"
         await pilot.press("enter")
         assert pilot.app.session.encounter.side("party").name == "Heroes of the ford"
+
+
+async def test_the_declaration_clock_stops_at_the_referees_first_key(tmp_path):
+    clock = FakeClock()
+    path = demo(tmp_path)
+    async with app_on(path, clock).run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        clock.now += 7  # the player decides: one segment of delay
+        await pilot.press("right")  # the referee's first key: the clock stops
+        clock.now += 20  # the referee filling in the form is not timed
+        form = pilot.app.screen
+        form.tick()
+        assert "stopped" in str(form.query_one("#form-extra").render())
+        await pilot.press("enter")
+        assert pilot.app.table.declared()["brann"].delay == 1

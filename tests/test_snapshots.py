@@ -24,8 +24,8 @@ from textual.widgets import Input
 from referee.app import RefereeApp
 from referee.app.forms import FormScreen as Form
 from referee.app.widgets import Tracker
-from referee.session.store import Session
 from referee.rulesets import available
+from referee.session.store import Session
 from referee.session.table import Table
 from tests.conftest import ROOT
 

@@ -156,8 +156,8 @@ class ClockForm(FormScreen):
         seconds = int(self.clock.seconds())
         state = "running" if self.clock.running else "stopped"
         self.query_one("#form-extra", Static).update(
-            f"clock {seconds // 60}:{seconds % 60:02d} ({state}) · "
-            f"delay {self.clock.delay()} segment(s) (DI-16) · ctrl+t starts/stops it")
+            f"clock {seconds // 60}:{seconds % 60:02d} {state} · delay "
+            f"{self.clock.delay()} seg (DI-16) · ctrl+t")
 
     def action_clock(self) -> None:
         self.clock.toggle()

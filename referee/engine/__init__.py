@@ -25,5 +25,5 @@ __all__ = [
     "Beat", "Combatant", "DuplicateId", "Encounter", "Fight", "FormatError",
     "IllegalDeclaration", "IllegalEvent", "Plan", "PlannedAction", "RefereeError", "Ruleset",
     "Side", "Spell", "Status", "UnknownCombatant", "UnknownId", "UnknownSide", "UnknownSpell",
-    "UnknownWeapon",
+    "UnknownWeapon", "Weapon",
 ]

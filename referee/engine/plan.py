@@ -72,6 +72,8 @@ def action_key(beat: Beat, action: PlannedAction) -> str:
     key = action.label()
     if action.turn is not None:
         key += f"~{action.turn}"
+    if beat.extra.get("ready"):  # only made ready here: done when it fires, later
+        key += "@ready"
     segment = beat.extra.get("segment")
     return f"s{segment}:{key}" if segment is not None else key
 

@@ -132,13 +132,11 @@ class Ruleset:
     # -- checks -------------------------------------------------------------------------
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        if type(event).TYPE == "declare" and isinstance(event, ev.Declare):
-            keys = self.action_keys()
-            if event.action not in keys:
-                known = ", ".join(keys)
-                raise IllegalDeclaration(
-                    f"unknown action {event.action!r} for {self.id} (actions: {known})",
-                    ("action",))
+        if isinstance(event, ev.Declare) and event.action not in self._kinds():
+            known = ", ".join(self._kinds())
+            raise IllegalDeclaration(
+                f"unknown action {event.action!r} for {self.id} (actions: {known})",
+                ("action",))
 
     # -- consequences -------------------------------------------------------------------
 
@@ -194,10 +192,18 @@ class Ruleset:
         return []
 
     def action_keys(self) -> list[str]:
-        return [kind.key for kind in self.actions()]
+        return list(self._kinds())
 
     def kind(self, action: str) -> ActionKind | None:
-        return next((k for k in self.actions() if k.key == action), None)
+        return self._kinds().get(action)
+
+    def _kinds(self) -> dict[str, ActionKind]:
+        """The catalogue by key, worked out once: it comes from the ruleset file."""
+        found: dict[str, ActionKind] | None = self.__dict__.get("_kind_table")
+        if found is None:
+            found = {kind.key: kind for kind in self.actions()}
+            self.__dict__["_kind_table"] = found
+        return found
 
     def can_declare(self, fight: Fight, actor: str, action: str) -> str:
         """Why `actor` cannot declare `action` now ("" when it can)."""
@@ -216,7 +222,8 @@ class Ruleset:
     def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
         from .forms import prefill
 
-        return prefill(fight, actor, action, missile=False)
+        kind = self.kind(action)
+        return prefill(fight, actor, action, missile=False, needs=kind.fields if kind else ())
 
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:

@@ -15,7 +15,7 @@ from .errors import FormatError, Path
 from .reading import describe
 from .specs import Field
 
-Reader = Callable[[Any, Path], Any]
+Reader = Callable[[Any, Path, str], Any]  # (value, path of its table, its key)
 
 
 class Schema:
@@ -27,9 +27,10 @@ class Schema:
         self.what = what
         self.readers: dict[str, Reader] = {f.name: reader_for(f, owner) for f in fields}
         self.by_name = {f.name: f for f in fields}
+        self.required = [f.name for f in fields if f.required]
 
-    def read(self, data: Mapping[str, Any], path: Path, skip: frozenset[str] | set[str] = frozenset(),
-             ) -> dict[str, Any]:
+    def read(self, data: Mapping[str, Any], path: Path,
+             skip: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
         """The table's keys outside `skip` (the core's own), each checked by its spec."""
         out: dict[str, Any] = {}
         readers = self.readers
@@ -39,10 +40,10 @@ class Schema:
             reader = readers.get(key)
             if reader is None:
                 raise FormatError(self.unknown(key, skip), path + (key,))
-            out[key] = reader(value, path + (key,))
-        for spec in self.fields:
-            if spec.required and spec.name not in out:
-                raise FormatError("missing required field", path + (spec.name,))
+            out[key] = reader(value, path, key)
+        for name in self.required:
+            if name not in out:
+                raise FormatError("missing required field", path + (name,))
         return out
 
     def unknown(self, key: str, core: frozenset[str] | set[str]) -> str:
@@ -98,94 +99,97 @@ def reader_for(spec: Field, owner: str) -> Reader:
 
 
 def _text(spec: Field) -> Reader:
-    def read(value: Any, path: Path) -> str:
+    def read(value: Any, path: Path, key: str) -> str:
         if type(value) is not str:
-            raise wrong(value, "a string", path)
+            raise wrong(value, "a string", path + (key,))
         if spec.kind != "text" and not value.strip():
-            raise FormatError("must not be empty", path)
+            raise FormatError("must not be empty", path + (key,))
         if spec.kind == "dice":
             from .dice import DiceError, parse
 
             try:
                 parse(value)
             except DiceError as error:
-                raise FormatError(str(error), path) from None
+                raise FormatError(str(error), path + (key,)) from None
         return value
 
     return read
 
 
 def _int(minimum: int | None) -> Reader:
-    def read(value: Any, path: Path) -> int:
+    def read(value: Any, path: Path, key: str) -> int:
         if type(value) is not int:
-            raise wrong(value, "an integer", path)
+            raise wrong(value, "an integer", path + (key,))
         if minimum is not None and value < minimum:
-            raise FormatError(f"must be at least {minimum}, found {value}", path)
+            raise FormatError(f"must be at least {minimum}, found {value}", path + (key,))
         return value
 
     return read
 
 
-def _number(value: Any, path: Path) -> float:
-    if type(value) not in (int, float):
-        raise wrong(value, "a number", path)
+def _number(value: Any, path: Path, key: str) -> float:
+    if type(value) is float:
+        return value
+    if type(value) is not int:
+        raise wrong(value, "a number", path + (key,))
     return float(value)
 
 
-def _bool(value: Any, path: Path) -> bool:
+def _bool(value: Any, path: Path, key: str) -> bool:
     if type(value) is not bool:
-        raise wrong(value, "true or false", path)
+        raise wrong(value, "true or false", path + (key,))
     return value
 
 
 def _choice(spec: Field) -> Reader:
     allowed = [value for _, value in spec.options]
 
-    def read(value: Any, path: Path) -> Any:
+    def read(value: Any, path: Path, key: str) -> Any:
         if value not in allowed:
             known = ", ".join(str(v) for v in allowed)
-            raise FormatError(f"expected one of {known}, found {describe(value)}", path)
+            raise FormatError(f"expected one of {known}, found {describe(value)}",
+                              path + (key,))
         return value
 
     return read
 
 
-def _ids(value: Any, path: Path) -> tuple[str, ...]:
+def _ids(value: Any, path: Path, key: str) -> tuple[str, ...]:
     items = value if isinstance(value, list) else [value]
     for index, item in enumerate(items):
         if not isinstance(item, str) or not item:
-            where = path + (index,) if isinstance(value, list) else path
+            where = path + (key, index) if isinstance(value, list) else path + (key,)
             raise FormatError(f"expected an id string, found {describe(item)}", where)
     return tuple(items)
 
 
-def _texts(value: Any, path: Path) -> tuple[str, ...]:
+def _texts(value: Any, path: Path, key: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise wrong(value, "a list of strings", path)
+        raise wrong(value, "a list of strings", path + (key,))
     for index, item in enumerate(value):
         if type(item) is not str:
-            raise wrong(item, "a string", path + (index,))
+            raise wrong(item, "a string", path + (key, index))
     return tuple(value)
 
 
 def _table(schema: Schema) -> Reader:
-    def read(value: Any, path: Path) -> dict[str, Any]:
+    def read(value: Any, path: Path, key: str) -> dict[str, Any]:
         if not isinstance(value, Mapping):
-            raise wrong(value, "a table", path)
-        return schema.read(value, path)
+            raise wrong(value, "a table", path + (key,))
+        return schema.read(value, path + (key,))
 
     return read
 
 
 def _items(schema: Schema) -> Reader:
-    def read(value: Any, path: Path) -> tuple[dict[str, Any], ...]:
+    def read(value: Any, path: Path, key: str) -> tuple[dict[str, Any], ...]:
         if not isinstance(value, list):
-            raise wrong(value, "a list of tables", path)
+            raise wrong(value, "a list of tables", path + (key,))
         out = []
         for index, item in enumerate(value):
             if not isinstance(item, Mapping):
-                raise wrong(item, "a table", path + (index,))
-            out.append(schema.read(item, path + (index,)))
+                raise wrong(item, "a table", path + (key, index))
+            out.append(schema.read(item, path + (key, index)))
         return tuple(out)
 
     return read

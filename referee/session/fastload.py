@@ -41,9 +41,26 @@ def loads(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
         data = parse(head)
         if "events" in data:
             raise _Unusual
-        data["events"] = _events_json(rest) or _events(rest, parse)
     except Exception:  # unusual, or a syntax error: the parser reads (or reports) it all
         return parse(text)
+    try:
+        data["events"] = _events_json(rest) or _events(rest, parse)
+    except Exception:
+        return _rest_parsed(data, rest, text, parse)
+    return data
+
+
+def _rest_parsed(data: dict[str, Any], rest: str, text: str,
+                 parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """The events part through the parser on its own (a save written by hand, with
+    sub-tables in its events): the head, already read, is not read again."""
+    try:
+        tail = parse(HEADER.lstrip("\n") + rest)
+    except Exception:
+        return parse(text)  # the parser reports the fault against the whole file
+    if set(tail) & set(data):
+        return parse(text)  # a key in both parts: the parser says what it makes of it
+    data.update(tail)
     return data
 
 

@@ -125,6 +125,10 @@ class Table:
             return self.injected
         return random.Random(f"{self.session.encounter.seed}/{len(self.fight.log)}")
 
+    def name(self, cid: str) -> str:
+        combatant = self.fight.roster.get(cid)
+        return combatant.name if combatant else cid
+
     def append(self, events: list[ev.Event]) -> list[ev.Event]:
         """Several events entered as one act (a roll and what it decided)."""
         out: list[ev.Event] = []
@@ -238,7 +242,7 @@ class Table:
         out: list[ev.Event] = []
         amount = amount_of(amount)
         if isinstance(amount, str):
-            total, out = self.rolled(amount, f"damage to {target}", source, dice)
+            total, out = self.rolled(amount, f"damage to {self.name(target)}", source, dice)
             amount = max(total, 0)
         if amount < 0:
             raise IllegalEvent(f"damage cannot be negative ({amount})")
@@ -259,7 +263,7 @@ class Table:
         out: list[ev.Event] = []
         amount = amount_of(amount)
         if isinstance(amount, str):
-            total, out = self.rolled(amount, f"healing for {target}")
+            total, out = self.rolled(amount, f"healing for {self.name(target)}")
             amount = max(total, 0)
         if amount < 0:
             raise IllegalEvent(f"healing cannot be negative ({amount})")

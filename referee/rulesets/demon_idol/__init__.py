@@ -1,7 +1,7 @@
 """demon-idol: the AD&D 1e combat procedure of source 004 (spec: demon-idol.md)."""
 
-from .ruleset import DemonIdol
 from .rules import RULES
+from .ruleset import DemonIdol
 
 RULESET = DemonIdol
 

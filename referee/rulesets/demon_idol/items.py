@@ -22,6 +22,7 @@ class Item:
     role: str
     routine: int | None = None
     replaced: str | None = None  # the letter a failed morale check replaced (DI-18)
+    arm: Weapon | None = None  # the weapon it uses (see `weapon_of`), worked out once
 
     @property
     def side(self) -> str:
@@ -36,18 +37,11 @@ class Item:
         return self.routine in (None, 1)
 
     def weapon(self) -> Weapon | None:
-        if self.decl.weapon is not None:
-            return self.actor.weapon(self.decl.weapon)
-        if self.role == "discharge":
-            return None
-        melee: list[Weapon | None] = [w for w in self.actor.weapons if not stats.missile(w)]
-        missile: list[Weapon | None] = [w for w in self.actor.weapons if stats.missile(w)]
-        return (melee or missile or [None])[0]
+        return self.arm
 
     @property
     def missile(self) -> bool:
-        weapon = self.weapon()
-        return self.role == "discharge" and weapon is not None and stats.missile(weapon)
+        return self.role == "discharge" and self.arm is not None and stats.missile(self.arm)
 
     @property
     def casting(self) -> bool:
@@ -81,3 +75,14 @@ class Item:
             extra.append(("prepared", True))
         return PlannedAction(self.actor.id, self.letter, self.routine, None, self.index,
                              tuple(extra))
+
+
+def weapon_of(decl: Declare, actor: Combatant, role: str) -> Weapon | None:
+    """The weapon named, else (for anything but a D) the first melee weapon, else the
+    first of any."""
+    if decl.weapon is not None:
+        return actor.weapon(decl.weapon)
+    if role == "discharge":
+        return None
+    melee = [w for w in actor.weapons if not stats.missile(w)]
+    return melee[0] if melee else (actor.weapons[0] if actor.weapons else None)

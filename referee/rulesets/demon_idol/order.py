@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, cast
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.record import replace
 
 from . import events as di
 from . import stats
 from .board import Board, mark_ready, ready, repeats
-from .items import Item
+from .items import Item, weapon_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -38,12 +37,14 @@ def expand(rs: DemonIdol, fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
     actor = fight.roster[decl.actor]
     letter = rs.letter_of["avoid"] if replaced else decl.action
-    item = Item(index, decl, actor, fight.roster_index(actor.id), letter, rs.role_of[letter],
-                None, replaced)
+    role = rs.role_of[letter]
+    arm = weapon_of(decl, actor, role)
+    item = Item(index, decl, actor, fight.roster_index(actor.id), letter, role, None,
+                replaced, arm)
     count = 1 if replaced else routines(rs, stats.attacks(actor), item)
     if count == 1:
         return [item]
-    return [Item(index, decl, actor, item.rank, letter, item.role, k, None)
+    return [Item(index, decl, actor, item.rank, letter, role, k, None, arm)
             for k in range(1, count + 1)]
 
 

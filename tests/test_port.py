@@ -1,0 +1,122 @@
+"""The port as the layers above see it: nothing above the engine names a ruleset,
+resolved actions are kept by what they are, and the program's dice roll on after a resume."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+from referee.engine import events as ev
+from referee.rulesets.count_up import events as cu
+from referee.rulesets.demon_idol import events as di
+from referee.session.files import load_save
+from referee.session.store import Session
+from referee.session.table import Table
+from tests.conftest import ROOT
+
+IDS = ("demon-idol", "count-up", "agility-order", "phases", "sanctum")
+ABOVE = [ROOT / "referee" / "app", ROOT / "referee" / "session", ROOT / "referee" / "cli.py"]
+NAMING = re.compile(r"ruleset(\.id)? *(==|!=|in) *[\"'(\[]|[\"'](" + "|".join(IDS) + r")[\"']")
+
+
+def sources() -> list[Path]:
+    found: list[Path] = []
+    for place in ABOVE:
+        found += [place] if place.is_file() else sorted(place.rglob("*.py"))
+    return found
+
+
+def test_nothing_above_the_engine_names_a_ruleset() -> None:
+    hits = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in sources()
+            for n, line in enumerate(p.read_text().splitlines(), 1)
+            if NAMING.search(line) and not line.strip().startswith("#")]
+    assert hits == []
+
+
+def copy(source: Path, folder: Path) -> Path:
+    target = folder / source.name
+    shutil.copyfile(source, target)
+    return target
+
+
+def test_the_program_dice_roll_on_after_a_resume(tmp_path: Path) -> None:
+    path = copy(ROOT / "saves" / "demo.toml", tmp_path)
+    rolls = []
+    for _ in range(2):
+        with Session.open(path) as session:
+            table = Table(session)
+            rolls.append([table.rolled("1d20", "a test")[0] for _ in range(4)])
+    assert rolls[0] != rolls[1]
+    again = load_save(path).fight.log
+    assert [e.total for e in again if isinstance(e, ev.Roll)] == rolls[0] + rolls[1]
+
+
+def test_two_copies_of_the_demo_roll_their_own_initiative(tmp_path: Path) -> None:
+    from referee.app.app import fresh_demo
+
+    seeds = {load_save(fresh_demo(tmp_path, ROOT / "saves" / "demo.toml")).encounter.seed
+             for _ in range(4)}
+    assert len(seeds) > 1
+
+
+def test_a_fired_preparation_is_not_done_before_it_is_resolved(tmp_path: Path) -> None:
+    path = copy(ROOT / "saves" / "demo.toml", tmp_path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        table.declare("mira", "D", weapon="short bow", target="gob1", prepared=True,
+                      trigger="a goblin charges")
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("gob1", "G", target="brann")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        table.resolve_next()  # brann's G
+        done = set(table.resolved())
+        table.command("fire", "mira", {"before": "gob1"})
+        plan = table.plan()
+        fired = next(n for n, b in enumerate(plan.beats, 1)
+                     if any(a.actor == "mira" for a in b.actions))
+        assert not set(plan.keys(fired)) <= table.resolved()  # fired: to do, not done
+        assert done <= table.resolved()
+        assert (table.current_beat() or 0) <= fired
+
+
+def test_a_latecomer_joining_keeps_the_beats_already_resolved(tmp_path: Path) -> None:
+    path = copy(ROOT / "saves" / "count-up.toml", tmp_path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        for cid in table.fight.roster:
+            table.declare(cid, "attack", **table.prefill(cid, "attack"))
+        table.roll_initiative()
+        table.resolve_next()
+        first = table.plan().beats[0]
+        done = set(table.resolved())
+        ghoul = table.fight.roster[next(iter(table.fight.roster))]
+        from referee.engine.record import replace
+
+        table.join(replace(ghoul, id="ghoul", name="Ghoul"),
+                   {"base": 20, "at_count": first.extra["count"]})
+        table.declare("ghoul", "attack", **table.prefill("ghoul", "attack"))
+        plan = table.plan()
+        assert len(plan.beats) > 1 and done <= table.resolved()
+        still = next(n for n, b in enumerate(plan.beats, 1) if set(plan.keys(n)) == done)
+        assert (table.current_beat() or 0) > still
+
+
+def test_a_save_that_resolved_by_beat_number_loads_and_is_rewritten_by_action(
+        tmp_path: Path) -> None:
+    source = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    path = tmp_path / "old.toml"
+    path.write_text(source.read_text() + '\n[[events]]\ntype = "resolve"\nround = 1\nbeat = 1\n')
+    fight = load_save(path).fight
+    assert fight.resolved[1] == {"zed:D"}
+    with Session.open(path) as session:
+        session.save_as(tmp_path / "new.toml")
+    text = (tmp_path / "new.toml").read_text()
+    assert '"actions" = "zed:D"' in text and '"beat"' not in text.split('"resolve"')[-1]
+    assert load_save(tmp_path / "new.toml").fight.resolved[1] == {"zed:D"}
+
+
+def test_every_event_class_a_ruleset_adds_has_a_type() -> None:
+    for cls in (*di.EVENTS, *cu.EVENTS):
+        assert cls.TYPE
