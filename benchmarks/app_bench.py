@@ -44,6 +44,7 @@ from referee.app.combat import CombatScreen  # noqa: E402
 from referee.app.widgets import LogView, PlanView  # noqa: E402
 from referee.engine import Combatant, Encounter, Fight, Weapon  # noqa: E402
 from referee.engine import events as ev  # noqa: E402
+from referee.rulesets.demon_idol import events as di  # noqa: E402
 from referee.session.files import load_save  # noqa: E402
 from referee.session.writer import save_text  # noqa: E402
 
@@ -132,10 +133,12 @@ def crowd_fight(combatants: int = 200, events: int = EVENTS, seed: int = 11) -> 
     sides = demo.encounter.sides
     roster = tuple(
         Combatant(f"c{n}", f"Combatant {n}", sides[n % 2].id, 40, 40,
-                  reaction=rng.choice([-1, 0, 0, 1]), attacks=rng.choice([1, 1, 2]),
-                  weapons=(Weapon("sword", speed_factor=rng.randint(1, 9), length=3.5,
-                                  damage="1d8"),
-                           Weapon("bow", missile=True, rate=2, speed_factor=7, damage="1d6")))
+                  stats={"reaction": rng.choice([-1, 0, 0, 1]),
+                         "attacks": rng.choice([1, 1, 2])},
+                  weapons=(Weapon("sword", damage="1d8",
+                                  stats={"speed_factor": rng.randint(1, 9), "length": 3.5}),
+                           Weapon("bow", damage="1d6",
+                                  stats={"missile": True, "rate": 2, "speed_factor": 7})))
         for n in range(combatants))
     encounter = Encounter("demon-idol", "A crowd at the ford", seed, sides, roster)
     fight = Fight(encounter, demo.ruleset)
@@ -144,9 +147,9 @@ def crowd_fight(combatants: int = 200, events: int = EVENTS, seed: int = 11) -> 
 
     def declare_all(round_: int) -> None:
         for cid in ids:
-            fight.enter(ev.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
+            fight.enter(di.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
                                    target=(rng.choice(foes[fight.roster[cid].side]),)))
-        fight.enter(ev.Initiative(round=round_, rolls={s.id: rng.randint(1, 6) for s in sides}))
+        fight.enter(di.Initiative(round=round_, rolls={s.id: rng.randint(1, 6) for s in sides}))
 
     round_ = 1
     last_round = combatants + 1  # the last round's declarations and initiative
@@ -241,11 +244,15 @@ async def referee_presses(path: Path) -> tuple[Samples, int]:
         fight, table = app.table.fight, app.table
         plan_view, log = screen.query_one(PlanView), screen.query_one(LogView)
         beats = len(table.plan().beats)
+
+        def done() -> int:  # beats resolved so far this round
+            return (table.current_beat() or beats + 1) - 1
+
         keys = ["n"] * beats
         while len(keys) < PRESSES:
             keys += ["ctrl+z"] * beats + ["ctrl+y"] * beats
         for key in keys[:PRESSES]:
-            resolved = fight.resolved.get(table.round, 0)
+            resolved = done()
             after = resolved - 1 if key == "ctrl+z" else resolved + 1
             lines = log.line_count
             row = max(after, resolved) - 1  # the beat checked off, or no longer
@@ -256,7 +263,7 @@ async def referee_presses(path: Path) -> tuple[Samples, int]:
                         and plan_view.rows[row][0][0] == mark)
 
             times[key].append(await press(app, frames, key, changed))
-            assert fight.resolved.get(table.round, 0) == after, (key, after)
+            assert done() == after, (key, after)
             shown = screen_text(app)
             assert f"{len(fight.log):>5}. " in shown, shown  # the new log line is drawn
     return times, beats

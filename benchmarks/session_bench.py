@@ -29,6 +29,7 @@ from timing import median_ms  # noqa: E402
 
 from referee.engine import Fight  # noqa: E402
 from referee.engine import events as ev  # noqa: E402
+from referee.rulesets.demon_idol import events as di  # noqa: E402
 from referee.session.files import load_save  # noqa: E402
 from referee.session.replay import chronicle  # noqa: E402
 from referee.session.store import Session, write_atomic  # noqa: E402
@@ -47,9 +48,9 @@ def generated_fight(events: int = EVENTS, seed: int = 5) -> Fight:
     while len(fight.log) < events:
         for cid in ids:
             target = rng.choice([o for o in ids if fight.roster[o].side != fight.roster[cid].side])
-            fight.enter(ev.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
+            fight.enter(di.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
                                    target=(target,)))
-        fight.enter(ev.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
+        fight.enter(di.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
                                                        "goblins": rng.randint(1, 6)}))
         for beat in range(1, 8):
             fight.enter(ev.Roll(round=round_, expr="1d8", dice=(rng.randint(1, 8),), total=3,

@@ -68,10 +68,16 @@ class Combatant:
         return self.stats.get(key, default)
 
     def weapon(self, name: str) -> Weapon | None:
-        return next((w for w in self.weapons if w.name == name), None)
+        for weapon in self.weapons:
+            if weapon.name == name:
+                return weapon
+        return None
 
     def spell(self, name: str) -> Spell | None:
-        return next((s for s in self.spells if s.name == name), None)
+        for spell in self.spells:
+            if spell.name == name:
+                return spell
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return combatant_to_dict(self)

@@ -51,7 +51,7 @@ class Column:
     key: str
     label: str
     width: int = 0  # at most this wide on a small screen (0: as wide as it needs)
-    fold: bool = False  # dropped first when the screen is narrow
+    fold: int = 0  # on a narrow screen, left out: the highest first (0: always shown)
 
 
 @record(frozen=True)

@@ -16,9 +16,9 @@ from referee.engine.record import field, record
 from referee.engine.specs import Cell, Column
 
 MARK = Column("mark", "", 1)
-CORE_HEAD = (Column("name", "combatant", 18), Column("side", "side", 10, fold=True))
-CORE_TAIL = (Column("declared", "declared", 22, fold=True),
-             Column("conditions", "conditions", 14, fold=True), Column("state", "state", 12))
+CORE_HEAD = (Column("name", "combatant", 18), Column("side", "side", 10, fold=3))
+CORE_TAIL = (Column("declared", "declared", 22, fold=1),
+             Column("conditions", "conditions", 14, fold=2), Column("state", "state", 12))
 
 
 @record(frozen=True)

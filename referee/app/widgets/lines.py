@@ -1,6 +1,10 @@
 """A light table drawn line by line: only the rows on screen are ever rendered, and a
 row is rendered again only when its cells change. The tracker and the plan use it, so a
-key press with hundreds of combatants costs the few rows that changed."""
+key press with hundreds of combatants costs the few rows that changed.
+
+It never scrolls sideways (a scrollbar would cover the bottom row): on a narrow screen the
+columns marked as folding are left out, right to left, and a line still too long is cut
+with an ellipsis."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ GAP = 2
 
 class LineTable(ScrollView, can_focus=True):
     DEFAULT_CSS = """
-    LineTable { background: $surface; }
+    LineTable { background: $surface; overflow-x: hidden; }
     LineTable > .linetable--header { text-style: bold; background: $panel; }
     LineTable > .linetable--cursor { background: $accent 40%; }
     LineTable:focus > .linetable--cursor { background: $accent; }
@@ -41,9 +45,11 @@ class LineTable(ScrollView, can_focus=True):
             super().__init__()
             self.table, self.key = table, key
 
-    def __init__(self, labels: tuple[str, ...], id: str | None = None) -> None:
+    def __init__(self, labels: tuple[str, ...], id: str | None = None,
+                 folds: tuple[int, ...] = ()) -> None:
         super().__init__(id=id)
         self.labels = labels
+        self.folds = folds or tuple(0 for _ in labels)
         self.keys: list[str] = []
         self.rows: list[tuple[Cell, ...]] = []
         self.widths = [len(label) for label in labels]
@@ -51,9 +57,10 @@ class LineTable(ScrollView, can_focus=True):
 
     # -- content -------------------------------------------------------------------------
 
-    def set_labels(self, labels: tuple[str, ...]) -> None:
+    def set_labels(self, labels: tuple[str, ...], folds: tuple[int, ...] = ()) -> None:
         """New columns: everything is drawn afresh."""
         self.labels = labels
+        self.folds = folds or tuple(0 for _ in labels)
         self.widths = [len(label) for label in labels]
         self.keys, self.rows = [], []
         self.strips.clear()
@@ -71,7 +78,7 @@ class LineTable(ScrollView, can_focus=True):
         self.keys, self.rows = keys, rows
         if grown or moved_keys or len(changed) > 20:
             self.strips.clear()
-        size = Size(sum(self.widths) + GAP * len(self.widths), len(rows) + 1)
+        size = Size(self.size.width, len(rows) + 1)
         if size != self.virtual_size:  # a new size lays the screen out again
             self.virtual_size = size
         self.cursor = min(self.cursor, max(len(rows) - 1, 0))
@@ -119,8 +126,7 @@ class LineTable(ScrollView, can_focus=True):
         if row >= len(self.rows):
             return Strip.blank(self.size.width)
         on_cursor = row == self.cursor
-        basis = (self.rows[row], on_cursor, self.has_focus, self.size.width,
-                 self.scroll_offset.x)
+        basis = (self.rows[row], on_cursor, self.has_focus, self.size.width)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
@@ -133,15 +139,48 @@ class LineTable(ScrollView, can_focus=True):
         cells = tuple((label, "") for label in self.labels)
         return self.row_strip(cells, style)
 
+    @property
+    def room(self) -> int:
+        return self.scrollable_content_region.width
+
+    def visible_columns(self) -> list[int]:
+        """The columns that fit: folding ones are left out, the highest fold first (then
+        the rightmost), until the rest do."""
+        columns = list(range(len(self.labels)))
+        folding = sorted((c for c in columns if self.folds[c]),
+                         key=lambda c: (-self.folds[c], -c))
+        for index in folding:
+            if sum(self.widths[c] + GAP for c in columns) - GAP <= self.room:
+                break
+            columns.remove(index)
+        return columns
+
     def row_strip(self, cells: tuple[Cell, ...], base: Style | None) -> Strip:
         segments = []
-        for (text, style), width in zip(cells, self.widths, strict=True):
+        room = self.room
+        used = 0
+        columns = self.visible_columns()
+        for index in columns:
+            text, style = cells[index]
+            width = self.widths[index] + (GAP if index != columns[-1] else 0)
             look = Style.parse(style) if style else Style()
             if base is not None:
                 look = base + look
-            segments.append(Segment(text.ljust(width + GAP)[: width + GAP], look))
-        strip = Strip(segments).crop(self.scroll_offset.x, self.scroll_offset.x + self.size.width)
-        return strip.extend_cell_length(self.size.width, base or Style())
+            piece = text.ljust(width)[:width]
+            if used + len(text) > room:  # too long for the screen: cut, and say so
+                piece = text[: max(room - used - 1, 0)] + "…"
+            elif used + len(piece) > room:
+                piece = piece[: room - used]
+            segments.append(Segment(piece, look))
+            used += len(piece)
+            if used >= room:
+                break
+        return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+
+    def on_resize(self) -> None:
+        self.strips.clear()
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        self.refresh()
 
     def on_focus(self) -> None:
         self.strips.clear()

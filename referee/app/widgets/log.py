@@ -15,12 +15,14 @@ STEP = 256  # lines of room added at a time
 
 
 class LogView(ScrollView, can_focus=True):
-    DEFAULT_CSS = "LogView { background: $surface; }"
+    """Never scrolls sideways (the scrollbar would hide the newest line): a line too long
+    for the pane is cut with an ellipsis."""
+
+    DEFAULT_CSS = "LogView { background: $surface; overflow-x: hidden; }"
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[str] = []
-        self.widest = 0
 
     @property
     def line_count(self) -> int:
@@ -28,7 +30,6 @@ class LogView(ScrollView, can_focus=True):
 
     def show_all(self, lines: list[str]) -> None:
         self.lines = list(lines)
-        self.widest = max((len(line) for line in self.lines), default=0)
         self.resize()
         self.refresh()
         self.call_after_refresh(self.to_end)
@@ -38,7 +39,6 @@ class LogView(ScrollView, can_focus=True):
             return
         start = len(self.lines)
         self.lines.extend(lines)
-        self.widest = max(self.widest, *(len(line) for line in lines))
         self.resize()
         self.to_end()
         for number in range(start, len(self.lines)):
@@ -46,9 +46,15 @@ class LogView(ScrollView, can_focus=True):
 
     def resize(self) -> None:
         rows = (len(self.lines) // STEP + 1) * STEP
-        size = Size(self.widest, rows)
-        if size.height != self.virtual_size.height or size.width > self.virtual_size.width:
+        size = Size(self.size.width, rows)
+        if size != self.virtual_size:
             self.virtual_size = size
+
+    def on_resize(self) -> None:
+        """A new size: the newest lines stay in view."""
+        self.resize()
+        self.to_end()
+        self.refresh()
 
     def to_end(self) -> None:
         top = max(len(self.lines) - self.size.height, 0)
@@ -58,6 +64,7 @@ class LogView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         number = y + self.scroll_offset.y
         text = self.lines[number] if number < len(self.lines) else ""
-        x = self.scroll_offset.x
-        return Strip([Segment(text[x: x + self.size.width])]).extend_cell_length(
-            self.size.width)
+        width = self.scrollable_content_region.width
+        if len(text) > width:
+            text = text[: max(width - 1, 0)] + "…"
+        return Strip([Segment(text)]).extend_cell_length(width)

@@ -32,7 +32,7 @@ class Tracker(LineTable):
         cols = view.columns(fight)
         if cols != self.columns:
             self.columns, self.shown = cols, {}
-            self.set_labels(tuple(c.label for c in cols))
+            self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
         decls = view.declarations(fight)
         ids = view.order(fight, plan)
         rows = {}

@@ -522,7 +522,7 @@ class CountUp(Ruleset):
                        base=values.get("base"), at_count=values.get("at_count"))
 
     def columns(self) -> tuple[Column, ...]:
-        return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, True))
+        return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, fold=4))
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         status = fight.status[cid]

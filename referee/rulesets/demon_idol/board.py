@@ -118,8 +118,34 @@ class Board:
 
     def with_side(self, side: str) -> list[int]:
         """Positions of the beats holding actions of `side` (psionics aside)."""
+        sides = self.sides
         return [i for i, slot in enumerate(self.slots)
-                if not repeats(slot) and self.sides[slot][side] > 0]
+                if sides[slot].get(side, 0) > 0 and "repeats" not in slot.extra]
+
+    def side_span(self, side: str) -> tuple[int, int] | None:
+        """The first and last of `with_side(side)`, found from either end."""
+        sides, slots = self.sides, self.slots
+        for first, slot in enumerate(slots):
+            if sides[slot].get(side, 0) > 0 and "repeats" not in slot.extra:
+                break
+        else:
+            return None
+        for last in range(len(slots) - 1, first, -1):
+            slot = slots[last]
+            if sides[slot].get(side, 0) > 0 and "repeats" not in slot.extra:
+                return first, last
+        return first, first
 
     def indexes(self, predicate: Any) -> list[int]:
         return [i for i, slot in enumerate(self.slots) if any(predicate(a) for a in slot.actions)]
+
+    def first_index(self, side: str, predicate: Any) -> int | None:
+        """The position of the first beat holding an action of `side` that `predicate`
+        accepts (beats without one of `side`'s actions are passed over unread)."""
+        sides = self.sides
+        for i, slot in enumerate(self.slots):
+            if sides[slot].get(side, 0) > 0:
+                for a in slot.actions:
+                    if a.side == side and predicate(a):
+                        return i
+        return None

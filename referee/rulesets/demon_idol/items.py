@@ -6,47 +6,47 @@ from typing import Any
 
 from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import PlannedAction
-from referee.engine.record import record
 
 from . import stats
 from .events import Declare
 
 
-@record(frozen=True, eq=False)
 class Item:
-    index: int  # the declaration's position in the log
-    decl: Declare
-    actor: Combatant
-    rank: int  # roster position: orders actions inside a beat
-    letter: str
-    role: str
-    routine: int | None = None
-    replaced: str | None = None  # the letter a failed morale check replaced (DI-18)
-    arm: Weapon | None = None  # the weapon it uses (see `weapon_of`), worked out once
+    """Built once per plan and never changed after: what the rules ask of an item most
+    often (its side, delay, whether it is a first routine, a missile, a casting) is
+    worked out here, once, rather than on every look."""
 
-    @property
-    def side(self) -> str:
-        return self.actor.side
+    __slots__ = ("index", "decl", "actor", "rank", "letter", "role", "routine", "replaced",
+                 "arm", "side", "delay", "first", "missile", "casting", "place")
 
-    @property
-    def delay(self) -> int:
-        return self.decl.delay
+    def __init__(self, index: int, decl: Declare, actor: Combatant, rank: int, letter: str,
+                 role: str, routine: int | None = None, replaced: str | None = None,
+                 arm: Weapon | None = None) -> None:
+        self.index = index  # the declaration's position in the log
+        self.decl = decl
+        self.actor = actor
+        self.rank = rank  # roster position: orders actions inside a beat
+        self.letter = letter
+        self.role = role
+        self.routine = routine
+        self.replaced = replaced  # the letter a failed morale check replaced (DI-18)
+        self.arm = arm  # the weapon it uses (see `weapon_of`), worked out once
+        self.side: str = actor.side
+        self.delay: int = decl.delay
+        self.first: bool = routine is None or routine == 1
+        discharge = role == "discharge"
+        self.missile: bool = discharge and arm is not None and stats.missile(arm)
+        # a spell or device: what damage can interrupt and DI-9/10/12 move
+        self.casting: bool = discharge and (decl.spell is not None or decl.device is not None
+                                            or decl.usage_time is not None)
+        self.place: tuple[int, int] = (rank, routine or 0)  # its order inside a beat
 
-    @property
-    def first(self) -> bool:
-        return self.routine in (None, 1)
+    def __repr__(self) -> str:
+        return (f"Item(index={self.index!r}, actor={self.actor.id!r}, letter={self.letter!r}, "
+                f"routine={self.routine!r})")
 
     def weapon(self) -> Weapon | None:
         return self.arm
-
-    @property
-    def missile(self) -> bool:
-        return self.role == "discharge" and self.arm is not None and stats.missile(self.arm)
-
-    @property
-    def casting(self) -> bool:
-        """A spell or device: what damage can interrupt and DI-9/10/12 move."""
-        return self.role == "discharge" and (self.decl.spell is not None or self.is_device)
 
     @property
     def is_device(self) -> bool:
@@ -68,13 +68,12 @@ class Item:
         return self.base_time() + self.delay
 
     def to_action(self) -> PlannedAction:
-        extra: list[tuple[str, Any]] = []
+        extra: tuple[tuple[str, Any], ...] = ()
         if self.replaced:
-            extra.append(("replaces", self.replaced))
+            extra = (("replaces", self.replaced),)
         if self.decl.prepared:
-            extra.append(("prepared", True))
-        return PlannedAction(self.actor.id, self.letter, self.routine, None, self.index,
-                             tuple(extra))
+            extra += (("prepared", True),)
+        return PlannedAction(self.actor.id, self.letter, self.routine, None, self.index, extra)
 
 
 def weapon_of(decl: Declare, actor: Combatant, role: str) -> Weapon | None:
@@ -84,5 +83,7 @@ def weapon_of(decl: Declare, actor: Combatant, role: str) -> Weapon | None:
         return actor.weapon(decl.weapon)
     if role == "discharge":
         return None
-    melee = [w for w in actor.weapons if not stats.missile(w)]
-    return melee[0] if melee else (actor.weapons[0] if actor.weapons else None)
+    for weapon in actor.weapons:
+        if not stats.missile(weapon):
+            return weapon
+    return actor.weapons[0] if actor.weapons else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 from typing import TYPE_CHECKING, cast
 
 from referee.engine import events as ev
@@ -17,6 +18,7 @@ from .items import Item, weapon_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
+    from referee.engine.model import Combatant, Weapon
 
     from .ruleset import DemonIdol
 
@@ -24,12 +26,13 @@ if TYPE_CHECKING:
 # -- collecting the round's actions -------------------------------------------------
 
 
-def routines(rs: DemonIdol, actor_attacks: int, item: Item) -> int:
-    if item.role == "strike":
-        return actor_attacks
-    if item.missile:
-        weapon = item.weapon()
-        return stats.rate(weapon) if weapon else 1
+def routines(rs: DemonIdol, actor: Combatant, role: str, arm: Weapon | None) -> int:
+    """How many routines a declaration makes: the actor's attacks for a G, the weapon's
+    rate for a missile, else one."""
+    if role == "strike":
+        return stats.attacks(actor)
+    if role == "discharge" and arm is not None and stats.missile(arm):
+        return stats.rate(arm)
     return 1
 
 
@@ -39,13 +42,31 @@ def expand(rs: DemonIdol, fight: Fight, index: int, decl: di.Declare,
     letter = rs.letter_of["avoid"] if replaced else decl.action
     role = rs.role_of[letter]
     arm = weapon_of(decl, actor, role)
-    item = Item(index, decl, actor, fight.roster_index(actor.id), letter, role, None,
-                replaced, arm)
-    count = 1 if replaced else routines(rs, stats.attacks(actor), item)
+    rank = fight.roster_index(actor.id)
+    count = 1 if replaced else routines(rs, actor, role, arm)
     if count == 1:
-        return [item]
-    return [Item(index, decl, actor, item.rank, letter, role, k, None, arm)
+        return [Item(index, decl, actor, rank, letter, role, None, replaced, arm)]
+    return [Item(index, decl, actor, rank, letter, role, k, None, arm)
             for k in range(1, count + 1)]
+
+
+def collect_segments(rs: DemonIdol, fight: Fight, round_: int,
+                     segments: int) -> dict[int | None, list[Item]]:
+    """The round's items (under None) and those of its surprise segments 1..`segments`,
+    in one pass over the declarations."""
+    failed = morale_failures(fight, round_)
+    found: dict[int | None, list[Item]] = {None: []}
+    for segment in range(1, segments + 1):
+        found[segment] = []
+    for index, decl in fight.declared(round_):
+        if not isinstance(decl, di.Declare):
+            continue
+        items = found.get(decl.segment)
+        if items is None:
+            continue
+        replaced = decl.action if decl.segment is None and decl.actor in failed else None
+        items.extend(expand(rs, fight, index, decl, replaced))
+    return found
 
 
 def morale_failures(fight: Fight, round_: int) -> dict[str, ev.Morale]:
@@ -55,17 +76,6 @@ def morale_failures(fight: Fight, round_: int) -> dict[str, ev.Morale]:
             for cid in fight.members(check.group):
                 failed[cid] = check
     return failed
-
-
-def collect(rs: DemonIdol, fight: Fight, round_: int, segment: int | None) -> list[Item]:
-    failed = morale_failures(fight, round_) if segment is None else {}
-    items: list[Item] = []
-    for index, decl in fight.declared(round_):
-        if not isinstance(decl, di.Declare) or decl.segment != segment:
-            continue
-        replaced = decl.action if decl.actor in failed else None
-        items.extend(expand(rs, fight, index, decl, replaced))
-    return items
 
 
 def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
@@ -86,10 +96,11 @@ def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
 def build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
     plan = Plan(rs.id, round_, [])
     segments = getattr(fight.surprise, "segments", 0)
+    found = collect_segments(rs, fight, round_, segments if round_ == 1 else 0)
     if round_ == 1 and segments:
         for segment in range(1, segments + 1):
-            plan.beats.extend(surprise_beats(rs, fight, segment, segments))
-    items = collect(rs, fight, round_, None)
+            plan.beats.extend(surprise_beats(rs, found[segment], segment, segments))
+    items = found[None]
     if items and round_ not in fight.initiatives:
         plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll initiative "
                           "to order them (DI-2)")
@@ -113,12 +124,19 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
 
 def finish(board: Board, fight: Fight, round_: int) -> list[Beat]:
     beats = []
+    lost = fight.rs.lost_spells
     for slot in board.slots:
         # board beats hold scheduler items until `mark` turns them into planned actions
-        items = sorted(cast("list[Item]", slot.actions), key=lambda i: (i.rank, i.routine or 0))
-        actions = [mark(fight, round_, i) for i in items]
+        items = sorted(cast("list[Item]", slot.actions), key=_place)
+        if lost:
+            actions = [mark(fight, round_, i) for i in items]
+        else:
+            actions = [i.to_action() for i in items]
         beats.append(Beat(actions, slot.rules, slot.why, dict(slot.extra), slot.tag, slot.note))
     return beats
+
+
+_place = attrgetter("place")
 
 
 def mark(fight: Fight, round_: int, item: Item) -> PlannedAction:
@@ -179,12 +197,19 @@ class Layout:
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str]]] = {}
         keyed = list(self.keys(tied, role, step, group))
-        ranks = delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
+        if any(item.delay for item in step):
+            ranks = delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
+        else:
+            ranks = dict.fromkeys(map(id, step), 0)
+        many_sides = self.many_sides
         for item, time_key, rules, why in keyed:
             slot_key = time_key + (ranks[id(item)], item.decl.prepared)
-            members, cites, whys = buckets.setdefault(slot_key, ([], [base_rule], [base_why]))
+            entry = buckets.get(slot_key)
+            if entry is None:
+                entry = buckets[slot_key] = ([], [base_rule], [base_why])
+            members, cites, whys = entry
             members.append(item)
-            if self.many_sides and "DI-2" not in cites:
+            if many_sides and "DI-2" not in cites:
                 cites.append("DI-2")
             for rule in rules:
                 if rule not in cites:
@@ -230,7 +255,7 @@ class Layout:
             yield from self.tied_discharge_keys(step, self.dice[group[0]])
         else:
             for item in step:
-                yield item, (), [], []
+                yield item, (), _NONE, _NONE
 
     @staticmethod
     def speed_factor_keys(
@@ -274,6 +299,9 @@ class Layout:
                 f"tied round: casting time {relation} the missiles"]
 
 
+_NONE: list[str] = []  # no rules or reasons (never added to)
+
+
 def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:
     """DI-16: a delayed action sorts after undelayed actions of its letter on its own side.
 
@@ -283,8 +311,9 @@ def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:
     delays: dict[tuple[tuple[float, ...], str], set[int]] = defaultdict(set)
     for item, time_key in keyed:
         delays[(time_key, item.side)].add(item.delay)
-    return {id(item): sorted(delays[(time_key, item.side)]).index(item.delay)
-            for item, time_key in keyed}
+    ranks = {where: {delay: rank for rank, delay in enumerate(sorted(found))}
+             for where, found in delays.items()}
+    return {id(item): ranks[(time_key, item.side)][item.delay] for item, time_key in keyed}
 
 
 # -- DI-6 ... DI-10, DI-13 and fired preparations (DI-14) -----------------------------
@@ -300,16 +329,26 @@ class Rules:
         self.by_actor: dict[str, list[Item]] = defaultdict(list)
         self.aimed_at: dict[str, list[Item]] = defaultdict(list)
         self.aims: dict[int, list[str]] = {}
+        self.first_items: list[Item] = []
+        self.sides = {i.side for i in self.items}
+        self.letter_rank = {letter: n for n, letter in enumerate(rs.order)}
+        roster, members = fight.roster, fight.members
+        by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
         for item in self.items:
-            self.by_decl[item.index].append(item)
+            by_decl[item.index].append(item)
             if item.first:
-                self.by_actor[item.actor.id].append(item)
-                self.aims[item.index] = fight.members(item.decl.target)
-                for target in self.aims[item.index]:
-                    self.aimed_at[target].append(item)
+                self.first_items.append(item)
+                by_actor[item.actor.id].append(item)
+                target = item.decl.target
+                # one combatant named: itself (what `members` gives, without its scan)
+                aimed = ([target[0]] if len(target) == 1 and target[0] in roster
+                         else members(target))
+                aims[item.index] = aimed
+                for cid in aimed:
+                    aimed_at[cid].append(item)
 
     def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
-        return [i for i in self.items if i.first and predicate(i)]
+        return [i for i in self.first_items if predicate(i)]
 
     def whole(self, item: Item) -> list[Item]:
         return self.by_decl[item.index]
@@ -322,7 +361,7 @@ class Rules:
             side = self.fight.roster[target].side
             if side != item.side:
                 return side
-        others = {i.side for i in self.items} - {item.side}
+        others = self.sides - {item.side}
         return others.pop() if len(others) == 1 else None
 
     def enemy_slots(self, side: str) -> list[int]:
@@ -376,11 +415,11 @@ class Rules:
                        at=self.first_later(enemy, order))
 
     def first_later(self, enemy: str, order: int) -> int:
-        later = self.board.indexes(
-            lambda a: a.side == enemy and a.role != "psionic"
-            and self.rs.order.index(a.letter) > order)
-        if later:
-            return later[0]
+        rank = self.letter_rank
+        later = self.board.first_index(
+            enemy, lambda a: a.role != "psionic" and rank[a.letter] > order)
+        if later is not None:
+            return later
         spots = self.enemy_slots(enemy)
         return spots[-1] + 1 if spots else len(self.board.slots)
 
@@ -573,15 +612,22 @@ def length_of(item: Item) -> float:
 # -- DI-17: surprise segments ----------------------------------------------------------
 
 
-def surprise_beats(rs: DemonIdol, fight: Fight, segment: int, total: int) -> list[Beat]:
-    items = collect(rs, fight, 1, segment)
+def surprise_beats(rs: DemonIdol, items: list[Item], segment: int, total: int) -> list[Beat]:
+    """Segment `segment`'s beats, from its items (`collect_segments`)."""
     beats = []
     left = total - segment + 1
-    for letter in [k for k, _, _ in rs.letters]:
-        step = sorted((i for i in items if i.letter == letter),
-                      key=lambda i: (i.rank, i.routine or 0))
+    by_letter: dict[str, list[Item]] = {}
+    for item in items:
+        found = by_letter.get(item.letter)
+        if found is None:
+            by_letter[item.letter] = [item]
+        else:
+            found.append(item)
+    for letter, _, _ in rs.letters:
+        step = by_letter.get(letter)
         if not step:
             continue
+        step.sort(key=_place)
         why = [f"surprise segment {segment} of {total}: {letter} for the surprising side"]
         actions = []
         for item in step:
