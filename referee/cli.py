@@ -503,10 +503,16 @@ def plan_of(save: Save, round_: int | None) -> Plan:
 
 
 def cmd_check(path: Path) -> int:
-    from referee.session.files import load_ruleset, load_save, parse_toml, read_text
+    from referee.session.files import (LoadError, load_ruleset, load_save, parse_toml,
+                                       read_text, torn_tail)
 
     text = read_text(path)
-    data = parse_toml(text, str(path))
+    try:
+        data = parse_toml(text, str(path))
+    except LoadError as error:
+        if torn_tail(text, error) is None:
+            raise
+        data = {}  # a save whose last event was cut short: load_save explains it
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
         print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")

@@ -194,7 +194,7 @@ async def test_help_and_command_palette(tmp_path):
     async with app_on(path).run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         keys = pilot.app.screen.query_one("#help-keys")
-        rows = {keys.get_row_at(i)[0]: keys.get_row_at(i)[1] for i in range(keys.row_count)}
+        rows = {keys.get_row_at(i)[0]: str(keys.get_row_at(i)[1]) for i in range(keys.row_count)}
         assert rows["n"] == "Next beat" and rows["i"] == "Roll init"
         assert rows["+"] == "Heal" and rows["q"] == "Quit" and "ctrl+t" in rows
         assert rows["g"] == "declare G: strike blows"

@@ -3,10 +3,13 @@ resolved actions are kept by what they are, and the program's dice roll on after
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
 from pathlib import Path
+
+import pytest
 
 from referee.engine import events as ev
 from referee.rulesets.count_up import events as cu
@@ -120,3 +123,30 @@ def test_a_save_that_resolved_by_beat_number_loads_and_is_rewritten_by_action(
 def test_every_event_class_a_ruleset_adds_has_a_type() -> None:
     for cls in (*di.EVENTS, *cu.EVENTS):
         assert cls.TYPE
+
+
+def test_an_actor_who_can_no_longer_act_keeps_no_beat(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = copy(ROOT / "saves" / "demo.toml", tmp_path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("gob1", "G", target="brann")
+        table.declare("zed", "A")
+        table.enter_initiative({"party": 2, "goblins": 5})
+        table.resolve_next()  # gob1 strikes
+        table.damage("brann", 16, source="gob1")  # brann 14 hp: -2, dying
+        plan = table.plan()
+        brann = next(a for b in plan.beats for a in b.actions if a.actor == "brann")
+        assert "dying" in brann.flag("skipped")
+        assert {"actor": "brann", "action": "G", "rule": "DI-19"}.items() <= plan.skipped[0].items()
+        assert table.acting() == ["zed"]
+        table.resolve_next()
+        assert table.current_beat() is None  # brann's beat is not waited for
+    from referee.cli import main
+
+    assert main(["plan", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["skipped"][0]["rule"] == "DI-19"
+    assert main(["plan", str(path)]) == 0
+    assert "skipped" in capsys.readouterr().out

@@ -67,12 +67,12 @@ class Terminal:
             raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout
 
-    def start(self, save: Path) -> int:
+    def start(self, save: Path, width: int = WIDTH, height: int = HEIGHT) -> int:
         """The app on `save` as the pane's own process (env execs it: same pid)."""
         self.session = f"app-{uuid.uuid4().hex[:8]}"
         command = ["env", "TERM=xterm-256color", "COLORTERM=truecolor", "LC_ALL=C.UTF-8",
                    *referee_command(), "play", str(save)]
-        self.tmux("new-session", "-d", "-s", self.session, "-x", str(WIDTH), "-y", str(HEIGHT),
+        self.tmux("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height),
                   "--", *command)
         # A killed app leaves its pane (and so the server) behind: a restart never races
         # a server on its way out, and tmux itself can say the process is dead.
@@ -256,3 +256,52 @@ def state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return "X"
+
+
+def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp_path: Path):
+    """Played from the keyboard on a small terminal: after every step the screen shows the
+    newest log line (its number is the log's length on disk) and, once initiative is in,
+    the current beat's row marked ▶."""
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    letters = {"brann": "g", "zed": "d", "mira": "d", "odo": "g", "gob1": "g", "gob2": "g",
+               "gob3": "d", "ogre": "g", "shaman": "d"}
+    sockets = Path(tempfile.mkdtemp(prefix="referee-tmux-"))
+    term = Terminal(sockets)
+
+    def newest_shown(screen: str) -> bool:
+        logged = len(load_save(path).fight.log)
+        return logged == 0 or logged in log_numbers(screen)
+
+    def current_shown(screen: str) -> bool:
+        fight = load_save(path).fight
+        beat = fight.plan(1).current(fight.resolved.get(1, set()))
+        return beat is None or any(re.match(rf"^▶ +{beat} ", line)
+                                   for line in screen.splitlines())
+
+    try:
+        term.start(path, 80, 24)
+        term.wait_text(TITLE, timeout=2 * TIMEOUT)
+        for actor in letters:
+            term.keys(letters[actor])
+            term.wait_text(FORM)
+            term.keys("Enter")
+            term.wait(f"{actor}'s declaration in view", newest_shown)
+        term.keys("i")
+        term.wait("initiative and the first beat in view",
+                  lambda s: newest_shown(s) and current_shown(s) and "▶" in s)
+        for step in range(5):
+            term.keys("h")
+            term.wait("the damage form", lambda s: bool(DAMAGE_FIELD.search(s)))
+            term.keys("Enter")
+            term.wait(f"hit {step} in view", lambda s: newest_shown(s) and current_shown(s))
+            term.keys("n")
+            term.wait(f"beat {step} resolved, the next in view",
+                      lambda s: newest_shown(s) and current_shown(s))
+            screen = term.screen()
+            assert len(screen.splitlines()) <= 24
+    finally:
+        term.close()
+        shutil.rmtree(sockets, ignore_errors=True)

@@ -197,6 +197,26 @@ class CombatScreen(Screen[None]):
         if why:
             self.notify(why, title="Cannot declare", severity="error")
             return
+        if actor in table.declared() and not table.initiative_due():
+            self.confirm_redeclare(actor, action)
+            return
+        self.declare(actor, action)
+
+    def confirm_redeclare(self, actor: str, action: str) -> None:
+        """After initiative, changing a declaration is the referee's call: asked, not done."""
+        name = self.table.fight.roster[actor].name
+        field = Field("sure", f"replace {name}'s declaration", "bool", False)
+
+        def done(values: dict[str, Any]) -> None:
+            if values.get("sure"):
+                self.declare(actor, action)
+
+        self.ask(Form(f"Initiative is in: {name} has declared already", (field,),
+                      hint="yes replaces the declaration (one event; ctrl+z takes it back)"),
+                 done)
+
+    def declare(self, actor: str, action: str) -> None:
+        table = self.table
         spec = table.declare_form(actor, action)
         clock = DeclarationClock(self.app.clock) if spec.clock else None
 
@@ -238,53 +258,112 @@ class CombatScreen(Screen[None]):
             return declaration.target[0]
         return None
 
-    def target_field(self, default: str | None) -> Field:
+    def living(self) -> tuple[tuple[str, Any], ...]:
         fight = self.table.fight
-        options = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
-        return Field("target", "target", "choice", default, required=True, options=options)
+        return tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
+
+    def target_field(self, default: str | None, label: str = "target") -> Field:
+        return Field("target", label, "choice", default, required=True, options=self.living())
+
+    def enemy_of(self, actor: str | None) -> str | None:
+        """Who `actor` aims at: its declared target, else the first living enemy."""
+        declared = self.declared_target(actor)
+        if declared in self.table.fight.roster:
+            return declared
+        fight = self.table.fight
+        side = fight.roster[actor].side if actor in fight.roster else None
+        return next((cid for cid, c in fight.roster.items()
+                     if c.side != side and fight.alive(cid)), None)
+
+    def attacker(self) -> str | None:
+        """Who a hit or a miss is by: one of the current beat's actors (the one under the
+        cursor if it is one of them), else the combatant under the cursor."""
+        acting = [] if self.table.initiative_due() else self.table.acting()
+        selected = self.selected()
+        if selected in acting or not acting:
+            return selected
+        return acting[0]
+
+    def by_field(self, default: str | None) -> Field:
+        """Who did it: the current beat's actors first, then anyone else, out of turn."""
+        fight = self.table.fight
+        acting = [] if self.table.initiative_due() else self.table.acting()
+        rest = [cid for cid in fight.roster if cid not in acting and fight.alive(cid)]
+        options = tuple((fight.roster[cid].name, cid) for cid in acting) + tuple(
+            (f"{fight.roster[cid].name} (out of turn)" if acting else fight.roster[cid].name,
+             cid) for cid in rest)
+        return Field("by", "by", "choice", default, required=True, options=options)
+
+    def refused(self, actor: str, anyway: bool) -> bool:
+        """A combatant who cannot act is not recorded as acting, unless on purpose."""
+        why = self.table.fight.ruleset.can_act(self.table.fight, actor)
+        if why and not anyway:
+            name = self.table.fight.roster[actor].name
+            self.notify(f"{name} is {why} and cannot act: set 'record anyway' to overrule",
+                        title="Not done", severity="error", timeout=8)
+            return True
+        return False
 
     def action_hit(self) -> None:
-        source = self.selected()
+        source = self.attacker()
         table = self.table
-        fields = (self.target_field(self.declared_target(source)),
-                  Field("amount", "damage", default=table.damage_default(source),
-                        required=True, help="dice to roll (1d8+1), or a number from real dice"),
-                  ) + table.fight.ruleset.damage_fields(table.fight)
+        fields = (Field("amount", "damage", default=table.damage_default(source),
+                        required=True, help="dice to roll (2d6+1), or a number from real dice"),
+                  self.target_field(self.enemy_of(source)), self.by_field(source),
+                  ) + table.fight.ruleset.damage_fields(table.fight) + (
+                  Field("anyway", "record anyway", "bool", False,
+                        help="though the attacker cannot act"),)
         who = table.fight.roster[source].name if source else "A hit"
 
         def done(values: dict[str, Any]) -> None:
-            self.attempt(table.damage, values["target"], values["amount"], source=source,
+            if self.refused(values["by"], bool(values.get("anyway"))):
+                return
+            self.attempt(table.damage, values["target"], values["amount"], source=values["by"],
                          critical=bool(values.get("critical")))
 
-        self.ask(Form(f"{who} hits: damage", fields, focus="amount"), done)
+        self.ask(Form(f"{who} hits: damage", fields), done)
 
     def action_miss(self) -> None:
-        actor = self.selected()
-        if actor is not None:
-            self.attempt(self.table.miss, actor, self.declared_target(actor))
+        acting = [] if self.table.initiative_due() else self.table.acting()
+        actor = self.attacker()
+        if actor is None:
+            return
+        if len(acting) <= 1:
+            if not self.refused(actor, False):
+                self.attempt(self.table.miss, actor, self.enemy_of(actor))
+            return
+        fields = (self.by_field(actor), self.target_field(self.enemy_of(actor)),
+                  Field("anyway", "record anyway", "bool", False))
+
+        def done(values: dict[str, Any]) -> None:
+            if not self.refused(values["by"], bool(values.get("anyway"))):
+                self.attempt(self.table.miss, values["by"], values["target"])
+
+        self.ask(Form("Who misses?", fields), done)
 
     def action_heal(self) -> None:
-        fields = (self.target_field(self.selected()),
-                  Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
+        healer = self.selected()
+        fields = (Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
+                  self.target_field(self.declared_target(healer) or healer),
                   Field("stabilize", "stabilise", "bool", False))
 
         def done(values: dict[str, Any]) -> None:
             self.attempt(self.table.heal, values["target"], values["amount"],
                          bool(values.get("stabilize")))
 
-        self.ask(Form("Heal", fields, focus="amount"), done)
+        self.ask(Form("Heal", fields), done)
 
     def action_condition(self) -> None:
         actor = self.selected()
-        fields = (self.target_field(self.declared_target(actor) or actor),
-                  Field("name", "condition", required=True, help="prone, stunned, held …"),
+        fields = (Field("name", "condition", required=True, help="prone, stunned, held …"),
+                  self.target_field(self.declared_target(actor) or actor),
                   Field("rounds", "rounds", "int", minimum=1, help="blank: until removed"))
 
         def done(values: dict[str, Any]) -> None:
             self.attempt(self.table.condition, values["target"], values["name"],
                          values.get("rounds"))
 
-        self.ask(Form("Condition", fields, focus="name"), done)
+        self.ask(Form("Condition", fields), done)
 
     def action_next_round(self) -> None:
         notices = self.table.notices()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -20,11 +21,17 @@ FORMS = [
 
 def describe(screen: Screen, binding: Binding) -> str:
     """A binding's description; a declaration key says what its letter means."""
-    if binding.action.startswith("declare(") and hasattr(screen, "table"):
+    table = getattr(screen, "table", None)
+    if binding.action.startswith("declare(") and table is not None:
         key = binding.action[len("declare('"):-2]
-        for kind in screen.table.fight.ruleset.actions():
-            if kind.key == key:
-                return f"declare {key}: {kind.name}"
+        kind = table.fight.ruleset.kind(key)
+        if kind is not None:
+            return f"declare {key}: {kind.name}"
+    if binding.action.startswith("command(") and table is not None:
+        name = binding.action[len("command('"):-2]
+        for command in table.commands():
+            if command.id == name:
+                return f"{command.label}: {command.help}" if command.help else command.label
     return binding.description
 
 
@@ -60,6 +67,10 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("key", "what it does")
-        for key, what in self.rows() + FORMS:
-            table.add_row(key, what)
+        rows = self.rows() + FORMS
+        key_width = max(len(key) for key, _ in rows)
+        room = max(self.query_one("#help").scrollable_content_region.width - key_width - 4, 20)
+        table.add_column("key", width=key_width)
+        table.add_column("what it does", width=room)
+        for key, what in rows:
+            table.add_row(key, Text(what), height=None)  # long lines wrap at word ends

@@ -270,7 +270,10 @@ class Fight:
         return other
 
     def plan(self, round_: int | None = None) -> Plan:
-        return self.ruleset.plan(self, self.plan_round() if round_ is None else round_)
+        """The round's order, with what can no longer happen (a dying actor's blow)
+        marked skipped."""
+        round_ = self.plan_round() if round_ is None else round_
+        return self.ruleset.mark_unable(self, self.ruleset.plan(self, round_))
 
     def plan_round(self) -> int:
         return self.ruleset.plan_round(self)

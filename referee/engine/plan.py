@@ -107,8 +107,10 @@ class Plan:
         return [action_key(beat, a) for a in beat.actions]
 
     def current(self, resolved: set[str]) -> int | None:
-        """The first beat (1-based) with an action not yet resolved, or None."""
+        """The first beat (1-based) with an action still to resolve, or None: an action
+        marked skipped (its actor can no longer act) is not waited for."""
         for number, beat in enumerate(self.beats, start=1):
-            if any(action_key(beat, a) not in resolved for a in beat.actions):
+            if any(action_key(beat, a) not in resolved and not a.flag("skipped")
+                   for a in beat.actions):
                 return number
         return None

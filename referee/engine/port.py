@@ -127,7 +127,7 @@ class Ruleset:
     def shapes_plan(self, event: ev.Event) -> bool:
         """Whether `event` can change a plan (a new plan is worked out after it)."""
         return event.TYPE in ("declare", "initiative", "join", "surprise", "morale", "end",
-                              "death")
+                              "death", "damage", "heal")
 
     # -- checks -------------------------------------------------------------------------
 
@@ -169,6 +169,33 @@ class Ruleset:
     def can_act(self, fight: Fight, cid: str) -> str:
         """Why `cid` cannot act now ("" when it can): dead, dying, down, surprised."""
         return "dead" if fight.status[cid].dead else ""
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        """(rule, why) when `cid` can no longer take its action in beat `beat` of the
+        current round's plan; None when it can."""
+        why = self.can_act(fight, cid)
+        return ("", why) if why else None
+
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        """The plan with every action not yet done whose actor can no longer act marked
+        skipped (`"skipped"` on the action and a line in `plan.skipped`, with the rule)."""
+        from .plan import action_key
+
+        if plan.round != max(fight.round, 1):
+            return plan  # a round gone by: its plan is what happened
+        done = fight.resolved.get(plan.round, set())
+        for number, beat in enumerate(plan.beats, start=1):
+            for index, action in enumerate(beat.actions):
+                if action_key(beat, action) in done or action.flag("skipped"):
+                    continue
+                found = self.unable(fight, action.actor, number)
+                if found is None:
+                    continue
+                rule, why = found
+                beat.actions[index] = action.with_extra(skipped=why)
+                entry = {"actor": action.actor, "action": action.action, "why": why}
+                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        return plan
 
     # -- initiative ---------------------------------------------------------------------
 

@@ -160,7 +160,8 @@ def check_ruleset_header(data: dict[str, Any]) -> None:
 
 def load_save(path: Path | str, recover: bool = True) -> Save:
     """Read a save; with `recover`, a torn last event (a crash mid-append) is dropped
-    with a warning instead of refusing the whole file."""
+    with a warning instead of refusing the whole file; without, the file is refused with
+    the same explanation (`torn_error`)."""
     path = Path(path)
     text = read_text(path)
     with paused_gc():
@@ -184,35 +185,62 @@ def _load(path: Path, text: str, recover: bool) -> Save:
     try:
         return parse_save(text, path)
     except LoadError as error:
-        cut = torn_tail(text, error) if recover else None
+        cut = torn_tail(text, error)
         if cut is None:
             raise
         start, index = cut
-        save = parse_save(text[:start], path)
+        save = parse_save(text[:start], path)  # a fault before the torn event is the fault
+        if not recover:
+            raise torn_error(path, index, error) from None
         save.text, save.torn_at = text, index
-        save.warning = (f"{path}: the last event (events[{index}]) was cut short, as by a crash "
-                        f"while it was written ({error.reason}, line {error.line or '?'}); "
-                        f"it was dropped. The file is untouched until you save again.")
+        save.warning = (f"{path}: {cut_short(index, error, with_line=True)}; it was dropped. "
+                        "The file is untouched until you save again.")
         return save
 
 
+def cut_short(index: int, error: LoadError, with_line: bool = False) -> str:
+    """What a torn last event is, in the same words for every command."""
+    cause = f"{error.field}: {error.reason}" if error.field else error.reason
+    if with_line:  # a warning has no FILE:LINE in front to say where
+        cause += f", line {error.line or '?'}"
+    return (f"the last event (events[{index}]) was cut short, as by a crash while it was "
+            f"written ({cause})")
+
+
+def torn_error(path: Path, index: int, error: LoadError) -> LoadError:
+    """A torn last event for a command that refuses it (`check`): the explanation the
+    others give with their warning, at the line where the event breaks off."""
+    return LoadError(str(path), f"{cut_short(index, error)}; plan, replay and play drop it "
+                                "with a warning", error.line)
+
+
 def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
-    """(where the last [[events]] block starts, its index) when `error` lies inside it and
-    shows a block cut short: a syntax error, or a required field missing."""
+    """(where the torn last [[events]] block starts, its index) when `error` lies inside
+    it and shows a block cut short: a syntax error, or a required field missing from a
+    block without its `round` (the writer puts `round` last, so a block cut at a line
+    boundary lacks it). A cut inside the header line itself (`[[eve`) tears that new
+    block, not the complete one before it."""
     headers = [m.start() for m in _EVENTS_HEADER.finditer(text)]
     if not headers:
         return None
-    start = headers[-1]
+    start, index = headers[-1], len(headers) - 1
+    partial = text.rfind("\n", 0, len(text.rstrip(" \t"))) + 1  # the last line, if a header cut
+    if partial > start and "[[events]]".startswith(text[partial:].strip()) and \
+            text[partial:].strip():
+        start, index = partial, len(headers)
     first_line = text.count("\n", 0, start) + 1
-    # The writer puts `round` last, so a block cut at a line boundary lacks it.
+    block = text[start:]
     incomplete = error.reason.startswith("TOML syntax error") or (
-        error.reason == "missing required field" and error.field.endswith("].round"))
+        error.reason == "missing required field"
+        and error.field.startswith(f"events[{index}].")
+        and _ROUND_LINE.search(block) is None)
     if not incomplete or (error.line is not None and error.line < first_line):
         return None
-    return start, len(headers) - 1
+    return start, index
 
 
 _EVENTS_HEADER = re.compile(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
+_ROUND_LINE = re.compile(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
 
 
 def parse_save(text: str, path: Path) -> Save:

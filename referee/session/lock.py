@@ -108,11 +108,12 @@ class SaveLock:
     def release(self) -> None:
         if self._fd is None:
             return
+        fd, self._fd = self._fd, None
         if self._sidecar is not None:
             with suppress(OSError):
                 self._sidecar.unlink()  # still ours: only the holder unlinks it
-        os.close(self._fd)
-        self._fd = None
+        with suppress(OSError):  # the fd is gone either way; closing never fails a close
+            os.close(fd)
 
     def __enter__(self) -> SaveLock:
         return self

@@ -4,14 +4,22 @@ Every event is appended to the save and fsynced before `append` returns; a full 
 (save as, compaction, repair, migration) goes to a temporary file in the same folder,
 is fsynced, renamed over the target and the folder fsynced, so a failure at any point
 leaves the old file as it was.
+
+A failure to write (a full disk, a device gone) at any step ends in one SaveError whose
+message says what the file holds, and the session stays usable: the fight is rolled
+back to what the file holds, and a cut-short tail a failed append could not take back is
+remembered and cut off before anything more is written. Cleaning up after a failure
+never raises a second error.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -32,9 +40,29 @@ class SaveError(Exception):
     """A save could not be written; the message says what is intact."""
 
 
+class FolderNotSynced(SaveError):
+    """The new file is in place, but its folder could not be fsynced: a crash could still
+    undo the rename. The caller's state must follow the file, which has changed."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{path}: written, but its folder could not be synced ({reason}), "
+                         "so a crash could still undo it")
+
+
+def reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
 def write_bytes(handle: BinaryIO, data: bytes) -> None:
-    """Write, flush and fsync: the event is on disk when this returns."""
-    handle.write(data)
+    """Write, flush and fsync: the event is on disk when this returns. An unbuffered
+    handle may take part of the data at a time; a full disk raises once nothing fits."""
+    view = memoryview(data)
+    while view:
+        written = handle.write(view)
+        if not written:  # no progress and no error: never spin on it
+            raise OSError(errno.EIO, "the file took none of the data")
+        view = view[written:]
     handle.flush()
     os.fsync(handle.fileno())
 
@@ -44,27 +72,41 @@ def fsync_folder(folder: Path) -> None:
     try:
         os.fsync(fd)
     finally:
-        os.close(fd)
+        with suppress(OSError):
+            os.close(fd)
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` all at once, or not at all."""
+    """Replace `path` with `text` all at once, or not at all (SaveError, the old file
+    intact and no temporary file left). FolderNotSynced when only the folder's fsync,
+    after the rename, failed."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
-        raise SaveError(f"{path}: could not save ({error.strerror or error}); "
+        raise SaveError(f"{path}: could not save ({reason(error)}); "
+                        "the old file is intact") from None
+    handle: BinaryIO | None = None
+    try:
+        handle = open(fd, "wb", buffering=0)  # noqa: SIM115 - closed below, checked
+        os.fchmod(fd, file_mode(path))
+        write_bytes(handle, text.encode("utf-8"))
+        handle.close()  # a failing close (a network file system) may have lost the data
+        os.replace(temp, path)
+    except OSError as error:
+        with suppress(OSError):
+            if handle is None:
+                os.close(fd)
+            else:
+                handle.close()
+        with suppress(OSError):
+            Path(temp).unlink(missing_ok=True)
+        raise SaveError(f"{path}: could not save ({reason(error)}); "
                         "the old file is intact") from None
     try:
-        os.fchmod(fd, file_mode(path))
-        with os.fdopen(fd, "wb") as handle:
-            write_bytes(handle, text.encode("utf-8"))
-        os.replace(temp, path)
         fsync_folder(folder)
     except OSError as error:
-        Path(temp).unlink(missing_ok=True)
-        raise SaveError(f"{path}: could not save ({error.strerror or error}); "
-                        "the old file is intact") from None
+        raise FolderNotSynced(path, reason(error)) from None
 
 
 def file_mode(path: Path) -> int:
@@ -96,6 +138,9 @@ class Session:
         self._migrated_from = save.migrated_from
         self._handle: BinaryIO | None = None
         self._lock: SaveLock | None = None
+        # Where the whole events end while a failed append's cut-short tail, which could
+        # not be taken back, is still on disk past it: cut off before the next write.
+        self._torn_at: int | None = None
 
     @classmethod
     def open(cls, path: Path | str, clock: Clock = time.time, lock: bool = False) -> Session:
@@ -137,7 +182,7 @@ class Session:
             raise
         try:
             self._write(pushed)
-        except SaveError:
+        except Exception:  # SaveError: nothing of it acknowledged, so nothing of it kept
             del self.fight.log[before:]
             self.fight.refold()
             raise
@@ -154,32 +199,62 @@ class Session:
             self._rewrite(len(self.fight.log) - len(events))
         data = "".join("\n" + event_block(e) for e in events).encode("utf-8")
         handle = self._file()
-        size = handle.tell()
+        try:
+            if self._torn_at is not None:  # an earlier failure's tail goes first
+                self._cut(handle, self._torn_at)
+                self._torn_at = None
+            size = os.fstat(handle.fileno()).st_size
+        except OSError as error:
+            self._close_file()
+            raise SaveError(self._not_written(error)) from None
         try:
             write_bytes(handle, data)
         except OSError as error:
-            self._take_back(handle, size)
-            raise SaveError(f"{self.path}: could not write the event "
-                            f"({error.strerror or error}); the save holds everything "
-                            "before it") from None
+            if not self._take_back(handle, size):
+                self._torn_at = size
+            self._close_file()  # a fresh handle next time
+            raise SaveError(self._not_written(error)) from None
 
-    def _take_back(self, handle: BinaryIO, size: int) -> None:
-        """Cut a partly written block off again, so the file ends on a whole event."""
+    def _not_written(self, error: OSError) -> str:
+        torn = (", and a cut-short end that is cut off before anything more is written"
+                if self._torn_at is not None else "")
+        return (f"{self.path}: could not write the event ({reason(error)}); "
+                f"the save holds everything before it{torn}")
+
+    def _take_back(self, handle: BinaryIO, size: int) -> bool:
+        """Cut a partly written block off again, so the file ends on a whole event; False
+        when that fails too (the file is torn past `size`)."""
         try:
-            handle.truncate(size)
-            handle.flush()
-            os.fsync(handle.fileno())
+            self._cut(handle, size)
         except OSError:
-            self._close_file()  # a torn tail is dropped with a warning the next time it opens
+            return False
+        return True
+
+    @staticmethod
+    def _cut(handle: BinaryIO, size: int) -> None:
+        handle.truncate(size)
+        os.fsync(handle.fileno())
+
+    def _mend(self) -> None:
+        """At the end (close, save as elsewhere): one more try at cutting off a torn tail;
+        if it fails, the next open drops the tail with a warning and repairs the file."""
+        if self._torn_at is None:
+            return
+        try:
+            self._cut(self._file(), self._torn_at)
+        except (OSError, SaveError):
+            return
+        self._torn_at = None
 
     def _file(self) -> BinaryIO:
+        """The append handle, unbuffered: nothing is left in a buffer for a close to
+        write (and fail on) later."""
         if self._handle is None:
             try:
-                self._handle = open(self.path, "ab")  # noqa: SIM115 - kept open across appends
+                self._handle = open(self.path, "ab", buffering=0)  # noqa: SIM115 - kept open
             except OSError as error:
-                raise SaveError(f"{self.path}: cannot be written "
-                                f"({error.strerror or error})") from None
-            self._handle.seek(0, os.SEEK_END)
+                raise SaveError(f"{self.path}: cannot be written ({reason(error)}); "
+                                "the save holds everything before it") from None
         return self._handle
 
     def _rewrite(self, keep: int) -> None:
@@ -189,11 +264,23 @@ class Session:
             backup = self.path.with_name(f"{self.path.name}.version-{self._migrated_from}")
         else:
             backup = self.path.with_name(f"{self.path.name}.damaged-{stamp(self.clock)}")
-        write_atomic(backup, self._original)
-        self._close_file()
-        write_atomic(self.path, save_text(self.encounter, self.fight.log[:keep]))
-        self._repair = False
+        with suppress(FolderNotSynced):  # the backup is whole; the sync below covers it
+            write_atomic(backup, self._original)
+        try:
+            write_atomic(self.path, save_text(self.encounter, self.fight.log[:keep]))
+        except FolderNotSynced as error:
+            self._replaced()  # repaired, but not surely on disk: the event is not taken
+            raise SaveError(f"{self.path}: could not write the event (its folder could not "
+                            f"be synced: {error.reason}); the save holds everything before "
+                            "it") from None
+        self._replaced()
         self.warning = ""
+
+    def _replaced(self) -> None:
+        """The file at `path` was just written whole: a new inode, nothing to repair."""
+        self._close_file()
+        self._repair = False
+        self._torn_at = None
 
     def replace_encounter(self, encounter: Encounter) -> None:
         """Setting up: a new roster (sides and combatants) written atomically. Refused if
@@ -204,9 +291,15 @@ class Session:
         fight.later = set(self.fight.later)
         for event in self.fight.log:
             fight.push(event)  # raises on a removed combatant still in the log
-        write_atomic(self.path, save_text(encounter, list(self.fight.log)))
-        self._close_file()
-        self.encounter, self.fight, self._repair = encounter, fight, False
+        unsynced = None
+        try:
+            write_atomic(self.path, save_text(encounter, list(self.fight.log)))
+        except FolderNotSynced as error:
+            unsynced = error  # the file has changed all the same: so does the session
+        self._replaced()
+        self.encounter, self.fight = encounter, fight
+        if unsynced is not None:
+            raise unsynced
 
     def save_as(self, path: Path | str, compact: bool = False) -> Path:
         """Write the whole fight to `path` atomically; the session goes on there.
@@ -220,35 +313,51 @@ class Session:
             from .lock import SaveLock
 
             moved = SaveLock.acquire(path)
+        unsynced = None
         try:
             write_atomic(path, save_text(self.encounter, log))
+        except FolderNotSynced as error:
+            unsynced = error
         except BaseException:
             if moved is not None:
                 moved.release()
             raise
+        elsewhere = path.resolve() != self.path.resolve()
+        if unsynced is not None and elsewhere:  # the old file is whole and synced: stay
+            if moved is not None:
+                moved.release()
+            raise SaveError(f"{unsynced}; the fight goes on in {self.path}")
+        if elsewhere:
+            self._mend()  # the file left behind ends on a whole event, if it can
         if moved is not None:
             assert self._lock is not None  # moved is only set while a lock is held
             self._lock.release()
             self._lock = moved
-        self._close_file()
+        self._replaced()
         self.path = path
-        self._repair = False
         if compact:
             self.fight = self.fight.__class__(self.encounter, self.fight.ruleset)
             for event in log:
                 self.fight.push(event)
+        if unsynced is not None:
+            raise unsynced
         return path
 
     def close(self) -> None:
+        """Never raises: every event was fsynced when it was appended."""
+        self._mend()
         self._close_file()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
 
     def _close_file(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        """Let the append handle go; a failing close loses nothing (every event was
+        fsynced), so it is not raised over the error being reported."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            with suppress(OSError):
+                handle.close()
 
     def __enter__(self) -> Session:
         return self

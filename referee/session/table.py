@@ -256,7 +256,7 @@ class Table:
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
         """A miss changes nothing but the story: it goes in the log as a note."""
-        text = f"{actor} misses" + (f" {target}" if target else "")
+        text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
         return self.session.append(ev.Note(round=self.round, text=text))
 
     def heal(self, target: str, amount: int | str, stabilize: bool = False) -> list[ev.Event]:

@@ -16,15 +16,41 @@ class KeyLine(Static):
 
     shown: tuple = ()
 
+    PINNED = ("?", "q")  # always on the line: help and quit, at its end
+
     def show(self, keys: list[tuple[str, str]]) -> None:
         if tuple(keys) == self.shown:
             return
         self.shown = tuple(keys)
+        self.draw()
+
+    def on_resize(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """As many of the working keys as fit, then help and quit, never cut off."""
+        pinned = [k for k in self.shown if k[0] in self.PINNED]
+        rest = [k for k in self.shown if k[0] not in self.PINNED]
+        room = self.size.width - sum(len(part(k)) for k in pinned)
         line = Text(no_wrap=True, overflow="ellipsis")
-        for key, description in keys:
-            line.append(f" {key} ", style="bold reverse")
-            line.append(f" {description}  ")
+        for key in rest:
+            if len(part(key)) > room:
+                line.append("… ", style="dim")
+                break
+            append(line, key)
+            room -= len(part(key))
+        for key in pinned:
+            append(line, key)
         self.update(line)
+
+
+def part(key: tuple[str, str]) -> str:
+    return f" {key[0]}  {key[1]}  "
+
+
+def append(line: Text, key: tuple[str, str]) -> None:
+    line.append(f" {key[0]} ", style="bold reverse")
+    line.append(f" {key[1]}  ")
 
 
 def working_keys(screen, bindings: list[Binding]) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from referee.engine import events as ev
 from referee.engine.dice import DiceError
 from referee.engine.dice import parse as parse_dice
 from referee.engine.dice import roll as roll_dice
-from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
+from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent, RefereeError
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import Beat, Plan, PlannedAction
@@ -329,7 +329,7 @@ class CountUp(Ruleset):
         count, why = self.round_initiative(fight, d)
         action = PlannedAction(d.actor, d.action, None, None, index)
         if self.surprised(fight, d):
-            plan.skipped.append({"actor": d.actor, "action": d.action,
+            plan.skipped.append({"actor": d.actor, "action": d.action, "rule": "CU-1",
                                  "why": "surprised in round 1: does not act (CU-1)"})
             return []
         joined = fight.joins.get(d.actor)
@@ -344,9 +344,9 @@ class CountUp(Ruleset):
         at = at_count if at_count is not None else -10**6
         if d.round == join_round:
             if count < at:
-                plan.skipped.append({"actor": d.actor, "action": d.action, "why": (
-                    f"joined at count {at}; its count {count} had passed: acts twice next "
-                    "round (CU-5)")})
+                plan.skipped.append({"actor": d.actor, "action": d.action, "rule": "CU-5",
+                                     "why": (f"joined at count {at}; its count {count} had "
+                                             "passed: acts twice next round (CU-5)")})
                 return []
             return [Turn(count, action, ("CU-3", "CU-5"), f"joined at count {at}: {why}")]
         if d.round == join_round + 1 and self.missed(fight, join_round, d.actor, at):
@@ -428,11 +428,18 @@ class CountUp(Ruleset):
         return "fine"
 
     def can_act(self, fight: Fight, cid: str) -> str:
+        """CU-8: incapacitated and dying creatures still act (at a cost); the dead do not."""
         word = self.condition(fight.roster[cid], fight.status[cid])
-        return "" if word == "fine" else word
+        return "dead" if word == "dead" else ""
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        if self.can_act(fight, cid):
+            return ("CU-8", "dead: does not act")
+        return None
 
     def state_word(self, fight: Fight, cid: str) -> str:
-        return self.can_act(fight, cid)
+        word = self.condition(fight.roster[cid], fight.status[cid])
+        return "" if word == "fine" else word
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         if not isinstance(event, ev.Damage):
@@ -518,8 +525,25 @@ class CountUp(Ruleset):
 
     def join_event(self, fight: Fight, combatant: Combatant,
                    values: Mapping[str, Any]) -> ev.Event:
-        return cu.Join(round=max(fight.round, 1), combatant=combatant,
-                       base=values.get("base"), at_count=values.get("at_count"))
+        at = values.get("at_count")
+        return cu.Join(round=max(fight.round, 1), combatant=combatant, base=values.get("base"),
+                       at_count=self.count_now(fight) if at is None else at)
+
+    def count_now(self, fight: Fight) -> int:
+        """The count the round has reached (CU-5): that of the last beat resolved; before
+        any, just below the first count, so a latecomer acts this round if its count comes."""
+        round_ = max(fight.round, 1)
+        try:
+            plan = self.plan(fight, round_)
+        except RefereeError:
+            return 0
+        counts = [int(b.extra["count"]) for b in plan.beats]
+        if not counts:
+            return 0
+        done = fight.resolved.get(round_, set())
+        reached = [int(b.extra["count"]) for n, b in enumerate(plan.beats, 1)
+                   if set(plan.keys(n)) <= done]
+        return max(reached) if reached else min(counts) - 1
 
     def columns(self) -> tuple[Column, ...]:
         return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, fold=4))

@@ -63,8 +63,10 @@ class Board:
 
     def _put(self, items: list[Any], slot: Beat) -> None:
         slot.actions.extend(items)
-        for item in items:
-            self._enter(item, slot)
+        where, counts = self.where, self.sides[slot]
+        for item in items:  # what `_enter` does, for each item
+            where[(item.index, item.routine)] = slot
+            counts[item.side] += 1
 
     def slot_of(self, item: Any) -> Beat:
         return self.where[key(item)]

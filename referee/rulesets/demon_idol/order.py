@@ -38,16 +38,28 @@ def routines(rs: DemonIdol, actor: Combatant, role: str, arm: Weapon | None) -> 
 
 def expand(rs: DemonIdol, fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
-    actor = fight.roster[decl.actor]
-    letter = rs.letter_of["avoid"] if replaced else decl.action
-    role = rs.role_of[letter]
-    arm = weapon_of(decl, actor, role)
-    rank = fight.roster_index(actor.id)
-    count = 1 if replaced else routines(rs, actor, role, arm)
-    if count == 1:
-        return [Item(index, decl, actor, rank, letter, role, None, replaced, arm)]
-    return [Item(index, decl, actor, rank, letter, role, k, None, arm)
-            for k in range(1, count + 1)]
+    return expander(rs, fight)(index, decl, replaced)
+
+
+def expander(rs: DemonIdol, fight: Fight) -> Callable[[int, di.Declare, str | None],
+                                                      list[Item]]:
+    """`expand` for many declarations of one fight: what they share looked up once."""
+    roster, rank_of, role_of = fight.roster, fight.roster_index, rs.role_of
+    avoid = rs.letter_of["avoid"]
+
+    def expand_one(index: int, decl: di.Declare, replaced: str | None) -> list[Item]:
+        actor = roster[decl.actor]
+        letter = avoid if replaced else decl.action
+        role = role_of[letter]
+        arm = weapon_of(decl, actor, role)
+        rank = rank_of(actor.id)
+        count = 1 if replaced else routines(rs, actor, role, arm)
+        if count == 1:
+            return [Item(index, decl, actor, rank, letter, role, None, replaced, arm)]
+        return [Item(index, decl, actor, rank, letter, role, k, None, arm)
+                for k in range(1, count + 1)]
+
+    return expand_one
 
 
 def collect_segments(rs: DemonIdol, fight: Fight, round_: int,
@@ -58,14 +70,16 @@ def collect_segments(rs: DemonIdol, fight: Fight, round_: int,
     found: dict[int | None, list[Item]] = {None: []}
     for segment in range(1, segments + 1):
         found[segment] = []
+    expand_one = expander(rs, fight)
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
-        items = found.get(decl.segment)
+        segment = decl.segment
+        items = found.get(segment)
         if items is None:
             continue
-        replaced = decl.action if decl.segment is None and decl.actor in failed else None
-        items.extend(expand(rs, fight, index, decl, replaced))
+        replaced = decl.action if segment is None and decl.actor in failed else None
+        items += expand_one(index, decl, replaced)
     return found
 
 
@@ -197,20 +211,18 @@ class Layout:
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str]]] = {}
         keyed = list(self.keys(tied, role, step, group))
-        if any(item.delay for item in step):
-            ranks = delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
-        else:
-            ranks = dict.fromkeys(map(id, step), 0)
+        ranks = (delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
+                 if any(item.delay for item in step) else None)
         many_sides = self.many_sides
         for item, time_key, rules, why in keyed:
-            slot_key = time_key + (ranks[id(item)], item.decl.prepared)
+            prepared = item.decl.prepared
+            slot_key = time_key + ((ranks[id(item)] if ranks else 0), prepared)
             entry = buckets.get(slot_key)
-            if entry is None:
-                entry = buckets[slot_key] = ([], [base_rule], [base_why])
+            if entry is None:  # (with many sides, DI-2 comes first: its first item adds it)
+                entry = buckets[slot_key] = (
+                    [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why])
             members, cites, whys = entry
             members.append(item)
-            if many_sides and "DI-2" not in cites:
-                cites.append("DI-2")
             for rule in rules:
                 if rule not in cites:
                     cites.append(rule)
@@ -220,7 +232,7 @@ class Layout:
             if item.delay and "DI-16" not in cites:
                 cites.append("DI-16")
                 whys.append(self.delay_rank_note(item, letter))
-            if item.decl.prepared and "DI-14" not in cites:
+            if prepared and "DI-14" not in cites:
                 cites.append("DI-14")
                 whys.append("prepared: becomes ready here, fires when its trigger happens")
             if item.replaced and "DI-18" not in cites:
@@ -330,6 +342,10 @@ class Rules:
         self.aimed_at: dict[str, list[Item]] = defaultdict(list)
         self.aims: dict[int, list[str]] = {}
         self.first_items: list[Item] = []
+        self.first_discharge: dict[str, Item] = {}  # each side's first D item
+        for item in self.items:
+            if item.role == "discharge" and item.side not in self.first_discharge:
+                self.first_discharge[item.side] = item
         self.sides = {i.side for i in self.items}
         self.letter_rank = {letter: n for n, letter in enumerate(rs.order)}
         roster, members = fight.roster, fight.members
@@ -367,6 +383,10 @@ class Rules:
     def enemy_slots(self, side: str) -> list[int]:
         return self.board.with_side(side)
 
+    def enemy_span(self, side: str) -> tuple[int, int] | None:
+        """The first and last of `enemy_slots(side)`."""
+        return self.board.side_span(side)
+
     # DI-6: missiles and reaction
     def missiles(self) -> None:
         for shot in self.firsts(lambda i: i.missile):
@@ -375,8 +395,8 @@ class Rules:
             if adjust == 0 or enemy is None or enemy not in self.dice:
                 continue
             own, theirs = self.dice[shot.side] + adjust, self.dice[enemy]
-            spots = self.enemy_slots(enemy)
-            if not spots:
+            spots = self.enemy_span(enemy)
+            if spots is None:
                 continue
             sums = f"die {self.dice[shot.side]} {adjust:+d} = {own}"
             if own > theirs:
@@ -387,27 +407,29 @@ class Rules:
                 self.shoot_with(shot, enemy, f"{shot.actor.id} shoots with {enemy}'s turn: "
                                 f"{sums} = {theirs}")
 
-    def shoot_first(self, shot: Item, spots: list[int], why: str) -> None:
+    def shoot_first(self, shot: Item, spots: tuple[int, int], why: str) -> None:
         movers = self.whole(shot)
         if max(self.board.positions(movers)) < spots[0]:
             return
         self.board.lift(movers)
-        spots = self.enemy_slots(self.enemy_side(shot) or "")
-        self.board.add(movers, ["DI-6"], [why], at=spots[0])
+        after = self.enemy_span(self.enemy_side(shot) or "")
+        assert after is not None  # the shot's own items moved, not the enemy's
+        self.board.add(movers, ["DI-6"], [why], at=after[0])
 
-    def shoot_last(self, shot: Item, spots: list[int], why: str) -> None:
+    def shoot_last(self, shot: Item, spots: tuple[int, int], why: str) -> None:
         movers = self.whole(shot)
-        if min(self.board.positions(movers)) > spots[-1]:
+        if min(self.board.positions(movers)) > spots[1]:
             return
         self.board.lift(movers)
-        spots = self.enemy_slots(self.enemy_side(shot) or "")
-        self.board.add(movers, ["DI-6"], [why], at=spots[-1] + 1)
+        after = self.enemy_span(self.enemy_side(shot) or "")
+        assert after is not None  # the shot's own items moved, not the enemy's
+        self.board.add(movers, ["DI-6"], [why], at=after[1] + 1)
 
     def shoot_with(self, shot: Item, enemy: str, why: str) -> None:
         movers = self.whole(shot)
-        their_d = [i for i in self.items if i.side == enemy and i.role == "discharge"]
-        if their_d:
-            self.board.place(movers, their_d[0], "with", "DI-6", why)
+        their_d = self.first_discharge.get(enemy)
+        if their_d is not None:
+            self.board.place(movers, their_d, "with", "DI-6", why)
             return
         order = self.rs.order.index(self.rs.letter_of["discharge"])
         self.board.lift(movers)
@@ -420,8 +442,8 @@ class Rules:
             enemy, lambda a: a.role != "psionic" and rank[a.letter] > order)
         if later is not None:
             return later
-        spots = self.enemy_slots(enemy)
-        return spots[-1] + 1 if spots else len(self.board.slots)
+        spots = self.enemy_span(enemy)
+        return spots[1] + 1 if spots is not None else len(self.board.slots)
 
     # DI-7: multiple attack routines
     def routines(self) -> None:

@@ -246,8 +246,20 @@ class DemonIdol(Ruleset):
         round_, done = died
         if round_ != fight.round:
             return False
-        plan = fight.plan(round_)
+        plan = self.plan(fight, round_)
         return all(set(plan.keys(n)) <= done for n in range(1, beat))
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        status = fight.status[cid]
+        if status.dead:
+            if self.acts_in(fight, cid, beat):
+                return None  # slain in this very beat: it still acts (DI-21)
+            return ("DI-21", "slain before this beat: does not act")
+        if status.hp < 0:
+            return ("DI-19", f"below 0 hit points ({status.hp}): dying, does not act")
+        if status.hp == 0:
+            return ("DI-19", "at 0 hit points: down, does not act")
+        return None
 
     @staticmethod
     def state(fight: Fight) -> State:
