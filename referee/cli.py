@@ -503,8 +503,14 @@ def plan_of(save: Save, round_: int | None) -> Plan:
 
 
 def cmd_check(path: Path) -> int:
-    from referee.session.files import (LoadError, load_ruleset, load_save, parse_toml,
-                                       read_text, torn_tail)
+    from referee.session.files import (
+        LoadError,
+        load_ruleset,
+        load_save,
+        parse_toml,
+        read_text,
+        torn_tail,
+    )
 
     text = read_text(path)
     try:

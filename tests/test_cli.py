@@ -17,6 +17,7 @@ import pytest
 
 from referee import cli
 from referee.cli import main
+from referee.rulesets.demon_idol import events as di
 from referee.session import demos
 from referee.session.lock import SaveLock, SaveLocked, sidecar
 from referee.session.store import SaveError, Session
@@ -139,6 +140,57 @@ def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, 
     monkeypatch.chdir(tmp_path)
     code, _, err = run([], capsys)
     assert code == 1 and err.startswith("referee:") and "Traceback" not in err
+
+
+# -- a torn last event ---------------------------------------------------------------------
+
+CUT_SHORT = "the last event (events[{n}]) was cut short, as by a crash while it was written"
+
+
+@pytest.fixture
+def played(tmp_path) -> Path:
+    """A save with four events; a crash may tear the last."""
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(DEMO, path)
+    with Session.open(path) as session:
+        session.append(di.Declare(round=1, actor="brann", action="G", weapon="long sword",
+                                  target=("gob1",)))
+        session.append(di.Declare(round=1, actor="gob1", action="G", target=("brann",)))
+        session.append(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+        session.append(di.Declare(round=1, actor="mira", action="G", target=("gob2",)))
+    return path
+
+
+@pytest.mark.parametrize(("cut", "below", "cause"), [
+    ('"actor" = "mi', 2, "events[3].actor: TOML syntax error: unterminated string"),
+    ('"target" = "gob2"\n', 0, "events[3].round: missing required field"),
+], ids=["inside-a-value", "at-a-line-end"])
+def test_check_explains_a_torn_last_event_in_the_words_plan_uses(played, cut, below, cause,
+                                                                  capsys):
+    """The save cut just after `cut`; `below`: how far below the torn event's header
+    the fault is reported."""
+    text = played.read_text()
+    last = text.rindex("[[events]]")
+    played.write_text(text[: text.index(cut, last) + len(cut)])
+    at = text.count("\n", 0, last) + 1 + below
+    said = CUT_SHORT.format(n=3)
+    code, _, err = run(["plan", str(played)], capsys)
+    assert code == 0 and err.startswith(f"referee: warning: {played}: {said} ({cause}, ")
+    code, out, err = run(["check", str(played)], capsys)
+    assert code == 1 and ": ok (" not in out
+    assert err == (f"referee: {played}:{at}: {said} ({cause}); plan, replay and play drop it "
+                   "with a warning\n")
+
+
+@pytest.mark.parametrize("cut", ["[", "[[eve", "[[events]", "[[events]]", "[[events]]\n"])
+def test_a_cut_in_an_event_header_tears_that_event_only(played, cut, capsys):
+    text = played.read_text()
+    played.write_text(text[: text.rindex("[[events]]") + len(cut)])
+    code, out, err = run(["replay", str(played), "--json"], capsys)
+    assert code == 0 and len(json.loads(out)["events"]) == 3  # the complete ones all kept
+    assert err.startswith(f"referee: warning: {played}: {CUT_SHORT.format(n=3)} (")
+    code, _, err = run(["check", str(played)], capsys)
+    assert code == 1 and CUT_SHORT.format(n=3) in err
 
 
 # -- the bundled demos -------------------------------------------------------------------

@@ -71,3 +71,186 @@ def test_quoted_event_lines(body):
 def test_crlf_and_files_without_events_go_to_the_parser():
     same(HEAD.replace("\n", "\r\n") + "\r\n[[events]]\r\ntype = \"note\"\r\nround = 1\r\n")
     same(HEAD)
+
+
+# -- plain TOML: long hand-written and tomli_w-written files -----------------------------
+
+import tomli  # noqa: E402
+import tomli_w  # noqa: E402
+
+from referee.session import fastload  # noqa: E402
+
+PARSERS = (tomllib.loads, tomli.loads)  # the standard one (TOML 1.0) and the one we use
+
+
+def same_plain(text: str) -> None:
+    """Through the plain reader (however short the text), then through `loads` with it
+    switched on for every length: what each parser gives, or its fault."""
+    for parse in PARSERS:
+        try:
+            want = parse(text)
+        except Exception as error:
+            fault = type(error)
+            with pytest.raises(fault):
+                loads_short(text, parse)
+            try:
+                fastload.plain(text, parse)
+            except fastload._Unusual:
+                pass
+            else:
+                raise AssertionError(f"plain read what {parse.__module__} refuses")
+            continue
+        try:
+            got = fastload.plain(text, parse)
+        except fastload._Unusual:
+            pass
+        else:
+            assert _types(got) == _types(want)
+        got = loads_short(text, parse)
+        assert _types(got) == _types(want)
+
+
+def loads_short(text, parse):
+    before = fastload.PLAIN_FROM
+    fastload.PLAIN_FROM = 0
+    try:
+        return loads(text, parse)
+    finally:
+        fastload.PLAIN_FROM = before
+
+
+def _types(value):
+    """The value's shape with its types: 1, 1.0 and True are equal, but not the same."""
+    if isinstance(value, dict):
+        return {k: _types(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_types(v) for v in value]
+    return (type(value).__name__, repr(value))
+
+
+def every_toml():
+    found = sorted([*(ROOT / "tests").rglob("*.toml"), *(ROOT / "saves").rglob("*.toml"),
+                    *(ROOT / "referee").rglob("*.toml")])
+    return [p for p in found if "__snapshots__" not in p.parts]
+
+
+@pytest.mark.parametrize("path", every_toml(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_toml_file_reads_the_same(path):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        pytest.skip("not UTF-8 text (the file reader refuses it before any parsing)")
+    same_plain(text)
+    same(text)
+
+
+def test_the_files_in_the_tests_are_mostly_plain():
+    """The plain reader is not just falling back: it reads the hand-written scenarios."""
+    read = 0
+    for path in every_toml():
+        try:
+            fastload.plain(path.read_text(encoding="utf-8"), tomllib.loads)
+            read += 1
+        except (fastload._Unusual, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            pass
+    assert read > len(every_toml()) // 2
+
+
+def test_a_long_plain_file_takes_the_plain_path(monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import plan_bench
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    text = tomli_w.dumps(plan_bench.big_save(combatants=300, surprise=True))
+    assert len(text) > fastload.PLAIN_FROM
+    taken = []
+    real = fastload.plain
+    monkeypatch.setattr(fastload, "plain", lambda t, p: taken.append(len(t)) or real(t, p))
+    for parse in PARSERS:
+        assert loads(text, parse) == parse(text)
+    assert taken
+
+
+keys = st.sampled_from(["id", "name", "hp", "x", "a-b", "a_b", "1", "side", "ü", "a b", ""])
+scalars = st.one_of(
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
+    st.sampled_from(["", "a = b", "x, y = 1", "{ a = 1 }", "[1]", "#", "'", "\\", "]"]),
+    st.integers(-10**20, 10**20), st.booleans(),
+    st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 1e300, 3.5, 1e-7, 100.0]),
+)
+inline_tables = st.dictionaries(keys, scalars, max_size=4)
+values = st.one_of(
+    scalars,
+    st.lists(scalars, max_size=4),
+    st.lists(inline_tables, max_size=3),
+    inline_tables,
+    st.lists(st.lists(st.integers(0, 3), max_size=2), max_size=2),
+)
+tables = st.dictionaries(keys, values, max_size=5)
+documents = st.fixed_dictionaries(
+    {},
+    optional={
+        "format": st.just("referee-save"), "version": st.integers(0, 2),
+        "sides": st.lists(tables, max_size=3),
+        "combatants": st.lists(tables, max_size=4),
+        "events": st.lists(st.dictionaries(keys, values | st.dictionaries(keys, scalars),
+                                           max_size=5), max_size=4),
+        "note": scalars,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents, st.booleans())
+def test_tomli_w_documents(document, multiline):
+    same_plain(tomli_w.dumps(document, multiline_strings=multiline))
+
+
+plain_lines = st.sampled_from([
+    'id = "c0"', "hp = 10", "hp = +10", "hp = -0", "hp = 01", "hp = 1_0", "x = 3.5",
+    "x = 1e5", "x = 1.5E-3", "x = .5", "x = 5.", "x = inf", "x = nan", "x = 1979-05-27",
+    "flag = true", "flag = false", "flag = True", "  indented = 1", "spaced   =   2",
+    "tabbed\t=\t3", 'name = "a # b" # c', "name = 'lit'", "name = 'a\"b'",
+    'name = "esc\\"aped"', 'name = "tab\there"', '"quoted key" = 1', '"" = 2',
+    '"hp" = 3', "a.b = 1", "x =", "bad line", "x = 1 2", 'x = "a" "b"',
+    "weapons = [", "    { name = \"sword\", speed_factor = 2, length = 3.5 },",
+    "    { name = \"bow\", missile = true },", "    1,", '    "horde",', "]", "],",
+    "    # inside", "", "# comment", "   # indented comment", "x = 1 # \x7f",
+    "arr = [1, 2, 3]", "arr = [1, 2, 3,]", "arr = []", "arr = [ ]", "arr = [,]",
+    "arr = [[1], [2]]", "arr = [1, [2]]", "arr = [1,2", "arr = [{a = 1}, {b = 2}]",
+    "t = { a = 1, b = \"x\" }", "t = { a = 1, }", "t = { a = 1, a = 2 }", "t = {}",
+    "t = { }", "t = { a = { b = 1 } }", "t = { a.b = 1 }", "t = {a=1}",
+    "[[combatants]]", "[[combatants.gear]]", "[combatants.extra]", "[[events]]",
+    "[events.rolls]", "[events]", "[table]", "[table.sub]", "[ table ]", "[[ spaced ]]",
+    "[a.b.c]", "[[sides]]", "[sides]", "x = 1", "x = 2", "rolls = { party = 3 }",
+    "dates = [1979-05-27]", "s = \"\"\"", "s = \"\"\"multi\"\"\"", "s = '''lit'''",
+    'sides = [{ id = "a" }]', "arr = [{ a = 1 }]", "t = { x = 1 }", "[[arr]]", "[arr.x]",
+    "[[t]]", "[t.sub]", "[[t.sub]]", "[[table.sub]]", "[[x]]", "[x]", "[x.y]", "[[x.y]]",
+    "y = 1",
+])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(plain_lines, max_size=14))
+def test_any_plain_lines(body):
+    same_plain("\n".join(body) + "\n")
+    same_plain("\n".join(body))
+
+
+@pytest.mark.parametrize("text", [
+    "t = { x = 1 }\n[t.sub]\n", "t = { x = 1 }\n[[t.sub]]\n", "a = [{ b = 1 }]\n[[a]]\n",
+    "a = [{ b = 1 }]\n[a.c]\n", "a = 1\n[a]\n", "[a]\n[a]\n", "[a]\n[[a]]\n", "[[a]]\n[a]\n",
+    "[a]\nb = 1\n[a.b]\n", "[a.b]\n[a]\n", "[a]\n[a.b]\nc = 1\n[a.b]\n",
+    "[[a]]\n[a.b]\n[[a]]\n[a.b]\nx = 1\n", "[[a]]\n[[a.b]]\n[[a.b]]\n[[a]]\n[[a.b]]\n",
+    "[[a]]\n[a.b]\n[[a.b]]\n", "[[a]]\nb = [1]\n[[a.b]]\n", "[[a]]\nb = { c = 1 }\n[a.b]\n",
+    "[a]\n[[a.b]]\n[[a.b]]\n", "[a]\nb = 1\n[[a.b]]\n", '[a]\n"b" = 1\nb = 2\n',
+    "x = [\n  1,\n\n  2,\n]\n", "x = [\n  1,\n  # c\n  2,\n]\n", "x = [\n  [1,\n  ],\n]\n",
+    "x = [\n  1\n  2\n]\n", "x = [\n]\n", "x = [\n,\n]\n", "x = [ 1, 2 ] # ]\n",
+    'x = [\n  { a = 1 },\n  { a = "]" },\n]\n', "x = [\n  1,\n] # done\ny = 2\n",
+    "x = [1,\n2]\n", "x = {\n}\n", 'x = { a = 1, b = { c = 2 } }\n',
+])
+def test_tables_and_arrays_as_the_parser_has_them(text):
+    same_plain(text)

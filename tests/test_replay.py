@@ -13,6 +13,7 @@ from referee.cli import main
 from referee.engine import events as ev
 from referee.rulesets.demon_idol import events as di
 from referee.session.store import Session
+from referee.session.table import Table
 from tests.conftest import ROOT
 
 
@@ -111,3 +112,37 @@ def test_torn_save_replays_with_a_warning(fought, capsys):
     fought.write_text(text[: text.rindex('"round" = 2')])
     code, out, err = run(["replay", str(fought)], capsys)
     assert code == 0 and err.startswith("referee: warning:") and "cut short" in err
+
+
+def test_replay_headings_after_an_undo_across_rounds(tmp_path, capsys):
+    """Every line stays, undo lines too, but the headings say where the fight went: back
+    into round 2, then round 3 again; each round's order is shown once, the one kept."""
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+
+    def a_round(table: Table, target: str) -> None:
+        table.declare("brann", "G", weapon="long sword", target=target)
+        table.enter_initiative({"party": 5, "goblins": 2})
+        table.resolve_next()
+
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        a_round(table, "gob1")
+        table.next_round()
+        a_round(table, "gob2")
+        table.next_round()
+        a_round(table, "gob3")
+        while table.round == 3:
+            table.undo()
+        table.damage("gob2", 1, source="brann")
+        table.next_round()
+        a_round(table, "ogre")
+    code, out, _ = run(["replay", str(path)], capsys)
+    assert code == 0
+    assert [line for line in out.splitlines() if line.startswith("==")] == [
+        "== Round 1 ==", "== Round 2 ==", "== Round 3 ==", "== Back to round 2 ==",
+        "== Round 3 again =="]
+    assert "undo: takes back" in out and "at Goblin 3" in out  # the full log, undone too
+    assert [out.count(f"order of round {n}:") for n in (1, 2, 3)] == [1, 1, 1]
+    kept = out.split("== Round 3 again ==")[1]
+    assert kept.index("at The ogre") < kept.index("order of round 3:")

@@ -105,4 +105,4 @@ def test_saves_folder_lists_title_ruleset_round(tmp_path: Path):
 
 def test_a_miss_goes_in_the_log(table: Table):
     note = table.miss("brann", "gob1")[0]
-    assert note.TYPE == "note" and note.text == "brann misses gob1"
+    assert note.TYPE == "note" and note.text == "Brann the fighter misses Goblin 1"

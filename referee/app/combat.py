@@ -167,9 +167,13 @@ class CombatScreen(Screen[None]):
         """Run a table operation; a refusal or a failed save is shown, never a crash."""
         try:
             events = work(*args, **kwargs)
-        except (RefereeError, SaveError, ValueError) as error:
-            self.table.told()  # whatever was told of events not kept
+        except (RefereeError, SaveError, OSError, ValueError) as error:
+            # The session rolled back to what the file holds: an act's events already on
+            # disk (a roll before what it decided) stay shown, the rest told is dropped.
+            kept = len(self.table.fight.log)
+            lines = [line for line in self.table.told() if line.number <= kept]
             self.notify(str(error), title="Not done", severity="error", timeout=8)
+            self.post_message(EventsAppended([], lines))
             return []
         self.post_message(EventsAppended(events, self.table.told()))
         return events

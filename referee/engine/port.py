@@ -31,6 +31,14 @@ class Ruleset:
 
     id: ClassVar[str] = ""
     RULES: ClassVar[Mapping[str, str]] = {}  # every rule id of its spec -> where it lives
+    # The keys it adds to the roster, and its own events: declared as data (the hooks
+    # below return them; override a hook when they depend on the house rules).
+    COMBATANT_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    WEAPON_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    SPELL_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    SIDE_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    ENCOUNTER_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    EVENTS: ClassVar[tuple[type[ev.Event], ...]] = ()
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = dict(config)
@@ -56,20 +64,20 @@ class Ruleset:
     # -- stats: the keys it adds to the roster ------------------------------------------
 
     def combatant_fields(self) -> tuple[Field, ...]:
-        return ()
+        return self.COMBATANT_FIELDS
 
     def weapon_fields(self) -> tuple[Field, ...]:
-        return ()
+        return self.WEAPON_FIELDS
 
     def spell_fields(self) -> tuple[Field, ...]:
-        return ()
+        return self.SPELL_FIELDS
 
     def side_fields(self) -> tuple[Field, ...]:
-        return ()
+        return self.SIDE_FIELDS
 
     def encounter_fields(self) -> tuple[Field, ...]:
         """Top-level keys of a save (squads, groups ...)."""
-        return ()
+        return self.ENCOUNTER_FIELDS
 
     @property
     def schemas(self) -> Any:
@@ -86,7 +94,7 @@ class Ruleset:
 
     def events(self) -> tuple[type[ev.Event], ...]:
         """Its own event types; one with a core type's name takes the core's place."""
-        return ()
+        return self.EVENTS
 
     @property
     def reader(self) -> ev.EventReader:

@@ -1,4 +1,5 @@
-"""A fast path for reading the [[events]] blocks this program writes.
+"""A fast path for reading saves: the [[events]] blocks this program writes, and long
+files of plain TOML (a roster written by hand or by tomli_w).
 
 A long fight is mostly `[[events]]` blocks of `key = value` lines. Parsing them with a
 TOML library costs most of a load; this reads exactly the plain shapes the writer
@@ -8,6 +9,13 @@ nested tables) to the TOML parser for that value alone. Anything unusual — a s
 a key written twice, a multi-line value, CRLF — makes the whole file go through the
 TOML parser, so the result is always what the parser would give (a property test
 checks this).
+
+A long head (the roster), or long event blocks written by hand, are read by `plain`:
+`key = value` lines of plain scalars, arrays (across lines too) of scalars and inline
+tables of scalars, `[[a]]`, `[[a.b]]`, `[a]` and `[a.b]` headers, blank and comment
+lines. A value of another shape goes to the parser on its own; a line of any other
+shape, a key or table defined twice, sends the text to the parser, which gives (or
+reports, with its line) what it makes of it.
 """
 
 from __future__ import annotations
@@ -34,11 +42,13 @@ class _Unusual(Exception):
 
 def loads(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """What `parse(text)` gives, faster for saves written by this program."""
-    head, found, rest = text.partition(HEADER)
-    if not found or "\r" in text:
+    if "\r" in text:
         return parse(text)
+    head, found, rest = text.partition(HEADER)
+    if not found:
+        return loads_plain(text, parse)
     try:
-        data = parse(head)
+        data = loads_plain(head, parse)
         if "events" in data:
             raise _Unusual
     except Exception:  # unusual, or a syntax error: the parser reads (or reports) it all
@@ -55,7 +65,7 @@ def _rest_parsed(data: dict[str, Any], rest: str, text: str,
     """The events part through the parser on its own (a save written by hand, with
     sub-tables in its events): the head, already read, is not read again."""
     try:
-        tail = parse(HEADER.lstrip("\n") + rest)
+        tail = loads_plain(HEADER.lstrip("\n") + rest, parse)
     except Exception:
         return parse(text)  # the parser reports the fault against the whole file
     if set(tail) & set(data):
@@ -141,3 +151,198 @@ def _compound(text: str, parse: Callable[[str], dict[str, Any]]) -> Any:
         if len(table) == len(pairs):
             return table
     return parse("v = " + text)["v"]
+
+
+
+# -- plain TOML: what a hand-written or tomli_w-written file is made of ------------------
+
+PLAIN_FROM = 32_768  # shorter texts go straight to the parser: compiling the patterns costs more
+
+_KEY = r'(?:[A-Za-z0-9_-]+|"[^"\\\x00-\x08\x0a-\x1f\x7f]*")'
+_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
+_LIT = r"'[^'\x00-\x08\x0a-\x1f\x7f]*'"
+_FLOAT = r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)"
+_WHOLE = r"[+-]?(?:0|[1-9][0-9]{0,17})"
+_SCALAR = rf"(?:{_STR}|{_LIT}|{_FLOAT}|{_WHOLE}|true|false)"
+_COMMENT = r"(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
+_NAME = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?"
+# One line each (a multi-line array: all its lines): `key = value`, a `[[table]]` or
+# `[table]` header of one or two bare keys, or a blank or comment line. An array or
+# inline table is caught whole, its inside read by `_compound_value`; a value of any
+# other shape (`other`) is read by the parser on its own.
+_PLAIN = (
+    rf"^[ \t]*(?:({_KEY})[ \t]*=[ \t]*(?:({_STR})|({_FLOAT})|({_WHOLE})|(true|false)"
+    r"|(\[[^\n]*\]|\{[^\n]*\}|\[\n(?:[ \t]*(?:[^\n\]# \t][^\n]*)?\n)*[ \t]*\])"
+    rf"|([^\n]*?))|\[\[({_NAME})\]\]|\[({_NAME})\]|)[ \t]*{_COMMENT}$"
+)
+_PAIR = rf"{_KEY}[ \t]*=[ \t]*{_SCALAR}"
+# TOML 1.0's inline table (no newline, no trailing comma) of scalars; an array of scalars
+# and such tables, across lines, without comments
+_INLINE = rf"\{{[ \t]*(?:{_PAIR}[ \t]*(?:,[ \t]*(?=[A-Za-z0-9_\"-])|(?=\}})))*\}}"
+_ARRAY = rf"\[(?:[ \t\n]*(?:{_SCALAR}|{_INLINE})[ \t\n]*(?:,|(?=[ \t\n]*\])))*[ \t\n]*\]"
+_TOKENS = rf"({_STR}|{_LIT})|({_FLOAT})|({_WHOLE})|(true|false)|({_INLINE})"
+
+
+class _Patterns:
+    """Compiled on first use: a short run never pays for them."""
+
+    def __init__(self) -> None:
+        self.plain = re.compile(_PLAIN, re.MULTILINE)
+        self.array = re.compile(_ARRAY)
+        self.inline = re.compile(_INLINE)
+        self.tokens = re.compile(_TOKENS)
+        self.pairs = re.compile(rf"({_KEY})[ \t]*=[ \t]*({_SCALAR})")
+
+
+_patterns: list[_Patterns] = []
+
+
+def _compiled() -> _Patterns:
+    if not _patterns:
+        _patterns.append(_Patterns())
+    return _patterns[0]
+
+
+def loads_plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """`parse(text)`, read directly when `text` is long and of plain shapes."""
+    if len(text) >= PLAIN_FROM:
+        try:
+            return plain(text, parse)
+        except _Unusual:
+            pass
+    return parse(text)
+
+
+def plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """What `parse(text)` gives for a document of plain shapes; _Unusual for any other
+    (the caller then has the parser read it, or report its fault)."""
+    patterns = _compiled()
+    found = patterns.plain.findall(text)
+    newlines = 0  # inside multi-line arrays
+    root: dict[str, Any] = {}
+    table = root
+    arrays: set[int] = set()  # ids of the lists that [[headers]] made
+    tables: set[int] = set()  # ids of the tables that [headers] made
+    cache: dict[str, Any] = {}
+    for key, quoted, real, whole, flag, compound, other, array_of, table_of in found:
+        if key:
+            if key[0] == '"':
+                key = key[1:-1]
+            if key in table:
+                raise _Unusual  # a key written twice: the parser reports it
+            if quoted:
+                table[key] = quoted[1:-1]
+            elif whole:
+                table[key] = int(whole)
+            elif real:
+                table[key] = float(real)
+            elif flag:
+                table[key] = flag == "true"
+            elif compound:
+                newlines += compound.count("\n")
+                table[key] = _compound_value(compound, cache, patterns, parse)
+            else:
+                table[key] = _alone(other, parse)
+        elif array_of:
+            table = _header(root, array_of, arrays, tables, True)
+        elif table_of:
+            table = _header(root, table_of, arrays, tables, False)
+    if len(found) + newlines != text.count("\n") + 1:
+        raise _Unusual  # a line none of the shapes covers
+    return root
+
+
+def _header(root: dict[str, Any], name: str, arrays: set[int], tables: set[int],
+            many: bool) -> dict[str, Any]:
+    """The table a `[[name]]` (many) or `[name]` header opens, when the parser would open
+    it without complaint; else _Unusual."""
+    first, _, second = name.partition(".")
+    parent = root
+    if second:
+        above = root.get(first)
+        if type(above) is list and id(above) in arrays:
+            parent = above[-1]
+        elif type(above) is dict:
+            parent = above
+        else:
+            raise _Unusual
+        first = second
+    made: dict[str, Any] = {}
+    there = parent.get(first)
+    if there is None:
+        if many:
+            items = [made]
+            arrays.add(id(items))
+            parent[first] = items
+        else:
+            tables.add(id(made))
+            parent[first] = made
+    elif many and type(there) is list and id(there) in arrays:
+        there.append(made)
+    else:
+        raise _Unusual  # defined twice, or a value's key: the parser says what it makes of it
+    return made
+
+
+def _compound_value(text: str, cache: dict[str, Any], patterns: _Patterns,
+                    parse: Callable[[str], dict[str, Any]]) -> Any:
+    """An array or inline table: of scalars and inline tables of scalars directly (a text
+    seen before is read once, each use getting its own copy), else by the parser."""
+    known = cache.get(text)
+    if known is None:
+        if text[0] == "{" and patterns.inline.fullmatch(text):
+            known = _inline(text, patterns)
+        elif text[0] == "[" and patterns.array.fullmatch(text):
+            known = _array(text, patterns)
+        else:
+            return _alone(text, parse)
+        cache[text] = known
+    if type(known) is dict:
+        return dict(known)
+    return [dict(item) if type(item) is dict else item for item in known]
+
+
+def _array(text: str, patterns: _Patterns) -> list[Any]:
+    items: list[Any] = []
+    for quoted, real, whole, flag, inline in patterns.tokens.findall(text):
+        if quoted:
+            items.append(quoted[1:-1])
+        elif whole:
+            items.append(int(whole))
+        elif real:
+            items.append(float(real))
+        elif flag:
+            items.append(flag == "true")
+        else:
+            items.append(_inline(inline, patterns))
+    return items
+
+
+def _inline(text: str, patterns: _Patterns) -> dict[str, Any]:
+    pairs = patterns.pairs.findall(text)
+    table = {(key[1:-1] if key[0] == '"' else key): _scalar(token) for key, token in pairs}
+    if len(table) != len(pairs):
+        raise _Unusual  # a key written twice
+    return table
+
+
+def _scalar(token: str) -> Any:
+    start = token[0]
+    if start == '"' or start == "'":
+        return token[1:-1]
+    if token == "true":
+        return True
+    if token == "false":
+        return False
+    if "." in token or "e" in token or "E" in token:
+        return float(token)
+    return int(token)
+
+
+def _alone(text: str, parse: Callable[[str], dict[str, Any]]) -> Any:
+    """A value of another shape, read by the parser on its own: a value on one line (or
+    an array up to its closing line) reads the same alone as in its place."""
+    try:
+        return parse("v = " + text)["v"]
+    except Exception:
+        raise _Unusual from None

@@ -221,13 +221,14 @@ def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
     boundary lacks it). A cut inside the header line itself (`[[eve`) tears that new
     block, not the complete one before it."""
     headers = [m.start() for m in _EVENTS_HEADER.finditer(text)]
-    if not headers:
+    last = text.rfind("\n", 0, len(text.rstrip())) + 1  # where the last line starts
+    cut = text[last:].strip()
+    if cut and "[[events]]".startswith(cut) and cut != "[[events]]" and (headers or len(cut) > 2):
+        start, index = last, len(headers)
+    elif headers:
+        start, index = headers[-1], len(headers) - 1
+    else:
         return None
-    start, index = headers[-1], len(headers) - 1
-    partial = text.rfind("\n", 0, len(text.rstrip(" \t"))) + 1  # the last line, if a header cut
-    if partial > start and "[[events]]".startswith(text[partial:].strip()) and \
-            text[partial:].strip():
-        start, index = partial, len(headers)
     first_line = text.count("\n", 0, start) + 1
     block = text[start:]
     incomplete = error.reason.startswith("TOML syntax error") or (

@@ -63,21 +63,34 @@ def state_header(fight: Fight) -> str:
 
 
 def replay_text(story: Chronicle) -> str:
-    """The log line by line under round headings; each round's order appears where it
-    became known (its first resolved beat, or the round's end)."""
+    """The log line by line, undo and redo included, under round headings: the round the
+    fight was in when each event was entered (`== Back to round N ==` after an undo into
+    an earlier round, `== Round N again ==` for a round begun anew). Each round's order
+    appears once, where the order still in effect became known (its first resolved beat
+    still in effect, or the round's end)."""
     lines = [f"{story.title} — {story.ruleset}"]
-    orders = {r.plan_at: r for r in story.rounds if r.plan is not None}
-    current = None
-    if 0 in orders:
-        lines += order_lines(orders[0])
+    orders: dict[int, list[Any]] = {}
+    for r in story.rounds:
+        if r.plan is not None:
+            orders.setdefault(r.plan_at, []).append(r)
+    current, seen = 0, set[int]()
+    for r in orders.get(0, []):
+        lines += order_lines(r)
     for number, round_, text in story.lines:
         if round_ != current and round_ >= 1:
+            lines += ["", round_heading(round_, current, seen)]
             current = round_
-            lines += ["", f"== Round {round_} =="]
+            seen.add(round_)
         lines.append(f"{number:>5}. {text}")
-        if number in orders:
-            lines += order_lines(orders[number])
+        for r in orders.get(number, []):
+            lines += order_lines(r)
     return "\n".join(lines) + "\n"
+
+
+def round_heading(number: int, before: int, seen: set[int]) -> str:
+    if number < before:
+        return f"== Back to round {number} =="
+    return f"== Round {number} again ==" if number in seen else f"== Round {number} =="
 
 
 def order_lines(r: Any) -> list[str]:

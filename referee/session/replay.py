@@ -1,8 +1,29 @@
 """Replay and export: the log told as a person reads it. Dice come from the log, so a
-replay never re-rolls, and the same save always gives the same bytes."""
+replay never re-rolls, and the same save always gives the same bytes.
+
+Two views of one log, which undo and redo make differ:
+
+- `Chronicle.lines` is every event of the log as written, undo and redo and what they
+  took back included, each with the round the fight was in when it was entered. The
+  full replay (`render.replay_text`) puts them under round headings in log order: a
+  round's first heading is `== Round N ==`; when an undo takes the fight back into an
+  earlier round the heading says `== Back to round N ==`, and a round begun again after
+  that is `== Round N again ==`. Each round's order is shown once, where the order
+  still in effect became known.
+- `Chronicle.rounds` is the recap (`render.markdown`, the JSON's rounds): each round
+  that still has events in effect, once and in order, told from those events only;
+  what was undone is left out, and so is a round undone whole. Its plan is the one
+  still in effect (taken at its first resolved beat still in effect, else at the
+  round's end), and `fell` names who went down, dying or dead in it.
+
+The fold runs once: whether an event is still in effect is known only at the end of
+the log (`Round.kept`), so a round keeps each candidate plan and fall with the event it
+hangs on, and the end picks those whose event was kept.
+"""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from referee.engine import Fight
@@ -12,14 +33,25 @@ from referee.engine.record import field, record
 
 from .files import Save, paused_gc
 
+# How far down a ruleset's state words are (`Ruleset.state_word`): a rise is a fall in
+# the recap. Other words (a lost spell) are not a fall.
+SEVERITY = {"down": 1, "incapacitated": 1, "unconscious": 1, "dying": 2, "dead": 3}
+# Events that change no one's state: no need to ask the ruleset after them.
+STILL = frozenset({"declare", "initiative", "resolve", "roll", "note", "phase"})
+TARGETED = (ev.Damage, ev.Heal, ev.Death, ev.Condition)  # they change their target only
+
 
 @record
 class Round:
     number: int
     entries: list[tuple[int, str, str]] = field(default_factory=list)  # (n, type, text)
-    plan: Plan | None = None
+    plan: Plan | None = None  # the plan still in effect (set at the end of the chronicle)
     plan_at: int = 0  # the event after which the order was known
     kept: set[int] = field(default_factory=set)  # event numbers still in effect at the end
+    # (n, plan, plan_at): plans taken as the log went, each hanging on event n (None: the
+    # log's end); the first whose event is kept is the plan
+    candidates: list[tuple[int | None, Plan, int]] = field(default_factory=list)
+    falls: list[tuple[int, str, str, str]] = field(default_factory=list)  # (n, id, name, word)
 
     def texts(self, *types: str) -> list[str]:
         return [text for n, kind, text in self.entries if kind in types and n in self.kept]
@@ -39,19 +71,30 @@ class Round:
         return [text for n, kind, text in self.entries if kind not in quiet and n in self.kept]
 
     @property
+    def in_effect(self) -> bool:
+        return any(n in self.kept for n, _, _ in self.entries)
+
+    @property
     def fell(self) -> list[str]:
-        return [text.split(" dies")[0] for text in self.texts("death")]
+        """Who went down, dying or dead this round, by name, each once with the state
+        their last fall left them in: `Goblin 1 (dead)`."""
+        last: dict[str, tuple[str, str]] = {}
+        for n, cid, who, word in self.falls:
+            if n in self.kept:
+                last[cid] = (who, word)
+        return [f"{who} ({word})" for who, word in last.values()]
 
 
 @record
 class Chronicle:
-    """Every event as a line, and each round summarised with its final plan."""
+    """Every event as a line, and each round in effect summarised with its final plan."""
 
     title: str
     ruleset: str
     lines: list[tuple[int, int, str]] = field(default_factory=list)  # (n, round, text)
     rounds: list[Round] = field(default_factory=list)
     fight: Fight | None = None
+    by_number: dict[int, Round] = field(default_factory=dict)  # every round met, undone too
 
 
 def chronicle(save: Save, upto: int | None = None) -> Chronicle:
@@ -64,19 +107,37 @@ def _chronicle(save: Save, upto: int | None) -> Chronicle:
     fight.later = set(save.fight.later)
     story = Chronicle(save.encounter.title, save.fight.ruleset.name)
     log = save.fight.log if upto is None else save.fight.log[:upto]
+    words = state_words(fight)
     for number, event in enumerate(log, start=1):
         text = describe(fight, event)
         if isinstance(event, (ev.NewRound, ev.End)):
-            close_round(story, fight)
+            close_round(story, fight, number)
         fight.push(event)
         story.lines.append((number, event.round, text))
-        note_round(story, fight, event, text)
-    close_round(story, fight)
-    kept = {position + 1 for position in fight.positions}
-    for r in story.rounds:
-        r.kept = kept
+        current = note_round(story, fight, event, text)
+        if event.TYPE not in STILL:
+            note_falls(current, fight, event, number, words)
+    close_round(story, fight, None)
+    settle(story, {position + 1 for position in fight.positions})
     story.fight = fight
     return story
+
+
+def settle(story: Chronicle, kept: set[int]) -> None:
+    """The recap: the rounds with events still in effect, in order, each with the first
+    of its plans whose event was kept."""
+    story.rounds = []
+    for number in sorted(story.by_number):
+        r = story.by_number[number]
+        r.kept = kept
+        if not r.in_effect:
+            continue
+        r.plan, r.plan_at = None, 0
+        for anchor, plan, at in r.candidates:
+            if anchor is None or anchor in kept:
+                r.plan, r.plan_at = plan, at
+                break
+        story.rounds.append(r)
 
 
 def chronicle_lines(table: Any) -> list[Any]:
@@ -89,27 +150,79 @@ def chronicle_lines(table: Any) -> list[Any]:
 
 
 def round_of(story: Chronicle, number: int) -> Round:
-    if not story.rounds or story.rounds[-1].number != number:
-        story.rounds.append(Round(number))
-    return story.rounds[-1]
+    """Round `number`'s one summary, however often the log comes back to it."""
+    found = story.by_number.get(number)
+    if found is None:
+        found = story.by_number[number] = Round(number)
+        story.rounds.append(found)
+    return found
 
 
-def close_round(story: Chronicle, fight: Fight) -> None:
-    last = story.rounds[-1] if story.rounds else None
-    if last is not None and last.plan is None and fight.declared(last.number):
-        plan = fight.plan(last.number)
-        if plan.beats:
-            last.plan, last.plan_at = plan, last.entries[-1][0] if last.entries else 0
+def now_in_effect(fight: Fight, number: int) -> bool:
+    """Whether event `number` (1-based) of the log is in effect now."""
+    positions = fight.positions  # ascending: what is in effect is a prefix, redone in order
+    at = bisect_left(positions, number - 1)
+    return at < len(positions) and positions[at] == number - 1
 
 
-def note_round(story: Chronicle, fight: Fight, event: ev.Event, text: str) -> None:
-    if event.round == 0 and not story.rounds:
+def has_plan(fight: Fight, r: Round) -> bool:
+    """Whether a plan `r` took is still in effect now. An undo takes back the latest
+    events first, so a plan taken later for the same round can only be needed once the
+    earlier ones' events are no longer in effect."""
+    return any(anchor is not None and now_in_effect(fight, anchor)
+               for anchor, _, _ in r.candidates)
+
+
+def close_round(story: Chronicle, fight: Fight, anchor: int | None) -> None:
+    """The round ending (before event `anchor`, a new round or the end; None: the log's
+    end) takes its plan then, if no resolved beat gave it one still in effect."""
+    r = story.by_number.get(max(fight.round, 1))
+    if r is None or has_plan(fight, r) or not fight.declared(r.number):
         return
+    plan = fight.plan(r.number)
+    if plan.beats:
+        r.candidates.append((anchor, plan, len(fight.log)))
+
+
+def note_round(story: Chronicle, fight: Fight, event: ev.Event, text: str) -> Round | None:
+    if event.round == 0 and not story.rounds:
+        return None
     current = round_of(story, max(event.round, 1))
     number = len(fight.log)
     current.entries.append((number, event.TYPE, text))
-    if isinstance(event, ev.Resolve) and current.plan is None:
-        current.plan, current.plan_at = fight.plan(current.number), number - 1
+    if isinstance(event, ev.Resolve) and not has_plan(fight, current):
+        current.candidates.append((number, fight.plan(current.number), number - 1))
+    return current
+
+
+# -- who fell -------------------------------------------------------------------------
+
+
+def state_words(fight: Fight) -> dict[str, str]:
+    word = fight.ruleset.state_word
+    return {cid: word(fight, cid) for cid in fight.roster}
+
+
+def note_falls(current: Round | None, fight: Fight, event: ev.Event, number: int,
+               words: dict[str, str]) -> None:
+    """After event `number` (not a STILL one): whoever it left worse off (down, dying,
+    dead) fell in `current`. `words` holds each combatant's state word as of the event
+    before."""
+    if isinstance(event, (ev.Undo, ev.Redo)):  # the state jumps; undo and redo never count
+        words.update(state_words(fight))
+        return
+    if isinstance(event, TARGETED) and event.target in fight.roster:
+        ids = [event.target]
+    else:  # a new round, a join, a ruleset's own event: anyone may have changed
+        ids = list(fight.roster)
+    for cid in ids:
+        word = fight.ruleset.state_word(fight, cid)
+        if isinstance(event, ev.Death) and cid == event.target and \
+                SEVERITY.get(word, 0) < SEVERITY["dead"]:
+            word = "dead"
+        before, words[cid] = words.get(cid, ""), word
+        if current is not None and SEVERITY.get(word, 0) > SEVERITY.get(before, 0):
+            current.falls.append((number, cid, name(fight, cid), word))
 
 
 # -- one line per event -------------------------------------------------------------
@@ -122,6 +235,18 @@ def name(fight: Fight, cid: str) -> str:
 
 def names(fight: Fight, ids: tuple[str, ...]) -> str:
     return ", ".join(name(fight, i) for i in ids)
+
+
+def label(fight: Fight, ident: str) -> str:
+    """A combatant's name, or a side's; a group has no name but its id."""
+    if ident in fight.roster:
+        return name(fight, ident)
+    side = fight.encounter.side(ident)
+    return side.name if side else ident
+
+
+def labels(fight: Fight, ids: tuple[str, ...]) -> str:
+    return ", ".join(label(fight, i) for i in ids)
 
 
 def dice_text(detail: dict[str, Any]) -> str:
@@ -152,10 +277,8 @@ def tell_initiative(fight: Fight, e: ev.Initiative) -> str:
     parts = []
     for _, values in tables:
         for who, value in values.items():
-            side = fight.encounter.side(who)
-            label = side.name if side else name(fight, who)
             detail = e.dice.get(who)
-            parts.append(f"{label} {value}"
+            parts.append(f"{label(fight, who)} {value}"
                          + (f" (rolled {dice_text(detail)})" if detail else ""))
     return "initiative: " + ", ".join(parts)
 
@@ -210,7 +333,7 @@ def tell_condition(fight: Fight, e: ev.Condition) -> str:
 
 
 def tell_morale(fight: Fight, e: ev.Morale) -> str:
-    who = names(fight, e.group) if all(g in fight.roster for g in e.group) else ", ".join(e.group)
+    who = labels(fight, e.group)
     if e.passed is None:
         return f"morale check due for {who} (DI-18)"
     roll = f": {e.roll} vs {e.target}" if e.roll is not None else ""
@@ -241,7 +364,7 @@ TELLERS: dict[str, Any] = {
     "join": tell_join,
     "heal": lambda f, e: f"{name(f, e.target)} heals {e.amount}"
                          + (", stabilised" if e.stabilize else ""),
-    "surprise": lambda f, e: f"surprise: {', '.join(e.surprised)} surprised",
+    "surprise": lambda f, e: f"surprise: {labels(f, e.surprised)} surprised",
     "death": lambda f, e: f"{name(f, e.target)} dies" + (f" ({e.cause})" if e.cause else ""),
     "round": lambda f, e: f"round {e.round} begins",
     "phase": lambda f, e: f"phase: {e.phase}" + (" (skipped)" if e.skipped else ""),

@@ -83,6 +83,10 @@ class State:
 class CountUp(Ruleset):
     id = "count-up"
     RULES = RULES
+    COMBATANT_FIELDS = stats.COMBATANT
+    WEAPON_FIELDS = stats.WEAPON
+    SPELL_FIELDS = stats.SPELL
+    EVENTS = cu.EVENTS
 
     def read(self, f: Fields) -> None:
         self.die = f.int("initiative_die", 12, minimum=2)
@@ -137,18 +141,6 @@ class CountUp(Ruleset):
                 "actions: " + ", ".join(f"{k} {r.modifier:+d}" for k, r in self.kinds.items())]
 
     # -- the roster and the log ----------------------------------------------------------
-
-    def combatant_fields(self) -> tuple[Field, ...]:
-        return stats.COMBATANT
-
-    def weapon_fields(self) -> tuple[Field, ...]:
-        return stats.WEAPON
-
-    def spell_fields(self) -> tuple[Field, ...]:
-        return stats.SPELL
-
-    def events(self) -> tuple[type[ev.Event], ...]:
-        return cu.EVENTS
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
         from .views import tell

@@ -61,6 +61,10 @@ class State:
 class DemonIdol(Ruleset):
     id = "demon-idol"
     RULES = RULES
+    COMBATANT_FIELDS = stats.COMBATANT
+    WEAPON_FIELDS = stats.WEAPON
+    SPELL_FIELDS = stats.SPELL
+    EVENTS = di.EVENTS
 
     def read(self, f: Fields) -> None:
         self.die = f.int("initiative_die", 6, minimum=2)
@@ -97,18 +101,6 @@ class DemonIdol(Ruleset):
                 "letters: " + " ".join(key for key, _, _ in self.letters)]
 
     # -- the roster and the log ----------------------------------------------------------
-
-    def combatant_fields(self) -> tuple[Field, ...]:
-        return stats.COMBATANT
-
-    def weapon_fields(self) -> tuple[Field, ...]:
-        return stats.WEAPON
-
-    def spell_fields(self) -> tuple[Field, ...]:
-        return stats.SPELL
-
-    def events(self) -> tuple[type[ev.Event], ...]:
-        return di.EVENTS
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
         from .views import tell

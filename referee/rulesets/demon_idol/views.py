@@ -13,6 +13,11 @@ def name(fight: Fight, cid: str | None) -> str:
     return combatant.name if combatant else (cid or "")
 
 
+def side_or_name(fight: Fight, ident: str) -> str:
+    side = fight.encounter.side(ident)
+    return side.name if side else name(fight, ident)
+
+
 def tell(fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, di.Declare):
         return tell_declare(fight, event)
@@ -23,8 +28,9 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
         return (f"{name(fight, event.actor)}'s prepared action fires"
                 + (f", before {name(fight, event.before)}" if event.before else ""))
     if isinstance(event, di.Surprise):
-        return (f"surprise: {', '.join(event.surprised)} surprised"
-                + (f", {event.segments} surprise segment(s)" if event.segments else ""))
+        return (f"surprise: {', '.join(side_or_name(fight, i) for i in event.surprised)} "
+                "surprised" + (f", {event.segments} surprise segment(s)"
+                               if event.segments else ""))
     return None
 
 
