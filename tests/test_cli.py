@@ -163,7 +163,7 @@ def played(tmp_path) -> Path:
 
 @pytest.mark.parametrize(("cut", "below", "cause"), [
     ('"actor" = "mi', 2, "events[3].actor: TOML syntax error: unterminated string"),
-    ('"target" = "gob2"\n', 0, "events[3].round: missing required field"),
+    ('"target" = "gob2"\n', 0, "events[3].round: missing required field (event 4 of the log)"),
 ], ids=["inside-a-value", "at-a-line-end"])
 def test_check_explains_a_torn_last_event_in_the_words_plan_uses(played, cut, below, cause,
                                                                   capsys):

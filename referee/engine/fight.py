@@ -350,7 +350,7 @@ class Fight:
         earlier = self.state.declared_by.get(_declare_key(e))
         if earlier is not None and not e.replaces:
             raise IllegalDeclaration(
-                f"{e.actor} has already declared in round {e.round} (event {earlier + 1})",
+                f"{e.actor} has already declared in round {e.round}, in event {earlier + 1}",
                 ("actor",))
         if earlier is None and e.replaces:
             raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "

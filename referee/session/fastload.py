@@ -262,7 +262,7 @@ def _header(root: dict[str, Any], name: str, arrays: set[int], tables: set[int],
         above = root.get(first)
         if type(above) is list and id(above) in arrays:
             parent = above[-1]
-        elif type(above) is dict:
+        elif type(above) is dict and id(above) in tables:
             parent = above
         else:
             raise _Unusual

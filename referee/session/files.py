@@ -105,7 +105,11 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
 
 
 def fault(name: str, text: str, error: RefereeError) -> LoadError:
-    return LoadError(name, error.reason, locate_field(text, error.path), error.field)
+    reason = error.reason
+    path = error.path
+    if len(path) > 1 and path[0] == "events" and isinstance(path[1], int):
+        reason += f" (event {path[1] + 1} of the log)"  # as the log and replay number it
+    return LoadError(name, reason, locate_field(text, path), error.field)
 
 
 def locate_field(text: str, path: tuple) -> int | None:
@@ -232,7 +236,7 @@ def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
     first_line = text.count("\n", 0, start) + 1
     block = text[start:]
     incomplete = error.reason.startswith("TOML syntax error") or (
-        error.reason == "missing required field"
+        error.reason.startswith("missing required field")
         and error.field.startswith(f"events[{index}].")
         and _ROUND_LINE.search(block) is None)
     if not incomplete or (error.line is not None and error.line < first_line):
