@@ -8,10 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.session import fastload
 from referee.session.fastload import loads
 from referee.session.writer import save_text
 from tests.conftest import ROOT
 from tests.test_writer import events
+
+
+@pytest.fixture(autouse=True)
+def fast_paths_for_short_texts(monkeypatch):
+    """The fast paths are taken for long texts only; here, for every text."""
+    monkeypatch.setattr(fastload, "FAST_FROM", 0)
+
 
 HEAD = (ROOT / "tests" / "scenarios" / "demon-idol" / "di-01-won-initiative.toml").read_text()
 HEAD = HEAD.split("[[events]]")[0]
@@ -78,21 +86,19 @@ def test_crlf_and_files_without_events_go_to_the_parser():
 import tomli  # noqa: E402
 import tomli_w  # noqa: E402
 
-from referee.session import fastload  # noqa: E402
-
 PARSERS = (tomllib.loads, tomli.loads)  # the standard one (TOML 1.0) and the one we use
 
 
 def same_plain(text: str) -> None:
-    """Through the plain reader (however short the text), then through `loads` with it
-    switched on for every length: what each parser gives, or its fault."""
+    """Through the plain reader, then through `loads`: what each parser gives (the
+    standard one and the one the program uses), or its fault."""
     for parse in PARSERS:
         try:
             want = parse(text)
         except Exception as error:
             fault = type(error)
             with pytest.raises(fault):
-                loads_short(text, parse)
+                loads(text, parse)
             try:
                 fastload.plain(text, parse)
             except fastload._Unusual:
@@ -106,17 +112,8 @@ def same_plain(text: str) -> None:
             pass
         else:
             assert _types(got) == _types(want)
-        got = loads_short(text, parse)
+        got = loads(text, parse)
         assert _types(got) == _types(want)
-
-
-def loads_short(text, parse):
-    before = fastload.PLAIN_FROM
-    fastload.PLAIN_FROM = 0
-    try:
-        return loads(text, parse)
-    finally:
-        fastload.PLAIN_FROM = before
 
 
 def _types(value):
@@ -159,13 +156,15 @@ def test_the_files_in_the_tests_are_mostly_plain():
 def test_a_long_plain_file_takes_the_plain_path(monkeypatch):
     import sys
 
+    monkeypatch.undo()  # the length the program uses
+
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         import plan_bench
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     text = tomli_w.dumps(plan_bench.big_save(combatants=300, surprise=True))
-    assert len(text) > fastload.PLAIN_FROM
+    assert len(text) > fastload.FAST_FROM
     taken = []
     real = fastload.plain
     monkeypatch.setattr(fastload, "plain", lambda t, p: taken.append(len(t)) or real(t, p))

@@ -9,13 +9,34 @@ roster is written back exactly as it was read.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from .errors import FormatError, Path
 from .reading import describe
 from .specs import Field
 
 Reader = Callable[[Any, Path, str], Any]  # (value, path of its table, its key)
+
+
+def _unknown_key(value: Any, path: Path, key: str) -> Any:
+    raise AssertionError("a marker, never called")
+
+
+class _Never:
+    """No value is of this type: a key without a quick acceptance."""
+
+
+# (the type a value that needs no reading has, its least value, the key's reader)
+_Entry = tuple[type, "int | None", Reader]
+_UNKNOWN: _Entry = (_Never, None, _unknown_key)
+_AS_GIVEN = {"int": int, "bool": bool, "number": float, "text": str}
+
+
+def _entry(spec: Field, reader: Reader) -> _Entry:
+    """A value of the kind's own type (an integer at least `minimum`) is its own reading:
+    it is kept without a call to the reader, which checks every other value."""
+    given = _AS_GIVEN.get(spec.kind, _Never)
+    return (given, spec.minimum if given is int else None, reader)
 
 
 class Schema:
@@ -28,22 +49,34 @@ class Schema:
         self.readers: dict[str, Reader] = {f.name: reader_for(f, owner) for f in fields}
         self.by_name = {f.name: f for f in fields}
         self.required = [f.name for f in fields if f.required]
+        self._entries = {f.name: _entry(f, self.readers[f.name]) for f in fields}
+        self._known: dict[frozenset[str], dict[str, _Entry | None]] = {}
 
     def read(self, data: Mapping[str, Any], path: Path,
              skip: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
         """The table's keys outside `skip` (the core's own), each checked by its spec."""
         out: dict[str, Any] = {}
-        readers = self.readers
+        # every key a table may hold: its entry, or None for a core key (skipped)
+        known = self._known.get(skip) if type(skip) is frozenset else None
+        if known is None:
+            known = {**self._entries, **dict.fromkeys(skip)}
+            if type(skip) is frozenset:
+                self._known[skip] = known
         for key, value in data.items():
-            if key in skip:
+            entry = known.get(key, _UNKNOWN)
+            if entry is None:
                 continue
-            reader = readers.get(key)
-            if reader is None:
+            given, least, reader = entry
+            if type(value) is given and (least is None or cast(int, value) >= least):
+                out[key] = value
+            elif entry is _UNKNOWN:
                 raise FormatError(self.unknown(key, skip), path + (key,))
-            out[key] = reader(value, path, key)
-        for name in self.required:
-            if name not in out:
-                raise FormatError("missing required field", path + (name,))
+            else:
+                out[key] = reader(value, path, key)
+        if self.required:
+            for name in self.required:
+                if name not in out:
+                    raise FormatError("missing required field", path + (name,))
         return out
 
     def unknown(self, key: str, core: frozenset[str] | set[str]) -> str:

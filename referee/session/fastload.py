@@ -23,17 +23,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 HEADER = "\n[[events]]\n"
-_LINES = re.compile(
-    r'^(?:([A-Za-z0-9_-]+) = (?:("[^"\\\x00-\x1f\x7f]*")|(-?(?:0|[1-9][0-9]{0,17}))'
-    r"|(true|false)|(.+))|[ \t]*(?:#.*)?)$",
-    re.MULTILINE,
-)
+FAST_FROM = 32_768  # a shorter text goes straight to the parser: quick, and no patterns to compile
 _INT = r"-?(?:0|[1-9][0-9]{0,17})"
-_INTS = re.compile(rf"\[(?:{_INT}(?:, {_INT})*)?\]")
-_INT_TABLE = re.compile(rf"\{{ [A-Za-z0-9_-]+ = {_INT}(?:, [A-Za-z0-9_-]+ = {_INT})* \}}")
 
 
 class _Unusual(Exception):
@@ -41,8 +36,8 @@ class _Unusual(Exception):
 
 
 def loads(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
-    """What `parse(text)` gives, faster for saves written by this program."""
-    if "\r" in text:
+    """What `parse(text)` gives, faster for long saves."""
+    if len(text) < FAST_FROM or "\r" in text:
         return parse(text)
     head, found, rest = text.partition(HEADER)
     if not found:
@@ -119,7 +114,7 @@ def _events(rest: str, parse: Callable[[str], dict[str, Any]]) -> list[dict[str,
 
 def _block(block: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """Every line must be a `key = value`, blank or a comment."""
-    found = _LINES.findall(block)
+    found = PATTERNS.lines.findall(block)
     if len(found) != block.count("\n") + 1:
         raise _Unusual
     event: dict[str, Any] = {}
@@ -143,9 +138,9 @@ _NOTHING = ("", "", "", "", "")
 def _compound(text: str, parse: Callable[[str], dict[str, Any]]) -> Any:
     """Lists of integers and tables of integers (dice, initiative rolls) directly;
     any other value through the parser."""
-    if _INTS.fullmatch(text):
+    if PATTERNS.ints.fullmatch(text):
         return [int(n) for n in text[1:-1].split(", ")] if len(text) > 2 else []
-    if _INT_TABLE.fullmatch(text):
+    if PATTERNS.int_table.fullmatch(text):
         pairs = [item.split(" = ") for item in text[2:-2].split(", ")]
         table = {name: int(number) for name, number in pairs}
         if len(table) == len(pairs):
@@ -155,8 +150,6 @@ def _compound(text: str, parse: Callable[[str], dict[str, Any]]) -> Any:
 
 
 # -- plain TOML: what a hand-written or tomli_w-written file is made of ------------------
-
-PLAIN_FROM = 32_768  # shorter texts go straight to the parser: compiling the patterns costs more
 
 _KEY = r'(?:[A-Za-z0-9_-]+|"[^"\\\x00-\x08\x0a-\x1f\x7f]*")'
 _STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
@@ -184,28 +177,51 @@ _TOKENS = rf"({_STR}|{_LIT})|({_FLOAT})|({_WHOLE})|(true|false)|({_INLINE})"
 
 
 class _Patterns:
-    """Compiled on first use: a short run never pays for them."""
+    """Each compiled on first use: a run that never needs one never pays for it."""
 
-    def __init__(self) -> None:
-        self.plain = re.compile(_PLAIN, re.MULTILINE)
-        self.array = re.compile(_ARRAY)
-        self.inline = re.compile(_INLINE)
-        self.tokens = re.compile(_TOKENS)
-        self.pairs = re.compile(rf"({_KEY})[ \t]*=[ \t]*({_SCALAR})")
+    @cached_property
+    def lines(self) -> re.Pattern[str]:  # the lines of the blocks the writer writes
+        return re.compile(
+            r'^(?:([A-Za-z0-9_-]+) = (?:("[^"\\\x00-\x1f\x7f]*")|(-?(?:0|[1-9][0-9]{0,17}))'
+            r"|(true|false)|(.+))|[ \t]*(?:#.*)?)$",
+            re.MULTILINE,
+        )
+
+    @cached_property
+    def ints(self) -> re.Pattern[str]:
+        return re.compile(rf"\[(?:{_INT}(?:, {_INT})*)?\]")
+
+    @cached_property
+    def int_table(self) -> re.Pattern[str]:
+        return re.compile(rf"\{{ [A-Za-z0-9_-]+ = {_INT}(?:, [A-Za-z0-9_-]+ = {_INT})* \}}")
+
+    @cached_property
+    def plain(self) -> re.Pattern[str]:
+        return re.compile(_PLAIN, re.MULTILINE)
+
+    @cached_property
+    def array(self) -> re.Pattern[str]:
+        return re.compile(_ARRAY)
+
+    @cached_property
+    def inline(self) -> re.Pattern[str]:
+        return re.compile(_INLINE)
+
+    @cached_property
+    def tokens(self) -> re.Pattern[str]:
+        return re.compile(_TOKENS)
+
+    @cached_property
+    def pairs(self) -> re.Pattern[str]:
+        return re.compile(rf"({_KEY})[ \t]*=[ \t]*({_SCALAR})")
 
 
-_patterns: list[_Patterns] = []
-
-
-def _compiled() -> _Patterns:
-    if not _patterns:
-        _patterns.append(_Patterns())
-    return _patterns[0]
+PATTERNS = _Patterns()
 
 
 def loads_plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """`parse(text)`, read directly when `text` is long and of plain shapes."""
-    if len(text) >= PLAIN_FROM:
+    if len(text) >= FAST_FROM:
         try:
             return plain(text, parse)
         except _Unusual:
@@ -216,7 +232,7 @@ def loads_plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, 
 def plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """What `parse(text)` gives for a document of plain shapes; _Unusual for any other
     (the caller then has the parser read it, or report its fault)."""
-    patterns = _compiled()
+    patterns = PATTERNS
     found = patterns.plain.findall(text)
     newlines = 0  # inside multi-line arrays
     root: dict[str, Any] = {}
@@ -240,7 +256,13 @@ def plain(text: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
                 table[key] = flag == "true"
             elif compound:
                 newlines += compound.count("\n")
-                table[key] = _compound_value(compound, cache, patterns, parse)
+                known = cache.get(compound)  # (what `_compound_value` does, inline when known)
+                if known is None:
+                    table[key] = _compound_value(compound, cache, patterns, parse)
+                elif type(known) is dict:
+                    table[key] = dict(known)
+                else:
+                    table[key] = [dict(item) if type(item) is dict else item for item in known]
             else:
                 table[key] = _alone(other, parse)
         elif array_of:

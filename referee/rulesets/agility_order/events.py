@@ -34,8 +34,9 @@ class Spend(ev.Event):
     ba: int = f("int0", 0)
     use: str = f("str!", "")
     spaces: int | None = f("int0")  # a move: how far (AO-5)
+    how: str | None = f("str")  # sneaking, swimming, climbing ... (AO-5)
     mp: int = f("int0", 0)  # MP paid (a spell)
-    next_turn: bool = f("bool", False)  # AO-6: taken from the unit's next turn
+    off_turn: bool = f("bool", False)  # AO-6: standing up off-turn, from the next turn
 
 
 @record(frozen=True)

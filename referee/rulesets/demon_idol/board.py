@@ -127,10 +127,9 @@ class Board:
     def side_span(self, side: str) -> tuple[int, int] | None:
         """The first and last of `with_side(side)`, found from either end."""
         sides, slots = self.sides, self.slots
-        for first, slot in enumerate(slots):
-            if sides[slot].get(side, 0) > 0 and "repeats" not in slot.extra:
-                break
-        else:
+        first = next((i for i, slot in enumerate(slots)
+                      if sides[slot].get(side, 0) > 0 and "repeats" not in slot.extra), None)
+        if first is None:
             return None
         for last in range(len(slots) - 1, first, -1):
             slot = slots[last]
@@ -147,7 +146,8 @@ class Board:
         sides = self.sides
         for i, slot in enumerate(self.slots):
             if sides[slot].get(side, 0) > 0:
-                for a in slot.actions:
+                items: list[Any] = slot.actions
+                for a in items:
                     if a.side == side and predicate(a):
                         return i
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
@@ -74,11 +75,11 @@ def collect_segments(rs: DemonIdol, fight: Fight, round_: int,
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
-        segment = decl.segment
-        items = found.get(segment)
+        where = decl.segment
+        items = found.get(where)
         if items is None:
             continue
-        replaced = decl.action if segment is None and decl.actor in failed else None
+        replaced = decl.action if where is None and decl.actor in failed else None
         items += expand_one(index, decl, replaced)
     return found
 
@@ -108,6 +109,19 @@ def side_dice(fight: Fight, round_: int, items: list[Item]) -> dict[str, int]:
 
 
 def build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
+    """The round's plan. A big round allocates thousands of objects and no reference
+    cycles: the cyclic collector is held off while it is worked out."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _build_plan(rs, fight, round_)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
     plan = Plan(rs.id, round_, [])
     segments = getattr(fight.surprise, "segments", 0)
     found = collect_segments(rs, fight, round_, segments if round_ == 1 else 0)

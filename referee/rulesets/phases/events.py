@@ -52,6 +52,7 @@ class Order(ev.Event):
     tactic: str = f("str!", "")
     target: str | None = f("str")
     at: tuple[int, ...] = f("ints", ())
+    by: str | None = f("str")  # who gives it (conflicting orders, PH-9)
 
 
 @record(frozen=True)

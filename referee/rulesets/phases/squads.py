@@ -10,6 +10,7 @@ from referee.engine.model import Combatant, Encounter
 from referee.engine.reading import describe
 from referee.engine.record import record
 from referee.engine.specs import Field
+from referee.engine.stats import Schema
 
 from . import stats
 
@@ -138,8 +139,9 @@ def command_unit(c: Combatant) -> bool:
     return stats.player(c) or any(stats.has(c, t) for t in ("Leadership", "Paragon", "Caster"))
 
 
-def check_squads(encounter: Encounter) -> None:
+def check_squads(encounter: Encounter, limits: Mapping[str, int] | None = None) -> None:
     """PH-7: sizes, the trait a horde needs, one squad per unit, the leader inside."""
+    limits = LIMITS if limits is None else limits
     items = encounter.stats.get("squads", ())
     units = {c.id: c for c in encounter.combatants}
     seen: dict[str, int] = {}
@@ -154,8 +156,8 @@ def check_squads(encounter: Encounter) -> None:
         members = squad["members"]
         if not members:
             raise FormatError("a squad has at least one member (PH-7)", path + ("members",))
-        if len(members) > LIMITS[kind]:
-            raise FormatError(f"a {kind} holds at most {LIMITS[kind]} units, found "
+        if len(members) > limits[kind]:
+            raise FormatError(f"a {kind} holds at most {limits[kind]} units, found "
                               f"{len(members)} (PH-7)", path + ("members",))
         for number, cid in enumerate(members):
             if cid not in units:
@@ -182,3 +184,19 @@ def check_squads(encounter: Encounter) -> None:
 def squads_of(encounter: Encounter) -> dict[str, Squad]:
     return {s["id"]: Squad(s["id"], s.get("kind", "stack"), s["leader"], tuple(s["members"]),
                            order_of(s.get("order"))) for s in encounter.stats.get("squads", ())}
+
+
+class EncounterSchema(Schema):
+    """The save's top-level keys of phases: `squads`, read by `read_squads` (the engine's
+    field kinds have no list of numbers for `order.at`)."""
+
+    def read(self, data: Mapping[str, Any], path: Path,
+             skip: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in skip:
+                continue
+            if key != "squads":
+                raise FormatError(self.unknown(key, skip), path + (key,))
+            out[key] = read_squads(value, path, key)
+        return out

@@ -1,0 +1,134 @@
+"""AO-1 … AO-3: the lineup of a round, worked out from the fold."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.fight import Fight
+from referee.engine.record import record
+
+from . import stats
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import AgilityOrder
+
+
+@record(frozen=True)
+class Slot:
+    cid: str
+    agility: int
+    rules: tuple[str, ...]
+    why: tuple[str, ...]
+
+
+@record(frozen=True)
+class Lineup:
+    slots: tuple[Slot, ...]
+    skipped: tuple[dict[str, Any], ...]
+    unrolled: tuple[str, ...]  # tied units still waiting for their tie roll (or a reroll)
+
+
+def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
+    state: State = fight.rs
+    live = round_ >= max(fight.round, 1)
+    fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
+    done = fight.resolved.get(round_, set()) if not fresh else set()
+    present: list[str] = []
+    skipped: list[dict[str, Any]] = []
+    for cid in fight.roster:
+        unable = rs.no_turn(fight, cid) if live else None
+        if unable is not None and f"{cid}:turn" not in done:
+            rule, why = unable
+            skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
+        else:
+            present.append(cid)
+    known = state.lineup_agility if not fresh and state.round == round_ else {}
+
+    def agility(cid: str) -> int:
+        value = known.get(cid)
+        return rs.agility_now(fight, cid) if value is None else value
+
+    rank = fight.roster_index
+    first = [c for c in present if not stats.initiator(fight.roster[c])]
+    last = [c for c in present if stats.initiator(fight.roster[c])]
+    slots: list[Slot] = []
+    unrolled: list[str] = []
+    for group, initiators in ((first, False), (last, True)):
+        ordered = sorted(group, key=lambda c: (-agility(c), rank(c)))
+        index = 0
+        while index < len(ordered):
+            value = agility(ordered[index])
+            run = [c for c in ordered[index:] if agility(c) == value]
+            index += len(run)
+            slots += _placed(rs, fight, state, run, value, initiators, unrolled)
+    if live and not fresh and state.round == round_:
+        slots = _delayed(fight, state, slots)
+    return Lineup(tuple(slots), tuple(skipped), tuple(unrolled))
+
+
+def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value: int,
+            initiators: bool, unrolled: list[str]) -> list[Slot]:
+    name = _namer(fight)
+    base = (f"initiator: last regardless of Agility (Agility {value:+d})" if initiators
+            else f"Agility {value:+d}")
+    rules = ("AO-1", "AO-2") if initiators else ("AO-1",)
+    if len(run) == 1:
+        return [Slot(run[0], value, rules, (base,))]
+    def others(cid: str) -> str:
+        return ", ".join(name(o) for o in run if o != cid)
+
+    mode = rs.tie_mode
+    if mode == "players":
+        players = {s.id for s in fight.encounter.sides if s.players}
+        run = sorted(run, key=lambda c: fight.roster[c].side not in players)
+        return [Slot(c, value, rules, (base, f"tied with {others(c)}: players first"))
+                for c in run]
+    missing = [c for c in run if c not in state.ties]
+    if missing:
+        unrolled += run
+        what = ("the referee has not ordered the tie yet" if mode == "referee"
+                else "the tie is not rolled yet")
+        return [Slot(c, value, rules, (base, f"tied with {others(c)}: {what} (roster order)"))
+                for c in run]
+    run = sorted(run, key=lambda c: tuple(-v for v in state.ties[c]))
+    rolls = ", ".join(f"{name(c)} {'/'.join(map(str, state.ties[c]))}" for c in run)
+    label = "the referee's order" if mode == "referee" else "d20"
+    out = []
+    for c in run:
+        same = [o for o in run if o != c and state.ties[o] == state.ties[c]]
+        if same:
+            unrolled.append(c)
+            why = f"tie broken by {label}: {rolls}; still tied with " + ", ".join(
+                name(o) for o in same) + ": roll again"
+        else:
+            why = f"tie broken by {label}: {rolls}"
+        out.append(Slot(c, value, rules, (base, why)))
+    return out
+
+
+def _delayed(fight: Fight, state: State, slots: list[Slot]) -> list[Slot]:
+    name = _namer(fight)
+    for actor, after in state.delays:
+        at = next((i for i, s in enumerate(slots) if s.cid == actor), None)
+        if at is None:
+            continue
+        slot = slots.pop(at)
+        where = next((i for i, s in enumerate(slots) if s.cid == after), None)
+        why = (f"delayed until after {name(after)}" if after and where is not None
+               else "delayed to the end of the round")
+        moved = Slot(slot.cid, slot.agility, tuple(dict.fromkeys(slot.rules + ("AO-3",))),
+                     slot.why + (why,))
+        if where is None:
+            slots.append(moved)
+        else:
+            slots.insert(where + 1, moved)
+    return slots
+
+
+def _namer(fight: Fight) -> Any:
+    def name(cid: str | None) -> str:
+        combatant = fight.roster.get(cid or "")
+        return combatant.name if combatant else (cid or "")
+
+    return name

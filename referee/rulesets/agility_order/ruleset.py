@@ -1,0 +1,853 @@
+"""agility-order: highest Agility first, a turn's budget of 1 AA, 1 MA, 2 BA, hits,
+crit and fumble chains, wounds and aimed effects (spec: agility-order.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.errors import FormatError, IllegalEvent
+from referee.engine.fight import Fight, Status
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.port import Ruleset
+from referee.engine.reading import Fields
+from referee.engine.record import replace
+from referee.engine.specs import Cell, Column, Command, Field, Form
+
+from . import events as ao
+from . import lineup as lu
+from . import state as st
+from . import stats
+from .rules import RULES
+from .state import State
+
+TIE_MODES = ("d20", "players", "referee")
+FLAT = ("flat-footed", "snuck", "tied", "frozen", "paralysed", "paralyzed")
+CHANNEL = ("channelling", "channeling")
+OUT = ("fled", "surrendered")  # AO-15: gone from the fight, or lost the will to fight
+SLOW = ("sneaking", "swimming", "climbing", "max load", "tumbling")
+BA_USES = (("+1 to hit this round", "hit"), ("+1 melee damage this round", "damage"),
+           ("+1 dodge this round", "dodge"), ("move 2 more spaces", "move 2"),
+           ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"),
+           ("toggle a spell's effect", "toggle"), ("disengage (2 BA)", "disengage"))
+ACT_USES = (("pay a spell's cast time", "cast"), ("disengage", "disengage"),
+            ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"))
+AIM_CHOICES = (("no aim", ""), ("centre mass (+1)", "centre"), ("fatal", "fatal"),
+               ("slowing", "slowing"), ("weakening", "weakening"),
+               ("disrupting", "disrupting"))
+
+
+class AgilityOrder(Ruleset):
+    id = "agility-order"
+    RULES = RULES
+
+    def read(self, f: Fields) -> None:
+        self.tie_mode: str = f.str("ties", "d20")
+        if self.tie_mode not in TIE_MODES:
+            raise FormatError(f"expected one of {', '.join(TIE_MODES)}, found "
+                              f"{self.tie_mode!r}", ("ties",))
+        self.wound_at: int = f.int("wound_at", 6, minimum=1)
+        self.heal_removes: int = f.int("heal_removes_wound", 6, minimum=1)
+        self.movement: int = f.int("movement", 6, minimum=0)
+        self.fatal_bonus: int = f.int("fatal_bonus", 16, minimum=0)
+        chain = f.list("chain_dice", [4, 6, 8, 10, 12, 20])
+        if not chain or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 2
+                                for x in chain):
+            raise FormatError("expected a list of die sizes (2 or more), e.g. [4, 6, 8]",
+                              ("chain_dice",))
+        self.chain_dice: tuple[int, ...] = tuple(chain)
+        self._lineups: dict[tuple[int, int, int], lu.Lineup] = {}
+
+    def switches(self) -> list[str]:
+        ties = {"d20": "d20 rolls, kept for the battle", "players": "players first",
+                "referee": "the referee orders them"}[self.tie_mode]
+        return [f"ties: {ties} (AO-1)",
+                f"wound at {self.wound_at}+ net damage; healing {self.heal_removes}+ "
+                f"removes one (AO-11)",
+                f"movement {self.movement} spaces (AO-5)",
+                "chain dice: " + " → ".join(f"d{n}" for n in self.chain_dice) + " (AO-8, AO-9)",
+                f"fatal wound: ¼ chance of +{self.fatal_bonus} (AO-11)"]
+
+    # -- the roster and the log ------------------------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return stats.WEAPON
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return ao.EVENTS
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        from .views import tell
+
+        return tell(self, fight, event)
+
+    # -- state ---------------------------------------------------------------------------
+
+    def start(self, fight: Fight) -> State:
+        return State()
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if event.round > state.round:
+            state = st.new_round(state, event.round, {cid: self._agility(fight, state, cid)
+                                                      for cid in fight.roster})
+        if isinstance(event, ao.Initiative):
+            ties = dict(state.ties)
+            for cid, value in event.ties.items():
+                ties[cid] = ties.get(cid, ()) + (value,)
+            return replace(state, ties=ties)
+        if isinstance(event, ao.Delay):
+            return replace(state, delays=state.delays + ((event.actor, event.after),))
+        if isinstance(event, ao.Spend):
+            later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(
+                event.round, set())
+            out = st.spend(state, event.actor, event.aa, event.ma, event.ba, later)
+            if event.use in st.BOUGHT:
+                out = st.bought(out, event.actor, event.use)
+            if event.mp:
+                out = replace(out, mp_spent={**out.mp_spent, event.actor:
+                                             out.mp_spent.get(event.actor, 0) + event.mp})
+            return out
+        if isinstance(event, ao.Attack):
+            return st.attack(state, event)
+        if isinstance(event, ao.Wound):
+            return st.wound(state, event)
+        if isinstance(event, ev.Heal):
+            return st.heal(state, event, self.heal_removes)
+        if isinstance(event, ev.End):
+            victors = self.standing_sides(fight)
+            winners = [cid for cid, c in fight.roster.items() if c.side in victors]
+            return st.end(state, tuple(victors), winners)
+        return state
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
+
+    @staticmethod
+    def state(fight: Fight) -> State:
+        state: State = fight.rs
+        return state
+
+    # -- a unit now ----------------------------------------------------------------------
+
+    def _agility(self, fight: Fight, state: State, cid: str) -> int:
+        slowing = sum(1 for effect, _ in state.wounds.get(cid, ()) if effect == "slowing")
+        return stats.agility(fight.roster[cid]) - slowing
+
+    def agility_now(self, fight: Fight, cid: str) -> int:
+        """AO-1, AO-11: the Agility modifier with slowing wounds (−1 each)."""
+        return self._agility(fight, self.state(fight), cid)
+
+    def accuracy_now(self, fight: Fight, cid: str) -> int:
+        """AO-11: disrupting wounds −1 each for the battle, −3 in all in their round."""
+        state = self.state(fight)
+        hits = [r for effect, r in state.wounds.get(cid, ()) if effect == "disrupting"]
+        now = max(fight.round, 1)
+        return (stats.accuracy(fight.roster[cid]) - len(hits)
+                - 2 * sum(1 for r in hits if r == now))
+
+    def strength_now(self, fight: Fight, cid: str) -> int:
+        return stats.strength(fight.roster[cid]) - self._count(fight, cid, "weakening")
+
+    def _count(self, fight: Fight, cid: str, effect: str) -> int:
+        return st.effects(self.state(fight), cid).count(effect)
+
+    def bought(self, fight: Fight, cid: str) -> tuple[int, int, int]:
+        return self.state(fight).bought.get(cid, (0, 0, 0))
+
+    def conditions(self, fight: Fight, cid: str) -> dict[str, int | None]:
+        return fight.status[cid].conditions
+
+    def sick(self, fight: Fight, cid: str) -> bool:
+        """AO-14: a summon cannot act or dodge in the round after it is summoned."""
+        came = stats.summoned(fight.roster[cid])
+        return came is not None and came >= 1 and max(fight.round, 1) <= came + 1
+
+    def gone(self, fight: Fight, cid: str) -> bool:
+        """AO-14: unthralled summons vanish: those from before the battle as it begins,
+        the others as it ends."""
+        c = fight.roster[cid]
+        came = stats.summoned(c)
+        if came is None or stats.thralled(c):
+            return False
+        return came == 0 or self.state(fight).ended
+
+    def flat_footed(self, fight: Fight, cid: str) -> str:
+        """AO-13: why `cid` cannot dodge ("" when it can)."""
+        conditions = self.conditions(fight, cid)
+        for name in FLAT:
+            if name in conditions:
+                return name
+        if self.sick(fight, cid):
+            return "summoning sickness"
+        if any(n in conditions for n in CHANNEL) and not stats.has_feat(
+                fight.roster[cid], "Battle caster"):
+            return "channelling"
+        return ""
+
+    def prone(self, fight: Fight, cid: str) -> bool:
+        return "prone" in self.conditions(fight, cid)
+
+    def no_turn(self, fight: Fight, cid: str) -> tuple[str, str] | None:
+        """Why `cid` takes no turn: (rule, why), or None."""
+        status = fight.status[cid]
+        if self.gone(fight, cid):
+            return ("AO-14", "an unthralled summon: vanished")
+        if status.dead:
+            return ("AO-15", "dead")
+        if status.hp <= 0:
+            return ("AO-15", "defeated (0 hp)")
+        for name in OUT:
+            if name in status.conditions:
+                return ("AO-15", name)
+        if self.sick(fight, cid):
+            return ("AO-14", "summoning sickness: cannot act this round")
+        return None
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        found = self.no_turn(fight, cid)
+        return found[1] if found else ""
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        return None  # the lineup leaves out who takes no turn, and lists them as skipped
+
+    def standing(self, fight: Fight, cid: str) -> bool:
+        return self.no_turn(fight, cid) is None or (
+            self.sick(fight, cid) and not fight.status[cid].dead)
+
+    def standing_sides(self, fight: Fight) -> list[str]:
+        sides = []
+        for cid, c in fight.roster.items():
+            if c.side not in sides and self.standing(fight, cid):
+                sides.append(c.side)
+        return sides
+
+    # -- the hit roll (AO-7) -------------------------------------------------------------
+
+    def hit_bonus(self, fight: Fight, actor: str, flank: bool, centre: bool
+                  ) -> tuple[int, list[str]]:
+        """d20 + Accuracy (disrupting wounds off), +1 flanking, +1 centre mass, +1s bought."""
+        accuracy = self.accuracy_now(fight, actor)
+        parts = [f"Accuracy {accuracy:+d}"]
+        bonus = accuracy
+        for label, on in (("flanking +1", flank), ("centre mass +1", centre)):
+            if on:
+                bonus += 1
+                parts.append(label)
+        bought = self.bought(fight, actor)[0]
+        if bought:
+            bonus += bought
+            parts.append(f"+{bought} bought (BA)")
+        return bonus, parts
+
+    def target_number(self, fight: Fight, target: str, sneak: bool) -> tuple[int, str]:
+        """10 + Agility (+1 a dodge bought); flat-footed 5; prone 5 + Agility."""
+        agility = self.agility_now(fight, target)
+        flat = "undetected" if sneak else self.flat_footed(fight, target)
+        if flat:
+            return 5, f"flat-footed ({flat}): 5"
+        if self.prone(fight, target):
+            return 5 + agility, f"prone: 5 {agility:+d}"
+        dodge = self.bought(fight, target)[2]
+        return 10 + agility + dodge, f"10 {agility:+d}" + (f" +{dodge} dodge" if dodge else "")
+
+    # -- the budget (AO-4) ----------------------------------------------------------------
+
+    def max_ba(self, fight: Fight, cid: str) -> int:
+        return max(0, 2 - self._count(fight, cid, "weakening"))
+
+    def left(self, fight: Fight, cid: str, round_: int | None = None,
+             later: bool = False) -> tuple[int, int, int]:
+        """AA, MA, BA left in `cid`'s turn this round (or its next, `later`)."""
+        state = self.state(fight)
+        round_ = max(fight.round, 1) if round_ is None else round_
+        if later or round_ > state.round:
+            spent = state.owed.get(cid, st.NONE)
+        else:
+            spent = state.spent.get(cid, st.NONE)
+        return (max(0, 1 - spent[0]), max(0, 1 - spent[1]),
+                max(0, self.max_ba(fight, cid) - spent[2]))
+
+    @staticmethod
+    def left_text(left: tuple[int, int, int]) -> str:
+        parts = [p for p, n in (("AA", left[0]), ("MA", left[1])) if n]
+        if left[2]:
+            parts.append(f"{left[2]} BA")
+        return ", ".join(parts) or "nothing"
+
+    def slots(self, fight: Fight, cid: str) -> int:
+        """AO-10: free hit slots a round: Agility modifier + 1 (none at 0 or below)."""
+        return max(0, self.agility_now(fight, cid) + 1)
+
+    def free_left(self, fight: Fight, cid: str) -> int:
+        return max(0, self.slots(fight, cid) - self.state(fight).free_used.get(cid, 0))
+
+    def has_grant(self, fight: Fight, cid: str, target: str, kind: str) -> bool:
+        return f"{kind}:{target}" in self.state(fight).grants.get(cid, ())
+
+    # -- the lineup (AO-1 … AO-3) ----------------------------------------------------------
+
+    def lineup(self, fight: Fight, round_: int) -> lu.Lineup:
+        key = (fight.plan_revision, round_, fight.round)
+        found = self._lineups.get(key)
+        if found is None:
+            if len(self._lineups) > 64:
+                self._lineups.clear()
+            found = self._lineups[key] = lu.lineup(self, fight, round_)
+        return found
+
+    def plan_round(self, fight: Fight) -> int:
+        return max(fight.round, 1)
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        found = self.lineup(fight, round_)
+        beats = [Beat([PlannedAction(s.cid, "turn")], list(s.rules), list(s.why),
+                      {"agility": s.agility}) for s in found.slots]
+        plan = Plan(self.id, round_, beats)
+        plan.skipped = [dict(item) for item in found.skipped]
+        if found.unrolled:
+            plan.notes.append("ties to roll (t): " + ", ".join(found.unrolled))
+        return plan
+
+    def turn(self, fight: Fight, round_: int | None = None) -> str | None:
+        """Whose turn it is: the lineup's first unit not done this round."""
+        round_ = max(fight.round, 1) if round_ is None else round_
+        done = fight.resolved.get(round_, set()) if round_ <= fight.round else set()
+        for slot in self.lineup(fight, round_).slots:
+            if f"{slot.cid}:turn" not in done:
+                return slot.cid
+        return None
+
+    def on_turn(self, fight: Fight, cid: str, round_: int, what: str) -> None:
+        now = self.turn(fight, round_)
+        if now != cid:
+            who = fight.roster[now].name if now else "nobody's (the round is over)"
+            raise IllegalEvent(f"it is {who} turn, not {fight.roster[cid].name}'s: "
+                               f"{what} on its own turn", ("actor",))
+
+    # -- initiative: the tie rolls (AO-1) --------------------------------------------------
+
+    def initiative_due(self, fight: Fight) -> bool:
+        return False  # ties are rolled with the `t` command; nothing waits for them
+
+    def ties_due(self, fight: Fight) -> list[str]:
+        if self.tie_mode == "players":
+            return []
+        return list(self.lineup(fight, max(fight.round, 1)).unrolled)
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
+        return self.run_command(fight, "ties", None, {}, rng)
+
+    def initiative_form(self, fight: Fight) -> Form:
+        return self.command_form(fight, "ties", None) or Form("Ties", ())
+
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        return self.run_command(fight, "ties", None, values, random.Random(0))
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        for name in ("actor", "target", "after", "by"):
+            cid = getattr(event, name, None)
+            if isinstance(cid, str) and event.TYPE in (
+                    "delay", "spend", "attack", "wound") and cid not in fight.roster:
+                known = ", ".join(fight.roster)
+                raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})", (name,))
+        if isinstance(event, ao.Initiative):
+            self._check_ties(fight, event)
+        elif isinstance(event, ao.Delay):
+            self._check_delay(fight, event)
+        elif isinstance(event, ao.Spend):
+            self._check_spend(fight, event)
+        elif isinstance(event, ao.Attack):
+            self._check_roll(event)
+            self.check_attack(fight, event.actor, event.target, free=event.free,
+                              extra=event.extra, granted=event.granted, round_=event.round)
+        elif isinstance(event, ao.Wound):
+            self._check_wound(fight, event)
+        elif isinstance(event, ao.Heal) and event.wound is not None:
+            had = len(self.state(fight).wounds.get(event.target, ()))
+            if event.wound > had:
+                raise IllegalEvent(f"{event.target} has {had} wound(s), not a wound "
+                                   f"{event.wound} to remove", ("wound",))
+        elif isinstance(event, ev.Join) and event.combatant is not None:
+            self._check_summon(fight, event.combatant)
+
+    def _check_ties(self, fight: Fight, e: ao.Initiative) -> None:
+        for cid, value in e.ties.items():
+            if cid not in fight.roster:
+                known = ", ".join(fight.roster)
+                raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})",
+                                   ("ties", cid))
+            if self.tie_mode == "d20" and not 1 <= value <= 20:
+                raise IllegalEvent(f"a d20 shows 1 to 20, not {value}", ("ties", cid))
+
+    def _check_delay(self, fight: Fight, e: ao.Delay) -> None:
+        self.on_turn(fight, e.actor, e.round, "a unit delays")
+        if e.after is None:
+            return
+        if e.after == e.actor:
+            raise IllegalEvent(f"{e.actor} cannot delay after itself", ("after",))
+        done = fight.resolved.get(e.round, set()) if e.round <= fight.round else set()
+        if f"{e.after}:turn" in done:
+            raise IllegalEvent(f"{e.after} has already acted this round: {e.actor} can only "
+                               "delay after a unit still to act (AO-3)", ("after",))
+        if all(s.cid != e.after for s in self.lineup(fight, e.round).slots):
+            raise IllegalEvent(f"{e.after} takes no turn this round (AO-3)", ("after",))
+
+    def _check_spend(self, fight: Fight, e: ao.Spend) -> None:
+        name = fight.roster[e.actor].name
+        if self.no_turn(fight, e.actor):
+            raise IllegalEvent(f"{name} cannot act: {self.can_act(fight, e.actor)}", ("actor",))
+        later = False
+        if e.off_turn:
+            if e.use != "stand up":
+                raise IllegalEvent("only standing up can be done off-turn (AO-6)", ("off_turn",))
+            if self.turn(fight, e.round) == e.actor:
+                raise IllegalEvent(f"it is {name}'s own turn: no need to take from the next",
+                                   ("off_turn",))
+            later = f"{e.actor}:turn" in fight.resolved.get(e.round, set())
+        else:
+            self.on_turn(fight, e.actor, e.round, "actions are spent")
+        left = self.left(fight, e.actor, e.round, later)
+        for index, (label, want) in enumerate((("AA", e.aa), ("MA", e.ma), ("BA", e.ba))):
+            if want > left[index]:
+                turn = "its next turn" if e.off_turn else "this turn"
+                have = f"only {left[index]}" if left[index] else "no"
+                raise IllegalEvent(f"{e.actor} has {have} {label} left {turn} "
+                                   f"(left: {self.left_text(left)})", (label.lower(),))
+        if e.use == "stand up" and not self.prone(fight, e.actor):
+            raise IllegalEvent(f"{name} is not prone (AO-6)", ("use",))
+
+    def check_attack(self, fight: Fight, actor: str, target: str, free: bool, extra: bool,
+                     granted: bool, round_: int | None = None) -> None:
+        round_ = max(fight.round, 1) if round_ is None else round_
+        name = fight.roster[actor].name
+        why = self.can_act(fight, actor)
+        if why:
+            raise IllegalEvent(f"{name} cannot attack: {why}", ("actor",))
+        if target == actor:
+            raise IllegalEvent(f"{name} cannot attack itself", ("target",))
+        if free:
+            if granted:
+                if not self.has_grant(fight, actor, target, "tragedy"):
+                    raise IllegalEvent(f"{name} has no tragedy's free critical against "
+                                       f"{target} (AO-9)", ("granted",))
+                return
+            if self.free_left(fight, actor) < 1:
+                raise IllegalEvent(f"{actor} has no free hit slot left this round (slots: "
+                                   f"{self.slots(fight, actor)}, used "
+                                   f"{self.state(fight).free_used.get(actor, 0)}) (AO-10)",
+                                   ("free",))
+            return
+        self.on_turn(fight, actor, round_, "an attack (not a free hit) is made")
+        left = self.left(fight, actor, round_)
+        if extra and (left[1] < 1 or left[2] < 2):
+            raise IllegalEvent(f"{actor} has not MA + 2 BA left for the extra attack "
+                               f"(left: {self.left_text(left)}) (AO-4)", ("extra",))
+        if not extra and left[0] < 1:
+            more = (" — MA + 2 BA would pay the extra attack" if left[1] and left[2] >= 2
+                    else "")
+            raise IllegalEvent(f"{actor} has no AA left this turn (left: "
+                               f"{self.left_text(left)}){more}", ("actor",))
+
+    @staticmethod
+    def _check_roll(e: ao.Attack) -> None:
+        """AO-7 … AO-9: the recorded result must be what its d20 says."""
+        if e.granted:
+            if not e.free or not e.hit or e.crit < 1:
+                raise IllegalEvent("a tragedy's free critical is a free hit that hits as a "
+                                   "critical (AO-9)", ("granted",))
+            return
+        if not 1 <= e.d20 <= 20:
+            raise IllegalEvent(f"a d20 shows 1 to 20, not {e.d20}", ("d20",))
+        hit = e.d20 == 20 or (e.d20 != 1 and e.d20 + e.bonus >= e.needed)
+        if e.hit != hit:
+            raise IllegalEvent(f"d20 {e.d20} {e.bonus:+d} against {e.needed} is "
+                               f"{'a hit' if hit else 'a miss'} (AO-7)", ("hit",))
+        if (e.crit > 0) != (e.d20 == 20):
+            raise IllegalEvent("only a natural 20 is a critical (AO-8)", ("crit",))
+        if (e.fumble > 0) != (e.d20 == 1):
+            raise IllegalEvent("only a natural 1 fumbles (AO-9)", ("fumble",))
+
+    def _check_wound(self, fight: Fight, e: ao.Wound) -> None:
+        if e.effect is not None and e.effect not in ao.EFFECTS:
+            raise IllegalEvent(f"unknown effect {e.effect!r} (effects: "
+                               f"{', '.join(ao.EFFECTS)})", ("effect",))
+        if e.effect and e.by:
+            hit = self.state(fight).last_hit.get(f"{e.by}>{e.target}")
+            if hit is None:
+                raise IllegalEvent(f"an aimed effect needs a hit: {e.by} has not attacked "
+                                   f"{e.target} (AO-11)", ("effect",))
+            if not hit:
+                raise IllegalEvent(f"an aimed effect needs a hit: {e.by}'s attack on "
+                                   f"{e.target} missed (AO-11)", ("effect",))
+
+    def _check_summon(self, fight: Fight, c: Any) -> None:
+        owner = stats.summoner(c)
+        if not owner:
+            return
+        if owner not in fight.roster:
+            raise IllegalEvent(f"unknown summoner {owner!r}", ("combatant", "summoner"))
+        have = sum(1 for cid, o in fight.roster.items()
+                   if stats.summoner(o) == owner and not fight.status[cid].dead
+                   and not self.gone(fight, cid))
+        limit = stats.slots(fight.roster[owner])
+        if have + 1 > limit:
+            raise IllegalEvent(f"{owner} has no summoning slot left ({have} of {limit} "
+                               "in use) (AO-14)", ("combatant", "summoner"))
+
+    # -- consequences ----------------------------------------------------------------------
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        status.hp = min(status.max_hp, status.hp + event.amount)
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        """AO-15: the battle ends when one team has nobody standing."""
+        if fight.ended or event.TYPE not in ("damage", "death", "condition"):
+            return []
+        sides = self.standing_sides(fight)
+        if len(sides) > 1 or len({c.side for c in fight.roster.values()}) < 2:
+            return []
+        names = [s.name for s in fight.encounter.sides if s.id in sides]
+        victors = ", ".join(names) or "nobody"
+        return [ev.End(round=max(fight.round, 1),
+                       note=f"the battle is over: {victors} stand (AO-15)")]
+
+    # -- the tracker -----------------------------------------------------------------------
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("hp", "hp"), Column("agi", "agi"), Column("left", "left", 11),
+                Column("fhs", "FHS"), Column("wounds", "wounds", 16, fold=4))
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        status = fight.status[cid]
+        left = self.left(fight, cid)
+        budget = " ".join(p for p, n in (("AA", left[0]), ("MA", left[1])) if n)
+        budget = (budget + " " + "B" * left[2]).strip() or "—"
+        owed = self.state(fight).owed.get(cid)
+        if owed and any(owed):
+            budget += "*"
+        agility = self.agility_now(fight, cid)
+        base = stats.agility(fight.roster[cid])
+        wounds = st.effects(self.state(fight), cid)
+        conditions = [f"{n} {d}" if d else n for n, d in status.conditions.items()]
+        flat = self.flat_footed(fight, cid)
+        if flat and flat not in status.conditions:
+            conditions.append("flat-footed")
+        if self.sick(fight, cid):
+            conditions.append("sick")
+        if self.gone(fight, cid):
+            conditions.append("gone")
+        return {"hp": Cell(f"{status.hp}/{status.max_hp}",
+                           "bad" if status.hp <= 0 else ""),
+                "agi": Cell(f"{agility:+d}", "warn" if agility != base else ""),
+                "left": Cell(budget, "dim" if budget == "—" else ""),
+                "fhs": Cell(f"{self.free_left(fight, cid)}/{self.slots(fight, cid)}"),
+                "wounds": Cell(", ".join(w or "wound" for w in wounds), "bad"),
+                "conditions": Cell(", ".join(conditions), "warn" if flat else "")}
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        found = self.no_turn(fight, cid)
+        if found is None:
+            return ""
+        return {"dead": "dead", "defeated (0 hp)": "down"}.get(found[1], found[1].split(":")[0])
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        out = super().facts(fight, cid)
+        left = self.left(fight, cid)
+        c = fight.roster[cid]
+        mp = stats.max_mp(c)
+        out.update(
+            agility=self.agility_now(fight, cid), accuracy=self.accuracy_now(fight, cid),
+            left={"AA": left[0], "MA": left[1], "BA": left[2]},
+            slots=self.slots(fight, cid), free_hits_left=self.free_left(fight, cid),
+            wounds=st.effects(self.state(fight), cid),
+            flat_footed=bool(self.flat_footed(fight, cid)), prone=self.prone(fight, cid),
+            sick=self.sick(fight, cid), gone=self.gone(fight, cid),
+            movement=self.movement_of(fight, cid, ""),
+            condition=self.state_word(fight, cid) or "fine")
+        if mp is not None:
+            out["mp"] = mp - self.state(fight).mp_spent.get(cid, 0)
+        return out
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        out = st.plain(self.state(fight))
+        out["turn"] = self.turn(fight)
+        out["ties_due"] = self.ties_due(fight)
+        return out
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        parts = []
+        now = self.turn(fight)
+        if now is not None:
+            left = self.left(fight, now)
+            parts.append(f"turn: {fight.roster[now].name} ({self.left_text(left)} left)")
+        due = self.ties_due(fight)
+        if due:
+            parts.append("tie to roll: t")
+        return parts
+
+    def notices(self, fight: Fight) -> list[tuple[str, str]]:
+        out = []
+        for cid, grants in self.state(fight).grants.items():
+            for grant in grants:
+                kind, target = grant.split(":", 1)
+                what = "a free critical, no slot needed" if kind == "tragedy" else "a free hit"
+                out.append(("Free hit (AO-9)", f"{fight.roster[cid].name} may take {what} "
+                            f"at {fight.roster[target].name} — f"))
+        return out
+
+    # -- movement (AO-5) ---------------------------------------------------------------
+
+    def movement_of(self, fight: Fight, cid: str, mode: str) -> int:
+        c = fight.roster[cid]
+        spaces = self.movement + (2 if stats.has_feat(c, "Athlete") else 0)
+        spaces -= 2 * self._count(fight, cid, "slowing")
+        spaces = max(spaces, 0)
+        maneuver = stats.has_feat(c, "Maneuverer") and mode in ("sneaking", "swimming",
+                                                                "tumbling")
+        if mode in SLOW and not maneuver:
+            spaces //= 2
+        if self.prone(fight, cid):
+            spaces //= 3
+        return spaces
+
+    # -- commands -----------------------------------------------------------------------
+
+    def commands(self, fight: Fight) -> list[Command]:
+        return [
+            Command("attack", "Attack", "a", "attack with AA, or MA + 2 BA (AO-4, AO-7)",
+                    needs_actor=True),
+            Command("move", "Move", "v", "move with MA (AO-5)", needs_actor=True),
+            Command("bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
+                    "... (AO-4)", needs_actor=True),
+            Command("act", "Other action", "c", "spend AA or MA: cast, draw, talk, "
+                    "disengage (AO-4)", show=False, needs_actor=True),
+            Command("delay", "Delay", "d", "delay this turn (AO-3)", needs_actor=True),
+            Command("free", "Free hit", "f", "a free hit, using a slot (AO-10)",
+                    needs_actor=True),
+            Command("stand", "Stand up", "u", "stand up from prone, on or off turn (AO-6)",
+                    needs_actor=True),
+            Command("ties", "Roll ties", "t", "roll or type the d20 tie rolls (AO-1)"),
+            Command("cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
+                    "wound (AO-11)", show=False, needs_actor=True),
+        ]
+
+    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        if command == "ties":
+            if self.tie_mode == "players":
+                return "ties go to the players' side first (rulesets file): nothing to roll"
+            return "" if self.ties_due(fight) else "no tie to roll"
+        if actor is None or actor not in fight.roster:
+            return "select a unit first"
+        name = fight.roster[actor].name
+        if command == "cure":
+            return "" if self.state(fight).wounds.get(actor) else f"{name} has no wound"
+        why = self.can_act(fight, actor)
+        if why and command != "cure":
+            return f"{name} cannot act: {why}"
+        if command == "free":
+            grants = self.state(fight).grants.get(actor, ())
+            if self.free_left(fight, actor) < 1 and not any(
+                    g.startswith("tragedy:") for g in grants):
+                return (f"{actor} has no free hit slot left this round (slots: "
+                        f"{self.slots(fight, actor)}) (AO-10)")
+            return ""
+        if command == "stand":
+            if not self.prone(fight, actor):
+                return f"{name} is not prone"
+            later = (self.turn(fight) != actor
+                     and f"{actor}:turn" in fight.resolved.get(max(fight.round, 1), set()))
+            if not any(self.left(fight, actor, later=later)):
+                return f"{name} has nothing left in its next turn to stand up with (AO-6)"
+            return ""
+        now = self.turn(fight)
+        if now != actor:
+            who = fight.roster[now].name if now else "nobody"
+            return f"it is {who}'s turn, not {name}'s"
+        left = self.left(fight, actor)
+        if command == "attack" and not left[0] and not (left[1] and left[2] >= 2):
+            return f"{actor} has no AA (or MA + 2 BA) left (left: {self.left_text(left)})"
+        if command == "move" and not left[1]:
+            return f"{actor} has no MA left (left: {self.left_text(left)})"
+        if command == "bonus" and not left[2]:
+            return f"{actor} has no BA left (left: {self.left_text(left)})"
+        if command == "act" and not (left[0] or left[1]):
+            return f"{actor} has no AA or MA left (left: {self.left_text(left)})"
+        return ""
+
+    def _enemies(self, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
+        side = fight.roster[actor].side
+        foes = [(c.name, cid) for cid, c in fight.roster.items()
+                if c.side != side and not self.no_turn(fight, cid)]
+        rest = [(c.name, cid) for cid, c in fight.roster.items()
+                if cid != actor and (c.name, cid) not in foes]
+        return tuple(foes + rest)
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        if command == "ties":
+            fields = tuple(Field(cid, f"{fight.roster[cid].name}",
+                                 "int", None, minimum=1,
+                                 help="blank: the program rolls" if self.tie_mode == "d20"
+                                 else "higher goes first")
+                           for cid in self.ties_due(fight))
+            return Form("Tie rolls: d20, higher first (AO-1)", fields,
+                        hint="leave blank for the program's dice")
+        if actor is None or actor not in fight.roster:
+            return None
+        c = fight.roster[actor]
+        if command in ("attack", "free"):
+            return self._attack_form(fight, command, actor)
+        if command == "move":
+            modes = (("normal", ""), ("sneaking", "sneaking"), ("swimming", "swimming"),
+                     ("climbing", "climbing"), ("at maximum load", "max load"),
+                     ("tumbling", "tumbling"))
+            return Form(f"{c.name} moves (MA, AO-5)",
+                        (Field("mode", "how", "choice", "", options=modes),))
+        if command == "bonus":
+            return Form(f"{c.name}: a bonus action (AO-4)",
+                        (Field("use", "for", "choice", "hit", options=BA_USES),))
+        if command == "act":
+            pay = tuple(opt for opt in (("AA", "AA"), ("MA", "MA"))
+                        if self.left(fight, actor)[0 if opt[1] == "AA" else 1])
+            return Form(f"{c.name}: an action (AO-4)",
+                        (Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
+                               options=pay or (("AA", "AA"),)),
+                         Field("use", "for", "choice", "cast", options=ACT_USES),
+                         Field("mp", "MP spent", "int", 0, minimum=0)))
+        if command == "delay":
+            after = tuple((f"after {fight.roster[s.cid].name}", s.cid)
+                          for s in self.lineup(fight, max(fight.round, 1)).slots
+                          if s.cid != actor and f"{s.cid}:turn" not in fight.resolved.get(
+                              max(fight.round, 1), set()))
+            return Form(f"{c.name} delays (AO-3)",
+                        (Field("after", "until", "choice", "",
+                               options=(("the end of the round", ""),) + after),))
+        if command == "stand":
+            later = self.turn(fight) != actor
+            left = self.left(fight, actor, later=later and f"{actor}:turn" in
+                             fight.resolved.get(max(fight.round, 1), set()))
+            pay = tuple((k, k) for k, n in zip(("AA", "MA", "BA"), left, strict=True) if n)
+            return Form(f"{c.name} stands up (AO-6)" + (" — from its next turn" if later
+                                                      else ""),
+                        (Field("pay", "pay with", "choice", pay[-1][1] if pay else "BA",
+                               options=pay or (("BA", "BA"),)),))
+        if command == "cure":
+            wounds = st.effects(self.state(fight), actor)
+            options = tuple((f"{n}: {w or 'plain wound'}", n)
+                            for n, w in enumerate(wounds, start=1))
+            return Form(f"Remove one of {c.name}'s wounds (AO-11)",
+                        (Field("wound", "which", "choice", len(wounds), options=options),
+                         Field("amount", "healing", "int", 0, minimum=0,
+                               help="0: a spell that says so")))
+        return None
+
+    def _attack_form(self, fight: Fight, command: str, actor: str) -> Form:
+        c = fight.roster[actor]
+        enemies = self._enemies(fight, actor)
+        grants = self.state(fight).grants.get(actor, ())
+        granted = [g.split(":", 1)[1] for g in grants]
+        default = granted[0] if command == "free" and granted else (
+            enemies[0][1] if enemies else None)
+        weapons = tuple((w.name, w.name) for w in c.weapons) or (("unarmed", ""),)
+        fields: list[Field] = [
+            Field("target", "target", "choice", default, required=True, options=enemies),
+            Field("weapon", "weapon", "choice", weapons[0][1], options=weapons)]
+        if command == "attack":
+            left = self.left(fight, actor)
+            pay = (("AA", "AA"), ("MA + 2 BA: extra attack", "extra"))
+            fields.append(Field("pay", "pay with", "choice", "AA" if left[0] else "extra",
+                                options=pay))
+        fields += [
+            Field("aim", "aim", "choice", "", options=AIM_CHOICES),
+            Field("flank", "from behind (+1)", "bool", False),
+            Field("sneak", "undetected (sneak)", "bool", False),
+            Field("zone", "in the target's melee zone", "bool", True),
+            Field("d20", "d20", "int", None, minimum=1, help="blank: the program rolls"),
+            Field("chain", "chain dice", "text", "", help="on a 1 or 20: e.g. 4 6 2"),
+            Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
+            Field("reduce", "other reductions", "int", 0, minimum=0),
+            Field("sneak_dice", "sneak d4s", "text", ""),
+            Field("fatal", "fatal d4", "int", None, minimum=1)]
+        title = "Free hit (AO-10)" if command == "free" else "Attack (AO-7)"
+        return Form(f"{c.name}: {title}", tuple(fields), focus="target")
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        from . import attack
+
+        round_ = max(fight.round, 1)
+        if command == "ties":
+            return [self._ties(fight, values, rng)]
+        if actor is None or actor not in fight.roster:
+            raise IllegalEvent("select a unit first")
+        why = self.can_run(fight, command, actor)
+        if why:
+            raise IllegalEvent(why)
+        if command in ("attack", "free"):
+            return attack.resolve(self, fight, actor, values, rng, command == "free")
+        if command == "move":
+            mode = str(values.get("mode") or "")
+            return [ao.Spend(round=round_, actor=actor, ma=1, use="move",
+                             spaces=self.movement_of(fight, actor, mode), how=mode or None)]
+        if command == "bonus":
+            use = str(values.get("use") or "hit")
+            count = 2 if use == "disengage" else 1
+            left = self.left(fight, actor)
+            if count > left[2]:
+                raise IllegalEvent(f"{actor} has no 2 BA left to disengage (left: "
+                                   f"{self.left_text(left)})")
+            return [ao.Spend(round=round_, actor=actor, ba=count, use=use,
+                             spaces=2 if use == "move 2" else None)]
+        if command == "act":
+            pay = str(values.get("pay") or "AA")
+            left = self.left(fight, actor)
+            if not left[0 if pay == "AA" else 1]:
+                raise IllegalEvent(f"{actor} has no {pay} left this turn (left: "
+                                   f"{self.left_text(left)})")
+            return [ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"),
+                             ma=int(pay == "MA"), use=str(values.get("use") or "cast"),
+                             mp=int(values.get("mp") or 0))]
+        if command == "delay":
+            event = ao.Delay(round=round_, actor=actor, after=values.get("after") or None)
+            self._check_delay(fight, event)
+            return [event]
+        if command == "stand":
+            pay = str(values.get("pay") or "BA")
+            off = self.turn(fight) != actor
+            stand = ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"),
+                             ma=int(pay == "MA"), ba=int(pay == "BA"), use="stand up",
+                             off_turn=off)
+            self._check_spend(fight, stand)
+            return [stand, ev.Condition(round=round_, target=actor, name="prone", on=False)]
+        if command == "cure":
+            which = values.get("wound")
+            return [ao.Heal(round=round_, target=actor, amount=int(values.get("amount") or 0),
+                            wound=int(which) if which else None)]
+        return super().run_command(fight, command, actor, values, rng)
+
+    def _ties(self, fight: Fight, values: Mapping[str, Any], rng: random.Random) -> ev.Event:
+        due = self.ties_due(fight)
+        if not due:
+            raise IllegalEvent("no tie to roll")
+        ties: dict[str, int] = {}
+        dice: dict[str, Any] = {}
+        for cid in due:
+            typed = values.get(cid)
+            if typed in (None, ""):
+                if self.tie_mode == "referee":
+                    raise IllegalEvent(f"the referee orders the ties: give "
+                                       f"{fight.roster[cid].name} a number", (cid,))
+                ties[cid] = rng.randint(1, 20)
+                dice[cid] = [ties[cid]]
+            else:
+                ties[cid] = int(typed)
+        event = ao.Initiative(round=max(fight.round, 1), ties=ties, dice=dice)
+        self._check_ties(fight, event)
+        return event

@@ -1,0 +1,114 @@
+"""agility-order's part of the fold: tie rolls, delays, each unit's budget this round,
+free hits, wounds, the +1s bought with Bonus Actions, MP (immutable: `apply` makes anew)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.record import field, record, replace
+
+from . import events as ao
+
+Budget = tuple[int, int, int]  # AA, MA, BA spent
+NONE: Budget = (0, 0, 0)
+
+
+@record(frozen=True)
+class State:
+    round: int = 0
+    ties: dict[str, tuple[int, ...]] = field(default_factory=dict)  # AO-1, whole battle
+    delays: tuple[tuple[str, str | None], ...] = ()  # AO-3: this round's, in order
+    spent: dict[str, Budget] = field(default_factory=dict)  # AO-4: this round's turn
+    owed: dict[str, Budget] = field(default_factory=dict)  # AO-6: taken from next turn
+    free_used: dict[str, int] = field(default_factory=dict)  # AO-10: this round
+    grants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:attacker"
+    bought: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # hit, dmg, dodge
+    wounds: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)  # (effect, round)
+    lineup_agility: dict[str, int] = field(default_factory=dict)  # AO-1: as the round began
+    mp_spent: dict[str, int] = field(default_factory=dict)
+    last_hit: dict[str, bool] = field(default_factory=dict)  # "actor>target": last result
+    victors: tuple[str, ...] = ()
+    ended: bool = False
+
+
+BOUGHT = {"hit": 0, "damage": 1, "dodge": 2}
+
+
+def add(budget: Budget, aa: int, ma: int, ba: int) -> Budget:
+    return (budget[0] + aa, budget[1] + ma, budget[2] + ba)
+
+
+def new_round(state: State, round_: int, agility: dict[str, int]) -> State:
+    return replace(state, round=round_, delays=(), spent=dict(state.owed), owed={},
+                   free_used={}, grants={}, bought={}, lineup_agility=agility)
+
+
+def spend(state: State, actor: str, aa: int, ma: int, ba: int, later: bool) -> State:
+    if later:
+        return replace(state, owed={**state.owed, actor: add(state.owed.get(actor, NONE),
+                                                             aa, ma, ba)})
+    return replace(state, spent={**state.spent, actor: add(state.spent.get(actor, NONE),
+                                                           aa, ma, ba)})
+
+
+def bought(state: State, actor: str, what: str) -> State:
+    had = list(state.bought.get(actor, (0, 0, 0)))
+    had[BOUGHT[what]] += 1
+    return replace(state, bought={**state.bought, actor: (had[0], had[1], had[2])})
+
+
+def attack(state: State, e: ao.Attack) -> State:
+    out = replace(state, last_hit={**state.last_hit, f"{e.actor}>{e.target}": e.hit})
+    if not e.free and not e.extra:
+        out = spend(out, e.actor, 1, 0, 0, False)
+    elif e.extra:
+        out = spend(out, e.actor, 0, 1, 2, False)
+    if e.free:
+        grants = list(out.grants.get(e.actor, ()))
+        kind = "tragedy" if e.granted else "free"
+        token = f"{kind}:{e.target}"
+        if token in grants:
+            grants.remove(token)
+        out = replace(out, grants={**out.grants, e.actor: tuple(grants)})
+        if not e.granted:
+            out = replace(out, free_used={**out.free_used,
+                                          e.actor: out.free_used.get(e.actor, 0) + 1})
+    if e.fumble >= 1 and e.zone:
+        kind = "tragedy" if e.fumble >= 2 else "free"
+        out = replace(out, grants={**out.grants, e.target: out.grants.get(e.target, ())
+                                   + (f"{kind}:{e.actor}",)})
+    return out
+
+
+def wound(state: State, e: ao.Wound) -> State:
+    return replace(state, wounds={**state.wounds, e.target: state.wounds.get(e.target, ())
+                                  + ((e.effect or "", e.round),)})
+
+
+def heal(state: State, e: ev.Heal, threshold: int) -> State:
+    had = state.wounds.get(e.target, ())
+    which = getattr(e, "wound", None)
+    if not had or (which is None and e.amount < threshold):
+        return state
+    index = (which - 1) if which is not None else len(had) - 1
+    if not 0 <= index < len(had):
+        return state
+    return replace(state, wounds={**state.wounds, e.target: had[:index] + had[index + 1:]})
+
+
+def end(state: State, victors: tuple[str, ...], winners: list[str]) -> State:
+    """AO-15: the victors' MP replenished to full."""
+    mp = {cid: n for cid, n in state.mp_spent.items() if cid not in winners}
+    return replace(state, ended=True, victors=victors, mp_spent=mp)
+
+
+def effects(state: State, cid: str) -> list[str]:
+    return [effect for effect, _ in state.wounds.get(cid, ())]
+
+
+def plain(state: State) -> dict[str, Any]:
+    return {"ties": {k: list(v) for k, v in state.ties.items()},
+            "delays": [{"actor": a, "after": b} if b else {"actor": a}
+                       for a, b in state.delays],
+            "victors": list(state.victors)}

@@ -1,0 +1,75 @@
+"""How agility-order tells its own events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight
+
+from . import events as ao
+
+if TYPE_CHECKING:
+    from .ruleset import AgilityOrder
+
+CRITS = {1: "a critical hit (×2)", 2: "a super critical (×4)"}
+FUMBLES = {1: "a natural 1", 2: "a tragedy"}
+
+
+def name(fight: Fight, cid: str | None) -> str:
+    combatant = fight.roster.get(cid or "")
+    return combatant.name if combatant else (cid or "")
+
+
+def tell(rs: AgilityOrder, fight: Fight, event: ev.Event) -> str | None:
+    if isinstance(event, ao.Initiative) and event.ties:
+        label = "tie order" if rs.tie_mode == "referee" else "tie rolls (d20)"
+        return f"{label}: " + ", ".join(f"{name(fight, c)} {v}"
+                                        for c, v in event.ties.items()) + " (AO-1)"
+    if isinstance(event, ao.Delay):
+        where = f"until after {name(fight, event.after)}" if event.after else \
+            "to the end of the round"
+        return f"{name(fight, event.actor)} delays {where} (AO-3)"
+    if isinstance(event, ao.Spend):
+        return tell_spend(fight, event)
+    if isinstance(event, ao.Attack):
+        return tell_attack(fight, event)
+    if isinstance(event, ao.Wound):
+        effect = f" — {event.effect}" if event.effect else ""
+        return f"{name(fight, event.target)} is wounded{effect} (AO-11)"
+    if isinstance(event, ao.Heal) and event.wound is not None:
+        return (f"{name(fight, event.target)} heals {event.amount}, wound {event.wound} "
+                "removed (AO-11)")
+    return None
+
+
+def tell_spend(fight: Fight, e: ao.Spend) -> str:
+    paid = " + ".join(p for p, n in (("AA", e.aa), ("MA", e.ma)) if n)
+    if e.ba:
+        paid = (paid + " + " if paid else "") + ("2 BA" if e.ba == 2 else "BA")
+    what = e.use
+    if e.spaces is not None:
+        what += f" {e.spaces} spaces" + (f" ({e.how})" if e.how else "")
+    if e.mp:
+        what += f", {e.mp} MP"
+    off = ", from its next turn (AO-6)" if e.off_turn else ""
+    return f"{name(fight, e.actor)}: {paid or 'nothing'} for {what}{off}"
+
+
+def tell_attack(fight: Fight, e: ao.Attack) -> str:
+    who, whom = name(fight, e.actor), name(fight, e.target)
+    kind = "free hit" if e.free else ("extra attack (MA + 2 BA)" if e.extra else "attack")
+    if e.granted:
+        return f"{who} takes the tragedy's free critical at {whom} (AO-9)"
+    roll = f"d20 {e.d20} {e.bonus:+d} vs {e.needed}"
+    aim = f", aimed {e.aim}" if e.aim else ""
+    if e.fumble:
+        level = FUMBLES.get(e.fumble, "killed outright")
+        if not e.zone:
+            return f"{who}'s {kind} at {whom}: {roll}, a natural 1 (outside the melee zone)"
+        return (f"{who}'s {kind} at {whom}: {roll}, {level}: {whom} gets "
+                f"{'a free critical' if e.fumble >= 2 else 'a free hit'} (AO-9)")
+    if not e.hit:
+        return f"{who}'s {kind} at {whom}{aim}: {roll}, a miss (AO-7)"
+    crit = f", {CRITS.get(e.crit, 'a decisive victory')} (AO-8)" if e.crit else ""
+    return f"{who}'s {kind} at {whom}{aim}: {roll}, a hit{crit}"

@@ -1,0 +1,131 @@
+"""PH-6, PH-13 to PH-15, PH-19: bull rush, dismount and subdue as table operations, every
+die logged as a `roll` event and the result applied."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from referee.engine import events as ev
+from referee.engine.errors import IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.model import Combatant
+from referee.engine.port import dice_roll, roll_event
+
+from . import events as ph
+from . import modifiers, stats
+
+if TYPE_CHECKING:
+    from .ruleset import Phases
+
+KINDS = ("bull-rush", "dismount", "subdue")
+
+
+def real_dice(text: str | None) -> list[int] | None:
+    """Dice typed in ("3 5 2" or "3,5,2"); None when blank: the program rolls."""
+    if not text or not str(text).strip():
+        return None
+    try:
+        return [int(part) for part in str(text).replace(",", " ").split()]
+    except ValueError:
+        raise IllegalEvent(f"dice are whole numbers, found {text!r}", ("dice",)) from None
+
+
+def rusher_of(fight: Fight, cid: str) -> Combatant:
+    """PH-19: a rider counts as its mount (the mount's stats) in a bull rush."""
+    c = fight.roster[cid]
+    mount = c.stats.get("mount")
+    if mount and mount in fight.roster:
+        return fight.roster[mount]
+    return c
+
+
+def rush_dice(c: Combatant) -> str:
+    """PH-13: 2d6, +1d6 if Heavy, +1d6 per square beyond the first."""
+    count = 2 + (1 if stats.has(c, "Heavy") else 0) + max(0, stats.squares(c) - 1)
+    return f"{count}d6"
+
+
+def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
+              dodging: Sequence[str], room: bool, simultaneous: bool, phase: int | None,
+              rng: random.Random) -> list[ev.Event]:
+    round_ = max(fight.round, 1)
+    if not targets:
+        raise IllegalEvent("a bull rush names whom it rushes", ("target",))
+    rusher = rusher_of(fight, actor)
+    if stats.has(fight.roster[actor], "Agile"):
+        raise IllegalEvent(f"{fight.roster[actor].name} is Agile: it cannot bull rush (PH-13)",
+                           ("actor",))
+    out: list[ev.Event] = []
+    mine = dice_roll(rush_dice(rusher), rng)
+    out.append(roll_event(round_, mine, f"bull rush: {actor} (PH-13)", actor))
+    beaten = []
+    for cid in targets:
+        if cid in dodging:
+            beaten.append(f"{cid} dodging: loses (PH-13)")
+            continue
+        theirs = dice_roll(rush_dice(rusher_of(fight, cid)), rng)
+        out.append(roll_event(round_, theirs, f"bull rush: {cid} resists (PH-13)", cid))
+        if mine.total <= theirs.total:
+            result = f"{actor} {mine.total} does not beat {cid} {theirs.total}"
+            out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor,
+                                    target=tuple(targets), success=False, phase=phase,
+                                    simultaneous=simultaneous, result=result))
+            return out
+        beaten.append(f"{cid} {theirs.total}")
+    if not room:
+        result = f"{mine.total} beats {', '.join(beaten)}, but nobody displaced has a square"
+        success = False
+    else:
+        result = (f"{mine.total} beats {', '.join(beaten)}: takes the square, the others "
+                  "pushed back one")
+        success = True
+    out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor, target=tuple(targets),
+                            success=success, phase=phase, simultaneous=simultaneous,
+                            result=result))
+    return out
+
+
+def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
+             defense: int | None, phase: int | None, real: list[int] | None,
+             rng: random.Random) -> list[ev.Event]:
+    """PH-15: 2d6 + 1d6 per other enemy helping, above the mount's modified Defense."""
+    round_ = max(fight.round, 1)
+    mount = fight.roster[rider].stats.get("mount")
+    if not mount:
+        raise IllegalEvent(f"{fight.roster[rider].name} rides no mount", ("target",))
+    if defense is None:
+        defense = rs.effective(fight, mount)[1] + modifiers.elevation_bonus(
+            fight.roster[mount], fight.roster[actor])
+    roll = dice_roll(f"{2 + helpers}d6", rng, real)
+    out: list[ev.Event] = [roll_event(round_, roll, f"dismount {rider} (PH-15)", actor,
+                                      real is not None)]
+    success = roll.total > defense
+    verdict = "dismounted" if success else "stays mounted"
+    out.append(ph.Manoeuvre(round=round_, kind="dismount", actor=actor, target=(rider,),
+                            success=success, phase=phase,
+                            result=f"{roll.total} vs the mount's Defense {defense}: {rider} "
+                                   f"{verdict}"))
+    return out
+
+
+def subdue(rs: Phases, fight: Fight, actor: str, target: str, damage: int,
+           phase: int | None, real: list[int] | None, rng: random.Random) -> list[ev.Event]:
+    """PH-14: the attack's damage as Fatigue; d6: 1-3 half, 4-5 full, 6 full normal damage."""
+    round_ = max(fight.round, 1)
+    roll = dice_roll("1d6", rng, real)
+    out: list[ev.Event] = [roll_event(round_, roll, f"subdue {target} (PH-14)", actor,
+                                      real is not None)]
+    face = roll.total
+    if face <= 3:
+        amount, fatigue, what = damage // 2, True, f"half Fatigue ({damage // 2})"
+    elif face <= 5:
+        amount, fatigue, what = damage, True, f"full Fatigue ({damage})"
+    else:
+        amount, fatigue, what = damage, False, f"full normal damage ({damage})"
+    out.append(ph.Manoeuvre(round=round_, kind="subdue", actor=actor, target=(target,),
+                            success=True, phase=phase, result=f"d6 {face}: {what}"))
+    out.append(ph.Damage(round=round_, target=target, amount=amount, source=actor,
+                         fatigue=fatigue, note=f"subdue (PH-14): {what}"))
+    return out

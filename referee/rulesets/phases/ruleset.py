@@ -1,0 +1,690 @@
+"""phases: rounds of phases for large battles (spec: phases.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.errors import FormatError, IllegalEvent, Path
+from referee.engine.fight import Fight, Status
+from referee.engine.model import Combatant, Encounter
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.port import Ruleset
+from referee.engine.reading import Fields
+from referee.engine.record import field, record, replace
+from referee.engine.specs import Cell, Column, Command, Field, Form
+
+from . import events as ph
+from . import manoeuvres, modifiers, squads, stats
+from .rounds import (
+    BOTH,
+    EMPTY,
+    KINDS,
+    STATUSES,
+    WORD,
+    Op,
+    RoundLog,
+    Run,
+    Start,
+    Unit,
+    added,
+    phase_order,
+    simulate,
+)
+from .rules import RULES
+from .squads import Squad
+
+
+@record(frozen=True)
+class State:
+    """phases' part of the fold: this round as it began and its events, the rounds gone
+    by, the squads as they stand, modifiers chosen in play, decay and surrenders."""
+
+    now: RoundLog
+    past: dict[int, RoundLog]
+    squads: dict[str, Squad]
+    member: dict[str, str]
+    chosen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    decay: dict[str, tuple[int, int]] = field(default_factory=dict)
+    surrendered: tuple[str, ...] = ()
+    ordered: dict[str, tuple[int, int]] = field(default_factory=dict)  # squad -> round, rank
+    dismounted: tuple[str, ...] = ()
+    seq: int = 0
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False)
+
+
+class Phases(Ruleset):
+    id = "phases"
+    RULES = RULES
+
+    # -- house rules -------------------------------------------------------------------
+
+    def read(self, f: Fields) -> None:
+        self.direction = f.str("phases_run", "down")
+        if self.direction not in ("down", "up"):
+            raise FormatError(f"expected down or up, found {self.direction!r}",
+                              ("phases_run",))
+        self.limits = {"stack": f.int("stack_size", 8, minimum=1),
+                       "horde": f.int("horde_size", 24, minimum=1)}
+        self.decay_every = f.int("extended_decay_every", 3, minimum=1)
+        self.decay_hits = f.int("decay_hits", 2, minimum=0)
+        self.extended_hits = f.int("extended_decay_hits", 3, minimum=0)
+
+    def switches(self) -> list[str]:
+        return [f"phases run {self.direction}: highest base Combat + 1 phases (PH-1)",
+                f"a stack holds {self.limits['stack']}, a horde {self.limits['horde']} (PH-7)",
+                f"decay -{self.decay_hits} Hits a turn, -{self.extended_hits} every "
+                f"{self.decay_every} turns (PH-17)"]
+
+    # -- the roster --------------------------------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def side_fields(self) -> tuple[Field, ...]:
+        return stats.SIDE
+
+    def encounter_fields(self) -> tuple[Field, ...]:
+        return squads.ENCOUNTER
+
+    @property
+    def schemas(self) -> Any:
+        if self._schemas is None:
+            from referee.engine.model import Schemas
+
+            schemas = Schemas(self)
+            schemas.encounter = squads.EncounterSchema(self.encounter_fields(), self.id)
+            self._schemas = schemas
+        return self._schemas
+
+    def check_encounter(self, encounter: Any) -> None:
+        squads.check_squads(encounter, self.limits)
+        ids = {c.id for c in encounter.combatants}
+        for index, c in enumerate(encounter.combatants):
+            modifiers.check(c, stats.modifiers(c), ("combatants", index, "modifiers"))
+            for key in ("mount", "carried_by", "dragged_by"):
+                other = c.stats.get(key)
+                if other is not None and other not in ids:
+                    raise FormatError(f"unknown unit {other!r}", ("combatants", index, key))
+            traits = stats.traits(c)
+            for number, trait in enumerate(traits):
+                if trait.lower() not in {t.lower() for t in stats.TRAITS}:
+                    raise FormatError(f"unknown trait {trait!r} (traits: "
+                                      f"{', '.join(stats.TRAITS)})",
+                                      ("combatants", index, "traits", number))
+
+    # -- events ------------------------------------------------------------------------
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return ph.EVENTS
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        from .views import tell
+
+        return tell(self, fight, event)
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return event.TYPE in ("use", "delay", "condition", "order", "regroup", "manoeuvre",
+                              "surrender", "join", "death", "damage", "decay", "end")
+
+    # -- state -------------------------------------------------------------------------
+
+    def unit(self, fight: Fight, cid: str) -> Unit:
+        c = fight.roster[cid]
+        return Unit(cid, c.name, stats.combat(c), stats.has(c, "Agile"), stats.stun_immune(c))
+
+    def croaked(self, fight: Fight, cid: str) -> bool:
+        status = fight.status[cid]
+        return status.dead or status.hp <= 0
+
+    def start(self, fight: Fight) -> State:
+        encounter = fight.encounter
+        table = squads.squads_of(encounter)
+        member = {cid: sid for sid, s in table.items() for cid in s.members}
+        fighting = frozenset(cid for cid in fight.roster if not self.croaked(fight, cid))
+        order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
+                            self.direction == "up")
+        opening = {c.id: Start(held=BOTH) for c in encounter.combatants
+                   if stats.defending(encounter.side(c.side)) and c.id in fighting}  # PH-4
+        return State(RoundLog(1, order, fighting, opening), {}, table, member)
+
+    def roll(self, fight: Fight, state: State) -> State:
+        """The next round: what each unit keeps (PH-3, PH-20), who still fights, how
+        many phases (PH-1, PH-17)."""
+        log = state.now
+        delaying = self.delaying(state)
+        nexts: dict[str, Start] = {}
+        for cid in fight.roster:
+            keep_all = cid in delaying
+            if cid not in log.ops and cid not in log.start and not keep_all:
+                continue
+            run = simulate(log, self.unit(fight, cid), keep_all=keep_all)
+            end = run.end()
+            if end != EMPTY:
+                nexts[cid] = end
+        out = set(state.surrendered)
+        fighting = frozenset(cid for cid, c in fight.roster.items()
+                             if not self.croaked(fight, cid) and c.side not in out)
+        order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
+                            self.direction == "up")
+        new = RoundLog(log.round + 1, order, fighting, nexts)
+        return replace(state, now=new, past={**state.past, log.round: log}, memo={})
+
+    @staticmethod
+    def delaying(state: State) -> set[str]:
+        """PH-20: the members of squads whose tactic is Delay."""
+        return {cid for s in state.squads.values() if s.order.tactic == "delay"
+                for cid in s.members}
+
+    def new_round(self, fight: Fight) -> None:
+        state: State = fight.rs
+        while state.now.round < fight.round:
+            state = self.roll(fight, state)
+        fight.state.rs = state
+
+    def at_round(self, fight: Fight, round_: int) -> RoundLog:
+        """The round's log: this one, one gone by, or one to come (worked out ahead)."""
+        state: State = fight.rs
+        if round_ == state.now.round:
+            return state.now
+        if round_ in state.past:
+            return state.past[round_]
+        key = ("ahead", round_)
+        if key not in state.memo:
+            ahead = state
+            while ahead.now.round < round_:
+                ahead = self.roll(fight, ahead)
+            state.memo[key] = ahead.now
+        log: RoundLog = state.memo[key]
+        return log
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        return {"fatigue": 0}
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        seq = state.seq + 1
+        if isinstance(event, ph.Use):
+            log = state.now
+            op = Op(log.pos(event.phase) or 0, seq, "use", event.what, engaged=event.engaged)
+            return replace(state, now=added(log, event.actor, op), seq=seq, memo={})
+        if isinstance(event, ph.Delay):
+            op = Op(self.delay_pos(fight, state.now, event.actor), seq, "delay",
+                    keep=frozenset(event.keep))
+            return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
+                           memo={})
+        if isinstance(event, ph.Condition):
+            if event.name not in STATUSES:
+                return state
+            return replace(state, now=self.with_condition(state.now, event, seq), seq=seq,
+                           memo={})
+        if isinstance(event, ph.Order):
+            return self.apply_order(fight, state, event)
+        if isinstance(event, ph.Regroup):
+            return self.apply_regroup(fight, state, event, seq)
+        if isinstance(event, ph.Manoeuvre):
+            return self.apply_manoeuvre(fight, state, event, seq)
+        if isinstance(event, ph.Decay):
+            com, dfn = state.decay.get(event.target, (0, 0))
+            fight.status[event.target].hp -= event.hits
+            return replace(state, decay={**state.decay, event.target: (
+                com + event.combat, dfn + event.defense)}, memo={})
+        if isinstance(event, ph.Surrender):
+            return replace(state, surrendered=state.surrendered + (event.side,), memo={})
+        if isinstance(event, ev.Join) and event.combatant is not None:
+            log = state.now
+            new = RoundLog(log.round, log.order, log.fighting | {event.combatant.id},
+                           log.start, log.ops, log.reached)
+            return replace(state, now=new, memo={})
+        if event.TYPE in ("damage", "death", "heal"):
+            return replace(state, memo={})
+        return state
+
+    def with_condition(self, log: RoundLog, event: ph.Condition, seq: int) -> RoundLog:
+        pos = -1 if event.phase is None else (log.pos(event.phase) or 0)
+        until = None if event.duration is None else event.round + event.duration - 1
+        op = Op(pos, seq, "cond", event.name, event.on, until)
+        return added(log, event.target, op, reach=event.phase is not None)
+
+    def action_pos(self, fight: Fight, log: RoundLog, cid: str, phase: int | None) -> int:
+        """Where an Action without a phase falls: now, or the unit's own phase if later
+        and it holds no delayed Action."""
+        if phase is not None:
+            return log.pos(phase) or 0
+        return max(log.reached, 0)
+
+    def delay_pos(self, fight: Fight, log: RoundLog, cid: str) -> int:
+        own = log.pos(stats.combat(fight.roster[cid])) if cid in fight.roster else None
+        return max(log.reached, own if own is not None else 0, 0)
+
+    def apply_order(self, fight: Fight, state: State, event: ph.Order) -> State:
+        squad = state.squads[event.squad]
+        order = squads.Order(event.tactic, event.target or "any", tuple(event.at))
+        rank = self.order_rank(fight, squad, event.by)
+        return replace(state, squads={**state.squads, squad.id: replace(squad, order=order)},
+                       ordered={**state.ordered, squad.id: (event.round, rank)}, memo={})
+
+    def apply_regroup(self, fight: Fight, state: State, event: ph.Regroup, seq: int) -> State:
+        log = state.now
+        op = Op(self.action_pos(fight, log, event.actor, event.phase), seq, "use", "action")
+        table, member = dict(state.squads), dict(state.member)
+        own = member.get(event.actor)
+        if own is not None and event.leader is not None:
+            table[own] = replace(table[own], leader=event.leader)
+        if own is not None and (event.join is not None or event.leave):
+            old = table[own]
+            table[own] = replace(old, members=tuple(m for m in old.members if m != event.actor))
+            del member[event.actor]
+        if event.join is not None:
+            new = table[event.join]
+            table[event.join] = replace(new, members=new.members + (event.actor,))
+            member[event.actor] = event.join
+        chosen = dict(state.chosen)
+        if event.modifiers is not None:
+            chosen[event.actor] = tuple(event.modifiers)
+        return replace(state, now=added(log, event.actor, op), squads=table, member=member,
+                       chosen=chosen, seq=seq, memo={})
+
+    def apply_manoeuvre(self, fight: Fight, state: State, event: ph.Manoeuvre,
+                        seq: int) -> State:
+        log = state.now
+        if not event.simultaneous:
+            op = Op(self.action_pos(fight, log, event.actor, event.phase), seq, "use",
+                    "action")
+            log = added(log, event.actor, op)
+        dismounted = state.dismounted
+        if event.kind == "dismount" and event.success:
+            dismounted = dismounted + tuple(t for t in event.target if t not in dismounted)
+        return replace(state, now=log, dismounted=dismounted, seq=seq, memo={})
+
+    @staticmethod
+    def state(fight: Fight) -> State:
+        state: State = fight.rs
+        return state
+
+    # -- the simulation, read ---------------------------------------------------------
+
+    def runs(self, fight: Fight, round_: int) -> dict[str, Run]:
+        """Every unit's round (those with anything to show), worked out once a state."""
+        state = self.state(fight)
+        key = ("runs", round_)
+        found: dict[str, Run] | None = state.memo.get(key)
+        if found is None:
+            log = self.at_round(fight, round_)
+            found = {}
+            for cid in fight.roster:
+                if cid in log.fighting or cid in log.start or cid in log.ops:
+                    found[cid] = simulate(log, self.unit(fight, cid))
+            state.memo[key] = found
+        return found
+
+    def run_of(self, fight: Fight, cid: str) -> Run | None:
+        return self.runs(fight, self.state(fight).now.round).get(cid)
+
+    def statuses(self, fight: Fight, cid: str) -> list[str]:
+        run = self.run_of(fight, cid)
+        if run is None:
+            return []
+        names = list(run.statuses)
+        if run.stun:
+            names.append("stunned")
+        return names
+
+    # -- checks ------------------------------------------------------------------------
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        actor = getattr(event, "actor", None)
+        if isinstance(event, (ph.Use, ph.Delay, ph.Regroup, ph.Manoeuvre)):
+            if actor not in fight.roster:
+                known = ", ".join(fight.roster)
+                raise IllegalEvent(f"unknown combatant {actor!r} (combatants: {known})",
+                                   ("actor",))
+            if event.round < fight.round:
+                raise IllegalEvent(f"round {event.round} is over: the fight is in round "
+                                   f"{fight.round}", ("round",))
+        if isinstance(event, ph.Use):
+            self.check_use(fight, event)
+        elif isinstance(event, ph.Delay):
+            self.check_delay(fight, event)
+        elif isinstance(event, ph.Condition):
+            self.check_condition(fight, event)
+        elif isinstance(event, ph.Order):
+            self.check_order(fight, event)
+        elif isinstance(event, ph.Regroup):
+            self.check_regroup(fight, event)
+        elif isinstance(event, ph.Manoeuvre):
+            self.check_manoeuvre(fight, event)
+        elif isinstance(event, (ph.Decay,)) and event.target not in fight.roster:
+            raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+        elif isinstance(event, ph.Surrender) and event.side not in fight.side_ids():
+            raise IllegalEvent(f"unknown side {event.side!r}", ("side",))
+
+    def log_for(self, fight: Fight, round_: int) -> RoundLog:
+        state = self.state(fight)
+        if round_ <= state.now.round:
+            return state.now
+        return self.at_round(fight, round_)
+
+    def check_phase(self, log: RoundLog, phase: int) -> int:
+        pos = log.pos(phase)
+        if pos is None:
+            span = f"{log.order[0]} to {log.order[-1]}" if log.order else "none"
+            raise IllegalEvent(f"round {log.round} has no phase {phase} (phases {span}, "
+                               "PH-1)", ("phase",))
+        if pos < log.reached:
+            raise IllegalEvent(f"phase {phase} has passed: round {log.round} is at phase "
+                               f"{log.order[log.reached]} (PH-1)", ("phase",))
+        return pos
+
+    def check_actor_fights(self, fight: Fight, cid: str) -> None:
+        if self.croaked(fight, cid):
+            raise IllegalEvent(f"{fight.roster[cid].name} is croaked", ("actor",))
+        sid = self.state(fight).member.get(cid)
+        if sid is not None and cid in self.delaying(self.state(fight)):
+            raise IllegalEvent(f"{fight.roster[cid].name}'s squad {sid} is on Delay: it holds "
+                               "its Moves and Actions until the order changes (PH-20)",
+                               ("actor",))
+
+    def check_use(self, fight: Fight, event: ph.Use) -> None:
+        if event.what not in KINDS:
+            raise IllegalEvent(f"expected move or action, found {event.what!r}", ("what",))
+        log = self.log_for(fight, event.round)
+        pos = self.check_phase(log, event.phase)
+        self.check_actor_fights(fight, event.actor)
+        op = Op(pos, self.state(fight).seq + 1, "use", event.what, engaged=event.engaged)
+        simulate(log, self.unit(fight, event.actor), extra=op)
+
+    def check_delay(self, fight: Fight, event: ph.Delay) -> None:
+        for index, kind in enumerate(event.keep):
+            if kind not in KINDS:
+                raise IllegalEvent(f"expected move or action, found {kind!r}",
+                                   ("keep", index))
+        if not event.keep:
+            raise IllegalEvent("keep names move, action or both (PH-3)", ("keep",))
+        log = self.log_for(fight, event.round)
+        op = Op(self.delay_pos(fight, log, event.actor), self.state(fight).seq + 1, "delay",
+                keep=frozenset(event.keep))
+        simulate(log, self.unit(fight, event.actor), extra=op)
+
+    def check_condition(self, fight: Fight, event: ph.Condition) -> None:
+        if event.name in STATUSES and event.phase is not None:
+            self.check_phase(self.log_for(fight, event.round), event.phase)
+
+    def order_rank(self, fight: Fight, squad: Squad, by: str | None) -> int:
+        """PH-9: the squad's leader, then the Chief Warlord, then highest Leadership."""
+        if by is None or by == squad.leader:
+            return 0
+        c = fight.roster.get(by)
+        if c is None:
+            return 1000
+        if stats.has(c, "Chief Warlord"):
+            return 1
+        return 100 - min(stats.leadership(c), 98)
+
+    def check_order(self, fight: Fight, event: ph.Order) -> None:
+        state = self.state(fight)
+        if event.squad not in state.squads:
+            known = ", ".join(state.squads) or "none"
+            raise IllegalEvent(f"unknown squad {event.squad!r} (squads: {known})", ("squad",))
+        try:
+            squads.check_order(event.tactic, tuple(event.at), ())
+        except FormatError as error:
+            raise IllegalEvent(error.reason, error.path) from None
+        if event.by is not None and event.by not in fight.roster:
+            raise IllegalEvent(f"unknown combatant {event.by!r}", ("by",))
+        log = state.now
+        if event.round <= log.round and (log.reached >= 0 or any(
+                op.op == "use" for ops in log.ops.values() for op in ops)):
+            raise IllegalEvent(f"round {log.round} is under way: orders change only at the "
+                               "start of a round (PH-9)", ("round",))
+        squad = state.squads[event.squad]
+        rank = self.order_rank(fight, squad, event.by)
+        given = state.ordered.get(squad.id)
+        if given is not None and given[0] == max(event.round, 1) and given[1] < rank:
+            raise IllegalEvent(f"squad {squad.id} already has an order this round from a "
+                               "higher command (PH-9: its leader, the Chief Warlord, highest "
+                               "Leadership, the closest leader)", ("by",))
+
+    def check_regroup(self, fight: Fight, event: ph.Regroup) -> None:
+        state = self.state(fight)
+        cid = event.actor
+        c = fight.roster[cid]
+        own = state.member.get(cid)
+        if event.join is not None:
+            if event.join not in state.squads:
+                known = ", ".join(state.squads) or "none"
+                raise IllegalEvent(f"unknown squad {event.join!r} (squads: {known})", ("join",))
+            target = state.squads[event.join]
+            if event.join == own:
+                raise IllegalEvent(f"{cid} is already in squad {own}", ("join",))
+            if len(target.members) >= self.limits[target.kind]:
+                raise IllegalEvent(f"{target.kind} {target.id} is full: at most "
+                                   f"{self.limits[target.kind]} units (PH-7)", ("join",))
+            sides = {fight.roster[m].side for m in target.members}
+            if sides and c.side not in sides:
+                raise IllegalEvent(f"squad {target.id} is on another side", ("join",))
+        if event.leader is not None:
+            if own is None:
+                raise IllegalEvent(f"{cid} is in no squad to name a leader for", ("leader",))
+            squad = state.squads[own]
+            if event.leader not in squad.members or event.leader not in fight.roster:
+                raise IllegalEvent(f"leader {event.leader!r} is not a member of squad {own} "
+                                   "(PH-7)", ("leader",))
+            if not squads.command_unit(fight.roster[event.leader]):
+                raise IllegalEvent(f"{event.leader} is not a Command Unit (PH-8)", ("leader",))
+        if event.modifiers is not None:
+            modifiers.check(c, tuple(event.modifiers), ("modifiers",), event=True)
+        self.check_actor_fights(fight, cid)
+        self.check_action(fight, event.round, cid, event.phase)
+
+    def check_action(self, fight: Fight, round_: int, cid: str, phase: int | None) -> None:
+        log = self.log_for(fight, round_)
+        if phase is not None:
+            self.check_phase(log, phase)
+        op = Op(self.action_pos(fight, log, cid, phase), self.state(fight).seq + 1, "use",
+                "action")
+        simulate(log, self.unit(fight, cid), extra=op)
+
+    def check_manoeuvre(self, fight: Fight, event: ph.Manoeuvre) -> None:
+        if event.kind not in manoeuvres.KINDS:
+            raise IllegalEvent(f"expected one of {', '.join(manoeuvres.KINDS)}, found "
+                               f"{event.kind!r}", ("kind",))
+        for index, cid in enumerate(event.target):
+            if cid not in fight.roster:
+                raise IllegalEvent(f"unknown combatant {cid!r}", ("target", index))
+        c = fight.roster[event.actor]
+        if event.kind == "bull-rush" and stats.has(c, "Agile"):
+            raise IllegalEvent(f"{c.name} is Agile: it cannot bull rush (PH-13)", ("actor",))
+        if not event.simultaneous:
+            self.check_actor_fights(fight, event.actor)
+            self.check_action(fight, event.round, event.actor, event.phase)
+
+    # -- consequences ------------------------------------------------------------------
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        marks = status.marks
+        if getattr(event, "fatigue", False):
+            marks["fatigue"] = marks.get("fatigue", 0) + event.amount  # PH-14
+            return
+        status.hp -= event.amount + marks.get("fatigue", 0)  # Fatigue into lost Hits
+        marks["fatigue"] = 0
+
+    def surrendering(self, fight: Fight) -> list[str]:
+        """PH-10: sides whose units are all Calm, Incapacitated or croaked (unless
+        Constructs or Uncroaked), not yet surrendered."""
+        state = self.state(fight)
+        out = []
+        for side in fight.encounter.sides:
+            if side.id in state.surrendered:
+                continue
+            units = [cid for cid, c in fight.roster.items() if c.side == side.id]
+            if not units:
+                continue
+            standing = [cid for cid in units if not self.croaked(fight, cid)]
+            if any(stats.has(fight.roster[cid], "Construct")
+                   or stats.uncroaked(fight.roster[cid]) for cid in standing):
+                continue
+            if all({"calm", "incapacitated"} & set(self.statuses(fight, cid))
+                   for cid in standing):
+                out.append(side.id)
+        return out
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        round_ = max(fight.round, 1)
+        if isinstance(event, ev.Damage) and not getattr(event, "fatigue", False) and \
+                "calm" in self.statuses(fight, event.target):
+            out.append(ph.Condition(round=round_, target=event.target, name="calm", on=False))
+        if isinstance(event, (ev.Condition, ev.Damage, ev.Death, ph.Decay)):
+            trial = fight.copy() if out else fight
+            if out:
+                for extra in out:
+                    trial.push(extra)
+            out += [ph.Surrender(round=round_, side=side) for side in self.surrendering(trial)]
+        return out
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        """PH-17: every Uncroaked unit decays; every third turn the extended decay."""
+        out: list[ev.Event] = []
+        extended = fight.round % self.decay_every == 0
+        for cid, c in fight.roster.items():
+            if stats.uncroaked(c) and not self.croaked(fight, cid):
+                out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
+                                    hits=self.extended_hits if extended else self.decay_hits,
+                                    extended=extended))
+        return out
+
+    # -- the plan ----------------------------------------------------------------------
+
+    def plan_round(self, fight: Fight) -> int:
+        return max(fight.round, 1)
+
+    def initiative_due(self, fight: Fight) -> bool:
+        return False
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        from .views import plan
+
+        return plan(self, fight, round_)
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        if self.croaked(fight, cid):
+            return ("PH-2", "croaked: gains nothing")
+        return None
+
+    def now_pos(self, fight: Fight) -> int:
+        """The phase (its index) the round is at: the furthest an event named, or the
+        first with a Move or Action not yet resolved."""
+        log = self.state(fight).now
+        if fight.round < log.round:
+            return -1
+        done = fight.resolved.get(log.round, set())
+        runs = self.runs(fight, log.round)
+        first = len(log.order) - 1
+        for cid, run in runs.items():
+            if run.base_pos is not None and run.gains and run.base_pos < first:
+                if any(f"{cid}:{k}" not in done for k in run.gains):
+                    first = run.base_pos
+        return max(log.reached, first)
+
+    # -- the tracker -------------------------------------------------------------------
+
+    def columns(self) -> tuple[Column, ...]:
+        from .views import COLUMNS
+
+        return COLUMNS
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        from .views import cells
+
+        return cells(self, fight, cid)
+
+    def effective(self, fight: Fight, cid: str) -> tuple[int, int]:
+        c = fight.roster[cid]
+        state = self.state(fight)
+        chosen = state.chosen.get(cid, stats.modifiers(c))
+        return modifiers.effective(c, chosen, state.decay.get(cid, (0, 0)),
+                                   self.statuses(fight, cid))
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        status = fight.status[cid]
+        if status.dead or status.hp <= 0:
+            return "croaked"
+        side = fight.roster[cid].side
+        if side in self.state(fight).surrendered:
+            return "surrendered"
+        names = self.statuses(fight, cid)
+        for word in ("incapacitated", "immobilized", "stunned", "calm"):
+            if word in names:
+                return word
+        return ""
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        from .views import facts
+
+        out = super().facts(fight, cid)
+        out.update(facts(self, fight, cid))
+        return out
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        state = self.state(fight)
+        log = state.now
+        return {"phases": list(log.order), "surrendered": list(state.surrendered),
+                "squads": {sid: {"leader": s.leader, "members": list(s.members),
+                                 "tactic": s.order.tactic, "target": s.order.target}
+                           for sid, s in state.squads.items()}}
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        from .views import status_parts
+
+        return status_parts(self, fight)
+
+    def notices(self, fight: Fight) -> list[tuple[str, str]]:
+        state = self.state(fight)
+        return [("Surrender (PH-10)", f"{self.side_name(fight, side)} surrenders: every unit "
+                 "calm, incapacitated or croaked") for side in state.surrendered]
+
+    @staticmethod
+    def side_name(fight: Fight, side: str) -> str:
+        found = fight.encounter.side(side)
+        return found.name if found else side
+
+    # -- commands ----------------------------------------------------------------------
+
+    def commands(self, fight: Fight) -> list[Command]:
+        from .commands_ui import COMMANDS
+
+        return list(COMMANDS)
+
+    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        from .commands_ui import can_run
+
+        return can_run(self, fight, command, actor)
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        from .commands_ui import command_form
+
+        return command_form(self, fight, command, actor)
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        from .commands_ui import run_command
+
+        return run_command(self, fight, command, actor, values, rng)
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        return (Field("fatigue", "Fatigue", "bool", False,
+                      help="subdual damage: Fatigue, not Hits (PH-14)"),)
+
+
+def encounter_squads(encounter: Encounter) -> dict[str, Squad]:
+    return squads.squads_of(encounter)
+
+
+def _path(*parts: str | int) -> Path:
+    return tuple(parts)
+
+
+__all__ = ["Phases", "State", "WORD"]

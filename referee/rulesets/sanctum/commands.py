@@ -1,0 +1,133 @@
+"""sanctum's own commands: `referee fight` and `referee odds` (SA-11)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def add_commands(subparsers: Any) -> dict[str, Handler]:
+    from referee.cli import formatter, whole
+
+    fight = subparsers.add_parser(
+        "fight", help="sanctum: resolve the turn's pending combats, every step into the log",
+        description="Resolve the turn's combats that have not been fought (sanctum), "
+                    "appending every step to the save as it goes.",
+        formatter_class=formatter())
+    fight.add_argument("save", metavar="SAVE", help="a sanctum save (.toml)")
+    fight.add_argument("--json", action="store_true", help="print the result as JSON")
+    fight.add_argument("--seed", type=whole, metavar="X",
+                       help="draw from random.Random(X) instead of the save's seed "
+                            "(a run of `referee odds`)")
+    fight.add_argument("-o", "--output", metavar="RUN.toml",
+                       help="fight a copy written to RUN.toml (the save is not changed)")
+    odds = subparsers.add_parser(
+        "odds", help="sanctum: simulate the pending combats N times (each side's chances)",
+        description="Simulate the turn's pending combats N times from seeds derived from "
+                    "S; the save is never changed.", formatter_class=formatter())
+    odds.add_argument("save", metavar="SAVE", help="a sanctum save (.toml)")
+    odds.add_argument("--runs", type=whole, metavar="N", required=True, help="how many runs")
+    odds.add_argument("--seed", type=whole, metavar="S",
+                      help="derive the runs' seeds from S (default: the save's seed)")
+    odds.add_argument("--json", action="store_true", help="print the summary as JSON")
+    odds.add_argument("--workers", type=whole, metavar="W",
+                      help="worker processes (default: one per core for many runs)")
+    return {"fight": run_fight, "odds": run_odds}
+
+
+def _sanctum(save: Any) -> Any:
+    from referee.cli import UsageError
+
+    from .ruleset import Sanctum
+
+    if not isinstance(save.ruleset, Sanctum):
+        raise UsageError(f"{save.path}: is a {save.ruleset.id} save: fight and odds are "
+                         "sanctum's")
+    return save.ruleset
+
+
+def run_fight(args: argparse.Namespace) -> int:
+    from referee.cli import UsageError, opened
+    from referee.session.lock import SaveLocked
+    from referee.session.store import SaveError, Session, write_atomic
+    from referee.session.writer import save_text
+
+    from .views import tell, turn_json
+
+    path = Path(args.save)
+    save = opened(path)
+    ruleset = _sanctum(save)
+    if args.output:
+        base, _, _ = ruleset.turn_start(save.fight)
+        ruleset.pending(base, args.seed)  # refused here, before anything is written
+        path = Path(args.output)
+        try:
+            write_atomic(path, save_text(save.encounter, list(base.log)))
+        except SaveError as error:
+            raise UsageError(str(error)) from None
+    else:
+        ruleset.pending(save.fight, args.seed)
+    try:
+        session = Session.open(path, lock=True)
+    except SaveLocked as error:
+        raise UsageError(str(error)) from None
+    try:
+        fight = session.fight
+        steps, seed = ruleset.pending(fight, args.seed)
+        if not args.json:
+            print(f"{session.encounter.title} — turn {max(fight.round, 1)}, seed {seed}")
+        for step in steps:
+            try:
+                session.append(step)  # on disk before it is shown
+            except SaveError as error:
+                raise UsageError(str(error)) from None
+            if not args.json:
+                print(tell(fight, step), flush=True)
+        result = turn_json(fight)
+    finally:
+        session.close()
+    if args.json:
+        print(json.dumps(result, indent=2 if sys.stdout.isatty() else None))
+    elif not steps:
+        print("every combat of this turn has been fought (referee replay shows them)")
+    if args.output:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from referee.cli import UsageError, opened
+
+    from .odds import run_odds as simulate
+    from .odds import summary_lines
+
+    if args.runs < 1:
+        raise UsageError("--runs takes at least 1")
+    save = opened(Path(args.save))
+    ruleset = _sanctum(save)
+    seed = save.encounter.seed if args.seed is None else args.seed
+    workers = args.workers or (min(os.cpu_count() or 1, 4) if args.runs >= 2000 else 1)
+    bar = progress_bar if sys.stderr.isatty() else None
+    report = simulate(ruleset, save.fight, args.runs, seed, max(1, workers), bar)
+    if bar:
+        sys.stderr.write("\r\x1b[K")
+    if args.json:
+        print(json.dumps(report, indent=2 if sys.stdout.isatty() else None))
+    else:
+        print("\n".join(summary_lines(report)))
+        print(f"replay a run: referee fight {args.save} --seed SEED -o RUN.toml")
+    return 0
+
+
+def progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\rodds [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    sys.stderr.flush()

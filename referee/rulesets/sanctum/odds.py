@@ -1,0 +1,173 @@
+"""SA-11: the turn's combats simulated many times, each run from its own seed.
+
+The run seeds come from one generator seeded with S (`seeds`), so the same S gives the
+same runs however they are shared out among worker processes; each run keeps only its
+seed and a small summary (never a log), and `referee fight --seed X` replays run X in
+full, since a fight draws from `random.Random(X)` exactly as the run did.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import sim
+
+if TYPE_CHECKING:
+    from referee.engine.fight import Fight
+
+    from .ruleset import Sanctum
+
+# One run: (winning side index or -1 for a draw, survivors per group, per combat
+# (winner: 0 first, 1 second, 2 draw, or -1 skipped; rounds; survivors first; second)).
+Run = tuple[int, tuple[int, ...], tuple[tuple[int, int, int, int], ...]]
+
+
+def seeds(seed: int, runs: int) -> list[int]:
+    """The seed of every run, derived from `seed` alone."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(32) for _ in range(runs)]
+
+
+class Setup:
+    """What every run starts from: plain data, cheap to send to a worker."""
+
+    def __init__(self, roster: sim.Roster, hp: list[int], pairs: list[tuple[str, str]],
+                 sides: list[str]) -> None:
+        self.roster, self.hp, self.pairs, self.sides = roster, hp, pairs, sides
+        groups = list(dict.fromkeys(g for pair in pairs for g in pair))
+        self.groups = groups
+        self.group_side = [sides.index(roster.side[g]) for g in groups]
+        self.members = [roster.members[g] for g in groups]
+
+
+def one_run(setup: Setup, seed: int) -> Run:
+    hp = list(setup.hp)
+    results, _ = sim.run_turn(setup.roster, hp, setup.pairs, random.Random(seed))
+    combats = []
+    for result in results:
+        if result is None:
+            combats.append((-1, 0, 0, 0))
+            continue
+        _, _, rounds, _, s1, s2 = result
+        winner = 0 if s1 and not s2 else 1 if s2 and not s1 else 2
+        combats.append((winner, rounds, len(s1), len(s2)))
+    left = tuple(sum(1 for i in members if hp[i] > 0) for members in setup.members)
+    alive = {setup.group_side[k] for k, count in enumerate(left) if count}
+    winner = alive.pop() if len(alive) == 1 else -1
+    return (winner, left, tuple(combats))
+
+
+def chunk(setup: Setup, run_seeds: list[int]) -> list[Run]:
+    return [one_run(setup, s) for s in run_seeds]
+
+
+def setup_of(ruleset: Sanctum, fight: Fight) -> Setup:
+    base, _, _ = ruleset.turn_start(fight)
+    roster = ruleset.roster(base)
+    pairs = ruleset.pairs(base)
+    sides = list(dict.fromkeys(roster.side[g] for pair in pairs for g in pair))
+    return Setup(roster, ruleset.hit_points(base), pairs, sides)
+
+
+def run_odds(ruleset: Sanctum, fight: Fight, runs: int, seed: int, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Simulate the fight's turn `runs` times (from the turn's start) and summarise."""
+    setup = setup_of(ruleset, fight)
+    if not setup.pairs:
+        from referee.engine.errors import IllegalEvent
+
+        raise IllegalEvent(f"turn {max(fight.round, 1)} lists no combats (SA-2)")
+    run_seeds = seeds(seed, runs)
+    size = max(50, runs // (workers * 8)) if workers > 1 else max(100, runs // 20)
+    parts = [run_seeds[k:k + size] for k in range(0, runs, size)]
+    out: list[Run] = []
+    if workers > 1 and len(parts) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for done in pool.map(chunk, [setup] * len(parts), parts):
+                out += done
+                if progress:
+                    progress(len(out), runs)
+    else:
+        for part in parts:
+            out += chunk(setup, part)
+            if progress:
+                progress(len(out), runs)
+    return summarise(setup, out, run_seeds, seed, max(fight.round, 1))
+
+
+def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
+              turn: int) -> dict[str, Any]:
+    runs = len(out)
+    share = 1.0 / runs if runs else 0.0
+    wins = [0] * len(setup.sides)
+    draws = 0
+    left = [0] * len(setup.groups)
+    for winner, survivors, _ in out:
+        if winner < 0:
+            draws += 1
+        else:
+            wins[winner] += 1
+        for k, count in enumerate(survivors):
+            left[k] += count
+    combats = []
+    roster = setup.roster
+    for k, (a, b) in enumerate(setup.pairs):
+        rows = [run[2][k] for run in out]
+        if rows and rows[0][0] < 0:
+            combats.append({"groups": [a, b], "skipped": True, "rules": ["SA-2"]})
+            continue
+        first, second, _ = sim.precedence(roster, a, b)
+        tally = [0, 0, 0]
+        rounds = s1 = s2 = 0
+        for w, r, x, y in rows:
+            tally[w] += 1
+            rounds += r
+            s1 += x
+            s2 += y
+        combats.append({"groups": [a, b], "first": first,
+                        "wins": {first: round(tally[0] * share, 4),
+                                 second: round(tally[1] * share, 4)},
+                        "draws": round(tally[2] * share, 4),
+                        "survivors": {first: round(s1 * share, 3),
+                                      second: round(s2 * share, 3)},
+                        "rounds": round(rounds * share, 3)})
+    fought = [c for c in combats if not c.get("skipped")]
+    return {
+        "ruleset": "sanctum", "turn": turn, "runs": runs, "seed": seed,
+        "sides": {side: round(wins[k] * share, 4) for k, side in enumerate(setup.sides)},
+        "draws": round(draws * share, 4),
+        "survivors": {g: round(left[k] * share, 3) for k, g in enumerate(setup.groups)},
+        "rounds": round(sum(float(c["rounds"]) for c in fought), 3),
+        "combats": combats,
+        "seeds": run_seeds,
+        "outcomes": [(setup.sides[w] if w >= 0 else "draw") for w, _, _ in out],
+    }
+
+
+def summary_lines(report: dict[str, Any], limit: int = 0) -> list[str]:
+    """The summary as lines a person reads."""
+    lines = [f"{report['runs']} runs from seed {report['seed']}, turn {report['turn']}"]
+    sides = ", ".join(f"{side} {p:.1%}" for side, p in report["sides"].items())
+    lines.append(f"wins: {sides}; draws {report['draws']:.1%}")
+    lines.append("expected survivors: " + ", ".join(
+        f"{g} {n:.2f}" for g, n in report["survivors"].items()))
+    for c in report["combats"]:
+        a, b = c["groups"]
+        if c.get("skipped"):
+            lines.append(f"  {a} vs {b}: skipped (SA-2)")
+            continue
+        wins = ", ".join(f"{g} {p:.1%}" for g, p in c["wins"].items())
+        lines.append(f"  {a} vs {b}: {wins}, draws {c['draws']:.1%}, "
+                     f"{c['rounds']:.2f} rounds on average")
+    if limit:
+        return lines[:limit]
+    shown = report["seeds"][:5]
+    lines.append("run seeds: " + ", ".join(
+        f"#{k + 1} {s} ({o})" for k, (s, o) in enumerate(zip(shown, report["outcomes"],
+                                                              strict=False)))
+        + (" …" if len(report["seeds"]) > 5 else ""))
+    return lines

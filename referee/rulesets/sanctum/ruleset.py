@@ -1,0 +1,489 @@
+"""sanctum: group combats that resolve themselves (spec: sanctum.md).
+
+The referee lists a turn's pairs (a `combats` event); the program runs the pipeline
+(sim.py) and logs every step as an event. The fold reads the logged results — an attack
+event says what it did — so a replay never draws again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.errors import FormatError, IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.model import Combatant, Encounter
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.port import Ruleset
+from referee.engine.reading import Fields
+from referee.engine.record import field, record, replace
+from referee.engine.specs import Cell, Column, Command, Field, Form
+
+from . import events as se
+from . import sim, stats
+from .rules import RULES
+
+
+@record(frozen=True)
+class State:
+    """sanctum's part of the fold."""
+
+    pairs: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # turn ->
+    started: dict[int, int] = field(default_factory=dict)  # turn -> pairs begun (or skipped)
+    seeds: dict[int, int] = field(default_factory=dict)  # turn -> the seed of its draws
+    current: tuple[str, ...] = ()  # the combat under way: (first, second)
+    promoted: dict[str, int] = field(default_factory=dict)  # recruit -> turn of its kill
+    ends: dict[int, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+
+
+class Sanctum(Ruleset):
+    id = "sanctum"
+    RULES = RULES
+
+    # -- house rules -----------------------------------------------------------------
+
+    def read(self, f: Fields) -> None:
+        self.rounds: int = f.int("rounds", sim.ROUNDS, minimum=1)
+        self.penalty: int = f.int("missile_round_penalty", 1, minimum=0)
+        self.odds_runs: int = f.int("odds_runs", 1000, minimum=1)
+
+    def switches(self) -> list[str]:
+        return [f"a combat lasts up to {self.rounds} rounds (SA-3)",
+                f"round 1: missiles only, at -{self.penalty} damage (SA-4)",
+                f"odds in the app: {self.odds_runs} runs (SA-11)"]
+
+    # -- the roster --------------------------------------------------------------------
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def side_fields(self) -> tuple[Field, ...]:
+        return stats.SIDE
+
+    def encounter_fields(self) -> tuple[Field, ...]:
+        return stats.ENCOUNTER
+
+    def check_encounter(self, encounter: Any) -> None:
+        enc: Encounter = encounter
+        sides = {s.id for s in enc.sides}
+        leaders = [s.id for s in enc.sides if stats.standing(s) == "initiative"]
+        if len(leaders) > 1:
+            index = next(i for i, s in enumerate(enc.sides) if s.id == leaders[1])
+            raise FormatError(f"only one player has initiative ({leaders[0]} and "
+                              f"{leaders[1]} both do) (SA-1)", ("sides", index, "initiative"))
+        groups: dict[str, str] = {}
+        for index, group in enumerate(stats.groups(enc)):
+            gid, side = str(group["id"]), str(group["side"])
+            if gid in groups:
+                raise FormatError(f"duplicate group {gid!r}", ("groups", index, "id"))
+            if side not in sides:
+                raise FormatError(f"unknown side {side!r} (sides: {', '.join(sorted(sides))})",
+                                  ("groups", index, "side"))
+            groups[gid] = side
+        used: set[str] = set()
+        for index, c in enumerate(enc.combatants):
+            gid = stats.group(c)
+            if gid not in groups:
+                known = ", ".join(groups) or "none: add [[groups]]"
+                raise FormatError(f"unknown group {gid!r} (groups: {known})",
+                                  ("combatants", index, "group"))
+            if groups[gid] != c.side:
+                raise FormatError(f"{c.id} is on side {c.side} but in group {gid} of side "
+                                  f"{groups[gid]}: a minion is in a group of its own side",
+                                  ("combatants", index, "group"))
+            used.add(gid)
+        for index, group in enumerate(stats.groups(enc)):
+            if group["id"] not in used:
+                raise FormatError(f"group {group['id']!r} has no minions",
+                                  ("groups", index, "id"))
+
+    # -- events and the fold ----------------------------------------------------------
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return se.EVENTS
+
+    @property
+    def reader(self) -> ev.EventReader:
+        if self._reader is None:
+            from referee.engine.model import read_combatant
+
+            schemas = self.schemas
+            self._reader = se.Reader(ev.event_types(self.events()),
+                                     lambda data, path: read_combatant(data, path, schemas))
+        return self._reader
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        from .views import tell
+
+        return tell(fight, event)
+
+    def start(self, fight: Fight) -> State:
+        return State()
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        return {}
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, se.Combats):
+            return replace(state, pairs={**state.pairs, event.round: event.pairs})
+        if isinstance(event, se.Combat):
+            turn = event.round
+            seeds = state.seeds if event.seed is None else {**state.seeds, turn: event.seed}
+            current = () if event.skipped else (event.first or "", other(event))
+            return replace(state, started={**state.started,
+                                           turn: state.started.get(turn, 0) + 1},
+                           seeds=seeds, current=current)
+        if isinstance(event, se.Attack):
+            if event.hit:
+                status = fight.status[event.victim]
+                status.hp -= event.damage - event.soaked  # the fold's own copy
+                if event.result == "killed":
+                    status.dead = True
+                    if self.level(fight, event.attacker, state) == 0:
+                        return replace(state, promoted={**state.promoted,
+                                                        event.attacker: event.round})
+            return state
+        if isinstance(event, se.CombatEnd):
+            done = state.ends.get(event.round, ())
+            entry = {"groups": list(event.groups), "rounds": event.rounds,
+                     "ended": event.ended}
+            return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
+        return state
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return event.TYPE in ("combats", "combat", "combat-end", "undo", "redo", "resolve",
+                              "death", "damage")
+
+    @staticmethod
+    def state(fight: Fight) -> State:
+        state: State = fight.rs
+        return state
+
+    def level(self, fight: Fight, cid: str, state: State | None = None) -> int:
+        """SA-9: a recruit that killed earns its level at the start of the next turn."""
+        state = self.state(fight) if state is None else state
+        base = stats.level(fight.roster[cid])
+        earned = state.promoted.get(cid)
+        return 1 if base == 0 and earned is not None and earned < fight.round else base
+
+    # -- checks ---------------------------------------------------------------------
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        if isinstance(event, se.Combats):
+            self._check_pairs(fight, event)
+        elif isinstance(event, se.Combat):
+            self._check_groups(fight, event.groups, "groups")
+        elif isinstance(event, se.Attack):
+            self._check_attack(fight, event)
+        elif isinstance(event, (se.Victim, se.Forfeit)):
+            if event.actor not in fight.roster:
+                raise IllegalEvent(f"unknown minion {event.actor!r}", ("actor",))
+            if isinstance(event, se.Victim) and event.victim not in fight.roster:
+                raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
+
+    def _check_pairs(self, fight: Fight, event: se.Combats) -> None:
+        if event.round < fight.round:
+            raise IllegalEvent(f"turn {event.round} is over: the fight is in turn "
+                               f"{fight.round}", ("round",))
+        if event.round in self.state(fight).pairs:
+            raise IllegalEvent(f"turn {event.round} already lists its combats", ("round",))
+        for index, pair in enumerate(event.pairs):
+            self._check_groups(fight, pair, "pairs", index)
+
+    def _check_groups(self, fight: Fight, pair: tuple[str, ...], name: str,
+                      index: int | None = None) -> None:
+        where: tuple[str | int, ...] = (name,) if index is None else (name, index)
+        sides = {str(g["id"]): str(g["side"]) for g in stats.groups(fight.encounter)}
+        if len(pair) != 2:
+            raise IllegalEvent("a combat is between two groups", where)
+        for gid in pair:
+            if gid not in sides:
+                raise IllegalEvent(f"unknown group {gid!r} (groups: {', '.join(sides)})",
+                                   where)
+        a, b = pair
+        if sides[a] == sides[b]:
+            raise IllegalEvent(f"{a} and {b} are not hostile: both are {sides[a]}'s groups "
+                               "(SA-2)", where)
+
+    def _check_attack(self, fight: Fight, event: se.Attack) -> None:
+        for name in ("attacker", "victim"):
+            cid = getattr(event, name)
+            if cid not in fight.roster:
+                raise IllegalEvent(f"unknown minion {cid!r}", (name,))
+        if fight.status[event.victim].dead:
+            raise IllegalEvent(f"{event.victim} is dead: it cannot be attacked", ("victim",))
+        if fight.status[event.attacker].dead:
+            raise IllegalEvent(f"{event.attacker} is dead: it cannot attack", ("attacker",))
+        if event.soaked > event.damage:
+            raise IllegalEvent("armor soaks at most the damage", ("soaked",))
+        if not event.hit and (event.damage or event.soaked or event.result):
+            raise IllegalEvent("a miss deals no damage and has no result", ("hit",))
+        if event.hit:
+            left = fight.status[event.victim].hp - (event.damage - event.soaked)
+            want = ("bounced" if event.damage == event.soaked else
+                    "killed" if left <= 0 else "damaged")
+            if event.result != want:
+                raise IllegalEvent(f"the result is {want}, not {event.result!r} (SA-9)",
+                                   ("result",))
+
+    # -- the simulator's view of the fight --------------------------------------------
+
+    def roster(self, fight: Fight) -> sim.Roster:
+        """The minions and groups as the simulator reads them, at the fight's turn."""
+        r = sim.Roster()
+        r.rounds, r.penalty = self.rounds, self.penalty
+        enc = fight.encounter
+        standing = {s.id: stats.STANDINGS.index(stats.standing(s)) for s in enc.sides}
+        for g in stats.groups(enc):
+            r.add_group(str(g["id"]), str(g["side"]), standing[str(g["side"])],
+                        int(g["created"]))
+        for cid, c in fight.roster.items():
+            hand, missile = stats.attack(c, "hand"), stats.attack(c, "missile")
+            r.add(cid, stats.group(c), self.level(fight, cid), stats.armor(c),
+                  (hand[0], hand[1]), missile, stats.quasi_immune(c), stats.no_attack(c),
+                  stats.no_deal(c), stats.must_attack(c))
+        return r
+
+    @staticmethod
+    def hit_points(fight: Fight) -> list[int]:
+        return [0 if s.dead or s.hp <= 0 else s.hp for s in fight.status.values()]
+
+    def pairs(self, fight: Fight, turn: int | None = None) -> list[tuple[str, str]]:
+        turn = fight.round if turn is None else turn
+        return list(self.state(fight).pairs.get(turn, ()))
+
+    def simulate(self, fight: Fight, seed: int, log: list[dict[str, Any]] | None = None
+                 ) -> tuple[list[Any], set[int], list[int], sim.Roster]:
+        """The whole of the fight's turn from where `fight` stands, drawn from `seed`."""
+        roster = self.roster(fight)
+        hp = self.hit_points(fight)
+        results, promoted = sim.run_turn(roster, hp, self.pairs(fight), random.Random(seed),
+                                         log)
+        return results, promoted, hp, roster
+
+    def turn_start(self, fight: Fight) -> tuple[Fight, list[ev.Event], int | None]:
+        """The fight as its turn's combats began, the steps logged since, and the seed
+        they were drawn from (None: nothing fought yet)."""
+        turn = fight.round
+        steps = [(n, e) for n, e in enumerate(fight.events)
+                 if e.round == turn and e.TYPE in se.STEPS]
+        if not steps:
+            return fight, [], None
+        first = steps[0][1]
+        seed = first.seed if isinstance(first, se.Combat) else None
+        return fight.at(fight.positions[steps[0][0]]), [e for _, e in steps], seed
+
+    def pending(self, fight: Fight, seed: int | None = None) -> tuple[list[ev.Event], int]:
+        """The steps still to log for the turn's combats (SA-2), and the seed. A turn half
+        fought (a fight cut short) goes on from its own seed, after the steps logged are
+        checked against it."""
+        turn = fight.round
+        if not self.pairs(fight):
+            raise IllegalEvent(f"turn {max(turn, 1)} lists no combats: add a `combats` event "
+                               "(SA-2)")
+        base, logged, used = self.turn_start(fight)
+        if used is not None and seed is not None and seed != used:
+            raise IllegalEvent(f"turn {turn} was begun with seed {used}: it goes on with it "
+                               f"(fight a copy of the save made before it with seed {seed})")
+        seed = used if used is not None else (fight.encounter.seed if seed is None else seed)
+        events = self.steps(base, seed)
+        plain = [strip(e) for e in logged]
+        if [strip(e) for e in events[: len(logged)]] != plain:
+            raise IllegalEvent(f"the steps logged for turn {turn} are not what seed {seed} "
+                               "gives: the log was changed by hand")
+        return events[len(logged):], seed
+
+    def steps(self, fight: Fight, seed: int) -> list[ev.Event]:
+        log: list[dict[str, Any]] = []
+        self.simulate(fight, seed, log)
+        turn = max(fight.round, 1)
+        types = self.reader.types
+        out = []
+        for step in log:
+            values = dict(step)
+            kind = values.pop("type")
+            if kind == "combat":
+                values["seed"] = seed
+            out.append(types[kind](round=turn, **values))
+        return out
+
+    # -- the plan -----------------------------------------------------------------------
+
+    def plan_round(self, fight: Fight) -> int:
+        return max(fight.round, 1)
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        plan = Plan(self.id, round_, [])
+        pairs = self.pairs(fight, round_)
+        if not pairs:
+            plan.notes.append(f"turn {round_} lists no combats (SA-2)")
+            return plan
+        roster = self.roster(fight)
+        seen: set[tuple[str, str]] = set()
+        started = self.state(fight).started.get(round_, 0) if round_ == fight.round else 0
+        fought = 0
+        ends = self.state(fight).ends.get(round_, ())
+        for number, (a, b) in enumerate(pairs, start=1):
+            first, second, why = sim.precedence(roster, a, b)
+            key = sim.pair_key(a, b)
+            # SA-7's attack order: the minions of the group with precedence, then the other's
+            minions = [roster.ids[i] for g in (first, second) for i in roster.members[g]]
+            actions = [PlannedAction(cid, "combat", routine=number) for cid in minions]
+            extra: dict[str, Any] = {"pair": number, "groups": [a, b], "first": first}
+            if key in seen:
+                actions = [x.with_extra(skipped="this pair has fought this turn (SA-2)")
+                           for x in actions]
+                beat = Beat(actions, ["SA-2"], [f"{a} and {b} have fought: skipped"],
+                            {**extra, "skipped": True}, tag=f"#{number}",
+                            note=f"{a} vs {b}: skipped")
+            else:
+                beat = Beat(actions, ["SA-1", "SA-2"],
+                            [f"pair {number} of the listed order", why], extra,
+                            tag=f"#{number}", note=f"{first} vs {second}")
+                if number <= started:  # fought already (F, n or `referee fight`)
+                    fought += 1
+                    end = ends[fought - 1] if fought <= len(ends) else None
+                    done = f"fought: {end['ended']}, {end['rounds']} rounds" if end \
+                        else "being fought"
+                    beat.actions = [x.with_extra(skipped=done) for x in actions]
+                    beat.note += f" — {done}"
+                    beat.extra["fought"] = True
+            seen.add(key)
+            plan.beats.append(beat)
+        return plan
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        if fight.status[cid].dead:
+            return ("SA-3", "dead: no longer fights")
+        return None
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        """`n` on a pair's beat fights that pair (and logs any skipped pair before it)."""
+        if not isinstance(event, ev.Resolve) or not self.pairs(fight):
+            return []
+        wanted = 0
+        for key in event.actions:
+            head = key.split("#", 1)
+            if len(head) == 2 and head[0].endswith(":combat") and head[1].isdigit():
+                wanted = max(wanted, int(head[1]))
+        started = self.state(fight).started.get(fight.round, 0)
+        if wanted <= started or self.state(fight).current:
+            return []
+        events, _ = self.pending(fight)
+        out: list[ev.Event] = []
+        reached = started
+        for step in events:
+            out.append(step)
+            if isinstance(step, se.CombatEnd) or (isinstance(step, se.Combat)
+                                                  and step.skipped):
+                reached += 1
+                if reached >= wanted:
+                    break
+        return out
+
+    def initiative_due(self, fight: Fight) -> bool:
+        return False
+
+    # -- the tracker --------------------------------------------------------------------
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("group", "group", 10), Column("hp", "hp"), Column("lvl", "lvl"),
+                Column("armor", "arm"), Column("attacks", "attacks", 14, fold=2),
+                Column("effects", "effects", 14, fold=3))
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        c, status = fight.roster[cid], fight.status[cid]
+        hand, missile = stats.attack(c, "hand"), stats.attack(c, "missile")
+        parts = []
+        if missile[0]:
+            parts.append(f"M{missile[0]}x{missile[1]}" + ("*" if missile[2] else ""))
+        if hand[0]:
+            parts.append(f"H{hand[0]}x{hand[1]}")
+        tone = "bad" if status.dead else "warn" if status.hp < status.max_hp else ""
+        lvl = self.level(fight, cid)
+        earned = cid in self.state(fight).promoted
+        return {"group": Cell(stats.group(c), "dim"),
+                "hp": Cell(f"{max(status.hp, 0)}/{status.max_hp}", tone),
+                "lvl": Cell(f"{lvl}" + ("+" if earned and lvl == 0 else ""),
+                            "good" if earned else ""),
+                "armor": Cell(str(stats.armor(c))),
+                "attacks": Cell(" ".join(parts) or "none", "" if parts else "dim"),
+                "effects": Cell(", ".join(stats.effects(c)), "warn")}
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        return "dead" if fight.status[cid].dead else ""
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        out = super().facts(fight, cid)
+        out.update(level=self.level(fight, cid), group=stats.group(fight.roster[cid]),
+                   earned_level=cid in self.state(fight).promoted)
+        return out
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        state = self.state(fight)
+        turn = fight.round
+        return {"turn": turn, "pairs": [list(p) for p in state.pairs.get(turn, ())],
+                "started": state.started.get(turn, 0),
+                "combats": [dict(e) for e in state.ends.get(turn, ())],
+                "promoted": dict(state.promoted)}
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        state = self.state(fight)
+        turn = max(fight.round, 1)
+        pairs = state.pairs.get(turn, ())
+        done = state.started.get(turn, 0)
+        if not pairs:
+            return [f"turn {turn}: no combats listed"]
+        return [f"turn {turn}: {min(done, len(pairs))}/{len(pairs)} pairs fought"
+                + (" · F fights the turn, O the odds" if done < len(pairs) else "")]
+
+    # -- commands -----------------------------------------------------------------------
+
+    def commands(self, fight: Fight) -> list[Command]:
+        return [Command("fight", "Fight the turn", "F", "resolve every pending combat of the "
+                        "turn, step by step into the log (SA-1 .. SA-10)"),
+                Command("odds", "Odds", "O", f"simulate the pending combats "
+                        f"{self.odds_runs} times: each side's chance (SA-11)")]
+
+    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        state = self.state(fight)
+        pairs = state.pairs.get(fight.round, ())
+        if not pairs:
+            return "this turn lists no combats (SA-2)"
+        if state.started.get(fight.round, 0) >= len(pairs) and not state.current:
+            return "every combat of this turn is fought"
+        return ""
+
+    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        return None
+
+    def run_command(self, fight: Fight, command: str, actor: str | None,
+                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+        """`fight`: the turn's steps from the save's seed (the same as `referee fight`);
+        `odds`: a note with the summary (the draws never touch the fight)."""
+        why = self.can_run(fight, command, actor)
+        if why:
+            raise IllegalEvent(why)
+        if command == "fight":
+            return self.pending(fight)[0]
+        if command == "odds":
+            from .odds import run_odds, summary_lines
+
+            report = run_odds(self, fight, self.odds_runs, fight.encounter.seed)
+            text = " | ".join(summary_lines(report, limit=4))
+            return [ev.Note(round=max(fight.round, 1), text=f"odds (SA-11): {text}")]
+        return super().run_command(fight, command, actor, values, rng)
+
+
+def other(event: se.Combat) -> str:
+    a, b = event.groups
+    return b if event.first == a else a
+
+
+def strip(event: ev.Event) -> dict[str, Any]:
+    data = event.to_dict()
+    data.pop("follows", None)
+    return data

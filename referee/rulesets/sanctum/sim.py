@@ -1,0 +1,401 @@
+"""The combat pipeline as a pure simulator: plain ints and lists, one `random.Random`.
+
+`run_turn` fights a turn's pairs in the listed order (SA-2) and returns each combat's
+result; given a list as `log`, it also appends one plain dict per step (a combat begins,
+a round begins, a victim is chosen, an attack, a forfeit, a combat ends), which the
+ruleset turns into events. Without a log (the odds) no step is described at all.
+
+Random draws, in this fixed order (all from the one generator of the turn):
+1. SA-6, rounds 2-10, pairing bashers: for each idle basher of the group with precedence,
+   in its order, while an idle enemy basher is left: `rng.choice(idle enemy bashers)`.
+2. SA-8, the last tiebreak: `rng.choice(tied)` when two or more victims are still tied
+   (never for a single candidate).
+3. SA-7, each further attack of a minion in a round: `rng.choice(living enemies)`.
+The draws happen where the pipeline reaches them, so they interleave in pipeline order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+INF = 1 << 40  # SA-4: misses "infinite" in round 1
+ROUNDS = 10  # SA-3
+
+STANDING_WORDS = {0: "initiative player's", 1: "neutral player's", 2: "other player's"}
+TIEBREAKERS = ("not (quasi-)immune", "can kill this round", "highest maximum armor",
+               "lowest current HP", "highest single-attack damage")
+
+
+class Roster:
+    """The minions and groups of a save, as plain lists indexed by minion number."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.level: list[int] = []
+        self.armor: list[int] = []
+        self.hand_n: list[int] = []
+        self.hand_d: list[int] = []
+        self.mis_n: list[int] = []
+        self.mis_d: list[int] = []
+        self.magical: list[bool] = []
+        self.quasi: list[bool] = []
+        self.noatk: list[bool] = []
+        self.nodeal: list[bool] = []
+        self.must: list[str | None] = []
+        self.maxdmg: list[int] = []
+        self.group_of: list[str] = []
+        self.members: dict[str, list[int]] = {}
+        self.side: dict[str, str] = {}  # group -> side
+        self.rank: dict[str, tuple[int, int]] = {}  # group -> (standing, created): SA-1
+        self.standing: dict[str, int] = {}
+        self.rounds = ROUNDS  # SA-3, house-rulable
+        self.penalty = 1  # SA-4: round 1 missiles at -1
+
+    def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
+            missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
+            must: str | None) -> None:
+        self.ids.append(cid)
+        self.level.append(level)
+        self.armor.append(armor)
+        self.hand_n.append(hand[0])
+        self.hand_d.append(hand[1])
+        self.mis_n.append(missile[0])
+        self.mis_d.append(missile[1])
+        self.magical.append(missile[2])
+        self.quasi.append(quasi)
+        self.noatk.append(noatk)
+        self.nodeal.append(nodeal)
+        self.must.append(must)
+        self.maxdmg.append(max(hand[1] if hand[0] else 0, missile[1] if missile[0] else 0))
+        self.group_of.append(group)
+        self.members.setdefault(group, []).append(len(self.ids) - 1)
+
+    def add_group(self, gid: str, side: str, standing: int, created: int) -> None:
+        self.side[gid] = side
+        self.rank[gid] = (standing, created)
+        self.standing[gid] = standing
+        self.members.setdefault(gid, [])
+
+
+def precedence(roster: Roster, a: str, b: str) -> tuple[str, str, str]:
+    """SA-1: (first, second, why)."""
+    ra, rb = roster.rank[a], roster.rank[b]
+    first, second = (a, b) if ra <= rb else (b, a)
+    r1, r2 = roster.rank[first], roster.rank[second]
+    if r1[0] != r2[0]:
+        why = (f"{first} is the {STANDING_WORDS[r1[0]]} group, {second} the "
+               f"{STANDING_WORDS[r2[0]]}")
+    else:
+        why = (f"both {STANDING_WORDS[r1[0]]}: {first} is older (created {r1[1]} before "
+               f"{r2[1]})")
+    return first, second, why
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def run_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]], rng: random.Random,
+             log: list[dict[str, Any]] | None = None,
+             fought: set[tuple[str, str]] | None = None) -> tuple[list[Any], set[int]]:
+    """Fight `pairs` in order (SA-2); `hp` falls in place. Returns (one result per pair:
+    None when skipped, else (first, second, rounds, ended, survivors of first, of
+    second)), the minions that earned a level (SA-9))."""
+    done = set() if fought is None else set(fought)
+    results: list[Any] = []
+    promoted: set[int] = set()
+    for a, b in pairs:
+        key = pair_key(a, b)
+        if key in done:
+            results.append(None)
+            if log is not None:
+                log.append({"type": "combat", "groups": (a, b), "skipped": True,
+                            "rules": ("SA-2",),
+                            "why": f"{a} and {b} have fought this turn: skipped"})
+            continue
+        done.add(key)
+        first, second, why = precedence(roster, a, b)
+        if log is not None:
+            log.append({"type": "combat", "groups": (a, b), "first": first,
+                        "rules": ("SA-1",), "why": why})
+        results.append(combat(roster, hp, first, second, rng, log, promoted))
+        if log is not None:
+            _, _, rounds, ended, s1, s2 = results[-1]
+            ids = roster.ids
+            log.append({"type": "combat-end", "groups": (a, b), "rounds": rounds,
+                        "ended": ended, "survivors": {first: [ids[i] for i in s1],
+                                                      second: [ids[i] for i in s2]}})
+    return results, promoted
+
+
+def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
+           log: list[dict[str, Any]] | None, promoted: set[int]) -> tuple[Any, ...]:
+    """One combat (SA-3 .. SA-10); `ga` has precedence."""
+    a, b = R.members[ga], R.members[gb]
+    n = len(hp)
+    victim = [-1] * n
+    misses = [0] * n
+    cur = [0] * n
+    rem = [0] * n
+    level, armor, hand_n, hand_d = R.level, R.armor, R.hand_n, R.hand_d
+    mis_n, mis_d, noatk, nodeal = R.mis_n, R.mis_d, R.noatk, R.nodeal
+    ids = R.ids
+    rounds = 0
+    ended = "10 rounds"
+    for r in range(1, R.rounds + 1):
+        la = [i for i in a if hp[i] > 0]
+        lb = [i for i in b if hp[i] > 0]
+        if not la or not lb:
+            ended = "no minions"
+            break
+        rounds = r
+        # SA-5: the start of the round
+        for i in la + lb:
+            cur[i] = armor[i]
+            if noatk[i]:
+                rem[i] = 0
+            elif r == 1:
+                rem[i] = mis_n[i]  # SA-4: hand attacks forfeited, bashers skip
+            else:
+                rem[i] = mis_n[i] + hand_n[i]
+            if mis_n[i]:
+                victim[i] = -1  # shooters go idle
+            if r == 1:
+                misses[i] = INF  # SA-4
+            v = victim[i]
+            if v >= 0 and hp[v] <= 0:
+                victim[i] = -1
+        if log is not None:
+            log.append({"type": "combat-round", "combat_round": r,
+                        "rules": ("SA-5", "SA-4") if r == 1 else ("SA-5",)})
+        if r > 1:
+            # SA-6: bashers pair up, then compulsions, then wise choices
+            pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
+            if pool:
+                for i in la:
+                    if victim[i] < 0 and rem[i] > 0 and not mis_n[i]:
+                        count = len(pool)
+                        j = rng.choice(pool)
+                        drawn = pool.index(j) + 1
+                        pool.remove(j)
+                        victim[i] = j
+                        victim[j] = i
+                        if log is not None:
+                            log.append({"type": "victim", "combat_round": r, "actor": ids[i],
+                                        "victim": ids[j], "how": "paired",
+                                        "draw": f"{drawn} of {count}",
+                                        "rules": ("SA-6",),
+                                        "why": f"idle bashers pair up at random "
+                                               f"({count} idle enemy bashers): a duel"})
+                        if not pool:
+                            break
+            for group, foes in ((la, lb), (lb, la)):
+                for i in group:
+                    if victim[i] < 0 and rem[i] > 0:
+                        compel(R, hp, i, foes, victim, r, log, "SA-6")
+            for group, foes in ((la, lb), (lb, la)):
+                for i in group:
+                    if victim[i] < 0 and rem[i] > 0:
+                        choose_wisely(R, hp, i, group, foes, victim, cur, rem, r, rng, log,
+                                      "SA-6")
+        # SA-7: the attacks, the group with precedence first
+        over = False
+        for group, foes in ((a, b), (b, a)):
+            for i in group:
+                if hp[i] <= 0 or rem[i] <= 0:
+                    continue
+                if not any(hp[j] > 0 for j in foes):
+                    over = True
+                    break
+                v = victim[i]
+                if v >= 0 and hp[v] <= 0:
+                    victim[i] = v = -1
+                if v < 0:
+                    compel(R, hp, i, foes, victim, r, log, "SA-7")
+                    v = victim[i]
+                if v < 0:
+                    if mis_n[i]:
+                        choose_wisely(R, hp, i, group, foes, victim, cur, rem, r, rng, log,
+                                      "SA-7")
+                    else:
+                        for j in foes:
+                            if hp[j] > 0 and victim[j] == i:
+                                victim[i] = j
+                                if log is not None:
+                                    log.append({"type": "victim", "combat_round": r,
+                                                "actor": ids[i], "victim": ids[j],
+                                                "how": "retaliates", "rules": ("SA-7",),
+                                                "why": f"{ids[j]} attacks it: the first "
+                                                       "such enemy"})
+                                break
+                    v = victim[i]
+                if v < 0:
+                    if log is not None:
+                        log.append({"type": "forfeit", "combat_round": r, "actor": ids[i],
+                                    "attacks": rem[i], "rules": ("SA-7",),
+                                    "why": "a basher with no victim that no enemy attacks"})
+                    rem[i] = 0
+                    continue
+                attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ())
+                while rem[i] > 0:
+                    alive = [j for j in foes if hp[j] > 0]
+                    if not alive:
+                        break
+                    v = rng.choice(alive)
+                    victim[i] = v
+                    if log is not None:
+                        log.append({"type": "victim", "combat_round": r, "actor": ids[i],
+                                    "victim": ids[v], "how": "random",
+                                    "draw": f"{alive.index(v) + 1} of {len(alive)}",
+                                    "rules": ("SA-7",),
+                                    "why": "a further attack: an enemy minion at random"})
+                    attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ("SA-7",))
+            if over:
+                break
+        if not any(hp[i] > 0 for i in a) or not any(hp[j] > 0 for j in b):
+            ended = "no minions"
+            break
+    s1 = [i for i in a if hp[i] > 0]
+    s2 = [i for i in b if hp[i] > 0]
+    return (ga, gb, rounds, ended, s1, s2)
+
+
+def compel(R: Roster, hp: list[int], i: int, foes: list[int], victim: list[int], r: int,
+           log: list[dict[str, Any]] | None, rule: str) -> None:
+    """A "must attack" effect: the minion it names, if a living enemy here (a bare one:
+    the first living enemy, our reading)."""
+    must = R.must[i]
+    if must is None:
+        return
+    ids = R.ids
+    for j in foes:
+        if hp[j] > 0 and (must == "" or ids[j] == must):
+            victim[i] = j
+            if log is not None:
+                log.append({"type": "victim", "combat_round": r, "actor": ids[i],
+                            "victim": ids[j], "how": "compelled", "rules": (rule,),
+                            "why": "a \"must attack\" effect"})
+            return
+
+
+def per_attack(R: Roster, i: int, missile: bool, r: int) -> int:
+    """SA-9: the damage of one attack of that kind with this round's modifiers."""
+    if R.nodeal[i]:
+        return 0
+    if missile:
+        d = R.mis_d[i] - R.penalty if r == 1 else R.mis_d[i]
+        return d if d > 0 else 0
+    return R.hand_d[i]
+
+
+def damage_left(R: Roster, i: int, rem: list[int], r: int) -> int:
+    """What `i`'s remaining attacks this round deal, missiles first (SA-8's estimate)."""
+    left = rem[i]
+    if left <= 0 or R.nodeal[i]:
+        return 0
+    if r == 1:
+        return left * per_attack(R, i, True, r)
+    missiles = left - R.hand_n[i]
+    if missiles <= 0:
+        return left * R.hand_d[i]
+    return missiles * per_attack(R, i, True, r) + R.hand_n[i] * R.hand_d[i]
+
+
+def choose_wisely(R: Roster, hp: list[int], i: int, own: list[int], foes: list[int],
+                  victim: list[int], cur: list[int], rem: list[int], r: int,
+                  rng: random.Random, log: list[dict[str, Any]] | None, rule: str) -> None:
+    """SA-8 (and SA-10): the tiebreakers in order, the last one at random."""
+    cands = [j for j in foes if hp[j] > 0]
+    if not cands:
+        return
+    missile = r == 1 or rem[i] > R.hand_n[i]
+    steer = missile and not R.magical[i]
+    pend: dict[int, int] = {}
+    for m in own:
+        v = victim[m]
+        if m != i and v >= 0 and hp[m] > 0 and rem[m] > 0:
+            pend[v] = pend.get(v, 0) + damage_left(R, m, rem, r)
+    mine = damage_left(R, i, rem, r)
+    quasi, armor, maxdmg = R.quasi, R.armor, R.maxdmg
+    keys = [(not (steer and quasi[j]), mine + pend.get(j, 0) >= hp[j] + cur[j], armor[j],
+             -hp[j], maxdmg[j]) for j in cands]
+    best = max(keys)
+    tied = [j for j, k in zip(cands, keys, strict=True) if k == best]
+    draw = ""
+    if len(tied) > 1:
+        j = rng.choice(tied)
+        draw = f"{tied.index(j) + 1} of {len(tied)}"
+    else:
+        j = tied[0]
+    victim[i] = j
+    if log is None:
+        return
+    why = decided(keys, best, len(tied), draw)
+    rules = (rule, "SA-8", "SA-10") if steer and any(quasi[c] for c in cands) else (rule, "SA-8")
+    entry: dict[str, Any] = {"type": "victim", "combat_round": r, "actor": R.ids[i],
+                             "victim": R.ids[j], "how": "wise", "rules": rules, "why": why}
+    if draw:
+        entry["draw"] = draw
+    log.append(entry)
+
+
+def decided(keys: list[tuple[Any, ...]], best: tuple[Any, ...], tied: int, draw: str) -> str:
+    """Which tiebreaker made the choice, in words (SA-8)."""
+    if len(keys) == 1:
+        return "the only enemy left"
+    for k in range(len(best)):
+        left = sum(1 for key in keys if key[: k + 1] == best[: k + 1])
+        if left == 1:
+            return f"chosen wisely: {TIEBREAKERS[k]}"
+    return f"chosen wisely: {tied} tied on every tiebreaker, one at random ({draw})"
+
+
+def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem: list[int],
+           misses: list[int], log: list[dict[str, Any]] | None, promoted: set[int],
+           rules: tuple[str, ...]) -> None:
+    """SA-9: one attack."""
+    missile = r == 1 or rem[i] > R.hand_n[i]
+    rem[i] -= 1
+    if R.level[v] > R.level[i] + misses[i]:
+        misses[i] += 1
+        if log is not None:
+            log.append({"type": "attack", "combat_round": r, "attacker": R.ids[i],
+                        "victim": R.ids[v], "kind": "missile" if missile else "hand",
+                        "hit": False, "hp": hp[v],
+                        "rules": rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",)),
+                        "why": f"level {R.level[v]} > {R.level[i]} + {misses[i] - 1} misses"})
+        return
+    first_hit = misses[i] >= INF
+    misses[i] = 0
+    dmg = per_attack(R, i, missile, r)
+    soak = cur[v] if cur[v] < dmg else dmg
+    cur[v] -= soak
+    loss = dmg - soak
+    if loss == 0:
+        result = "bounced"
+    else:
+        hp[v] -= loss
+        if hp[v] <= 0:
+            result = "killed"
+            if R.level[i] == 0:
+                promoted.add(i)
+        else:
+            result = "damaged"
+    if log is None:
+        return
+    cited = rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",))
+    if missile and not R.magical[i] and R.quasi[v]:
+        cited += ("SA-10",)
+    why = ("misses infinite: the first attack hits" if first_hit else
+           f"level {R.level[v]} <= {R.level[i]} + misses")
+    if R.nodeal[i]:
+        why += "; deals nothing (\"does not deal\")"
+    elif missile and r == 1 and R.penalty:
+        why += f"; missile round -{R.penalty} damage"
+    if result == "killed" and R.level[i] == 0:
+        why += "; a recruit's kill: it earns a level next turn"
+    log.append({"type": "attack", "combat_round": r, "attacker": R.ids[i],
+                "victim": R.ids[v], "kind": "missile" if missile else "hand", "hit": True,
+                "damage": dmg, "soaked": soak, "result": result, "hp": hp[v],
+                "rules": cited, "why": why})

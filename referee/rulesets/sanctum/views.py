@@ -1,0 +1,98 @@
+"""How sanctum tells its own events: every step, with its rule ids."""
+
+from __future__ import annotations
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight
+
+from . import events as se
+
+
+def name(fight: Fight, cid: str) -> str:
+    combatant = fight.roster.get(cid)
+    return combatant.name if combatant else cid
+
+
+def cite(rules: tuple[str, ...]) -> str:
+    return f" ({', '.join(rules)})" if rules else ""
+
+
+def tell(fight: Fight, event: ev.Event) -> str | None:
+    if isinstance(event, se.Combats):
+        pairs = ", ".join(f"{a} vs {b}" for a, b in event.pairs)
+        return f"Turn {event.round}: {len(event.pairs)} combats listed: {pairs} (SA-2)"
+    if isinstance(event, se.Combat):
+        a, b = event.groups
+        if event.skipped:
+            return f"Combat {a} vs {b}: skipped, {event.why or 'fought already'} (SA-2)"
+        seed = f" [seed {event.seed}]" if event.seed is not None else ""
+        return f"Combat {a} vs {b}: {event.first} first — {event.why}{cite(event.rules)}{seed}"
+    if isinstance(event, se.CombatRound):
+        if event.combat_round == 1:
+            return ("  round 1, the missile round: missiles only, misses infinite, hand "
+                    f"attacks forfeited{cite(event.rules)}")
+        return (f"  round {event.combat_round}: armor and attacks reset, shooters idle"
+                f"{cite(event.rules)}")
+    if isinstance(event, se.Victim):
+        verbs = {"paired": "pairs up with", "compelled": "must attack",
+                 "wise": "chooses", "retaliates": "retaliates on", "random": "turns on"}
+        draw = f" [draw {event.draw}]" if event.draw else ""
+        why = f": {event.why}" if event.why else ""
+        return (f"    {name(fight, event.actor)} {verbs.get(event.how, event.how)} "
+                f"{name(fight, event.victim)}{why}{draw}{cite(event.rules)}")
+    if isinstance(event, se.Attack):
+        who = f"    r{event.combat_round} {name(fight, event.attacker)} → " \
+              f"{name(fight, event.victim)} ({event.kind})"
+        why = f"; {event.why}" if event.why else ""
+        if not event.hit:
+            return f"{who}: miss{why}{cite(event.rules)}"
+        hp = f", hp {event.hp}" if event.hp is not None else ""
+        return (f"{who}: hit {event.damage}, {event.soaked} soaked: {event.result}{hp}{why}"
+                f"{cite(event.rules)}")
+    if isinstance(event, se.Forfeit):
+        return (f"    {name(fight, event.actor)} forfeits {event.attacks} attack"
+                f"{'s' if event.attacks != 1 else ''}: {event.why}{cite(event.rules)}")
+    if isinstance(event, se.CombatEnd):
+        left = "; ".join(f"{g}: {', '.join(ids) or 'none'}" for g, ids in
+                         event.survivors.items())
+        a, b = event.groups
+        return (f"Combat {a} vs {b} over after {event.rounds} rounds: {event.ended}; "
+                f"survivors {left} (SA-3)")
+    return None
+
+
+def turn_json(fight: Fight, turn: int | None = None) -> dict[str, object]:
+    """`referee fight --json`: the turn's combats as the log has them (FORMAT.md)."""
+    turn = max(fight.round, 1) if turn is None else turn
+    combats: list[dict[str, object]] = []
+    current: dict[str, object] | None = None
+    attacks: list[dict[str, object]] = []
+    for event in fight.events:
+        if event.round != turn:
+            continue
+        if isinstance(event, se.Combat):
+            if event.skipped:
+                combats.append({"groups": list(event.groups), "skipped": True,
+                                "rules": list(event.rules) or ["SA-2"]})
+                current = None
+                continue
+            attacks = []
+            current = {"groups": list(event.groups), "first": event.first,
+                       "rules": list(event.rules) or ["SA-1"]}
+            combats.append(current)
+        elif isinstance(event, se.Attack) and current is not None:
+            entry: dict[str, object] = {"round": event.combat_round,
+                                        "attacker": event.attacker, "victim": event.victim,
+                                        "kind": event.kind, "hit": event.hit}
+            if event.hit:
+                entry.update(damage=event.damage, soaked=event.soaked, result=event.result)
+            entry["rules"] = list(event.rules)
+            attacks.append(entry)
+        elif isinstance(event, se.CombatEnd) and current is not None:
+            current.update(rounds=event.rounds, ended=event.ended,
+                           survivors={g: list(ids) for g, ids in event.survivors.items()},
+                           attacks=attacks)
+            current = None
+    if current is not None:  # cut short: what was logged so far
+        current["attacks"] = attacks
+    return {"ruleset": "sanctum", "turn": turn, "combats": combats}
