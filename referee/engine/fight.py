@@ -422,7 +422,7 @@ class Fight:
                 for name, left in status.conditions.items()
                 if left is None or left > 1
             }
-        self.ruleset.new_round(self)
+        state.rs = self.ruleset.new_round(self, state.rs)
 
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
         self.state.initiatives[e.round] = e

@@ -128,9 +128,10 @@ class Ruleset:
         """Per-combatant values it keeps beside hit points (Stress, wounds ...)."""
         return {}
 
-    def new_round(self, fight: Fight) -> None:
-        """The fold enters a new round (statuses may change in place: they are the
-        fold's own copies)."""
+    def new_round(self, fight: Fight, state: Any) -> Any:
+        """The fold enters a new round: the state for it (statuses may change in place:
+        they are the fold's own copies)."""
+        return state
 
     def shapes_plan(self, event: ev.Event) -> bool:
         """Whether `event` can change a plan (a new plan is worked out after it)."""

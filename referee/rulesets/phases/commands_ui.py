@@ -78,9 +78,8 @@ def can_run(rs: Phases, fight: Fight, command: str, actor: str | None) -> str:
         return "no enemy in the fight"
     if command == "wake" and not calm_allies(rs, fight, actor):
         return "no calm unit to wake"
-    if command in ("status", "dismount", "subdue", "bull-rush", "order", "regroup"):
-        if command in ("status", "order"):
-            return ""
+    if command in ("status", "order"):
+        return ""
     if command in ("move", "action", "delay", "wake", "regroup", "bull-rush", "dismount",
                    "subdue"):
         spec = command_form(rs, fight, command, actor)

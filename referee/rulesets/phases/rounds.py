@@ -61,10 +61,7 @@ class RoundLog:
         if not self.order:
             return None
         first, last = self.order[0], self.order[-1]
-        if first >= last:
-            index = first - phase
-        else:
-            index = phase - first
+        index = first - phase if first >= last else phase - first
         return index if 0 <= index < len(self.order) else None
 
 
@@ -241,6 +238,15 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
         if len(ops) > 1 and ops[-2].pos > extra.pos:
             ops = tuple(sorted(ops, key=lambda o: (o.pos, o.seq)))
     last = len(log.order) - 1 if upto is None else upto
+    if not ops and start is EMPTY:  # the common case: nothing held, nothing happened
+        if base_pos is not None and base_pos <= last:
+            run.gains = KINDS
+            run.gained = list(KINDS)
+            run.fresh = set(KINDS)
+        run.done = last
+        if keep_all:
+            run.keep |= BOTH
+        return run
     index = 0
     count = len(ops)
     while index < count and ops[index].pos < 0:

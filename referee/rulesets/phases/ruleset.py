@@ -10,7 +10,7 @@ from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Encounter
-from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.plan import Plan
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
@@ -133,7 +133,13 @@ class Phases(Ruleset):
 
     def unit(self, fight: Fight, cid: str) -> Unit:
         c = fight.roster[cid]
-        return Unit(cid, c.name, stats.combat(c), stats.has(c, "Agile"), stats.stun_immune(c))
+        cache: dict[str, tuple[Combatant, Unit]] = self.__dict__.setdefault("_units", {})
+        found = cache.get(cid)
+        if found is not None and found[0] is c:
+            return found[1]
+        unit = Unit(cid, c.name, stats.combat(c), stats.has(c, "Agile"), stats.stun_immune(c))
+        cache[cid] = (c, unit)
+        return unit
 
     def croaked(self, fight: Fight, cid: str) -> bool:
         status = fight.status[cid]
@@ -178,11 +184,10 @@ class Phases(Ruleset):
         return {cid for s in state.squads.values() if s.order.tactic == "delay"
                 for cid in s.members}
 
-    def new_round(self, fight: Fight) -> None:
-        state: State = fight.rs
+    def new_round(self, fight: Fight, state: State) -> State:
         while state.now.round < fight.round:
             state = self.roll(fight, state)
-        fight.state.rs = state
+        return state
 
     def at_round(self, fight: Fight, round_: int) -> RoundLog:
         """The round's log: this one, one gone by, or one to come (worked out ahead)."""
@@ -313,9 +318,22 @@ class Phases(Ruleset):
         if found is None:
             log = self.at_round(fight, round_)
             found = {}
+            # a unit whose round did not change since the last time keeps its run
+            cache: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_runs", {})
+            ops_of, start_of, fighting = log.ops, log.start, log.fighting
             for cid in fight.roster:
-                if cid in log.fighting or cid in log.start or cid in log.ops:
-                    found[cid] = simulate(log, self.unit(fight, cid))
+                if cid in fighting or cid in start_of or cid in ops_of:
+                    unit = self.unit(fight, cid)
+                    basis = (log.round, log.order, cid in fighting, start_of.get(cid),
+                             ops_of.get(cid), unit)
+                    kept = cache.get(cid)
+                    if kept is not None and kept[0] == basis[0] and kept[1] == basis[1] and \
+                            all(a is b for a, b in zip(kept[2:6], basis[2:], strict=True)):
+                        found[cid] = kept[6]
+                        continue
+                    run = simulate(log, unit)
+                    cache[cid] = basis + (run,)
+                    found[cid] = run
             state.memo[key] = found
         return found
 
@@ -578,15 +596,15 @@ class Phases(Ruleset):
         """The phase (its index) the round is at: the furthest an event named, or the
         first with a Move or Action not yet resolved."""
         log = self.state(fight).now
-        if fight.round < log.round:
+        if max(fight.round, 1) < log.round:
             return -1
         done = fight.resolved.get(log.round, set())
         runs = self.runs(fight, log.round)
         first = len(log.order) - 1
         for cid, run in runs.items():
-            if run.base_pos is not None and run.gains and run.base_pos < first:
-                if any(f"{cid}:{k}" not in done for k in run.gains):
-                    first = run.base_pos
+            if run.base_pos is not None and run.gains and run.base_pos < first and any(
+                    f"{cid}:{k}" not in done for k in run.gains):
+                first = run.base_pos
         return max(log.reached, first)
 
     # -- the tracker -------------------------------------------------------------------

@@ -61,6 +61,7 @@ def plan(rs: Phases, fight: Fight, round_: int) -> Plan:
     for cid, run in runs.items():
         for pos, kind, rule, why in run.blocked:
             blocked.setdefault(pos, []).append((cid, kind, rule, why))
+    holders = [(cid, run) for cid, run in runs.items() if any(run.holding.values())]
     for pos, phase in enumerate(log.order):
         beat = Beat([], tag=f"phase {phase}")
         beat.cite("PH-1", f"phase {phase} ({pos + 1} of {total}: highest base Combat {top} "
@@ -75,28 +76,29 @@ def plan(rs: Phases, fight: Fight, round_: int) -> Plan:
             verb = "gains" if len(gaining) == 1 else "gain"
             beat.cite("PH-2", f"{names(fight, gaining)} {verb} on base Combat {phase}")
         stopped: dict[tuple[str, str], list[str]] = {}
-        for cid, kind, rule, why in blocked.get(pos, []):
+        for cid, _kind, rule, why in blocked.get(pos, []):
             stopped.setdefault((rule, why.split(":")[0]), []).append(cid)
         for (rule, why), ids in stopped.items():
             if len(ids) == 1:
                 beat.cite(rule, f"{why}: gains none of it")
             else:
                 beat.cite(rule, f"{len(ids)} units stopped ({why.split(' ', 1)[-1]})")
-        holding = []
-        for cid, run in runs.items():
+        holding: list[dict[str, Any]] = []
+        for cid, run in holders:
             held = run.holding.get(pos)
             if held:
                 holding.append({"actor": cid, "delayed": [k for k in KINDS if k in held]})
         if holding:
-            ids = [h["actor"] for h in holding]
+            ids = [str(h["actor"]) for h in holding]
             beat.cite("PH-3", f"holding delayed: {names(fight, ids)}")
             if round_ == 1 and any(cid in defenders and cid in log.start for cid in ids):
                 beat.cite("PH-4", "the defenders began holding a delayed Move and Action")
             if any(cid in delaying for cid in ids):
                 beat.cite("PH-20", "a squad on Delay holds its members' Moves and Actions")
-        lost = [cid for cid, run in runs.items() if "move" in run.lost
-                and run.lost["move"].endswith("(PH-5)")]
-        if lost and pos == max(log.reached, 0):
+        lost = [cid for cid in log.ops if "move" in runs[cid].lost
+                and runs[cid].lost["move"].endswith("(PH-5)")] if pos == max(
+            log.reached, 0) else []
+        if lost:
             beat.cite("PH-5", f"Move lost: {names(fight, lost)}")
         if state.surrendered:
             beat.cite("PH-10", "surrendered: " + ", ".join(rs.side_name(fight, s)
@@ -118,7 +120,7 @@ def kind_cell(run: Run | None, kind: str, now: int, order: tuple[int, ...]) -> C
     if kind in run.held:
         return Cell("held", "warn")
     if kind in run.fresh:
-        return Cell("ready", "good")
+        return Cell("kept", "warn") if kind in run.keep else Cell("ready", "good")
     if kind in run.used:
         return Cell("used", "dim")
     if kind in run.lost:
@@ -134,7 +136,7 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
 
     state = rs.state(fight)
     log = state.now
-    key = ("now",)
+    key = ("now", len(fight.resolved.get(log.round, ())))
     now = state.memo.get(key)
     if now is None:
         now = rs.now_pos(fight)
@@ -211,7 +213,7 @@ def status_parts(rs: Phases, fight: Fight) -> list[str]:
     parts = []
     if log.order:
         now = rs.now_pos(fight)
-        if now >= 0 and fight.round >= log.round:
+        if now >= 0:
             parts.append(f"phase {log.order[now]} ({now + 1}/{len(log.order)})")
         else:
             parts.append(f"{len(log.order)} phases")

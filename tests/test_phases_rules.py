@@ -1,0 +1,190 @@
+"""phases: pure rules, properties (hypothesis), and the app's flows (Pilot)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine.errors import RefereeError
+from referee.engine.fight import Fight
+from referee.rulesets.phases import events as ph
+from referee.session.files import load_save
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "phases.toml"
+SCEN = ROOT / "tests" / "scenarios" / "phases"
+
+
+def fight_of(path: Path) -> Fight:
+    return load_save(path).fight
+
+
+def test_the_demo_is_a_siege_ready_for_round_1() -> None:
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    assert fight.round == 0 and not fight.log
+    kinds = {s.id: s.kind for s in rs.state(fight).squads.values()}
+    assert kinds == {"ironfang": "stack", "redcaps": "stack", "dead": "horde", "wall": "stack"}
+    assert rs.facts(fight, "aldra")["held"] == ["move", "action"]  # PH-4
+    assert rs.facts(fight, "pell")["elevation_defense"] > rs.facts(fight, "pell")["defense"]
+
+
+def test_a_use_before_the_phase_and_a_second_action_are_refused() -> None:
+    fight = fight_of(SCEN / "ph-01-phases-count-down.toml")
+    with pytest.raises(RefereeError, match="phase is 1"):
+        fight.push(ph.Use(round=1, phase=3, actor="snik", what="move"))
+    fight.push(ph.Use(round=1, phase=3, actor="grub", what="action"))
+    with pytest.raises(RefereeError, match="already used its Action"):
+        fight.push(ph.Use(round=1, phase=2, actor="grub", what="action"))
+    with pytest.raises(RefereeError, match="took its Action"):  # PH-5
+        fight.push(ph.Use(round=1, phase=2, actor="grub", what="move"))
+    fight.push(ph.Use(round=1, phase=1, actor="snik", what="move"))
+    with pytest.raises(RefereeError, match="has passed"):
+        fight.push(ph.Use(round=1, phase=3, actor="hale", what="move"))
+
+
+def test_a_delayed_action_is_used_in_round_2_before_the_units_phase() -> None:
+    fight = fight_of(SCEN / "ph-01-phases-count-down.toml")
+    fight.push(ph.Use(round=1, phase=1, actor="snik", what="move"))
+    fight.push(ph.Delay(round=1, actor="snik", keep=("action",)))
+    with pytest.raises(RefereeError, match="delayed its Action"):
+        fight.push(ph.Use(round=1, phase=0, actor="snik", what="action"))
+    fight.push(ph.Use(round=2, phase=3, actor="snik", what="action"))  # PH-3
+    assert fight.ruleset.facts(fight, "snik")["used"] == ["action"]
+
+
+def test_orders_change_only_at_the_start_of_a_round() -> None:
+    fight = fight_of(SCEN / "ph-rule-20-squad-on-delay.toml")
+    with pytest.raises(RefereeError, match="holds its Moves"):  # PH-20
+        fight.push(ph.Use(round=2, phase=3, actor="grub", what="move"))
+    fight.push(ph.Use(round=2, phase=3, actor="hale", what="move"))
+    with pytest.raises(RefereeError, match="under way"):
+        fight.push(ph.Order(round=2, squad="band", tactic="hold", target="any"))
+    fight.push(ph.Order(round=3, squad="band", tactic="hold", target="any"))
+    fight.push(ph.Use(round=3, phase=3, actor="grub", what="move"))
+
+
+def test_bull_rush_dismount_and_subdue_log_every_die() -> None:
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    events = rs.run_command(fight, "bull-rush", "grusk", {"target": "aldra", "room": True},
+                            random.Random(2))
+    assert [e.TYPE for e in events][-1] == "manoeuvre"
+    assert any(e.TYPE == "roll" for e in events)
+    for event in events:
+        fight.push(event)
+    assert rs.facts(fight, "grusk")["used"] == ["action"]
+    events = rs.run_command(fight, "subdue", "orc1", {"target": "guard1", "damage": 4,
+                                                       "dice": "2", "phase": 3}, random.Random(1))
+    for event in events:
+        fight.push(event)
+    assert fight.status["guard1"].marks["fatigue"] == 2  # 1-3: half Fatigue
+    events = rs.run_command(fight, "dismount", "guard2", {"target": "wolfrider",
+                                                           "helpers": 1, "dice": "6 6 6",
+                                                           "phase": 3},
+                            random.Random(1))
+    # guard2 holds a delayed Action (PH-4): the dismount spends it
+    for event in events:
+        fight.push(event)
+    assert rs.facts(fight, "wolfrider")["mounted"] is False
+
+
+# -- properties ------------------------------------------------------------------------
+
+UNITS = ["grub", "snik", "hale", "bess"]
+step = st.tuples(st.sampled_from(["use", "delay", "stun", "round", "calm"]),
+                 st.sampled_from(UNITS), st.sampled_from(["move", "action"]),
+                 st.integers(0, 3))
+
+
+def random_fight(steps: list[tuple[str, str, str, int]]) -> Fight:
+    fight = fight_of(SCEN / "ph-02-defenders-start-delayed.toml")
+    for kind, who, what, phase in steps:
+        round_ = max(fight.round, 1)
+        event: ph.ev.Event
+        if kind == "use":
+            event = ph.Use(round=round_, phase=phase, actor=who, what=what)
+        elif kind == "delay":
+            event = ph.Delay(round=round_, actor=who, keep=(what,))
+        elif kind == "stun":
+            event = ph.Condition(round=round_, target=who, name="stun", phase=phase)
+        elif kind == "calm":
+            event = ph.Condition(round=round_, target=who, name="calm", on=phase % 2 == 0,
+                                 phase=phase)
+        else:
+            event = ph.ev.NewRound(round=round_ + 1)
+        with contextlib.suppress(RefereeError):
+            fight.enter(event)
+    return fight
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(step, max_size=25))
+def test_properties_hold_for_any_log(steps: list[tuple[str, str, str, int]]) -> None:
+    fight = random_fight(steps)
+    rs = fight.ruleset
+    for round_ in range(1, max(fight.round, 1) + 1):
+        plan = rs.plan(fight, round_)
+        gained: dict[str, list[str]] = {}
+        for beat in plan.beats:
+            for action in beat.actions:
+                gained.setdefault(action.actor, []).append(action.action)
+            for holder in beat.extra["holding"]:  # never two of one kind
+                assert len(holder["delayed"]) == len(set(holder["delayed"]))
+        for kinds in gained.values():  # each kind at most once a round
+            assert len(kinds) == len(set(kinds))
+    again = Fight(fight.encounter, fight.ruleset)  # replay equals the fold
+    for event in fight.log:
+        again.push(event)
+    assert again.rs == fight.rs
+    assert rs.plan(again, again.plan_round()).to_json() == rs.plan(
+        fight, fight.plan_round()).to_json()
+
+
+# -- the app -------------------------------------------------------------------------------
+
+
+async def _app(tmp_path: Path, size: tuple[int, int] = (120, 40)):  # type: ignore[no-untyped-def]
+    from referee.app import RefereeApp
+
+    path = tmp_path / "phases.toml"
+    shutil.copyfile(DEMO, path)
+    return path, RefereeApp(path, tmp_path, random.Random(3))
+
+
+async def test_pilot_a_round_with_squads_a_delay_a_stun_and_a_bull_rush(tmp_path: Path) -> None:
+    from referee.app.forms import FormScreen
+
+    path, app = await _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("v")  # Grusk's Move, phase 4
+        assert isinstance(pilot.app.screen, FormScreen)
+        await pilot.press("enter")
+        await pilot.press("d")  # delays its Action into round 2
+        screen = pilot.app.screen
+        assert isinstance(screen, FormScreen)
+        screen.query_one("#f-move").index = 0  # no: keep only the Action
+        await pilot.press("enter")
+        await pilot.press("n")  # on to phase 3
+        await pilot.press("down")
+        await pilot.press("s")  # stun Ironfang 1 from this phase
+        await pilot.press("enter")
+        await pilot.press("down")
+        await pilot.press("B")  # Ironfang 2 bull rushes
+        await pilot.press("enter")
+        await pilot.press("r")  # round 2
+        await pilot.pause()
+    fight = load_save(path).fight
+    types = [e.TYPE for e in fight.log]
+    assert "delay" in types and "condition" in types and "manoeuvre" in types
+    assert fight.round == 2
+    assert fight.ruleset.facts(fight, "grusk")["held"] == ["action"]
+    # stunned in its own phase: the Move and Action it had just gained are lost (PH-10)
+    stunned = next(e.target for e in fight.log if e.TYPE == "condition")
+    assert set(fight.ruleset.runs(fight, 1)[stunned].lost) == {"move", "action"}
