@@ -112,8 +112,8 @@ def test_demo_of_a_ruleset(capsys):
     assert code == 0 and "(the bundled demo, count-up.toml)" in out and "Count-up" in out
     code, out, err = run(["demo", "--ruleset", "nope"], capsys)
     assert code == 1 and out == ""
-    assert err == ("referee: no bundled demo for ruleset 'nope' "
-                   "(demos exist for: count-up, demon-idol)\n")
+    assert err.startswith("referee: no bundled demo for ruleset 'nope' (demos exist for: ")
+    assert "count-up, demon-idol" in err and err.count("\n") == 1
 
 
 def test_plan_json_and_round_option(capsys):
@@ -201,7 +201,7 @@ def test_bundled_demos_from_the_checkout():
     assert demos.default_ruleset() == "demon-idol"
     assert demos.demo_for("demon-idol") == DEMO.resolve()
     assert demos.demo_for("count-up") == COUNT_UP_DEMO.resolve()
-    with pytest.raises(LookupError, match=r"demos exist for: count-up, demon-idol"):
+    with pytest.raises(LookupError, match=r"demos exist for: .*count-up, demon-idol"):
         demos.demo_for("demo")  # demo.toml is demon-idol's, not a ruleset called "demo"
 
 

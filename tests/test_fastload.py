@@ -253,3 +253,23 @@ def test_any_plain_lines(body):
 ])
 def test_tables_and_arrays_as_the_parser_has_them(text):
     same_plain(text)
+
+
+def test_written_events_with_inline_tables_take_the_json_path():
+    """Blocks with inline tables (initiative rolls, a joining combatant) after blocks
+    without: read as one JSON document, not handed on to the slower readers."""
+    from referee.engine import events as ev
+    from referee.engine.model import Combatant, Weapon
+    from referee.rulesets.demon_idol import events as di
+    from referee.session.files import load_save
+
+    encounter = load_save(ROOT / "saves" / "demo.toml").encounter
+    log = [ev.Note(round=1, text="a"), di.Initiative(round=1, rolls={"party": 3, "goblins": 2}),
+           ev.Note(round=1, text="b"), ev.Note(round=1, text="c"),
+           ev.Join(round=1, combatant=Combatant("z", "Z", "party", 5, 5, (Weapon("axe"),))),
+           di.Initiative(round=2, rolls={"party": 1, "goblins": 6})]
+    text = save_text(encounter, log)
+    rest = text.partition(fastload.HEADER)[2]
+    assert fastload._events_json(rest) == tomllib.loads(text)["events"]
+    twice = rest.replace('"goblins" = 6', '"party" = 6')
+    assert fastload._events_json(twice) is None  # a key written twice in an inline table

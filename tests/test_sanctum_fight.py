@@ -76,5 +76,50 @@ def test_scenario_fights_as_expected(path: Path, tmp_path: Path,
     # durably appended: the file holds every step, and fighting again adds nothing
     again = fight_json(copy, capsys)
     assert again == result
-    save = load_save(copy)
-    assert len(save.fight.log) > 1
+    fight = load_save(copy).fight
+    steps = [e for e in fight.events if e.TYPE in ("victim", "forfeit", "attack")]
+    victims = [f"r{e.combat_round} {e.actor}>{e.victim} {e.how}" for e in steps
+               if e.TYPE == "victim"]
+    if "victims" in want:
+        assert victims == want["victims"], path.name
+    if "first_victims" in want:
+        assert victims[: len(want["first_victims"])] == want["first_victims"], path.name
+    if "forfeits" in want:
+        assert [f"r{e.combat_round} {e.actor}" for e in steps if e.TYPE == "forfeit"] == \
+            want["forfeits"], path.name
+    if "kinds" in want:
+        assert [a["kind"] for c in result["combats"] for a in c.get("attacks", [])] == \
+            want["kinds"], path.name
+    if "promoted" in want:
+        assert sorted(fight.ruleset.fight_facts(fight)["promoted"]) == want["promoted"]
+    if "odds" in want:
+        check_odds_runs(path, tmp_path, want["odds"], capsys)
+
+
+def check_odds_runs(path: Path, tmp_path: Path, odds: dict[str, Any],
+                    capsys: pytest.CaptureFixture[str]) -> None:
+    """SA-11: every run's seed is kept, and `fight --seed X -o RUN.toml` replays it."""
+    before = path.read_text()
+    capsys.readouterr()
+    args = ["odds", str(path), "--runs", str(odds["runs"]), "--seed", str(odds["seed"]),
+            "--json"]
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert path.read_text() == before  # odds never changes the save
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == report  # the same S, the same answer
+    assert len(report["seeds"]) == odds["runs"]
+    for k in (0, len(report["seeds"]) // 2, len(report["seeds"]) - 1):
+        run = tmp_path / f"run{k}.toml"
+        assert main(["fight", str(path), "--seed", str(report["seeds"][k]), "-o", str(run),
+                     "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        left = {side: 0 for side in report["sides"]}
+        fight = load_save(run).fight
+        for group in report["survivors"]:
+            for cid, c in fight.roster.items():
+                if c.stat("group") == group and not fight.status[cid].dead:
+                    left[c.side] += 1
+        alive = [side for side, n in left.items() if n]
+        outcome = alive[0] if len(alive) == 1 else "draw"
+        assert report["outcomes"][k] == outcome, (k, result)

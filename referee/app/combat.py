@@ -55,8 +55,6 @@ BINDINGS: list[BindingType] = [
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
-# Consequences the rules add that a referee must not miss.
-QUIET = ("damage", "roll", "note", "resolve", "round")
 
 
 class EventsAppended(Message):
@@ -157,8 +155,9 @@ class CombatScreen(Screen[None]):
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
+        announced = self.table.fight.ruleset.announced()
         for event, line in zip(message.events, message.lines, strict=False):
-            if event.follows and event.TYPE not in QUIET:
+            if event.follows and event.TYPE in announced:
                 self.notify(line.text, severity="warning")
         self.refresh_view()
 

@@ -183,17 +183,18 @@ class Fight:
         self.log.append(event)
         self._take(len(self.log) - 1, event)
 
-    def enter(self, event: ev.Event) -> list[ev.Event]:
+    def enter(self, event: ev.Event, follows: bool = False) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.
 
         A new round first closes the old one (bleeding, lapsed preparations); damage may
-        lose a spell or kill. They form one batch: one undo takes them all back.
+        lose a spell or kill. They form one batch: one undo takes them all back (with
+        `follows`, the batch before it too: one act of several events).
         """
         self.check(event)
         before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
             before = self.ruleset.end_of_round(self)
-        pushed = self._push_batch(before + [event])
+        pushed = self._push_batch(before + [event], follows=follows)
         if not isinstance(event, (ev.Undo, ev.Redo)):
             pushed += self._push_batch(self.ruleset.after(self, event), follows=True)
         return pushed

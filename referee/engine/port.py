@@ -334,6 +334,11 @@ class Ruleset:
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
         raise IllegalEvent(f"{self.id} has no command {command!r}")
 
+    def announced(self) -> tuple[str, ...]:
+        """The event types the rules add that the referee is told of as they happen
+        (a death, a spell lost), beyond the log."""
+        return ("death",)
+
     def notices(self, fight: Fight) -> list[tuple[str, str]]:
         """What the referee must be told now: (title, text), e.g. morale checks due."""
         return []

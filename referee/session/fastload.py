@@ -83,25 +83,44 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
         return None
     if "\\" in rest and any(mark in rest for mark in _ESCAPES_JSON_READS_OTHERWISE):
         return None  # (multi-line strings need no check: JSON refuses them)
-    text = "\n" + rest
-    text = text.replace('\n"', '\n,"').replace('" = ', '": ')
-    text = '[{"#":0' + text.replace(HEADER, '\n},{"#":0\n') + "}]"
+    # a comma before every key line but a block's first (a header then no key line: JSON
+    # refuses what is left of the header)
+    text = rest.replace('\n"', '\n,"').replace(HEADER + ",", "\n},{\n").replace('" = ', '": ')
     try:
-        events = json.loads(text, object_pairs_hook=_no_twice, parse_constant=_refuse)
+        events = json.loads("[{" + text + "}]", parse_constant=_refuse)
     except ValueError:
         return None
-    if sum(map(len, events)) != len(events) + rest.count('\n"') + 1:
-        return None  # two pairs on one line
-    for event in events:
-        del event["#"]
+    lines = rest.count('\n"') + 1  # key lines: each holds one pair of its block
+    if sum(map(len, events)) != lines:
+        return None  # two pairs on one line, or a key written twice in a block
+    pairs = rest.count('" = ')  # every pair, in the blocks and in their inline tables
+    if pairs != lines and pairs != lines + _inner_keys(rest, events):
+        return None  # a key written twice in an inline table
     return events
 
 
-def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    table = dict(pairs)
-    if len(table) != len(pairs):
-        raise ValueError("a key written twice")
-    return table
+def _inner_keys(rest: str, events: list[dict[str, Any]]) -> int:
+    """How many keys the tables inside the events hold (JSON keeps one of a key written
+    twice: fewer keys than the text has pairs). Only the blocks with a `{` can hold one."""
+    count = 0
+    block, start, seen = 0, 0, -1
+    brace = rest.find("{")
+    while brace != -1:
+        block += rest.count(HEADER, start, brace)
+        start = brace
+        if block != seen:
+            seen = block
+            count += sum(_keys_in(value) for value in events[block].values())
+        brace = rest.find("{", brace + 1)
+    return count
+
+
+def _keys_in(value: Any) -> int:
+    if type(value) is dict:
+        return len(value) + sum(_keys_in(v) for v in value.values())
+    if type(value) is list:
+        return sum(_keys_in(v) for v in value)
+    return 0
 
 
 def _refuse(name: str) -> Any:

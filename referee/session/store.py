@@ -167,15 +167,18 @@ class Session:
 
     # -- writing -----------------------------------------------------------------------
 
-    def append(self, event: ev.Event) -> list[ev.Event]:
-        """Enter `event` (with the consequences the rules add) and put it on disk.
+    def append(self, event: ev.Event, *more: ev.Event) -> list[ev.Event]:
+        """Enter `event` (and `more`, as one act: undone together) with the consequences
+        the rules add, and put them on disk in one write.
 
-        On a bad event nothing changes; on a failed write the fight is rolled back to
-        what the file holds and SaveError says so.
+        On a bad event nothing changes (none of the act is kept); on a failed write the
+        fight is rolled back to what the file holds and SaveError says so.
         """
         before = len(self.fight.log)
         try:
             pushed = self.fight.enter(event)
+            for later in more:
+                pushed += self.fight.enter(later, follows=True)
         except Exception:
             del self.fight.log[before:]
             self.fight.refold()

@@ -130,11 +130,9 @@ class Table:
         return combatant.name if combatant else cid
 
     def append(self, events: list[ev.Event]) -> list[ev.Event]:
-        """Several events entered as one act (a roll and what it decided)."""
-        out: list[ev.Event] = []
-        for event in events:
-            out += self.session.append(event)
-        return out
+        """Several events entered as one act (a roll and what it decided): all of them or
+        none, written at once, and undone together."""
+        return self.session.append(*events) if events else []
 
     # -- declaring -------------------------------------------------------------------
 
@@ -224,32 +222,41 @@ class Table:
         keys = [k for k in self.plan().keys(beat) if k not in self.resolved()]
         return self.session.append(ev.Resolve(round=self.round, actions=tuple(keys), beat=beat))
 
-    def rolled(self, expr: str, purpose: str, actor: str | None = None,
-               dice: list[int] | None = None) -> tuple[int, list[ev.Event]]:
-        """A dice expression rolled by the program (or read from real dice), logged."""
+    def roll(self, expr: str, purpose: str, actor: str | None = None,
+             dice: list[int] | None = None) -> ev.Roll:
+        """A dice expression rolled by the program, or read from real dice: the event."""
         try:
             result = from_values(expr, dice) if dice is not None else roll_dice(expr, self.rng)
         except DiceError as error:
             raise IllegalEvent(str(error)) from None
-        events = self.session.append(ev.Roll(
-            round=self.round, expr=result.expression, dice=tuple(result.rolls),
-            total=result.total, purpose=purpose, actor=actor, real=dice is not None))
-        return result.total, events
+        return ev.Roll(round=self.round, expr=result.expression, dice=tuple(result.rolls),
+                       total=result.total, purpose=purpose, actor=actor, real=dice is not None)
+
+    def rolled(self, expr: str, purpose: str, actor: str | None = None,
+               dice: list[int] | None = None) -> tuple[int, list[ev.Event]]:
+        """A roll on its own, logged."""
+        event = self.roll(expr, purpose, actor, dice)
+        return event.total, self.session.append(event)
+
+    def amount(self, value: int | str, purpose: str, actor: str | None = None,
+               dice: list[int] | None = None) -> tuple[int, list[ev.Event]]:
+        """A number as it is, or dice rolled: the amount and the roll to log with it."""
+        found = amount_of(value)
+        if isinstance(found, int):
+            if found < 0:
+                raise IllegalEvent(f"{purpose.split(' ')[0]} cannot be negative ({found})")
+            return found, []
+        roll = self.roll(found, purpose, actor, dice)
+        return max(roll.total, 0), [roll]
 
     def damage(self, target: str, amount: int | str, source: str | None = None,
                critical: bool = False, dice: list[int] | None = None) -> list[ev.Event]:
-        """Damage as a number, or a dice expression rolled here or read from real dice."""
-        out: list[ev.Event] = []
-        amount = amount_of(amount)
-        if isinstance(amount, str):
-            total, out = self.rolled(amount, f"damage to {self.name(target)}", source, dice)
-            amount = max(total, 0)
-        if amount < 0:
-            raise IllegalEvent(f"damage cannot be negative ({amount})")
-        beat = self.current_beat()
-        out += self.session.append(ev.Damage(round=self.round, target=target, amount=amount,
-                                             source=source, critical=critical, beat=beat))
-        return out
+        """Damage as a number, or a dice expression rolled here or read from real dice;
+        the roll and the damage are one act (one undo)."""
+        total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice)
+        hit = ev.Damage(round=self.round, target=target, amount=total, source=source,
+                        critical=critical, beat=self.current_beat())
+        return self.append([*rolls, hit])
 
     def damage_default(self, source: str | None) -> str:
         return self.fight.ruleset.damage_default(self.fight, source)
@@ -260,15 +267,9 @@ class Table:
         return self.session.append(ev.Note(round=self.round, text=text))
 
     def heal(self, target: str, amount: int | str, stabilize: bool = False) -> list[ev.Event]:
-        out: list[ev.Event] = []
-        amount = amount_of(amount)
-        if isinstance(amount, str):
-            total, out = self.rolled(amount, f"healing for {self.name(target)}")
-            amount = max(total, 0)
-        if amount < 0:
-            raise IllegalEvent(f"healing cannot be negative ({amount})")
-        return out + self.session.append(ev.Heal(round=self.round, target=target, amount=amount,
-                                                 stabilize=stabilize))
+        total, rolls = self.amount(amount, f"healing for {self.name(target)}")
+        return self.append([*rolls, ev.Heal(round=self.round, target=target, amount=total,
+                                            stabilize=stabilize)])
 
     def condition(self, target: str, name: str, rounds: int | None = None,
                   on: bool = True) -> list[ev.Event]:

@@ -126,6 +126,9 @@ class DemonIdol(Ruleset):
             fight.phase = "recovery"  # DI-20: one recovery turn
         return state
 
+    def announced(self) -> tuple[str, ...]:
+        return ("death", "spell_lost")
+
     def shapes_plan(self, event: ev.Event) -> bool:
         return super().shapes_plan(event) or event.TYPE in ("fire", "spell_lost")
 

@@ -113,7 +113,7 @@ def run_odds(args: argparse.Namespace) -> int:
     save = opened(Path(args.save))
     ruleset = _sanctum(save)
     seed = save.encounter.seed if args.seed is None else args.seed
-    workers = args.workers or (min(os.cpu_count() or 1, 4) if args.runs >= 2000 else 1)
+    workers = args.workers or (min(os.cpu_count() or 1, 4) if args.runs >= 500 else 1)
     bar = progress_bar if sys.stderr.isatty() else None
     report = simulate(ruleset, save.fight, args.runs, seed, max(1, workers), bar)
     if bar:

@@ -8,7 +8,7 @@ from referee.engine import events as ev
 from referee.engine.errors import FormatError, Path
 from referee.engine.events import event_field as f
 from referee.engine.reading import describe
-from referee.engine.record import record
+from referee.engine.record import record, replace
 
 
 @record(frozen=True)
@@ -16,7 +16,7 @@ class Combats(ev.Event):
     """SA-2: the turn's combats, in the map's neighbour order (`round` is the turn)."""
 
     TYPE = "combats"
-    pairs: tuple[tuple[str, str], ...] = f("ints!", ())  # read by read_pairs (see Reader)
+    pairs: tuple[tuple[str, str], ...] = f("ints", ())  # read by read_pairs (see Reader)
 
 
 @record(frozen=True)
@@ -118,10 +118,14 @@ def read_pairs(value: Any, path: Path, name: str) -> tuple[tuple[str, str], ...]
 
 
 class Reader(ev.EventReader):
-    """The core's reader, with `pairs` read as a list of pairs (no core kind for it)."""
+    """The core's reader, with `pairs` read as a list of pairs (no core kind for it): the
+    rest of the event is read by the core, then its pairs by `read_pairs`."""
 
-    def _shape(self, cls: type) -> Any:
-        shape = super()._shape(cls)
-        if cls is Combats:
-            shape.readers["pairs"] = read_pairs
-        return shape
+    def read(self, data: Any, path: Path) -> ev.Event:
+        if not isinstance(data, dict) or data.get("type") != "combats":
+            return super().read(data, path)
+        if "pairs" not in data:
+            raise FormatError("missing required field", path + ("pairs",))
+        rest = {k: v for k, v in data.items() if k != "pairs"}
+        event = super().read(rest, path)
+        return replace(event, pairs=read_pairs(data["pairs"], path, "pairs"))

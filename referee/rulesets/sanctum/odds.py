@@ -113,7 +113,8 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
             wins[winner] += 1
         for k, count in enumerate(survivors):
             left[k] += count
-    combats = []
+    combats: list[dict[str, Any]] = []
+    total_rounds = 0.0
     roster = setup.roster
     for k, (a, b) in enumerate(setup.pairs):
         rows = [run[2][k] for run in out]
@@ -128,6 +129,7 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
             rounds += r
             s1 += x
             s2 += y
+        total_rounds += rounds * share
         combats.append({"groups": [a, b], "first": first,
                         "wins": {first: round(tally[0] * share, 4),
                                  second: round(tally[1] * share, 4)},
@@ -135,13 +137,12 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
                         "survivors": {first: round(s1 * share, 3),
                                       second: round(s2 * share, 3)},
                         "rounds": round(rounds * share, 3)})
-    fought = [c for c in combats if not c.get("skipped")]
     return {
         "ruleset": "sanctum", "turn": turn, "runs": runs, "seed": seed,
         "sides": {side: round(wins[k] * share, 4) for k, side in enumerate(setup.sides)},
         "draws": round(draws * share, 4),
         "survivors": {g: round(left[k] * share, 3) for k, g in enumerate(setup.groups)},
-        "rounds": round(sum(float(c["rounds"]) for c in fought), 3),
+        "rounds": round(total_rounds, 3),
         "combats": combats,
         "seeds": run_seeds,
         "outcomes": [(setup.sides[w] if w >= 0 else "draw") for w, _, _ in out],

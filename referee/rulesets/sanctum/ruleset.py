@@ -91,7 +91,7 @@ class Sanctum(Ruleset):
                                   ("combatants", index, "group"))
             if groups[gid] != c.side:
                 raise FormatError(f"{c.id} is on side {c.side} but in group {gid} of side "
-                                  f"{groups[gid]}: a minion is in a group of its own side",
+                                  f"{groups[gid]}: a minion must be in a group of its own side",
                                   ("combatants", index, "group"))
             used.add(gid)
         for index, group in enumerate(stats.groups(enc)):
@@ -185,6 +185,9 @@ class Sanctum(Ruleset):
                 raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
 
     def _check_pairs(self, fight: Fight, event: se.Combats) -> None:
+        if not event.pairs:
+            raise IllegalEvent("a turn's combats list at least one pair of groups",
+                               ("pairs",))
         if event.round < fight.round:
             raise IllegalEvent(f"turn {event.round} is over: the fight is in turn "
                                f"{fight.round}", ("round",))

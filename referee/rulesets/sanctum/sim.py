@@ -51,6 +51,19 @@ class Roster:
         self.standing: dict[str, int] = {}
         self.rounds = ROUNDS  # SA-3, house-rulable
         self.penalty = 1  # SA-4: round 1 missiles at -1
+        # per-attack damage, worked out by `prepare`: round 1 missiles, missiles, hand
+        self.dm1: list[int] = []
+        self.dm: list[int] = []
+        self.dh: list[int] = []
+
+    def prepare(self) -> None:
+        """SA-9's damage per attack with its modifiers (0 under "does not deal")."""
+        n = range(len(self.ids))
+        self.dm1 = [0 if self.nodeal[i] else max(0, self.mis_d[i] - self.penalty) for i in n]
+        self.dm = [0 if self.nodeal[i] else max(0, self.mis_d[i]) for i in n]
+        self.dh = [0 if self.nodeal[i] else max(0, self.hand_d[i]) for i in n]
+        # SA-8's tiebreakers 3 and 5 in one number: armor first, then damage (HP between)
+        self.skey = [(self.armor[i] << 40) + min(self.maxdmg[i], (1 << 20) - 1) for i in n]
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -102,6 +115,7 @@ def run_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]], rng: r
     """Fight `pairs` in order (SA-2); `hp` falls in place. Returns (one result per pair:
     None when skipped, else (first, second, rounds, ended, survivors of first, of
     second)), the minions that earned a level (SA-9))."""
+    roster.prepare()
     done = set() if fought is None else set(fought)
     results: list[Any] = []
     promoted: set[int] = set()
@@ -138,8 +152,7 @@ def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
     misses = [0] * n
     cur = [0] * n
     rem = [0] * n
-    level, armor, hand_n, hand_d = R.level, R.armor, R.hand_n, R.hand_d
-    mis_n, mis_d, noatk, nodeal = R.mis_n, R.mis_d, R.noatk, R.nodeal
+    armor, hand_n, mis_n, noatk = R.armor, R.hand_n, R.mis_n, R.noatk
     ids = R.ids
     rounds = 0
     ended = "10 rounds"
@@ -195,17 +208,19 @@ def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
                     if victim[i] < 0 and rem[i] > 0:
                         compel(R, hp, i, foes, victim, r, log, "SA-6")
             for group, foes in ((la, lb), (lb, la)):
+                pend = pending(R, hp, group, victim, rem, r)
                 for i in group:
                     if victim[i] < 0 and rem[i] > 0:
                         choose_wisely(R, hp, i, group, foes, victim, cur, rem, r, rng, log,
-                                      "SA-6")
+                                      "SA-6", pend)
         # SA-7: the attacks, the group with precedence first
         over = False
-        for group, foes in ((a, b), (b, a)):
+        left = [len(la), len(lb)]
+        for k, group, foes in ((0, la, lb), (1, lb, la)):
             for i in group:
                 if hp[i] <= 0 or rem[i] <= 0:
                     continue
-                if not any(hp[j] > 0 for j in foes):
+                if not left[1 - k]:
                     over = True
                     break
                 v = victim[i]
@@ -237,11 +252,10 @@ def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
                                     "why": "a basher with no victim that no enemy attacks"})
                     rem[i] = 0
                     continue
-                attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ())
-                while rem[i] > 0:
+                if attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ()):
+                    left[1 - k] -= 1
+                while rem[i] > 0 and left[1 - k]:
                     alive = [j for j in foes if hp[j] > 0]
-                    if not alive:
-                        break
                     v = rng.choice(alive)
                     victim[i] = v
                     if log is not None:
@@ -250,10 +264,11 @@ def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
                                     "draw": f"{alive.index(v) + 1} of {len(alive)}",
                                     "rules": ("SA-7",),
                                     "why": "a further attack: an enemy minion at random"})
-                    attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ("SA-7",))
+                    if attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ("SA-7",)):
+                        left[1 - k] -= 1
             if over:
                 break
-        if not any(hp[i] > 0 for i in a) or not any(hp[j] > 0 for j in b):
+        if not left[0] or not left[1]:
             ended = "no minions"
             break
     s1 = [i for i in a if hp[i] > 0]
@@ -281,58 +296,119 @@ def compel(R: Roster, hp: list[int], i: int, foes: list[int], victim: list[int],
 
 def per_attack(R: Roster, i: int, missile: bool, r: int) -> int:
     """SA-9: the damage of one attack of that kind with this round's modifiers."""
-    if R.nodeal[i]:
-        return 0
     if missile:
-        d = R.mis_d[i] - R.penalty if r == 1 else R.mis_d[i]
-        return d if d > 0 else 0
-    return R.hand_d[i]
+        return R.dm1[i] if r == 1 else R.dm[i]
+    return R.dh[i]
 
 
 def damage_left(R: Roster, i: int, rem: list[int], r: int) -> int:
     """What `i`'s remaining attacks this round deal, missiles first (SA-8's estimate)."""
     left = rem[i]
-    if left <= 0 or R.nodeal[i]:
-        return 0
     if r == 1:
-        return left * per_attack(R, i, True, r)
+        return left * R.dm1[i]
     missiles = left - R.hand_n[i]
     if missiles <= 0:
-        return left * R.hand_d[i]
-    return missiles * per_attack(R, i, True, r) + R.hand_n[i] * R.hand_d[i]
+        return left * R.dh[i]
+    return missiles * R.dm[i] + R.hand_n[i] * R.dh[i]
+
+
+def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: list[int],
+            r: int, skip: int = -1) -> dict[int, int]:
+    """SA-8's estimate: what the remaining attacks of `own`'s minions deal to each of
+    their victims this round."""
+    dm1, dm, dh, hand_n = R.dm1, R.dm, R.dh, R.hand_n
+    pend: dict[int, int] = {}
+    for m in own:
+        v = victim[m]
+        left = rem[m]
+        if v >= 0 and left > 0 and m != skip and hp[m] > 0:
+            if r == 1:
+                d = left * dm1[m]
+            else:
+                ms = left - hand_n[m]
+                d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
+            if d:
+                pend[v] = pend.get(v, 0) + d
+    return pend
+
+
+def settled(R: Roster, hp: list[int], cands: list[int]) -> int:
+    """Which of tiebreakers 3-5 leaves one victim (-1: none does), for the log."""
+    armor, maxdmg = R.armor, R.maxdmg
+    top = max(armor[j] for j in cands)
+    cands = [j for j in cands if armor[j] == top]
+    if len(cands) == 1:
+        return 2
+    low = min(hp[j] for j in cands)
+    cands = [j for j in cands if hp[j] == low]
+    if len(cands) == 1:
+        return 3
+    best = max(maxdmg[j] for j in cands)
+    return 4 if sum(1 for j in cands if maxdmg[j] == best) == 1 else -1
 
 
 def choose_wisely(R: Roster, hp: list[int], i: int, own: list[int], foes: list[int],
                   victim: list[int], cur: list[int], rem: list[int], r: int,
-                  rng: random.Random, log: list[dict[str, Any]] | None, rule: str) -> None:
-    """SA-8 (and SA-10): the tiebreakers in order, the last one at random."""
+                  rng: random.Random, log: list[dict[str, Any]] | None, rule: str,
+                  pend: dict[int, int] | None = None) -> None:
+    """SA-8 (and SA-10): the tiebreakers in order, each narrowing the candidates left
+    by the ones before it; the last one at random. `pend`: what the group's attacks on
+    each victim will deal (`pending`), kept up to date here when given."""
     cands = [j for j in foes if hp[j] > 0]
     if not cands:
         return
-    missile = r == 1 or rem[i] > R.hand_n[i]
-    steer = missile and not R.magical[i]
-    pend: dict[int, int] = {}
-    for m in own:
-        v = victim[m]
-        if m != i and v >= 0 and hp[m] > 0 and rem[m] > 0:
-            pend[v] = pend.get(v, 0) + damage_left(R, m, rem, r)
+    stage = -1 if len(cands) > 1 else 5
+    steer = (r == 1 or rem[i] > R.hand_n[i]) and not R.magical[i]
+    quasi = R.quasi
+    if stage < 0 and steer:  # 1. not (quasi-)immune to my damage type (SA-10)
+        kept = [j for j in cands if not quasi[j]]
+        if kept:
+            cands = kept
+            if len(cands) == 1:
+                stage = 0
     mine = damage_left(R, i, rem, r)
-    quasi, armor, maxdmg = R.quasi, R.armor, R.maxdmg
-    keys = [(not (steer and quasi[j]), mine + pend.get(j, 0) >= hp[j] + cur[j], armor[j],
-             -hp[j], maxdmg[j]) for j in cands]
-    best = max(keys)
-    tied = [j for j, k in zip(cands, keys, strict=True) if k == best]
+    if stage < 0:  # 2. one my group and I can kill this round
+        if pend is None:
+            pend = pending(R, hp, own, victim, rem, r, i)
+        if pend:
+            kept = [j for j in cands if mine + pend.get(j, 0) >= hp[j] + cur[j]]
+        elif mine:
+            kept = [j for j in cands if mine >= hp[j] + cur[j]]
+        else:
+            kept = []
+        if kept:
+            cands = kept
+            if len(cands) == 1:
+                stage = 1
+    if stage < 0:  # 3.-5. the highest maximum armor, the lowest HP, the highest damage
+        skey = R.skey  # armor and damage in one number, then the HP: one comparison
+        keys = [skey[j] - (hp[j] << 20) for j in cands]
+        top = max(keys)
+        if log is not None:
+            stage = settled(R, hp, cands)
+        cands = [j for j, key in zip(cands, keys, strict=True) if key == top]
+        if len(cands) == 1 and log is None:
+            stage = 2
     draw = ""
-    if len(tied) > 1:
-        j = rng.choice(tied)
-        draw = f"{tied.index(j) + 1} of {len(tied)}"
+    if stage < 0:  # 6. at random
+        j = rng.choice(cands)
+        draw = f"{cands.index(j) + 1} of {len(cands)}"
     else:
-        j = tied[0]
+        j = cands[0]
     victim[i] = j
+    if pend is not None and mine:
+        pend[j] = pend.get(j, 0) + mine
     if log is None:
         return
-    why = decided(keys, best, len(tied), draw)
-    rules = (rule, "SA-8", "SA-10") if steer and any(quasi[c] for c in cands) else (rule, "SA-8")
+    if stage == 5:
+        why = "the only enemy left"
+    elif stage >= 0:
+        why = f"chosen wisely: {TIEBREAKERS[stage]}"
+    else:
+        why = f"chosen wisely: {len(cands)} tied on every tiebreaker, one at random ({draw})"
+    foes_alive = [f for f in foes if hp[f] > 0]
+    rules = (rule, "SA-8", "SA-10") if steer and any(quasi[c] for c in foes_alive) \
+        else (rule, "SA-8")
     entry: dict[str, Any] = {"type": "victim", "combat_round": r, "actor": R.ids[i],
                              "victim": R.ids[j], "how": "wise", "rules": rules, "why": why}
     if draw:
@@ -340,21 +416,10 @@ def choose_wisely(R: Roster, hp: list[int], i: int, own: list[int], foes: list[i
     log.append(entry)
 
 
-def decided(keys: list[tuple[Any, ...]], best: tuple[Any, ...], tied: int, draw: str) -> str:
-    """Which tiebreaker made the choice, in words (SA-8)."""
-    if len(keys) == 1:
-        return "the only enemy left"
-    for k in range(len(best)):
-        left = sum(1 for key in keys if key[: k + 1] == best[: k + 1])
-        if left == 1:
-            return f"chosen wisely: {TIEBREAKERS[k]}"
-    return f"chosen wisely: {tied} tied on every tiebreaker, one at random ({draw})"
-
-
 def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem: list[int],
            misses: list[int], log: list[dict[str, Any]] | None, promoted: set[int],
-           rules: tuple[str, ...]) -> None:
-    """SA-9: one attack."""
+           rules: tuple[str, ...]) -> bool:
+    """SA-9: one attack; True when it killed."""
     missile = r == 1 or rem[i] > R.hand_n[i]
     rem[i] -= 1
     if R.level[v] > R.level[i] + misses[i]:
@@ -365,8 +430,9 @@ def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem
                         "hit": False, "hp": hp[v],
                         "rules": rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",)),
                         "why": f"level {R.level[v]} > {R.level[i]} + {misses[i] - 1} misses"})
-        return
-    first_hit = misses[i] >= INF
+        return False
+    had = misses[i]
+    first_hit = had >= INF
     misses[i] = 0
     dmg = per_attack(R, i, missile, r)
     soak = cur[v] if cur[v] < dmg else dmg
@@ -383,12 +449,12 @@ def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem
         else:
             result = "damaged"
     if log is None:
-        return
+        return result == "killed"
     cited = rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",))
     if missile and not R.magical[i] and R.quasi[v]:
         cited += ("SA-10",)
     why = ("misses infinite: the first attack hits" if first_hit else
-           f"level {R.level[v]} <= {R.level[i]} + misses")
+           f"level {R.level[v]} <= {R.level[i]} + {had} misses")
     if R.nodeal[i]:
         why += "; deals nothing (\"does not deal\")"
     elif missile and r == 1 and R.penalty:
@@ -399,3 +465,4 @@ def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem
                 "victim": R.ids[v], "kind": "missile" if missile else "hand", "hit": True,
                 "damage": dmg, "soaked": soak, "result": result, "hp": hp[v],
                 "rules": cited, "why": why})
+    return result == "killed"

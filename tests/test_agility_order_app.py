@@ -1,0 +1,107 @@
+"""agility-order in the app: a whole round from the keyboard, asserting what is on disk."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from referee.app import RefereeApp
+from referee.app.forms import FormScreen as Form
+from referee.app.widgets import Tracker
+from referee.engine import events as ev
+from referee.rulesets.agility_order import events as ao
+from referee.session.files import load_save
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "agility-order.toml"
+
+
+def logged(path: Path) -> list[ev.Event]:
+    return load_save(path).fight.log
+
+
+async def test_a_whole_round_from_the_keyboard(tmp_path: Path) -> None:
+    path = tmp_path / "raid.toml"
+    shutil.copyfile(DEMO, path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = pilot.app.screen
+        await pilot.press("t")  # the tie: typed from real dice
+        assert isinstance(pilot.app.screen, Form)
+        pilot.app.screen.query_one("#f-brann").value = "4"
+        pilot.app.screen.query_one("#f-vask").value = "15"
+        await pilot.press("enter")
+        ties = [e for e in logged(path) if isinstance(e, ao.Initiative)]
+        assert ties and ties[0].ties == {"brann": 4, "vask": 15}
+
+        assert screen.selected() == "sable"
+        await pilot.press("a")  # a natural 20, d4 4, d6 3: a super critical
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        form.query_one("#f-target").index = [v for _, v in form.query_one("#f-target")
+                                             .options].index("hask")
+        form.query_one("#f-aim").index = 4  # weakening
+        form.query_one("#f-d20").value = "20"
+        form.query_one("#f-chain").value = "4 3"
+        form.query_one("#f-damage").value = "5"
+        await pilot.press("enter")
+        log = logged(path)
+        attack = next(e for e in log if isinstance(e, ao.Attack))
+        assert attack.crit == 2 and attack.hit
+        chain = [e for e in log if isinstance(e, ev.Roll) and "chain" in (e.purpose or "")]
+        assert [r.total for r in chain] == [4, 3]
+        damage = next(e for e in log if isinstance(e, ev.Damage))
+        assert damage.amount == 5 * 4 - 1
+        wound = next(e for e in log if isinstance(e, ao.Wound))
+        assert wound.target == "hask" and wound.effect == "weakening"
+
+        await pilot.press("a")  # no AA left: the extra attack is offered (MA + 2 BA)
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        form.query_one("#f-d20").value = "2"
+        await pilot.press("enter")
+        assert [e for e in logged(path) if isinstance(e, ao.Attack)][-1].extra
+        await pilot.press("a")  # nothing left: refused, nothing written
+        count = len(logged(path))
+        assert not isinstance(pilot.app.screen, Form)
+        await pilot.press("n")  # end of Sable's turn
+        assert len(logged(path)) == count + 1
+
+        assert screen.selected() == "vask"
+        await pilot.press("d")  # Vask delays after Brann
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        form.query_one("#f-after").index = [v for _, v in form.query_one("#f-after")
+                                            .options].index("brann")
+        await pilot.press("enter")
+        delay = [e for e in logged(path) if isinstance(e, ao.Delay)]
+        assert delay and delay[0].after == "brann"
+        fight = load_save(path).fight
+        assert fight.ruleset.turn(fight) == "brann"
+
+        screen.query_one(Tracker).select("hask")  # a free hit, off turn
+        await pilot.press("f")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        form.query_one("#f-d20").value = "3"
+        await pilot.press("enter")
+        free = [e for e in logged(path) if isinstance(e, ao.Attack)][-1]
+        assert free.free and free.actor == "hask"
+
+        screen.table.condition("sable", "prone")  # knocked down; stands up off-turn
+        screen.query_one(Tracker).select("sable")
+        await pilot.press("u")
+        assert isinstance(pilot.app.screen, Form)
+        await pilot.press("enter")
+        stand = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
+        assert stand.use == "stand up" and stand.off_turn
+
+        for _ in range(6):  # the rest of the round, turn by turn
+            await pilot.press("n")
+        fight = load_save(path).fight
+        assert fight.ruleset.turn(fight) is None
+        await pilot.press("r")
+        fight = load_save(path).fight
+        assert fight.round == 2
+        assert fight.ruleset.left(fight, "sable") == (1, 1, 1)  # the BA went to stand up

@@ -1,0 +1,120 @@
+"""sanctum's pipeline as a pure simulator: unit tests and hypothesis properties."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.rulesets.sanctum import sim
+from referee.rulesets.sanctum.odds import Setup, one_run, seeds
+
+
+def roster_of(groups: list[list[dict[str, Any]]]) -> sim.Roster:
+    r = sim.Roster()
+    for g, minions in enumerate(groups):
+        r.add_group(f"g{g}", f"s{g}", g, g)
+        for n, m in enumerate(minions):
+            r.add(f"m{g}-{n}", f"g{g}", m["level"], m["armor"], m["hand"], m["missile"],
+                  m["quasi"], m["noatk"], m["nodeal"], None)
+    return r
+
+
+minion = st.fixed_dictionaries({
+    "level": st.integers(0, 4), "hp": st.integers(1, 8), "armor": st.integers(0, 2),
+    "hand": st.tuples(st.integers(0, 2), st.integers(0, 4)),
+    "missile": st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()),
+    "quasi": st.booleans(), "noatk": st.sampled_from([False] * 5 + [True]),
+    "nodeal": st.sampled_from([False] * 5 + [True])})
+sides = st.lists(st.lists(minion, min_size=1, max_size=5), min_size=2, max_size=2)
+
+
+def fight(groups: list[list[dict[str, Any]]], seed: int
+          ) -> tuple[sim.Roster, list[int], list[Any], list[dict[str, Any]]]:
+    roster = roster_of(groups)
+    hp = [m["hp"] for g in groups for m in g]
+    log: list[dict[str, Any]] = []
+    results, _ = sim.run_turn(roster, hp, [("g0", "g1"), ("g1", "g0")], random.Random(seed),
+                              log)
+    return roster, hp, results, log
+
+
+@settings(max_examples=150, deadline=None)
+@given(sides, st.integers(0, 2**32 - 1))
+def test_the_pipeline_keeps_its_invariants(groups: list[list[dict[str, Any]]],
+                                           seed: int) -> None:
+    roster, hp, results, log = fight(groups, seed)
+    start = {roster.ids[i]: m["hp"] for i, m in enumerate(x for g in groups for x in g)}
+    # SA-3: never more than 10 rounds; SA-2: the repeat is skipped
+    assert results[0][2] <= 10 and results[1] is None
+    assert max((s["combat_round"] for s in log if "combat_round" in s), default=0) <= 10
+    last = dict(start)
+    dead: set[str] = set()
+    soaked: dict[tuple[int, str], int] = defaultdict(int)
+    dealt: dict[tuple[int, str], int] = defaultdict(int)
+    armor = dict(zip(roster.ids, roster.armor, strict=True))
+    for step in log:
+        if step["type"] != "attack":
+            continue
+        assert step["attacker"] not in dead  # a killed minion never attacks again
+        assert step["victim"] not in dead
+        if not step["hit"]:
+            continue
+        victim = step["victim"]
+        assert step["hp"] <= last[victim]  # hit points only fall
+        last[victim] = step["hp"]
+        key = (step["combat_round"], victim)
+        soaked[key] += step["soaked"]
+        dealt[key] += step["damage"]
+        # SA-5 and SA-9: armor is whole again each round and soaks first
+        assert soaked[key] == min(armor[victim], dealt[key])
+        assert step["result"] == ("bounced" if step["damage"] == step["soaked"] else
+                                  "killed" if step["hp"] <= 0 else "damaged")
+        if step["result"] == "killed":
+            dead.add(victim)
+
+
+@settings(max_examples=100, deadline=None)
+@given(sides, st.integers(0, 2**32 - 1))
+def test_logging_draws_nothing_more_and_a_run_is_its_seed(
+        groups: list[list[dict[str, Any]]], seed: int) -> None:
+    """`fight --seed X` (a logged fight) equals run X of `odds` (no log at all)."""
+    roster, hp, results, _ = fight(groups, seed)
+    quiet = roster_of(groups)
+    hp2 = [m["hp"] for g in groups for m in g]
+    again, _ = sim.run_turn(quiet, hp2, [("g0", "g1"), ("g1", "g0")], random.Random(seed))
+    assert again == results and hp2 == hp
+    setup = Setup(roster_of(groups), [m["hp"] for g in groups for m in g],
+                  [("g0", "g1"), ("g1", "g0")], ["s0", "s1"])
+    _, left, combats = one_run(setup, seed)
+    assert combats[0][1] == results[0][2]
+    assert left == (len(results[0][4]), len(results[0][5]))
+
+
+def test_run_seeds_depend_on_the_seed_alone() -> None:
+    assert seeds(5, 10) == seeds(5, 10)[:10] == seeds(5, 20)[:10]
+    assert seeds(5, 10) != seeds(6, 10)
+
+
+def test_precedence_standing_then_age() -> None:
+    r = sim.Roster()
+    r.add_group("a", "x", 2, 1)  # the other player's, oldest
+    r.add_group("b", "y", 1, 9)  # neutral
+    r.add_group("c", "z", 1, 3)  # neutral, older
+    r.add_group("d", "w", 0, 99)  # the initiative player's
+    assert sim.precedence(r, "a", "b")[0] == "b"
+    assert sim.precedence(r, "b", "c")[0] == "c"
+    assert sim.precedence(r, "a", "d")[0] == "d"
+
+
+def test_a_round_one_missile_never_goes_below_zero() -> None:
+    groups = [[{"level": 1, "hp": 5, "armor": 0, "hand": (0, 0), "missile": (1, 0, False),
+                "quasi": False, "noatk": False, "nodeal": False}],
+              [{"level": 1, "hp": 5, "armor": 0, "hand": (0, 0), "missile": (0, 0, False),
+                "quasi": False, "noatk": False, "nodeal": False}]]
+    _, _, _, log = fight(groups, 1)
+    hits = [s for s in log if s["type"] == "attack"]
+    assert hits[0]["damage"] == 0 and hits[0]["result"] == "bounced"
