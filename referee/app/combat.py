@@ -104,9 +104,9 @@ class CombatScreen(Screen[None]):
         """Only the keys that work right now are shown in the footer."""
         table = self.table
         if action in ("roll_initiative", "enter_initiative"):
-            return table.initiative_due() and bool(table.fight.ruleset.actions())
+            return table.initiative_due()
         if action in RESOLVING:
-            return not table.initiative_due() and table.current_beat() is not None
+            return not table.initiative_blocks() and table.current_beat() is not None
         if action == "declare":
             return bool(table.undeclared())
         if action == "undo":
@@ -126,7 +126,7 @@ class CombatScreen(Screen[None]):
     def point_at_work(self) -> None:
         """The cursor on who acts now: the current beat's first actor, else the next
         combatant to declare."""
-        acting = self.table.acting() if not self.table.initiative_due() else []
+        acting = self.table.acting() if not self.table.initiative_blocks() else []
         waiting = acting[0] if acting else self.table.next_undeclared()
         if waiting is not None:
             self.query_one(Tracker).select(waiting)
@@ -281,7 +281,7 @@ class CombatScreen(Screen[None]):
     def attacker(self) -> str | None:
         """Who a hit or a miss is by: one of the current beat's actors (the one under the
         cursor if it is one of them), else the combatant under the cursor."""
-        acting = [] if self.table.initiative_due() else self.table.acting()
+        acting = [] if self.table.initiative_blocks() else self.table.acting()
         selected = self.selected()
         if selected in acting or not acting:
             return selected
@@ -290,7 +290,7 @@ class CombatScreen(Screen[None]):
     def by_field(self, default: str | None) -> Field:
         """Who did it: the current beat's actors first, then anyone else, out of turn."""
         fight = self.table.fight
-        acting = [] if self.table.initiative_due() else self.table.acting()
+        acting = [] if self.table.initiative_blocks() else self.table.acting()
         rest = [cid for cid in fight.roster if cid not in acting and fight.alive(cid)]
         options = tuple((fight.roster[cid].name, cid) for cid in acting) + tuple(
             (f"{fight.roster[cid].name} (out of turn)" if acting else fight.roster[cid].name,
@@ -327,7 +327,7 @@ class CombatScreen(Screen[None]):
         self.ask(Form(f"{who} hits: damage", fields), done)
 
     def action_miss(self) -> None:
-        acting = [] if self.table.initiative_due() else self.table.acting()
+        acting = [] if self.table.initiative_blocks() else self.table.acting()
         actor = self.attacker()
         if actor is None:
             return

@@ -212,6 +212,10 @@ class Ruleset:
         """Whether initiative is still to be rolled for the current round."""
         return max(fight.round, 1) not in fight.initiatives
 
+    def initiative_blocks(self, fight: Fight) -> bool:
+        """Whether nothing can be resolved until it is rolled (tie rolls may wait)."""
+        return self.initiative_due(fight)
+
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
         raise IllegalEvent(f"{self.id} has no initiative to roll")
 
@@ -294,6 +298,18 @@ class Ruleset:
         if status.dead:
             return "dead"
         return "down" if status.hp <= 0 else ""
+
+    def public_word(self, fight: Fight, cid: str) -> str:
+        """A combatant's state as the players may see it: words, never exact hit points
+        (unhurt, wounded, badly wounded, down, dead)."""
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        if self.state_word(fight, cid) or status.hp <= 0:
+            return "down"
+        if status.hp >= status.max_hp:
+            return "unhurt"
+        return "wounded" if status.hp * 2 > status.max_hp else "badly wounded"
 
     def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
         """A combatant's state as plain data (JSON views, state scenarios)."""

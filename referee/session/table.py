@@ -182,6 +182,9 @@ class Table:
     def initiative_due(self) -> bool:
         return self.fight.ruleset.initiative_due(self.fight)
 
+    def initiative_blocks(self) -> bool:
+        return self.fight.ruleset.initiative_blocks(self.fight)
+
     def roll_initiative(self) -> list[ev.Event]:
         return self.append(self.fight.ruleset.roll_initiative(self.fight, self.rng))
 
