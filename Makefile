@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,12 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(STAMP)
 	$(BIN)/referee
 
-test: $(STAMP)
+# the players' view is tested in a real browser: Debian's headless Chromium (as root)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		(apt-get update && apt-get install -y chromium chromium-driver)
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check referee tests benchmarks
 	$(BIN)/mypy

@@ -108,6 +108,19 @@ def play_arguments(parser: argparse.ArgumentParser) -> None:
                              "instead of an empty encounter to set up")
 
 
+def watch_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+
+
+def serve_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--host", metavar="H", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine "
+                             "only; 0.0.0.0 puts the view on the network, on purpose)")
+    parser.add_argument("--port", type=whole, metavar="P", default=8000,
+                        help="the port to listen on (default 8000)")
+
+
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ruleset", metavar="ID",
                         help="that ruleset's bundled demo (default: the bundled demo)")
@@ -148,6 +161,14 @@ def run_demo(args: argparse.Namespace) -> int:
     return cmd_demo(demos.demo_for(args.ruleset) if args.ruleset else demo_path())
 
 
+def run_watch(args: argparse.Namespace) -> int:
+    return cmd_watch(Path(args.save))
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    return cmd_serve(Path(args.save), args.host, args.port)
+
+
 class Command(NamedTuple):
     help: str
     arguments: Callable[[argparse.ArgumentParser], None]
@@ -166,6 +187,10 @@ CORE: dict[str, Command] = {
     "play": Command("open the app on a save (a new one is created and set up first, or "
                     "--demo: a copy of a bundled demo)", play_arguments, run_play),
     "demo": Command("print a bundled demo's roster and plan", demo_arguments, run_demo),
+    "watch": Command("the players' view of a save, read-only, following it live",
+                     watch_arguments, run_watch),
+    "serve": Command("serve the players' view of a save to web browsers (--host, --port)",
+                     serve_arguments, run_serve),
 }
 
 
@@ -426,6 +451,35 @@ def open_app(path: Path, setup: bool) -> int:
     except SaveError as error:  # opened by another referee since it was checked
         raise UsageError(str(error)) from None
     app.run()
+    return 0
+
+
+def players_save(path: Path) -> None:
+    """A save the players' view can follow: it must exist and read now (later faults
+    are shown in the view, which waits for the file to come back)."""
+    from referee.session.files import load_save
+
+    load_save(path)
+
+
+def cmd_watch(path: Path) -> int:
+    from referee.app.watch import WatchApp
+
+    players_save(path)
+    WatchApp(path).run()
+    return 0
+
+
+def cmd_serve(path: Path, host: str, port: int) -> int:
+    from referee.app.watch import ServeError, serve
+
+    if not 0 < port < 65536:
+        raise UsageError(f"port {port}: takes a number from 1 to 65535")
+    players_save(path)
+    try:
+        serve(path, host, port)
+    except ServeError as error:
+        raise UsageError(str(error)) from None
     return 0
 
 

@@ -209,3 +209,17 @@ def test_a_declaration_delay_that_turns_a_comparison_is_cited_with_its_time():
     assert [a.label() for a in moved.actions] == ["zed:D"]
     assert moved.rules == ["DI-10", "DI-16"]
     assert "casting time 1 + 3 delay = 4 > speed factor 3" in moved.why[0]
+
+
+def test_reasons_read_as_a_person_says_them():
+    """`die 2 + reaction 2 = 4 equals goblins' die 4`, not `die 2 +2 = 4 = 4` or `goblins's`."""
+    path = ROOT / "tests/scenarios/demon-idol/di-rule-06-equal-enemy-no-d.toml"
+    why = "; ".join(w for b in load_save(path).fight.plan().beats for w in b.why)
+    assert "die 2 + reaction 2 = 4 equals goblins' die 4" in why
+    assert "'s's" not in why and "s's " not in why and "= 4 = 4" not in why
+
+
+def test_later_routines_follow_a_first_blow_a_rule_moved():
+    path = ROOT / "tests/scenarios/demon-idol/di-rule-07-routines-keep-their-order.toml"
+    labels = [a.label() for b in load_save(path).fight.plan().beats for a in b.actions]
+    assert labels.index("ogre:G#1") < labels.index("ogre:G#2")

@@ -52,6 +52,7 @@ BINDINGS: list[BindingType] = [
     Binding("ctrl+o", "open", "Open", show=False),
     Binding("ctrl+e", "setup", "Set up", show=False),
     Binding("R", "replay", "Replay", show=False),
+    Binding("V", "serve", "Players' view", show=False),
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
@@ -143,10 +144,9 @@ class CombatScreen(Screen[None]):
     def refresh_view(self) -> None:
         table = self.table
         plan = self.plan()
-        shown = view.build(table.fight, plan, table.session.encounter.title)
-        acting = {r.key for r in shown.rows if r.acting}
+        shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
         self.query_one(StatusLine).show(f"{shown.status} · {table.session.path.name}")
-        self.query_one(Tracker).show(table.fight, plan, acting)
+        self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = str(table.session.path)
         bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
@@ -453,6 +453,13 @@ class CombatScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.action_help()
+
+    async def action_serve(self) -> None:
+        """Serve the players' view of this save to browsers, or stop serving it."""
+        from .watch import toggle_serving
+
+        said = await toggle_serving(self.app, self.table.session.path)
+        self.notify(said, title="Players' view", timeout=30)
 
 
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:

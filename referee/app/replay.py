@@ -64,11 +64,11 @@ class ReplayScreen(Screen[None]):
             plan = fight.plan()
         except RefereeError:
             plan = None
-        shown = view.build(fight, plan, self.encounter.title)
+        shown = view.build(fight, plan, self.encounter.title, rows=False)
         total = len(self.fight.log)
         self.query_one(StatusLine).show(f"{shown.status} · replay: after event {self.at} "
                                         f"of {total}")
-        self.query_one(Tracker).show(fight, plan, {r.key for r in shown.rows if r.acting})
+        self.query_one(Tracker).show(fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.query_one(LogView).show_all(self.lines[: self.at])
         self.sub_title = f"{self.path.name}: after event {self.at} of {total}"

@@ -55,6 +55,7 @@ class View:
     plan: list[PlanRow] = field(default_factory=list)
     current: int | None = None  # the beat (1-based) to resolve next
     status: str = ""
+    acting: set[str] = field(default_factory=set)  # who acts in it
 
 
 # -- the tracker -----------------------------------------------------------------------
@@ -177,9 +178,19 @@ def status_text(fight: Fight, title: str) -> str:
     return " · ".join(part for part in parts if part)
 
 
-def build(fight: Fight, plan: Plan | None, title: str) -> View:
+def build(fight: Fight, plan: Plan | None, title: str, rows: bool = True) -> View:
+    """The whole view; without `rows`, all but the tracker's rows (a widget that keeps the
+    rows it drew works out only the ones that changed, through `tracker_row`)."""
     resolved = fight.resolved.get(max(fight.round, 1), set())
     now = current_beat(plan, resolved)
-    acting = {a.actor for a in plan.beats[now - 1].actions} if plan and now else set()
-    return View(columns(fight), tracker(fight, plan, acting), plan_rows(plan, resolved), now,
-                status_text(fight, title))
+    acting = acting_in(plan, now)
+    found = tracker(fight, plan, acting) if rows else []
+    return View(columns(fight), found, plan_rows(plan, resolved), now,
+                status_text(fight, title), acting)
+
+
+def acting_in(plan: Plan | None, beat: int | None) -> set[str]:
+    """Who acts in beat `beat` (1-based): those not marked skipped."""
+    if plan is None or beat is None:
+        return set()
+    return {a.actor for a in plan.beats[beat - 1].actions if not a.flag("skipped")}

@@ -145,7 +145,7 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
     Layout(rs, fight, board, items, dice).run()
     rules = Rules(rs, fight, board, items, dice)
     for step in (rules.missiles, rules.routines, rules.casters, rules.charges, rules.melee,
-                 rules.lengths, rules.fired):
+                 rules.lengths, rules.fired, rules.routines_in_order):
         step()
     return board
 
@@ -267,7 +267,7 @@ class Layout:
             return "DI-4", f"tied initiative ({die} each): {letter} for {names}"
         others = [self.dice[g[0]] for g in self.groups if g is not group]
         if not others:
-            return "DI-3", f"{names}'s {letter} (die {die})"
+            return "DI-3", f"{possessive(names)} {letter} (die {die})"
         if number == 0:
             return "DI-3", f"{names} won initiative ({die} vs {max(others)}): its {letter}"
         best = self.dice[self.groups[0][0]]
@@ -326,6 +326,20 @@ class Layout:
 
 
 _NONE: list[str] = []  # no rules or reasons (never added to)
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def reaction_sum(die: int, reaction: int, delay: int) -> str:
+    """DI-6's sum as a person says it: `die 1 + reaction 2 = 3`."""
+    text = f"die {die}"
+    if reaction:
+        text += f" {'+' if reaction > 0 else '-'} reaction {abs(reaction)}"
+    if delay:
+        text += f" - delay {delay}"
+    return f"{text} = {die + reaction - delay}"
 
 
 def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:
@@ -412,14 +426,16 @@ class Rules:
             spots = self.enemy_span(enemy)
             if spots is None:
                 continue
-            sums = f"die {self.dice[shot.side]} {adjust:+d} = {own}"
+            sums = reaction_sum(self.dice[shot.side], stats.reaction(shot.actor), shot.delay)
+            theirs_text = f"{possessive(enemy)} die {theirs}"
+            who = shot.actor.id
             if own > theirs:
-                self.shoot_first(shot, spots, f"{shot.actor.id} shoots first: {sums} > {theirs}")
+                self.shoot_first(shot, spots, f"{who} shoots first: {sums} beats {theirs_text}")
             elif own < theirs:
-                self.shoot_last(shot, spots, f"{shot.actor.id} shoots last: {sums} < {theirs}")
+                self.shoot_last(shot, spots, f"{who} shoots last: {sums} is below {theirs_text}")
             else:
-                self.shoot_with(shot, enemy, f"{shot.actor.id} shoots with {enemy}'s turn: "
-                                f"{sums} = {theirs}")
+                self.shoot_with(shot, enemy, f"{who} shoots with {possessive(enemy)} turn: "
+                                f"{sums} equals {theirs_text}")
 
     def shoot_first(self, shot: Item, spots: tuple[int, int], why: str) -> None:
         movers = self.whole(shot)
@@ -615,6 +631,16 @@ class Rules:
             if last is not None and offset:
                 at = self.board.slots.index(last[1]) + 1
             last = (size, self.board.add([item], ["DI-13"], [why], at=at))
+
+    # DI-7: whatever moved a combatant's first blow, its later routines follow it
+    def routines_in_order(self) -> None:
+        for items in self.by_decl.values():
+            for earlier, later in zip(items, items[1:], strict=False):
+                if later.routine is None or self.board.pos(later) > self.board.pos(earlier):
+                    continue
+                why = (f"{later.actor.id}: attack routine {later.routine} after routine "
+                       f"{earlier.routine}, which a rule moved later")
+                self.board.place([later], earlier, "after", "DI-7", why)
 
     # DI-14: a fired preparation goes just before the action that triggered it
     def fired(self) -> None:

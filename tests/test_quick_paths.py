@@ -1,8 +1,9 @@
-"""The quick paths of roster reading give exactly what the plain ones give.
+"""The quick paths of roster reading and planning give exactly what the plain ones give.
 
-`Schema.read` keeps a value of its kind's own type without calling the key's reader, and
-`read_weapon`, `read_spell` and `read_combatant` fill their records without calling the
-class: the same values, the same faults with the same paths, the same records.
+`Schema.read` keeps a value of its kind's own type without calling the key's reader;
+`read_weapon`, `read_spell` and `read_combatant`, and demon-idol's planned actions, fill
+their records without calling the class: the same values, the same faults with the same
+paths, the same records.
 """
 
 from __future__ import annotations
@@ -137,3 +138,22 @@ def test_every_field_is_filled():
     assert vars(weapon) == vars(Weapon("bow", None, "", {"missile": True}))
     assert vars(spell) == vars(Spell("sleep", "", {}))
     assert weapon == Weapon("bow", stats={"missile": True}) and spell == Spell("sleep")
+
+
+def demon_idol_scenarios():
+    folder = ROOT / "tests" / "scenarios" / "demon-idol"
+    return sorted(p for p in folder.glob("*.toml") if not p.name.endswith(".expect.toml"))
+
+
+@pytest.mark.parametrize("path", demon_idol_scenarios(), ids=lambda p: p.stem)
+def test_planned_actions_are_what_the_class_builds(path):
+    from referee.engine.plan import PlannedAction
+    from referee.session.files import load_save
+
+    fight = load_save(path).fight
+    for round_ in sorted({1, *fight.declarations}):
+        for beat in fight.plan(round_).beats:
+            for action in beat.actions:
+                built = PlannedAction(action.actor, action.action, action.routine, action.turn,
+                                      action.declared, action.extra)
+                assert action == built and vars(action) == vars(built)

@@ -1,0 +1,294 @@
+"""The players' view: a read-only screen that follows a save as the referee plays.
+
+`referee watch SAVE` runs it in a terminal; `referee serve SAVE` runs one per browser
+(textual-serve). It polls the save every POLL seconds (`session.follow.Follower`, which
+reads only what was appended) and shows what `follow.players_view` allows: the round,
+the order of play with the current beat marked, who has declared, conditions and each
+combatant's state in words. No key does anything but scroll and quit; nothing here
+writes to the save.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from referee.session.follow import Follower, PlayersView, players_view
+
+POLL = 0.2  # seconds between looks at the save
+TONES = ["bold cyan", "bold red", "bold green", "bold magenta", "bold yellow", "bold blue"]
+STATE_STYLE = {"unhurt": "green", "wounded": "yellow", "badly wounded": "bold yellow",
+               "down": "bold red", "dead": "bold red"}
+
+
+def tracker_table(shown: PlayersView) -> RichTable:
+    table = RichTable(expand=True, show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("", width=1)
+    table.add_column("combatant", ratio=3)
+    table.add_column("side", ratio=2)
+    if shown.has_declarations:
+        table.add_column("declared", ratio=3)
+    table.add_column("conditions", ratio=2)
+    table.add_column("state", ratio=2)
+    for row in shown.rows:
+        tone = row.side_tone.removeprefix("side")
+        side_style = TONES[int(tone)] if tone.isdigit() else ""
+        cells: list[Text | str] = [
+            Text("▶", "bold") if row.acting else "",
+            Text(row.name, "bold" if row.acting else ""),
+            Text(row.side, side_style),
+        ]
+        if shown.has_declarations:
+            cells.append(row.declared)
+        cells += [row.conditions, Text(row.state, STATE_STYLE.get(row.state, ""))]
+        table.add_row(*cells)
+    return table
+
+
+def plan_text(shown: PlayersView) -> Text:
+    if shown.secret:
+        return Text("Declarations are secret until initiative is in.", "italic")
+    if not shown.plan:
+        return Text("No order of play yet.", "italic")
+    text = Text()
+    for beat in shown.plan:
+        style = "bold reverse" if beat.mark == "▶" else "dim" if beat.mark in "✓✗" else ""
+        text.append(f"{beat.mark or ' '} {beat.label:>6}  {beat.actions}\n", style)
+    return text
+
+
+class WatchApp(App[None]):
+    """One save, shown to the players as it changes."""
+
+    TITLE = "referee — players' view"
+    CSS = """
+    Screen { background: $surface; }
+    #heading { padding: 0 1; text-style: bold; background: $primary-background; }
+    #notice { padding: 0 1; background: $error; color: $text; display: none; }
+    #notice.shown { display: block; }
+    .part { padding: 0 1; margin-bottom: 1; }
+    .caption { padding: 0 1; text-style: bold; color: $accent; }
+    """
+    # read-only: nothing but scrolling and quitting
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("up", "scroll('up')", "Scroll up", show=False),
+        Binding("down", "scroll('down')", "Scroll down", show=False),
+        Binding("pageup", "scroll('page_up')", "Page up", show=False),
+        Binding("pagedown", "scroll('page_down')", "Page down", show=False),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, path: Path | str, poll: float = POLL) -> None:
+        super().__init__()
+        self.follower = Follower(path)
+        self.poll_every = poll
+        self.shown: PlayersView | None = None
+        self.renders = 0  # how many times the view was redrawn (tests wait on it)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="heading")
+        yield Static("", id="notice")
+        with VerticalScroll(id="body"):
+            yield Static("Combatants", classes="caption")
+            yield Static("", id="tracker", classes="part")
+            yield Static("Order of play", classes="caption")
+            yield Static("", id="plan", classes="part")
+            yield Static("Log", classes="caption")
+            yield Static("", id="log", classes="part")
+
+    def on_mount(self) -> None:
+        self.follow()
+        self.set_interval(self.poll_every, self.follow)
+
+    def action_scroll(self, where: str) -> None:
+        body = self.query_one("#body", VerticalScroll)
+        getattr(body, f"scroll_{where}")(animate=False)
+
+    def follow(self) -> None:
+        """Look at the save; redraw when anything changed."""
+        if self.follower.poll() or self.shown is None:
+            self.redraw()
+
+    def redraw(self) -> None:
+        follower = self.follower
+        notice = self.query_one("#notice", Static)
+        notice.update(follower.notice)
+        notice.set_class(bool(follower.notice), "shown")
+        fight = follower.fight
+        if fight is None:
+            self.query_one("#heading", Static).update(f"Waiting for {follower.path.name} …")
+            self.renders += 1
+            return
+        shown = self.shown = players_view(fight, follower.title, follower.told)
+        heading = f"{shown.title or follower.path.stem} · round {shown.round} · {shown.phase}"
+        if shown.ended:
+            heading += " · the fight is over"
+        self.query_one("#heading", Static).update(heading)
+        self.query_one("#tracker", Static).update(tracker_table(shown))
+        self.query_one("#plan", Static).update(plan_text(shown))
+        self.query_one("#log", Static).update("\n".join(shown.log) or "—")
+        self.sub_title = follower.path.name
+        self.renders += 1
+
+
+# -- serving it to browsers ------------------------------------------------------------
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+class ServeError(Exception):
+    """The view cannot be served (port in use, host that cannot be bound)."""
+
+
+def watch_command(path: Path) -> str:
+    """The command textual-serve runs (through a shell) for each browser that connects."""
+    import shlex
+    import sys
+
+    return " ".join(shlex.quote(part) for part in
+                    (sys.executable, "-m", "referee", "watch", str(path.resolve())))
+
+
+def check_bindable(host: str, port: int) -> None:
+    """Refuse, in one sentence, an address the server could not listen on."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise ServeError(f"cannot listen on host {host!r}: {error.strerror}") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    raise ServeError(f"port {port} on {host} is in use: pick another "
+                                     "with --port") from None
+                raise ServeError(f"cannot listen on {host}:{port}: "
+                                 f"{error.strerror or error}") from None
+
+
+def local_addresses(host: str, port: int) -> list[str]:
+    """The addresses to open: the host itself, or (all interfaces) this machine's."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        shown = f"[{host}]" if ":" in host else host
+        return [f"http://{shown}:{port}"]
+    found = ["127.0.0.1"]
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    return [f"http://{address}:{port}" for address in dict.fromkeys(found)]
+
+
+def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
+    """Serve the players' view of `path` until interrupted: one `referee watch` per
+    browser connection (textual-serve)."""
+    import aiohttp_jinja2
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    check_bindable(host, port)
+    addresses = local_addresses(host, port)
+
+    class ViewServer(Server):
+        async def on_startup(self, app: web.Application) -> None:
+            self.console.print(f"The players' view of {path} — open {' or '.join(addresses)} "
+                               "in a browser (any number may watch). Ctrl+C stops.",
+                               highlight=False, markup=False)
+
+        @aiohttp_jinja2.template("app_index.html")
+        async def handle_index(self, request: web.Request) -> dict[str, object]:
+            # the page's links follow the address the browser used (a TV on the network
+            # reaches us by another name than 127.0.0.1)
+            self.public_url = f"{request.scheme}://{request.host}"
+            index = Server.handle_index.__wrapped__  # type: ignore[attr-defined]
+            context: dict[str, object] = await index(self, request)
+            return context
+
+    server = ViewServer(watch_command(path), host=host, port=port,
+                        title=f"players' view — {path.name}")
+    try:
+        server.serve()
+    except OSError as error:  # taken between the check and the listen
+        raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+# -- the referee's key: serve the current save from the app ----------------------------
+
+_SERVING: dict[int, tuple[Any, str]] = {}  # id(app) -> (process, address)
+
+
+def free_port(host: str = DEFAULT_HOST, first: int = DEFAULT_PORT, tries: int = 50) -> int:
+    for port in range(first, first + tries):
+        try:
+            check_bindable(host, port)
+        except ServeError:
+            continue
+        return port
+    raise ServeError(f"no free port from {first} to {first + tries - 1}")
+
+
+async def toggle_serving(app: App[object], path: Path) -> str:
+    """Start serving `path` to browsers (a `referee serve` process), or stop it; the
+    message to show the referee."""
+    import asyncio
+    import atexit
+    import os
+    import sys
+
+    running = _SERVING.pop(id(app), None)
+    if running is not None:
+        process, _ = running
+        if process.returncode is None:
+            process.terminate()
+            await process.wait()
+        return "The players' view is no longer served."
+    try:
+        port = free_port()
+    except ServeError as error:
+        return str(error)
+    with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "referee", "serve", str(path), "--port", str(port),
+            stdin=null, stdout=null, stderr=null, start_new_session=True)
+    address = f"http://{DEFAULT_HOST}:{port}"
+    _SERVING[id(app)] = (process, address)
+
+    def stop() -> None:
+        if process.returncode is None:
+            process.terminate()
+
+    atexit.register(stop)
+    return f"The players' view is served at {address} (press V again to stop).{qr_text(address)}"
+
+
+def qr_text(address: str) -> str:
+    """A QR code of the address drawn in text, when segno is installed (optional)."""
+    try:
+        import segno
+    except ImportError:
+        return ""
+    code = segno.make(address, error="l")
+    rows = [[bool(v) for v in row] for row in code.matrix_iter(scale=1, border=1)]
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2] + [[False] * len(rows[0])], strict=False):
+        lines.append("".join(" " if t and b else "▄" if t else "▀" if b else "█"
+                             for t, b in zip(top, bottom, strict=True)))
+    return "\n" + "\n".join(lines)
