@@ -192,7 +192,14 @@ def test_players_see_own_hit_points_only_when_the_ruleset_says_so(save: Path):
     fight = follower.fight
     assert fight is not None
     assert not any("/" in r.state for r in players_view(fight, "").rows)
-    fight.ruleset.config["players_see_own"] = "hit points"
+    house = save.parent / "house.toml"  # a house copy of the ruleset that says so
+    house.write_text('players_see_own = "hit points"\n'
+                     + (ROOT / "rulesets" / "demon-idol.toml").read_text())
+    save.write_text(save.read_text().replace('ruleset = "demon-idol"', 'ruleset = "house.toml"'))
+    follower = Follower(save)
+    follower.poll()
+    fight = follower.fight
+    assert fight is not None and fight.ruleset.players_see_own == "hit points"
     rows = {r.key: r for r in players_view(fight, "").rows}
     players = [cid for cid in fight.roster
                if (side := fight.encounter.side(fight.roster[cid].side)) and side.players]

@@ -47,6 +47,12 @@ class Ruleset:
             f.raw(key, None)
         self.file_id = f.str("id", self.id)  # a house copy's own id
         self.name = f.str("name", self.id)
+        # What the players' view shows of the players' own side: words (as for the enemy),
+        # or their hit points. Exact enemy hit points are never shown.
+        self.players_see_own = f.str("players_see_own", "words")
+        if self.players_see_own not in ("words", "hit points"):
+            raise FormatError(f"expected \"words\" or \"hit points\", found "
+                              f"{self.players_see_own!r}", ("players_see_own",))
         self.read(f)
         f.done()
         self._schemas: Any = None

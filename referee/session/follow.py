@@ -42,7 +42,6 @@ PUBLIC_TYPES = frozenset({"round", "initiative", "resolve", "phase", "death", "c
                           "note", "join", "surprise", "undo", "redo", "end"})
 CORE_TYPES = frozenset(ev.event_types())
 LOG_LINES = 12  # the players' log keeps the last this many lines
-SEE_OWN = "players_see_own"  # a ruleset file's key: "hit points" shows them for players' sides
 _HP = re.compile(r"\bhp\s*:?\s*-?\d+(?:\s*/\s*-?\d+)?"
                  r"|-?\d+(?:\s*/\s*-?\d+)?\s*(?:hit points?|hp)\b", re.IGNORECASE)
 _EMPTY = re.compile(r"\s*\(\s*[,;]?\s*\)|\(\s*[,;]\s*|,\s*(?=\))")
@@ -244,7 +243,7 @@ def fight_plan(fight: Fight) -> Plan | None:
 
 
 def shows_hit_points(fight: Fight, cid: str) -> bool:
-    if fight.ruleset.config.get(SEE_OWN) != "hit points":
+    if fight.ruleset.players_see_own != "hit points":
         return False
     side = fight.encounter.side(fight.roster[cid].side)
     return bool(side and side.players)
