@@ -223,3 +223,16 @@ def test_later_routines_follow_a_first_blow_a_rule_moved():
     path = ROOT / "tests/scenarios/demon-idol/di-rule-07-routines-keep-their-order.toml"
     labels = [a.label() for b in load_save(path).fight.plan().beats for a in b.actions]
     assert labels.index("ogre:G#1") < labels.index("ogre:G#2")
+
+
+def test_a_volleys_shots_keep_their_beat():
+    """DI-7's order pass moves only a routine that came before the one it follows."""
+    path = ROOT / "saves" / "demo.toml"
+    fight = load_save(path).fight
+    for actor, letter, weapon in (("mira", "D", "short bow"), ("ogre", "G", "great club")):
+        fight.push(di.Declare(round=1, actor=actor, action=letter, weapon=weapon,
+                              target=("gob1",) if actor == "mira" else ("brann",)))
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    beats = fight.plan().beats
+    volley = [b for b in beats if any(a.actor == "mira" for a in b.actions)]
+    assert len(volley) == 1 and "DI-7" not in volley[0].rules

@@ -598,8 +598,12 @@ class Rules:
                 self.order_by_length(charge, striking)
 
     def retaliators(self, charge: Item) -> list[Item]:
+        """Who strikes within reach of `charge`: a set weapon or a G aimed at the charger,
+        a counter-charge at it (its blow lands in the same clash), and an F set where the
+        charger is going."""
         found = [i for i in self.aimed_at.get(charge.actor.id, [])
-                 if i.role in ("set", "strike") and i.side != charge.side]
+                 if i.side != charge.side
+                 and (i.role in ("set", "strike") or (i.role == "move" and i.decl.charge))]
         for target in self.targets(charge):
             found.extend(i for i in self.by_actor.get(target, [])
                          if i.role == "set" and not i.decl.target and i.side != charge.side)
@@ -636,8 +640,8 @@ class Rules:
     def routines_in_order(self) -> None:
         for items in self.by_decl.values():
             for earlier, later in zip(items, items[1:], strict=False):
-                if later.routine is None or self.board.pos(later) > self.board.pos(earlier):
-                    continue
+                if later.routine is None or self.board.pos(later) >= self.board.pos(earlier):
+                    continue  # in order already (a volley's shots may share a beat)
                 why = (f"{later.actor.id}: attack routine {later.routine} after routine "
                        f"{earlier.routine}, which a rule moved later")
                 self.board.place([later], earlier, "after", "DI-7", why)

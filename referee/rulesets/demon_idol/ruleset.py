@@ -26,6 +26,30 @@ from . import events as di
 from . import stats
 from .rules import RULES
 
+# The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
+BOOK: dict[str, tuple[str, str, str]] = {
+    "weapon_speed_blows": (
+        "DMG-66", "tied rounds: a much faster weapon strikes again after the slower (DMG-66)",
+        "tied rounds: one blow each, by speed factor (DI-11)"),
+    "caster_speed_less_die": (
+        "DMG-67", "melee against a caster: speed factor less the losing die (DMG-67)",
+        "melee against a caster: speed factor against casting time (DI-10)"),
+    "missiles_on_die_segment": (
+        "DMG-65", "missiles against a caster land on their side's die segment, won rounds "
+                  "too (DMG-65)",
+        "missiles against a caster by die only in tied rounds (DI-12)"),
+    "routines_first_and_last": (
+        "DMG-62", "multiple routines strike first and last, whichever side won (DMG-62)",
+        "multiple routines slot in before the winner's first attack (DI-7)"),
+    "volley_shots_in_turn": (
+        "DMG-63", "a volley's shots one after another; a charge's contact stops them (DMG-63)",
+        "a volley's shots in one beat (DI-7)"),
+    "devices_by_usage_time": (
+        "DMG-64", "devices go off on their usage time's segment against the enemy's die "
+                  "(DMG-64)",
+        "devices at the D place (DI-3)"),
+}
+
 ROLES = ("psionic", "avoid", "parley", "await", "discharge", "move", "set", "strike")
 FIELDS = {
     "psionic": ("target",),
@@ -74,6 +98,8 @@ class DemonIdol(Ruleset):
         self.role_of = {key: role for key, _, role in self.letters}
         self.letter_of = {role: key for key, _, role in self.letters}
         self.order = [key for key, _, role in self.letters if role != "psionic"]
+        # By the book: where the DMG differs from the Demon Idol procedure (all off: DI)
+        self.book = {key: bool(f.bool(key, False)) for key in BOOK}
 
     @staticmethod
     def _read_letters(items: list[Any] | None) -> list[tuple[str, str, str]]:
@@ -98,7 +124,14 @@ class DemonIdol(Ruleset):
     def switches(self) -> list[str]:
         return [f"initiative: d{self.die} per side (DI-2)",
                 f"dead at {self.death_at} hit points, bleeding {self.bleed} a round (DI-19)",
-                "letters: " + " ".join(key for key, _, _ in self.letters)]
+                "letters: " + " ".join(key for key, _, _ in self.letters),
+                *(f"{key} = {'true' if on else 'false'}: "
+                  f"{BOOK[key][1] if on else BOOK[key][2]}"
+                  for key, on in self.book.items())]
+
+    def by_book(self, key: str) -> bool:
+        """Whether the by-the-book switch `key` (one of BOOK) is on."""
+        return self.book[key]
 
     # -- the roster and the log ----------------------------------------------------------
 
