@@ -293,7 +293,8 @@ def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp
         term.keys("i")
         term.wait("initiative and the first beat in view",
                   lambda s: newest_shown(s) and current_shown(s) and "▶" in s)
-        for step in range(5):
+        fight = load_save(path).fight
+        for step in range(len(fight.plan(1).beats)):  # every beat the dice gave
             term.keys("h")
             term.wait("the damage form", lambda s: bool(DAMAGE_FIELD.search(s)))
             term.keys("Enter")

@@ -222,7 +222,10 @@ class Table:
         beat = self.current_beat()
         if beat is None:
             return []
-        keys = [k for k in self.plan().keys(beat) if k not in self.resolved()]
+        plan = self.plan()
+        actions = plan.beats[beat - 1].actions
+        keys = [k for k, a in zip(plan.keys(beat), actions, strict=True)
+                if k not in self.resolved() and not a.flag("skipped")]  # who could not act
         return self.session.append(ev.Resolve(round=self.round, actions=tuple(keys), beat=beat))
 
     def roll(self, expr: str, purpose: str, actor: str | None = None,

@@ -44,6 +44,7 @@ class Board:
         self.slots: list[Beat] = []
         self.where: dict[tuple[int, int | None], Beat] = {}
         self.sides: dict[Beat, Counter[str]] = {}
+        self.notes: list[str] = []  # for the plan: what a rule left out, and why
 
     def _enter(self, item: Any, slot: Beat) -> None:
         self.where[key(item)] = slot
@@ -116,6 +117,11 @@ class Board:
     def join(self, movers: list[Any], slot: Beat, rule: str, why: str) -> None:
         self.lift(movers)
         self._put(movers, slot)
+        slot.cite(rule, why)
+
+    def put(self, items: list[Any], slot: Beat, rule: str, why: str) -> None:
+        """Put new `items` (on no beat yet) into `slot`, citing `rule`."""
+        self._put(items, slot)
         slot.cite(rule, why)
 
     def with_side(self, side: str) -> list[int]:

@@ -135,6 +135,7 @@ def _build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
     elif items:
         board = order_round(rs, fight, round_, items)
         plan.beats.extend(finish(board, fight, round_))
+        plan.notes.extend(board.notes)
     plan.notes.extend(morale_notes(fight, round_))
     return plan
 
@@ -145,7 +146,8 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
     Layout(rs, fight, board, items, dice).run()
     rules = Rules(rs, fight, board, items, dice)
     for step in (rules.missiles, rules.routines, rules.casters, rules.charges, rules.melee,
-                 rules.lengths, rules.fired, rules.routines_in_order):
+                 rules.missiles_on_die, rules.devices, rules.lengths, rules.extra_blows,
+                 rules.fired, rules.routines_in_order, rules.volleys):
         step()
     return board
 
@@ -363,6 +365,7 @@ class Rules:
     def __init__(self, rs: DemonIdol, fight: Fight, board: Board, items: list[Item],
                  dice: dict[str, int]) -> None:
         self.rs, self.fight, self.board, self.dice = rs, fight, board, dice
+        self.book = rs.book  # the by-the-book switches (all off: the DI procedure)
         self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
         self.prepared = [i for i in items if i.decl.prepared]
         self.by_decl: dict[int, list[Item]] = defaultdict(list)
@@ -477,10 +480,15 @@ class Rules:
 
     # DI-7: multiple attack routines
     def routines(self) -> None:
+        by_book = self.book["routines_first_and_last"]
+        if by_book:
+            self.first_and_last()
         anchors: dict[frozenset[str], Beat | None] = {}
         for first in self.items:
             if first.routine != 1 or not (first.role == "strike" or first.missile):
                 continue
+            if by_book and first.role == "strike":
+                continue  # done by the book
             winners = {s for s, d in self.dice.items() if d > self.dice[first.side]}
             enemy = self.enemy_side(first)
             if enemy in winners:
@@ -497,6 +505,36 @@ class Rules:
                    f"in just before {' and '.join(sorted(winners))}'s first attack")
             self.board.lift([first])
             self.board.add([first], ["DI-7"], [why], at=self.board.slots.index(anchor))
+
+    # DMG-62 (by the book): multiple attack routines (G) strike first and last, whichever
+    # side won (a missile volley keeps DI-7; the volley switch, DMG-63, spreads its shots)
+    def first_and_last(self) -> None:
+        for first in self.items:
+            if first.routine != 1 or first.role != "strike":
+                continue
+            enemies = frozenset(self.sides - {first.side})
+            whole = self.whole(first)
+            anchor = self.first_attack(enemies)
+            if anchor is not None and self.board.pos(first) > self.board.slots.index(anchor):
+                why = (f"{first.actor.id}: first of {len(whole)} attack routines strikes "
+                       "first, before the enemy's first attack (by the book)")
+                self.board.lift([first])
+                self.board.add([first], ["DMG-62"], [why], at=self.board.slots.index(anchor))
+            last = whole[-1]
+            final = self.last_attack(enemies)
+            if final is not None and self.board.pos(last) <= self.board.slots.index(final):
+                why = (f"{last.actor.id}: last of {len(whole)} attack routines strikes last, "
+                       "after the enemy's last attack (by the book)")
+                self.board.lift([last])
+                self.board.add([last], ["DMG-62"], [why],
+                               at=self.board.slots.index(final) + 1)
+
+    def last_attack(self, sides: frozenset[str]) -> Beat | None:
+        for slot in reversed(self.board.slots):
+            if not ready(slot) and any(a.side in sides and (a.role == "strike" or a.missile)
+                                      for a in cast("list[Item]", slot.actions)):
+                return slot
+        return None
 
     def first_attack(self, winners: frozenset[str]) -> Beat | None:
         for slot in self.board.slots:
@@ -546,7 +584,9 @@ class Rules:
     def charge_against(self, charge: Item, closing: int, d: Item) -> None:
         if d.missile or d.decl.turn or not d.casting:
             what = "turning" if d.decl.turn else "missiles"
-            self.board.place(self.whole(d), charge, "before", "DI-9",
+            # by the book (DMG-63) only the first shot is sure to beat the charge
+            movers = [d] if d.missile and self.book["volley_shots_in_turn"] else self.whole(d)
+            self.board.place(movers, charge, "before", "DI-9",
                              f"E-vs-D: {what} resolve before a charge, always")
             return
         time, what = d.cast_time(), "casting" if d.decl.spell else "usage"
@@ -575,7 +615,12 @@ class Rules:
     def blow_against(self, blow: Item, d: Item) -> None:
         weapon = blow.weapon()
         factor = stats.speed_factor(weapon) if weapon is not None else None
-        if factor is not None:
+        rule = "DI-10"
+        if factor is not None and self.book["caster_speed_less_die"]:
+            losing = min(self.dice[blow.side], self.dice[d.side])
+            base, what, rule = factor - losing, f"speed factor {factor} - losing die {losing} =", \
+                "DMG-67"
+        elif factor is not None:
             base, what = factor, "speed factor"
         else:
             base, what = self.dice[d.side], "the caster's die"
@@ -586,9 +631,98 @@ class Rules:
         outcome = {"before": "spell first", "with": "one beat", "after": "attack first"}[how]
         raw = self.compare(d.base_time(), base)[0]
         blow_time = f"{base} + {blow.delay} delay = {time}" if blow.delay else str(time)
-        self.board.place([d], blow, how, "DI-10",
+        self.board.place([d], blow, how, rule,
                          f"G-vs-D: {kind} time {timed(d)} {sign} {what} {blow_time}, {outcome}",
                          delayed(raw, how))
+
+    # DMG-65 (by the book): a missile lands on its side's die segment, in won rounds too
+    def missiles_on_die(self) -> None:
+        if not self.book["missiles_on_die_segment"]:
+            return
+        for shot in self.firsts(lambda i: i.missile):
+            die = self.dice[shot.side]
+            for target in self.targets(shot):
+                for d in self.by_actor.get(target, []):
+                    if not d.casting or d.side == shot.side or self.dice[d.side] == die:
+                        continue  # a tied round: DI-12 already did this
+                    lands = die + shot.delay
+                    how, sign = self.compare(d.cast_time(), lands)
+                    kind = "casting" if d.decl.spell else "usage"
+                    outcome = {"before": "spell first", "with": "one beat",
+                               "after": "missile first"}[how]
+                    landing = f"{die} + {shot.delay} delay = {lands}" if shot.delay else str(die)
+                    self.board.place(
+                        [d], shot, how, "DMG-65",
+                        f"missile against a caster: {kind} time {timed(d)} {sign} segment "
+                        f"{landing} ({possessive(shot.side)} die) where the missile lands, "
+                        f"{outcome}")
+
+    # DMG-64 (by the book): a device goes off on its usage time's segment
+    def devices(self) -> None:
+        if not self.book["devices_by_usage_time"]:
+            return
+        for d in self.firsts(lambda i: i.casting and i.is_device):
+            enemy = self.enemy_side(d)
+            if enemy is None or enemy not in self.dice or self.dice[enemy] == self.dice[d.side]:
+                continue  # no enemy die, or a tied round (DI-12)
+            spots = self.enemy_span(enemy)
+            if spots is None:
+                continue
+            slot = self.board.slots[spots[0]]
+            anchor = next(a for a in cast("list[Item]", slot.actions) if a.side == enemy)
+            die = self.dice[enemy]
+            how, sign = self.compare(d.cast_time(), die)
+            where = {"before": "before", "with": "with", "after": "after"}[how]
+            self.board.place([d], anchor, how, "DMG-64",
+                             f"{d.actor.id}'s device: usage time {timed(d)} {sign} "
+                             f"{possessive(enemy)} die {die}, {where} its first action")
+
+    # DMG-66 (by the book): a much faster weapon strikes again after the slower one
+    def extra_blows(self) -> None:
+        if not self.book["weapon_speed_blows"]:
+            return
+        made: dict[tuple[int, int], Beat] = {}  # (slower beat, blow) -> the beat made
+        for blow in self.firsts(lambda i: i.role == "strike" and i.routine is None):
+            fast = factor_of(blow)
+            if fast is None:
+                continue
+            best: tuple[int, int, Item, int] | None = None
+            for target in self.targets(blow):
+                for other in self.by_actor.get(target, []):
+                    slow = factor_of(other)
+                    if (other.role != "strike" or other.side == blow.side or slow is None
+                            or self.dice[other.side] != self.dice[blow.side] or slow <= fast):
+                        continue
+                    count = (3 if slow - fast >= 10 else
+                             2 if slow >= 2 * fast or slow - fast >= 5 else 1)
+                    key = (count, self.board.pos(other), other, slow)
+                    if count > 1 and (best is None or key[:2] > best[:2]):
+                        best = key
+            if best is not None:
+                self.more_blows(blow, fast, best, made)
+
+    def more_blows(self, blow: Item, fast: int, best: tuple[int, int, Item, int],
+                   made: dict[tuple[int, int], Beat]) -> None:
+        count, _, other, slow = best
+        anchor = self.board.slot_of(other)
+        for number in range(2, count + 1):
+            extra = Item(blow.index, blow.decl, blow.actor, blow.rank, blow.letter, blow.role,
+                         number, None, blow.arm)
+            self.by_decl[blow.index].append(extra)
+            if number == 2:
+                why = (f"{blow.actor.id}: speed factor {fast} against {other.actor.id}'s "
+                       f"{slow} (twice or more, or 5 or more greater): a second blow after "
+                       "the slower one")
+            else:
+                why = (f"{blow.actor.id}: speed factor {fast} against {other.actor.id}'s "
+                       f"{slow} (10 or more greater): a third blow")
+            key = (id(anchor), number)
+            if key in made:
+                self.board.put([extra], made[key], "DMG-66", why)
+            else:
+                at = self.board.slots.index(anchor) + 1
+                made[key] = self.board.add([extra], ["DMG-66"], [why], at=at)
+            anchor = made[key]
 
     # DI-13: charge and weapon length
     def lengths(self) -> None:
@@ -645,6 +779,50 @@ class Rules:
                 why = (f"{later.actor.id}: attack routine {later.routine} after routine "
                        f"{earlier.routine}, which a rule moved later")
                 self.board.place([later], earlier, "after", "DI-7", why)
+
+    # DMG-63 (by the book): a volley's shots one after another, stopped by a charge's contact
+    def volleys(self) -> None:
+        if not self.book["volley_shots_in_turn"]:
+            return
+        for slot in list(self.board.slots):
+            if slot not in self.board.sides:
+                continue
+            shots: dict[int, list[Item]] = defaultdict(list)
+            for a in cast("list[Item]", slot.actions):
+                if a.missile and a.routine is not None:
+                    shots[a.routine].append(a)
+            numbers = sorted(shots)
+            last = slot
+            for number in numbers[1:]:
+                movers = shots[number]
+                who = ", ".join(dict.fromkeys(m.actor.id for m in movers))
+                self.board.lift(movers)
+                last = self.board.add(
+                    movers, ["DMG-63"],
+                    [f"{who}: shot {number} of the volley, after the shot before it"],
+                    at=self.board.slots.index(last) + 1)
+        self.stop_at_contact()
+
+    def stop_at_contact(self) -> None:
+        for items in list(self.by_decl.values()):
+            shots = [i for i in items if i.missile and i.routine is not None]
+            if len(shots) < 2:
+                continue
+            charges = [c for c in self.aimed_at.get(shots[0].actor.id, [])
+                       if c.role == "move" and c.decl.charge and c.side != shots[0].side]
+            if not charges:
+                continue
+            contact = min(charges, key=self.board.pos)
+            at = self.board.pos(contact)
+            stopped = [s for s in shots if self.board.pos(s) > at]
+            if not stopped:
+                continue
+            self.board.lift(stopped)
+            numbers = ", ".join(str(s.routine) for s in stopped)
+            what = f"shots {numbers} stop" if len(stopped) > 1 else f"shot {numbers} stops"
+            self.board.notes.append(
+                f"{shots[0].actor.id}'s {what}: {contact.actor.id}'s charge makes contact "
+                f"in beat {at + 1} (DMG-63)")
 
     # DI-14: a fired preparation goes just before the action that triggered it
     def fired(self) -> None:

@@ -24,3 +24,21 @@ RULES = {
     "DI-20": "ruleset.py: apply (end: a recovery turn)",
     "DI-21": "ruleset.py: acts_in",
 }
+
+# The by-the-book rule ids (ruleset.BOOK's switches): not rules of the demon-idol spec, so
+# not in RULES; each names the DMG page the switch follows. Pages 65-67 are the issue's;
+# 62-64 are our reading of where the DMG treats the matter.
+DMG_RULES = {
+    "DMG-62": "order.py: Rules.first_and_last (switch routines_first_and_last: multiple "
+              "routines strike first and last; DMG p62, initiative)",
+    "DMG-63": "order.py: Rules.volleys, stop_at_contact, charge_against (switch "
+              "volley_shots_in_turn: rate of fire, shot after shot; DMG p63, missile fire)",
+    "DMG-64": "order.py: Rules.devices (switch devices_by_usage_time: a device goes off on "
+              "its usage time's segment; DMG p64, our reading)",
+    "DMG-65": "order.py: Rules.missiles_on_die (switch missiles_on_die_segment: missiles "
+              "against a caster land on their side's die segment; DMG p65)",
+    "DMG-66": "order.py: Rules.extra_blows (switch weapon_speed_blows: weapon speed factor "
+              "gives a faster weapon more blows in a tied round; DMG p66)",
+    "DMG-67": "order.py: Rules.blow_against (switch caster_speed_less_die: the losing die off "
+              "the speed factor against casting time; DMG p67)",
+}

@@ -39,7 +39,7 @@ BOOK: dict[str, tuple[str, str, str]] = {
                   "too (DMG-65)",
         "missiles against a caster by die only in tied rounds (DI-12)"),
     "routines_first_and_last": (
-        "DMG-62", "multiple routines strike first and last, whichever side won (DMG-62)",
+        "DMG-62", "multiple attack routines (G) strike first and last, whichever side won (DMG-62)",
         "multiple routines slot in before the winner's first attack (DI-7)"),
     "volley_shots_in_turn": (
         "DMG-63", "a volley's shots one after another; a charge's contact stops them (DMG-63)",
