@@ -236,3 +236,23 @@ def test_a_volleys_shots_keep_their_beat():
     beats = fight.plan().beats
     volley = [b for b in beats if any(a.actor == "mira" for a in b.actions)]
     assert len(volley) == 1 and "DI-7" not in volley[0].rules
+
+
+def counter_charge(dice: dict[str, int]) -> list[str]:
+    """The mutual charge of di-rule-13-counter-charge (short sword against spear), rolled
+    again with `dice`."""
+    fight = load_save(ROOT / "tests/scenarios/demon-idol/di-rule-13-counter-charge.toml").fight
+    declared = [fight.pop(), fight.pop()]
+    fight.pop()  # the initiative
+    fight.push(di.Initiative(round=1, rolls=dice))
+    for event in reversed(declared):
+        fight.push(event)
+    return [" ".join(sorted(a.label() for a in b.actions)) for b in fight.plan().beats]
+
+
+def test_a_counter_charge_is_within_reach_whoever_won():
+    """DI-13: in a mutual charge the longer weapon strikes first, on any dice."""
+    for dice in ({"party": 5, "goblins": 2}, {"party": 2, "goblins": 5},
+                 {"party": 3, "goblins": 3}):
+        beats = counter_charge(dice)
+        assert beats == ["gob2:E", "brann:E"], dice

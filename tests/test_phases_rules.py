@@ -188,3 +188,32 @@ async def test_pilot_a_round_with_squads_a_delay_a_stun_and_a_bull_rush(tmp_path
     # stunned in its own phase: the Move and Action it had just gained are lost (PH-10)
     stunned = next(e.target for e in fight.log if e.TYPE == "condition")
     assert set(fight.ruleset.runs(fight, 1)[stunned].lost) == {"move", "action"}
+
+
+async def test_the_tracker_folds_and_unfolds_by_squad(tmp_path: Path) -> None:
+    import random
+    import shutil
+
+    from referee.app import RefereeApp
+    from referee.app.widgets import Tracker
+
+    path = tmp_path / "siege.toml"
+    shutil.copyfile(ROOT / "saves" / "phases.toml", path)
+    async with RefereeApp(path, tmp_path, random.Random(1)).run_test(size=(120, 40)) as pilot:
+        tracker = pilot.app.screen.query_one(Tracker)
+        fight = pilot.app.table.fight
+        squads = {fight.ruleset.row_group(fight, cid) for cid in fight.roster} - {None}
+        loose = [cid for cid in fight.roster if fight.ruleset.row_group(fight, cid) is None]
+        assert len(tracker.keys) == len(fight.roster) + len(squads)
+        tracker.focus()
+        await pilot.press("Z")
+        assert len(tracker.keys) == len(squads) + len(loose)
+        tracker.cursor = 0
+        await pilot.press("space")
+        first = tracker.keys[0]
+        assert first.startswith("group:") and len(tracker.keys) > len(squads) + len(loose)
+        assert pilot.app.screen.selected() is None  # a heading is nobody
+        await pilot.press("Z")  # not all folded: folds them all
+        assert len(tracker.keys) == len(squads) + len(loose)
+        await pilot.press("Z")  # all folded: unfolds them all
+        assert len(tracker.keys) == len(fight.roster) + len(squads)

@@ -194,3 +194,15 @@ def test_each_ruleset_demo(snap_compare, size, logic):
     path = save(demo, demo.name)
     _copy_ruleset(demo, Path("."))
     assert snap_compare(app_on(path), terminal_size=size)
+
+
+def test_a_200_unit_phases_battle_with_its_squads_folded(snap_compare, size):
+    """A large battle stays readable: every squad one row, folded with Z."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from phases_bench import battle_text
+
+    path = Path("battle.toml")
+    path.write_text(battle_text(units=200, squads=12, seed=3))
+    assert snap_compare(app_on(path), terminal_size=size, press=["Z"])

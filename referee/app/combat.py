@@ -189,7 +189,7 @@ class CombatScreen(Screen[None]):
     # -- declaring ----------------------------------------------------------------------
 
     def selected(self) -> str | None:
-        return self.query_one(Tracker).selected()
+        return self.query_one(Tracker).combatant()
 
     def action_declare(self, action: str) -> None:
         actor = self.selected()

@@ -10,6 +10,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label
 
 FORMS = [
+    ("space", "fold or unfold the group under the cursor (where the ruleset groups rows)"),
+    ("Z", "fold or unfold every group"),
     ("Enter", "confirm a form"),
     ("Esc", "cancel a form"),
     ("↑ ↓", "move between a form's fields"),

@@ -298,6 +298,11 @@ class Ruleset:
         status = fight.status[cid]
         return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
 
+    def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
+        """The group a tracker row belongs to (a squad, a group of minions) as (key,
+        label), or None: a large battle's tracker folds and unfolds by group."""
+        return None
+
     def state_word(self, fight: Fight, cid: str) -> str:
         """"" when fine; else dead, dying, down ... in the ruleset's own words."""
         status = fight.status[cid]

@@ -84,6 +84,48 @@ def order(fight: Fight, plan: Plan | None) -> list[str]:
     return list(seen) + [cid for cid in ids if cid not in seen]
 
 
+GROUP = "group:"  # the key of a group's heading row in the tracker
+
+
+def grouped(fight: Fight, ids: list[str], folded: set[str]) -> list[tuple[str, str]]:
+    """The tracker's rows with the ruleset's groups: each group's heading ("group:KEY",
+    its label) where its first member would be, then its members unless it is folded;
+    rows with no group stay where they are. (key, "") for a combatant's row."""
+    label_of: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+    placed: list[tuple[str, str]] = []
+    for cid in ids:
+        found = fight.ruleset.row_group(fight, cid)
+        if found is None:
+            placed.append((cid, ""))
+            continue
+        key, label = found
+        if key not in members:
+            members[key], label_of[key] = [], label
+            placed.append((GROUP + key, ""))
+        members[key].append(cid)
+    out: list[tuple[str, str]] = []
+    for key, _ in placed:
+        if not key.startswith(GROUP):
+            out.append((key, ""))
+            continue
+        group = key[len(GROUP):]
+        count = len(members[group])
+        out.append((key, f"{label_of[group]} · {count} unit{'s' if count != 1 else ''}"))
+        if group not in folded:
+            out += [(cid, "") for cid in members[group]]
+    return out
+
+
+def group_row(key: str, label: str, folded: bool, acting: int,
+              cols: tuple[Column, ...]) -> TrackerRow:
+    """A group's heading: ▸ folded, ▾ open; how many of its members act now."""
+    cells = {"mark": Cell("▸" if folded else "▾", "strong"),
+             "name": Cell(label, "strong"),
+             "state": Cell(f"{acting} acting" if acting else "", "good")}
+    return TrackerRow(key, tuple(cells.get(c.key, Cell("")) for c in cols))
+
+
 def side_tone(fight: Fight, side: str) -> str:
     ids = [s.id for s in fight.encounter.sides]
     return f"side{ids.index(side) % 6}" if side in ids else ""

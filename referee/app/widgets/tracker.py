@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.binding import Binding
 from textual.message import Message
 
 from referee.engine import Fight
@@ -23,33 +24,75 @@ class Tracker(LineTable):
             super().__init__()
             self.combatant = combatant
 
+    BINDINGS = [
+        Binding("space", "fold", "Fold/unfold group", show=False),
+        Binding("Z", "fold_all", "Fold/unfold all groups", show=False),
+    ]
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__((), id=id)
         self.shown: dict[str, tuple[tuple[Any, ...], tuple[tuple[str, str], ...]]] = {}
         self.columns: tuple[Any, ...] = ()
+        self.folded: set[str] = set()  # the groups shown as one heading row
+        self.groups: set[str] = set()
+        self.last: tuple[Fight, Plan | None, set[str]] | None = None
 
     def show(self, fight: Fight, plan: Plan | None, acting: set[str]) -> None:
+        self.last = (fight, plan, acting)
         cols = view.columns(fight)
         if cols != self.columns:
             self.columns, self.shown = cols, {}
             self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
         decls = view.declarations(fight)
-        ids = view.order(fight, plan)
+        entries = view.grouped(fight, view.order(fight, plan), self.folded)
+        self.groups = {key[len(view.GROUP):] for key, _ in entries if key.startswith(view.GROUP)}
+        members: dict[str, int] = {}
+        for cid in acting:
+            found = fight.ruleset.row_group(fight, cid)
+            if found is not None:
+                members[found[0]] = members.get(found[0], 0) + 1
         rows = {}
-        for cid in ids:
-            decl = decls.get(cid)
-            basis = view.row_basis(fight, cid, cid in acting, decl)
-            old = self.shown.get(cid)
+        for key, label in entries:
+            if label:  # a group's heading
+                group = key[len(view.GROUP):]
+                row = view.group_row(key, label, group in self.folded, members.get(group, 0),
+                                     cols)
+                rows[key] = ((label, group in self.folded), tuple(styled(c) for c in row.cells))
+                continue
+            decl = decls.get(key)
+            basis = view.row_basis(fight, key, key in acting, decl)
+            old = self.shown.get(key)
             if old is None or old[0] != basis:
-                row = view.tracker_row(fight, cid, cid in acting, decl, cols)
-                old = (basis, tuple(styled(cell) for cell in row.cells))
-            rows[cid] = old
+                found_row = view.tracker_row(fight, key, key in acting, decl, cols)
+                old = (basis, tuple(styled(cell) for cell in found_row.cells))
+            rows[key] = old
         keep = self.selected()
         self.shown = rows
-        self.set_rows(ids, [rows[cid][1] for cid in ids])
+        keys = [key for key, _ in entries]
+        self.set_rows(keys, [rows[key][1] for key in keys])
         if keep is not None:
             self.select(keep)
 
+    def combatant(self) -> str | None:
+        """The combatant under the cursor (None on a group's heading)."""
+        key = self.selected()
+        return None if key is None or key.startswith(view.GROUP) else key
+
+    def action_fold(self) -> None:
+        key = self.selected()
+        if key is None or not key.startswith(view.GROUP):
+            return
+        self.folded ^= {key[len(view.GROUP):]}
+        self.again()
+
+    def action_fold_all(self) -> None:
+        self.folded = set() if self.folded >= self.groups else set(self.groups)
+        self.again()
+
+    def again(self) -> None:
+        if self.last is not None:
+            self.show(*self.last)
+
     def watch_cursor(self, old: int, new: int) -> None:
         super().watch_cursor(old, new)
-        self.post_message(self.CombatantSelected(self.selected()))
+        self.post_message(self.CombatantSelected(self.combatant()))

@@ -21,6 +21,9 @@ class Declare(ev.Declare):
     trigger: str | None = f("str")
     delay: int = f("int0", 0)
     segment: int | None = f("int1")  # a surprise segment (DI-17)
+    # this action alone wins ("haste", "speed": a weapon of speed) or loses ("slow") initiative
+    initiative: str | None = f("str")
+    shots: tuple[str, ...] = f("ids", ())  # a missile volley: one target per shot, in order
 
 
 @record(frozen=True)

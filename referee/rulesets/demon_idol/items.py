@@ -73,6 +73,11 @@ class Item:
             extra = (("replaces", self.replaced),)
         if self.decl.prepared:
             extra += (("prepared", True),)
+        override = initiative_override(self.decl, self.actor, self.arm)
+        if override is not None:
+            extra += (("initiative", override),)
+        if self.decl.shots and self.routine is not None and self.routine <= len(self.decl.shots):
+            extra += (("target", self.decl.shots[self.routine - 1]),)
         # PlannedAction(actor, letter, routine, None, index, extra), filled without the
         # call: a big round plans thousands (tests check it is what the class builds)
         action: PlannedAction = _new(PlannedAction)
@@ -87,6 +92,19 @@ class Item:
 
 
 _new = object.__new__
+
+
+INITIATIVE = {"haste": "wins", "speed": "wins", "slow": "loses"}
+
+
+def initiative_override(decl: Declare, actor: Combatant, arm: Weapon | None) -> str | None:
+    """What overrides the side's initiative for this action: the declaration's own word,
+    else a weapon of speed, else the actor hasted or slowed (None: nothing)."""
+    if decl.initiative is not None:
+        return decl.initiative
+    if arm is not None and stats.of_speed(arm):
+        return "speed"
+    return stats.hasted(actor)
 
 
 def weapon_of(decl: Declare, actor: Combatant, role: str) -> Weapon | None:

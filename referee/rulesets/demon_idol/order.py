@@ -15,7 +15,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from . import events as di
 from . import stats
 from .board import Board, mark_ready, ready, repeats
-from .items import Item, weapon_of
+from .items import INITIATIVE, Item, initiative_override, weapon_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -145,9 +145,10 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
     board = Board()
     Layout(rs, fight, board, items, dice).run()
     rules = Rules(rs, fight, board, items, dice)
-    for step in (rules.missiles, rules.routines, rules.casters, rules.charges, rules.melee,
-                 rules.missiles_on_die, rules.devices, rules.lengths, rules.extra_blows,
-                 rules.fired, rules.routines_in_order, rules.volleys):
+    for step in (rules.overrides, rules.missiles, rules.routines, rules.casters,
+                 rules.charges, rules.melee, rules.missiles_on_die, rules.devices,
+                 rules.lengths, rules.extra_blows, rules.fired, rules.routines_in_order,
+                 rules.volleys):
         step()
     return board
 
@@ -386,7 +387,7 @@ class Rules:
             if item.first:
                 self.first_items.append(item)
                 by_actor[item.actor.id].append(item)
-                target = item.decl.target
+                target = item.decl.target or item.decl.shots
                 # one combatant named: itself (what `members` gives, without its scan)
                 aimed = ([target[0]] if len(target) == 1 and target[0] in roster
                          else members(target))
@@ -417,6 +418,37 @@ class Rules:
     def enemy_span(self, side: str) -> tuple[int, int] | None:
         """The first and last of `enemy_slots(side)`."""
         return self.board.side_span(side)
+
+    # DI-3 for one action: haste or a weapon of speed wins initiative, slow loses it
+    def overrides(self) -> None:
+        for first in self.first_items:
+            word = initiative_override(first.decl, first.actor, first.arm)
+            if word is None:
+                continue
+            movers = self.whole(first)
+            enemies = [span for side in sorted(self.sides - {first.side})
+                       if (span := self.enemy_span(side)) is not None]
+            if not enemies:
+                continue
+            what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed"}[word]
+            if INITIATIVE[word] == "wins":
+                at = min(span[0] for span in enemies)
+                if max(self.board.positions(movers)) < at:
+                    continue
+                why = (f"{first.actor.id}: {what}, wins initiative for this action: "
+                       "before the enemy's actions")
+            else:
+                at = max(span[1] for span in enemies)
+                if min(self.board.positions(movers)) > at:
+                    continue
+                why = (f"{first.actor.id}: {what}, loses initiative for this action: "
+                       "after the enemy's actions")
+            self.board.lift(movers)
+            spans = [span for side in sorted(self.sides - {first.side})
+                     if (span := self.enemy_span(side)) is not None]
+            at = (min(s[0] for s in spans) if INITIATIVE[word] == "wins"
+                  else max(s[1] for s in spans) + 1)
+            self.board.add(movers, ["DI-3"], [why], at=at)
 
     # DI-6: missiles and reaction
     def missiles(self) -> None:

@@ -24,6 +24,7 @@ from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as di
 from . import stats
+from .items import INITIATIVE
 from .rules import RULES
 
 # The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
@@ -56,12 +57,12 @@ FIELDS = {
     "avoid": (),
     "parley": ("target",),
     "await": (),
-    "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target"),
+    "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target", "shots"),
     "move": ("charge", "closing", "weapon", "target"),
     "set": ("weapon", "target"),
     "strike": ("weapon", "target"),
 }
-ALWAYS = ("prepared", "trigger", "delay", "segment", "note")
+ALWAYS = ("prepared", "trigger", "delay", "segment", "note", "initiative")
 DECLARE_SPECS = {
     "device": Field("device", "device"),
     "usage_time": Field("usage_time", "segments to use", "int", minimum=0),
@@ -70,6 +71,12 @@ DECLARE_SPECS = {
     "closing": Field("closing", "segments to close", "int", minimum=0),
     "prepared": Field("prepared", "prepared", "bool", False),
     "trigger": Field("trigger", "trigger"),
+    "initiative": Field("initiative", "initiative", "choice", None,
+                        options=(("as its side", None), ("haste: wins", "haste"),
+                                 ("weapon of speed: wins", "speed"), ("slow: loses", "slow")),
+                        help="this action alone wins or loses initiative"),
+    "shots": Field("shots", "target of each shot", "ids",
+                   help="a volley: one target per shot, in order"),
 }
 
 
@@ -194,6 +201,11 @@ class DemonIdol(Ruleset):
         for name in ("turn", "charge"):
             if getattr(d, name) and name not in allowed:
                 raise IllegalDeclaration(f"{d.action} ({role}) cannot {name}", (name,))
+        if d.initiative is not None and d.initiative not in INITIATIVE:
+            raise IllegalDeclaration(f"initiative: expected one of {', '.join(INITIATIVE)}, "
+                                     f"found {d.initiative!r}", ("initiative",))
+        if d.shots:
+            self._check_shots(fight, d)
         chosen = [n for n in ("spell", "device", "turn") if getattr(d, n)]
         if role == "discharge" and len(chosen) + (d.weapon is not None) > 1:
             raise IllegalDeclaration("a D names one of weapon, spell, device or turn",
@@ -203,6 +215,18 @@ class DemonIdol(Ruleset):
                                      ("prepared",))
         if d.segment is not None:
             self._check_surprise_declare(fight, d)
+
+    def _check_shots(self, fight: Fight, d: di.Declare) -> None:
+        weapon = fight.roster[d.actor].weapon(d.weapon) if d.weapon else None
+        if weapon is None or not stats.missile(weapon):
+            raise IllegalDeclaration("shots: one target per shot of a missile weapon named",
+                                     ("shots",))
+        if len(d.shots) > stats.rate(weapon):
+            raise IllegalDeclaration(f"shots: {len(d.shots)} targets for {weapon.name}'s "
+                                     f"{stats.rate(weapon)} shot(s) a round", ("shots",))
+        for index, target in enumerate(d.shots):
+            if target not in fight.roster:
+                raise IllegalDeclaration(f"unknown combatant {target!r}", ("shots", index))
 
     def _check_surprise_declare(self, fight: Fight, d: di.Declare) -> None:
         surprise = fight.surprise
@@ -339,7 +363,11 @@ class DemonIdol(Ruleset):
         from referee.engine.forms import declare_fields
 
         kind = self.kind(action)
-        needs = (kind.fields if kind else ()) + ("prepared", "trigger")
+        needs = tuple(n for n in (kind.fields if kind else ())
+                      if n != "shots" or self._volleys(fight.roster[actor]))
+        needs += ("prepared", "trigger")
+        if "initiative" in prefilled or self._overrides(fight.roster[actor]):
+            needs += ("initiative",)
         title = f"{fight.roster[actor].name} declares {action} — {kind.name if kind else ''}"
         return Form(title, declare_fields(fight, actor, needs, prefilled, DECLARE_SPECS),
                     clock=True)
@@ -347,8 +375,34 @@ class DemonIdol(Ruleset):
     def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
         kind = self.kind(action)
         needs = kind.fields if kind else ()
-        return prefill(fight, actor, action, missile=self.role_of.get(action) == "discharge",
-                       needs=needs)
+        out = prefill(fight, actor, action, missile=self.role_of.get(action) == "discharge",
+                      needs=needs)
+        combatant = fight.roster[actor]
+        weapon = combatant.weapon(out["weapon"]) if out.get("weapon") else None
+        override = stats.hasted(combatant) or (
+            "speed" if weapon is not None and stats.of_speed(weapon) else None)
+        if override is not None:
+            out["initiative"] = override
+        return out
+
+    @staticmethod
+    def _overrides(combatant: Any) -> bool:
+        """The declaration form asks for an initiative override only of a combatant hasted,
+        slowed or carrying a weapon of speed."""
+        return stats.hasted(combatant) is not None or any(
+            stats.of_speed(w) for w in combatant.weapons)
+
+    @staticmethod
+    def _volleys(combatant: Any) -> bool:
+        """... and for a target per shot only of one with a missile of rate 2 or more."""
+        return any(stats.missile(w) and stats.rate(w) > 1 for w in combatant.weapons)
+
+    def declaration(self, fight: Fight, actor: str, action: str,
+                    values: Mapping[str, Any]) -> ev.Event:
+        shots = values.get("shots")
+        if isinstance(shots, (list, str)):
+            values = {**values, "shots": (shots,) if isinstance(shots, str) else tuple(shots)}
+        return super().declaration(fight, actor, action, values)
 
     # -- the tracker ---------------------------------------------------------------------
 

@@ -20,6 +20,9 @@ COMBATANT = (
     Field("ac", "armour class", "int", form=False),
     Field("level", "level", "int", form=False),
     Field("move", "movement rate", "int", minimum=0, form=False),
+    Field("initiative", "initiative", "choice", None, form=False,
+          options=(("as its side", None), ("hasted: wins", "haste"), ("slowed: loses", "slow")),
+          help="hasted or slowed: each action wins or loses initiative"),
 )
 WEAPON = (
     Field("speed_factor", "sf", "int", minimum=0, help="none: a natural attack"),
@@ -27,6 +30,8 @@ WEAPON = (
     Field("missile", "missile", "bool", False),
     Field("rate", "rate", "int", 1, minimum=1, help="shots a round"),
     Field("natural", "natural", "bool", False, form=False),  # documentation only
+    Field("speed", "of speed", "bool", False, form=False,
+          help="a weapon of speed: its action wins initiative"),
 )
 SPELL = (
     Field("casting_time", "segments", "int", 1, minimum=0),
@@ -58,6 +63,16 @@ def missile(w: Weapon) -> bool:
 
 def rate(w: Weapon) -> int:
     return int(w.stats.get("rate", 1))
+
+
+def of_speed(w: Weapon) -> bool:
+    return bool(w.stats.get("speed", False))
+
+
+def hasted(c: Combatant) -> str | None:
+    """"haste" or "slow" (the roster's `initiative`), or None."""
+    value = c.stats.get("initiative")
+    return None if value is None else str(value)
 
 
 def casting_time(s: Spell) -> int | None:

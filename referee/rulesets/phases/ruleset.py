@@ -614,6 +614,17 @@ class Phases(Ruleset):
 
         return COLUMNS
 
+    def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
+        """The tracker folds a large battle by squad (PH-7)."""
+        state: State = fight.rs
+        sid = state.member.get(cid)
+        squad = state.squads.get(sid) if sid else None
+        if squad is None:
+            return None
+        leader = fight.roster.get(squad.leader or "")
+        led = f", led by {leader.name}" if leader is not None else ", no leader"
+        return squad.id, f"{squad.kind} {squad.id}{led}"
+
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         from .views import cells
 
