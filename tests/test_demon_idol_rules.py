@@ -256,3 +256,36 @@ def test_a_counter_charge_is_within_reach_whoever_won():
                  {"party": 3, "goblins": 3}):
         beats = counter_charge(dice)
         assert beats == ["gob2:E", "brann:E"], dice
+
+
+def test_a_weapon_set_against_a_charge_offers_double_damage():
+    fight = fight_from("di-rule-13-set-equal.toml")  # brann sets his long sword, the orc charges
+    ruleset = fight.ruleset
+    assert ruleset.damage_default(fight, "brann") == "1d6+1d6"
+    assert ruleset.damage_default(fight, "orc") == "1d6"
+
+
+def test_initiative_overrides_are_checked_shown_and_offered():
+    fight = fight_from("di-08-speed-haste-slow.toml")
+    actions = {a.actor: a for b in fight.plan().beats for a in b.actions}
+    assert actions["brann"].flag("initiative") == "speed"
+    assert actions["orc"].flag("initiative") == "slow"
+    with pytest.raises(IllegalDeclaration):
+        fight.copy().push(di.Declare(round=1, actor="dagger", action="G", initiative="fast",
+                                     replaces=True))
+    ruleset = fight.ruleset
+    assert ruleset.prefill(fight, "brann", "G")["initiative"] == "speed"
+    brann = ruleset.declare_form(fight, "brann", "G", ruleset.prefill(fight, "brann", "G"))
+    dagger = ruleset.declare_form(fight, "dagger", "G", ruleset.prefill(fight, "dagger", "G"))
+    assert "initiative" in [f.name for f in brann.fields]
+    assert "initiative" not in [f.name for f in dagger.fields]
+
+
+def test_a_volley_names_a_target_per_shot():
+    fight = fight_from("di-09-volley-shot-targets.toml")
+    shots = [a for b in fight.plan().beats for a in b.actions if a.actor == "mira"]
+    assert [a.flag("target") for a in shots] == ["orc", "troll"]
+    for shots_named in (("orc", "troll", "orc"), ("nobody",)):
+        with pytest.raises(IllegalDeclaration):
+            fight.copy().push(di.Declare(round=1, actor="mira", action="D", weapon="long bow",
+                                         shots=shots_named, replaces=True))

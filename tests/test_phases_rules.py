@@ -217,3 +217,13 @@ async def test_the_tracker_folds_and_unfolds_by_squad(tmp_path: Path) -> None:
         assert len(tracker.keys) == len(squads) + len(loose)
         await pilot.press("Z")  # all folded: unfolds them all
         assert len(tracker.keys) == len(fight.roster) + len(squads)
+
+
+def test_a_bull_rush_takes_real_dice() -> None:
+    fight = fight_of(DEMO)
+    events = fight.ruleset.run_command(fight, "bull-rush", "grusk",
+                                       {"target": "aldra", "room": True, "dice": "6 6; 1 1"},
+                                       random.Random(2))
+    rolls = [e for e in events if e.TYPE == "roll"]
+    assert [list(r.dice) for r in rolls][:2] == [[6, 6], [1, 1]] and all(r.real for r in rolls[:2])
+    assert events[-1].success

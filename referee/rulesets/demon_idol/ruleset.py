@@ -358,6 +358,27 @@ class DemonIdol(Ruleset):
 
     # -- forms -----------------------------------------------------------------------------
 
+    def damage_default(self, fight: Fight, source: str | None) -> str:
+        """A weapon set against a charge (F) does double damage: its dice twice."""
+        damage = super().damage_default(fight, source)
+        if source is not None and self.set_against_charge(fight, source):
+            return f"{damage}+{damage}"
+        return damage
+
+    def set_against_charge(self, fight: Fight, cid: str) -> bool:
+        """Whether `cid` set a weapon (F) this round against a charge declared at it, or
+        at the charger its F names."""
+        declared = [d for _, d in fight.declared(max(fight.round, 1))
+                    if isinstance(d, di.Declare) and d.segment is None]
+        sets = [d for d in declared if d.actor == cid and self.role_of.get(d.action) == "set"]
+        if not sets:
+            return False
+        named = {t for d in sets for t in fight.members(d.target)}
+        return any(d.charge and self.role_of.get(d.action) == "move"
+                   and fight.roster[d.actor].side != fight.roster[cid].side
+                   and (d.actor in named or cid in fight.members(d.target))
+                   for d in declared)
+
     def declare_form(self, fight: Fight, actor: str, action: str,
                      prefilled: Mapping[str, Any]) -> Form:
         from referee.engine.forms import declare_fields

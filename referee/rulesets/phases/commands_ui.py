@@ -187,6 +187,8 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
             Field("dodging", "the defender dodges (loses)", "bool", False),
             Field("room", "a square to push them to", "bool", True),
             Field("simultaneous", "moving into one square at once (PH-6)", "bool", False),
+            Field("dice", "real dice: rusher; each other (blank: rolled)", "text", "",
+                  help="e.g. 4 5; 3 6 — the rusher's, then each one's in turn"),
             phase_field))
     if command == "dismount":
         ride = riders(rs, fight, actor)
@@ -249,9 +251,11 @@ def run_command(rs: Phases, fight: Fight, command: str, actor: str | None,
         others = [o.strip() for o in str(values.get("others") or "").replace(",", " ").split()]
         targets = [values["target"]] + [o for o in others if o]
         dodging = [values["target"]] if values.get("dodging") else []
+        typed = [manoeuvres.real_dice(part) for part in str(values.get("dice") or "").split(";")]
         return manoeuvres.bull_rush(rs, fight, actor, targets, dodging,
                                     bool(values.get("room", True)),
-                                    bool(values.get("simultaneous", False)), phase, rng)
+                                    bool(values.get("simultaneous", False)), phase, rng,
+                                    [t for t in typed if t is not None])
     if command == "dismount":
         return manoeuvres.dismount(rs, fight, actor, values["target"],
                                    int(values.get("helpers") or 0), values.get("defense"),

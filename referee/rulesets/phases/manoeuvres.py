@@ -49,7 +49,9 @@ def rush_dice(c: Combatant) -> str:
 
 def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
               dodging: Sequence[str], room: bool, simultaneous: bool, phase: int | None,
-              rng: random.Random) -> list[ev.Event]:
+              rng: random.Random, typed: Sequence[list[int]] = ()) -> list[ev.Event]:
+    """`typed`: real dice, the rusher's first, then each resisting unit's in turn (the
+    program rolls any not given)."""
     round_ = max(fight.round, 1)
     if not targets:
         raise IllegalEvent("a bull rush names whom it rushes", ("target",))
@@ -57,16 +59,20 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
     if stats.has(fight.roster[actor], "Agile"):
         raise IllegalEvent(f"{fight.roster[actor].name} is Agile: it cannot bull rush (PH-13)",
                            ("actor",))
+    given = list(typed)
     out: list[ev.Event] = []
-    mine = dice_roll(rush_dice(rusher), rng)
-    out.append(roll_event(round_, mine, f"bull rush: {actor} (PH-13)", actor))
+    real = given.pop(0) if given else None
+    mine = dice_roll(rush_dice(rusher), rng, real)
+    out.append(roll_event(round_, mine, f"bull rush: {actor} (PH-13)", actor, real is not None))
     beaten = []
     for cid in targets:
         if cid in dodging:
             beaten.append(f"{cid} dodging: loses (PH-13)")
             continue
-        theirs = dice_roll(rush_dice(rusher_of(fight, cid)), rng)
-        out.append(roll_event(round_, theirs, f"bull rush: {cid} resists (PH-13)", cid))
+        real = given.pop(0) if given else None
+        theirs = dice_roll(rush_dice(rusher_of(fight, cid)), rng, real)
+        out.append(roll_event(round_, theirs, f"bull rush: {cid} resists (PH-13)", cid,
+                              real is not None))
         if mine.total <= theirs.total:
             result = f"{actor} {mine.total} does not beat {cid} {theirs.total}"
             out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor,
