@@ -55,15 +55,36 @@ class Roster:
         self.dm1: list[int] = []
         self.dm: list[int] = []
         self.dh: list[int] = []
+        self.skey: list[int] = []
+        self.kill_bit = 1 << 62
+        self.info: list[tuple[int, int, int, int, int]] = []
+        self.start1: list[int] = []
+        self.start: list[int] = []
+        self.steers: list[bool] = []
+        self.prepared = (-1, 0)  # the minions and penalty `prepare` worked on
 
     def prepare(self) -> None:
-        """SA-9's damage per attack with its modifiers (0 under "does not deal")."""
+        """SA-9's damage per attack with its modifiers (0 under "does not deal"), and the
+        per-minion tuples of the quiet pipeline (`quiet_turn`); worked out once."""
+        if self.prepared == (len(self.ids), self.penalty):
+            return
+        self.prepared = (len(self.ids), self.penalty)
         n = range(len(self.ids))
         self.dm1 = [0 if self.nodeal[i] else max(0, self.mis_d[i] - self.penalty) for i in n]
         self.dm = [0 if self.nodeal[i] else max(0, self.mis_d[i]) for i in n]
         self.dh = [0 if self.nodeal[i] else max(0, self.hand_d[i]) for i in n]
         # SA-8's tiebreakers 3 and 5 in one number: armor first, then damage (HP between)
         self.skey = [(self.armor[i] << 40) + min(self.maxdmg[i], (1 << 20) - 1) for i in n]
+        # tiebreaker 2 above them all (SA-8): a bit above the highest armor
+        self.kill_bit = 1 << max(62, max(self.armor, default=0).bit_length() + 42)
+        # per minion: (level, hand attacks, round 1 damage, missile damage, hand damage)
+        self.info = [(self.level[i], self.hand_n[i], self.dm1[i], self.dm[i], self.dh[i])
+                     for i in n]
+        # attacks at the start of a round: round 1 (missiles only, SA-4), later rounds
+        self.start1 = [0 if self.noatk[i] else self.mis_n[i] for i in n]
+        self.start = [0 if self.noatk[i] else self.mis_n[i] + self.hand_n[i] for i in n]
+        # SA-10: whether the minion's damage is steered away from the (quasi-)immune
+        self.steers = [not self.magical[i] for i in n]
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -115,6 +136,8 @@ def run_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]], rng: r
     """Fight `pairs` in order (SA-2); `hp` falls in place. Returns (one result per pair:
     None when skipped, else (first, second, rounds, ended, survivors of first, of
     second)), the minions that earned a level (SA-9))."""
+    if log is None:
+        return quiet_turn(roster, hp, pairs, rng, fought)
     roster.prepare()
     done = set() if fought is None else set(fought)
     results: list[Any] = []
@@ -466,3 +489,275 @@ def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem
                 "damage": dmg, "soaked": soak, "result": result, "hp": hp[v],
                 "rules": cited, "why": why})
     return result == "killed"
+
+
+# -- the quiet pipeline: the odds' runs (no log) ------------------------------------------
+#
+# The same pipeline as `combat`, draw for draw, without a log: the living minions kept as
+# lists (a kill takes the victim out of its side's list, so the list is always the living
+# enemies in roster order), each minion's numbers read once per turn from a tuple, one
+# attack a few integer operations, SA-8's tiebreakers in one pass. `run_turn` uses it
+# whenever there is no log; tests/test_sanctum_rules.py checks that both give the same
+# results, hit points and draws on random rosters.
+
+
+def quiet_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]],
+               rng: random.Random, fought: set[tuple[str, str]] | None = None
+               ) -> tuple[list[Any], set[int]]:
+    """`run_turn` without a log."""
+    roster.prepare()
+    done = set() if fought is None else set(fought)
+    results: list[Any] = []
+    promoted: set[int] = set()
+    rank = roster.rank
+    for a, b in pairs:
+        key = (a, b) if a <= b else (b, a)
+        if key in done:
+            results.append(None)
+            continue
+        done.add(key)
+        first, second = (a, b) if rank[a] <= rank[b] else (b, a)  # SA-1, as `precedence`
+        results.append(quiet_combat(roster, hp, first, second, rng, promoted))
+    return results, promoted
+
+
+def quiet_combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
+                 promoted: set[int]) -> tuple[Any, ...]:
+    """`combat` without a log (SA-3 .. SA-10); `ga` has precedence."""
+    a, b = R.members[ga], R.members[gb]
+    n = len(hp)
+    victim = [-1] * n
+    misses = [INF] * n  # SA-4: "infinite" in round 1, reset by the first hit
+    cur = [0] * n
+    rem = [0] * n
+    armor, mis_n, must, quasi = R.armor, R.mis_n, R.must, R.quasi
+    info, level = R.info, R.level
+    choice = rng.choice
+    quasi_a = any(quasi[i] for i in a)
+    quasi_b = any(quasi[i] for i in b)
+    compels = any(must[i] is not None for i in a) or any(must[i] is not None for i in b)
+    rounds = 0
+    ended = "10 rounds"
+    for r in range(1, R.rounds + 1):
+        la = [i for i in a if hp[i] > 0]
+        lb = [i for i in b if hp[i] > 0]
+        if not la or not lb:
+            ended = "no minions"
+            break
+        rounds = r
+        first = r == 1
+        counts = R.start1 if first else R.start
+        # SA-5: the start of the round
+        for group in (la, lb):
+            for i in group:
+                cur[i] = armor[i]
+                rem[i] = counts[i]
+                if mis_n[i]:
+                    victim[i] = -1  # shooters go idle
+                else:
+                    v = victim[i]
+                    if v >= 0 and hp[v] <= 0:
+                        victim[i] = -1
+        if not first:
+            # SA-6: bashers pair up, then compulsions, then wise choices
+            pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
+            if pool:
+                for i in la:
+                    if victim[i] < 0 and rem[i] > 0 and not mis_n[i]:
+                        j = choice(pool)
+                        pool.remove(j)
+                        victim[i] = j
+                        victim[j] = i
+                        if not pool:
+                            break
+            if compels:
+                for group, foes in ((la, lb), (lb, la)):
+                    for i in group:
+                        if victim[i] < 0 and rem[i] > 0:
+                            compel(R, hp, i, foes, victim, r, None, "SA-6")
+            quiet_wise(R, hp, la, lb, quasi_b, victim, cur, rem, r, choice)
+            quiet_wise(R, hp, lb, la, quasi_a, victim, cur, rem, r, choice)
+        # SA-7: the attacks, the group with precedence first; `foes` is the living enemies
+        for group, foes, fq in ((la, lb, quasi_b), (lb, la, quasi_a)):
+            for i in group:
+                if hp[i] <= 0 or rem[i] <= 0:
+                    continue
+                if not foes:
+                    break
+                v = victim[i]
+                if v >= 0 and hp[v] <= 0:
+                    victim[i] = v = -1
+                if v < 0 and compels:
+                    compel(R, hp, i, foes, victim, r, None, "SA-7")
+                    v = victim[i]
+                if v < 0:
+                    if mis_n[i]:
+                        quiet_choice(R, hp, i, group, foes, fq, victim, cur, rem, r, choice,
+                                     None)
+                        v = victim[i]
+                    else:  # retaliation: the first enemy attacking it
+                        for j in foes:
+                            if victim[j] == i:
+                                victim[i] = v = j
+                                break
+                if v < 0:
+                    rem[i] = 0  # a forfeit
+                    continue
+                # SA-9: the attacks, the first on its victim, the rest at random (SA-7)
+                lvi, hand, dm1, dm, dh = info[i]
+                left = rem[i]
+                missed = misses[i]
+                while True:
+                    if level[v] > lvi + missed:
+                        missed += 1
+                        left -= 1
+                    else:
+                        missed = 0
+                        dmg = dm1 if first else dm if left > hand else dh
+                        left -= 1
+                        if dmg:
+                            soak = cur[v]
+                            if soak >= dmg:
+                                cur[v] = soak - dmg
+                            else:
+                                cur[v] = 0
+                                h = hp[v] = hp[v] - dmg + soak
+                                if h <= 0:
+                                    foes.remove(v)
+                                    if not lvi:
+                                        promoted.add(i)
+                    if left <= 0 or not foes:
+                        break
+                    v = choice(foes)
+                victim[i] = v
+                rem[i] = left
+                misses[i] = missed
+        if not la or not lb:
+            ended = "no minions"
+            break
+    s1 = [i for i in a if hp[i] > 0]
+    s2 = [i for i in b if hp[i] > 0]
+    return (ga, gb, rounds, ended, s1, s2)
+
+
+def quiet_choice(R: Roster, hp: list[int], i: int, own: list[int], cands: list[int],
+                 fq: bool, victim: list[int], cur: list[int], rem: list[int], r: int,
+                 choice: Any, pend: dict[int, int] | None) -> None:
+    """`choose_wisely` without a log: `cands` the living enemies (left unchanged), `fq`
+    whether any of their group is (quasi-)immune. Tiebreakers 2-5 in one pass: the
+    highest of armor, HP and damage in one number (`skey`), `kill_bit` above them all
+    for a victim the group can kill this round."""
+    left = rem[i]
+    _, hand, dm1, dm, dh = R.info[i]
+    if r == 1:
+        mine = left * dm1
+    else:
+        ms = left - hand
+        mine = left * dh if ms <= 0 else ms * dm + hand * dh
+    if len(cands) > 1 and fq and (r == 1 or left > hand) and R.steers[i]:
+        quasi = R.quasi  # 1. not (quasi-)immune to my damage (SA-10)
+        kept = [j for j in cands if not quasi[j]]
+        if kept:
+            cands = kept
+    if len(cands) == 1:
+        j = cands[0]
+    else:
+        # in round 1 nobody else of the group has both a victim and attacks left
+        known = pend if pend is not None else {} if r == 1 else \
+            pending(R, hp, own, victim, rem, r, i)
+        skey = R.skey
+        tied: list[int] = []
+        best = 0
+        if known or mine:
+            bit = R.kill_bit
+            get = known.get
+            for j in cands:
+                h = hp[j]
+                key = skey[j] - (h << 20)
+                if mine + get(j, 0) >= h + cur[j]:
+                    key += bit
+                if not tied or key > best:
+                    best = key
+                    tied = [j]
+                elif key == best:
+                    tied.append(j)
+        else:
+            for j in cands:
+                key = skey[j] - (hp[j] << 20)
+                if not tied or key > best:
+                    best = key
+                    tied = [j]
+                elif key == best:
+                    tied.append(j)
+        j = tied[0] if len(tied) == 1 else choice(tied)  # 6. at random
+    victim[i] = j
+    if pend is not None and mine:
+        pend[j] = pend.get(j, 0) + mine
+
+
+def quiet_wise(R: Roster, hp: list[int], own: list[int], foes: list[int], fq: bool,
+               victim: list[int], cur: list[int], rem: list[int], r: int,
+               choice: Any) -> None:
+    """SA-6's wise choices (round 2 on) of `own`'s idle minions, in order, as
+    `choose_wisely` with `pending` makes them. Nobody has attacked yet: every enemy is
+    alive with its HP and armor of the round's start, so the candidates are sorted once
+    by tiebreakers 3-5 (stable: ties keep the roster order), and each choice takes the
+    first one its group can kill this round (2.) with those tied with it, or the top ones.
+    """
+    idle = [i for i in own if victim[i] < 0 and rem[i] > 0]
+    if not idle:
+        return
+    if len(foes) == 1:
+        for i in idle:
+            victim[i] = foes[0]
+        return
+    pend = pending(R, hp, own, victim, rem, r)
+    info, steers = R.info, R.steers
+    every = ranked(R, hp, cur, foes)
+    steered = every
+    if fq:  # 1. steered away from the (quasi-)immune (SA-10), when any other is left
+        quasi = R.quasi
+        kept = [j for j in foes if not quasi[j]]
+        if kept and len(kept) < len(foes):
+            steered = ranked(R, hp, cur, kept)
+    most = max(pend.values(), default=0)
+    get = pend.get
+    for i in idle:
+        _, hand, _, dm, dh = info[i]
+        left = rem[i]
+        ms = left - hand
+        mine = left * dh if ms <= 0 else ms * dm + hand * dh
+        order, keys, need, tied, least = steered if ms > 0 and steers[i] else every
+        if mine + most >= least:
+            for k in range(len(order)):
+                j = order[k]
+                if mine + get(j, 0) >= need[k]:
+                    key = keys[k]
+                    tied = [j]
+                    for k2 in range(k + 1, len(order)):
+                        if keys[k2] != key:
+                            break
+                        j2 = order[k2]
+                        if mine + get(j2, 0) >= need[k2]:
+                            tied.append(j2)
+                    break
+        j = tied[0] if len(tied) == 1 else choice(tied)  # 6. at random
+        victim[i] = j
+        if mine:
+            total = pend[j] = get(j, 0) + mine
+            if total > most:
+                most = total
+
+
+def ranked(R: Roster, hp: list[int], cur: list[int], cands: list[int]
+           ) -> tuple[list[int], list[int], list[int], list[int], int]:
+    """`cands` by tiebreakers 3-5, best first (ties in roster order): (the order, their
+    keys, what killing each this round takes, the top ones, the least of those needs)."""
+    skey = R.skey
+    base = [skey[j] - (hp[j] << 20) for j in cands]
+    places = sorted(range(len(cands)), key=base.__getitem__, reverse=True)
+    order = [cands[k] for k in places]
+    keys = [base[k] for k in places]
+    need = [hp[j] + cur[j] for j in order]
+    top = [j for j, key in zip(order, keys, strict=True) if key == keys[0]]
+    return order, keys, need, top, min(need)
