@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 
-class StatusLine(Static):
-    """One line, never wrapping: cut with an ellipsis on a narrow screen."""
+class StatusLine(Widget):
+    """One line, never wrapping: cut with an ellipsis on a narrow screen. A new text
+    repaints the line only: it never lays the screen out again (a key press changes it)."""
+
+    DEFAULT_CSS = "StatusLine { height: 1; }"
 
     text = ""
 
     def show(self, text: str) -> None:
-        if text != self.text:  # an update lays the screen out again: only when it changed
+        if text != self.text:
             self.text = text
-            self.update(Text(text, no_wrap=True, overflow="ellipsis"))
+            self.refresh()
+
+    def render(self) -> Text:
+        return Text(self.text, no_wrap=True, overflow="ellipsis")

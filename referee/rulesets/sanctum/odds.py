@@ -40,6 +40,7 @@ class Setup:
         self.groups = groups
         self.group_side = [sides.index(roster.side[g]) for g in groups]
         self.members = [roster.members[g] for g in groups]
+        roster.prepare()  # once, before any run (and before any worker starts)
 
 
 def one_run(setup: Setup, seed: int) -> Run:
@@ -63,6 +64,36 @@ def chunk(setup: Setup, run_seeds: list[int]) -> list[Run]:
     return [one_run(setup, s) for s in run_seeds]
 
 
+_SETUP: Setup | None = None  # a worker's setup, given once when it starts
+
+
+def _start_worker(setup: Setup) -> None:
+    global _SETUP
+    _SETUP = setup
+
+
+def _worker_chunk(run_seeds: list[int]) -> list[Run]:
+    assert _SETUP is not None
+    return chunk(_SETUP, run_seeds)
+
+
+def shares(runs: int, workers: int) -> int:
+    """How many runs one task holds: a few tasks per worker (so a worker slowed by the
+    machine's other work leaves the rest to the others), never tiny ones."""
+    if workers <= 1:
+        return max(100, runs // 20)  # the progress bar's steps
+    return max(50, -(-runs // (workers * 4)))
+
+
+def pool_context() -> Any:
+    """`fork` where there is one: a worker starts as a copy of this process, the setup
+    and the modules already in it (nothing imported, nothing sent but the run seeds)."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
 def setup_of(ruleset: Sanctum, fight: Fight) -> Setup:
     base, _, _ = ruleset.turn_start(fight)
     roster = ruleset.roster(base)
@@ -80,14 +111,18 @@ def run_odds(ruleset: Sanctum, fight: Fight, runs: int, seed: int, workers: int 
 
         raise IllegalEvent(f"turn {max(fight.round, 1)} lists no combats (SA-2)")
     run_seeds = seeds(seed, runs)
-    size = max(50, runs // (workers * 8)) if workers > 1 else max(100, runs // 20)
+    size = shares(runs, workers)
     parts = [run_seeds[k:k + size] for k in range(0, runs, size)]
     out: list[Run] = []
     if workers > 1 and len(parts) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(chunk, [setup] * len(parts), parts):
+        # the results come back in the order of the parts: the same runs in the same
+        # order whatever the number of workers
+        with ProcessPoolExecutor(max_workers=min(workers, len(parts)),
+                                 mp_context=pool_context(), initializer=_start_worker,
+                                 initargs=(setup,)) as pool:
+            for done in pool.map(_worker_chunk, parts):
                 out += done
                 if progress:
                     progress(len(out), runs)
@@ -142,6 +177,8 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
         "sides": {side: round(wins[k] * share, 4) for k, side in enumerate(setup.sides)},
         "draws": round(draws * share, 4),
         "survivors": {g: round(left[k] * share, 3) for k, g in enumerate(setup.groups)},
+        "minions": {g: sum(1 for i in setup.members[k] if setup.hp[i] > 0)
+                    for k, g in enumerate(setup.groups)},
         "rounds": round(total_rounds, 3),
         "combats": combats,
         "seeds": run_seeds,
@@ -171,4 +208,47 @@ def summary_lines(report: dict[str, Any], limit: int = 0) -> list[str]:
         f"#{k + 1} {s} ({o})" for k, (s, o) in enumerate(zip(shown, report["outcomes"],
                                                               strict=False)))
         + (" …" if len(report["seeds"]) > 5 else ""))
+    return lines
+
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(share: float, width: int) -> str:
+    """`share` (0 to 1) of `width` cells in █, to an eighth of a cell, padded with ·."""
+    eighths = round(max(0.0, min(share, 1.0)) * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (EIGHTHS[part] if part else "")
+    return text + "·" * (width - len(text))
+
+
+def replays(report: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """For each outcome (a side's win, a draw) that happened: (outcome, the first run
+    with it (1-based), its seed)."""
+    first: dict[str, tuple[int, int]] = {}
+    for k, (outcome, run_seed) in enumerate(zip(report["outcomes"], report["seeds"],
+                                                strict=True)):
+        first.setdefault(outcome, (k + 1, run_seed))
+    order = list(report["sides"]) + ["draw"]
+    return [(o, *first[o]) for o in order if o in first]
+
+
+def chart_lines(report: dict[str, Any], width: int = 20) -> list[str]:
+    """The odds as a chart a person reads at a glance: each side's wins and the draws as
+    bars, each group's expected survivors against its minions, and the runs to replay."""
+    label = max([len(s) for s in report["sides"]] + [len(g) for g in report["survivors"]]
+                + [4])
+    lines = [f"odds (SA-11), turn {report['turn']}: {report['runs']} runs from seed "
+             f"{report['seed']}, {report['rounds']:.1f} rounds a run"]
+    for side, p in report["sides"].items():
+        lines.append(f"  {side:<{label}} {bar(p, width)} {p:6.1%} wins")
+    lines.append(f"  {'draw':<{label}} {bar(report['draws'], width)} {report['draws']:6.1%}")
+    for group, left in report["survivors"].items():
+        count = report["minions"].get(group, 0)
+        lines.append(f"  {group:<{label}} {bar(left / count if count else 0.0, width)} "
+                     f"{left:.1f} of {count} left")
+    for outcome, number, run_seed in replays(report):
+        what = "a draw" if outcome == "draw" else f"{outcome} wins"
+        lines.append(f"  {what} (run {number}): referee fight SAVE --seed {run_seed} "
+                     "-o RUN.toml")
     return lines

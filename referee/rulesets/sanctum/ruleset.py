@@ -439,9 +439,10 @@ class Sanctum(Ruleset):
         pairs = state.pairs.get(turn, ())
         done = state.started.get(turn, 0)
         if not pairs:
-            return [f"turn {turn}: no combats listed"]
+            return [f"turn {turn}: no combats listed · P lists them"]
         return [f"turn {turn}: {min(done, len(pairs))}/{len(pairs)} pairs fought"
-                + (" · F fights the turn, O the odds" if done < len(pairs) else "")]
+                + (" · F fights the turn, O the odds" if done < len(pairs) else
+                   f" · P lists turn {turn + 1}'s" if turn + 1 not in state.pairs else "")]
 
     # -- commands -----------------------------------------------------------------------
 
@@ -449,19 +450,71 @@ class Sanctum(Ruleset):
         return [Command("fight", "Fight the turn", "F", "resolve every pending combat of the "
                         "turn, step by step into the log (SA-1 .. SA-10)"),
                 Command("odds", "Odds", "O", f"simulate the pending combats "
-                        f"{self.odds_runs} times: each side's chance (SA-11)")]
+                        f"{self.odds_runs} times: each side's chance (SA-11)"),
+                Command("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's "
+                        "neighbour order: its combats (SA-2)")]
+
+    def fought(self, fight: Fight, turn: int) -> bool:
+        """Whether every combat `turn` lists has been fought (or skipped)."""
+        state = self.state(fight)
+        pairs = state.pairs.get(turn, ())
+        return bool(pairs) and state.started.get(turn, 0) >= len(pairs) and not (
+            turn == fight.round and state.current)
+
+    def pairs_turn(self, fight: Fight) -> int:
+        """The turn `P` lists: this one, or the next when this one's combats are fought."""
+        turn = max(fight.round, 1)
+        return turn + 1 if self.fought(fight, turn) else turn
 
     def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
         state = self.state(fight)
+        if command == "pairs":
+            turn = self.pairs_turn(fight)
+            if turn in state.pairs:
+                return (f"turn {turn} already lists its combats (SA-2): F fights them"
+                        if turn == max(fight.round, 1) else
+                        f"turn {turn} already lists its combats (SA-2)")
+            return ""
         pairs = state.pairs.get(fight.round, ())
         if not pairs:
-            return "this turn lists no combats (SA-2)"
+            return "this turn lists no combats (SA-2): P lists them"
         if state.started.get(fight.round, 0) >= len(pairs) and not state.current:
             return "every combat of this turn is fought"
         return ""
 
     def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        return None
+        if command != "pairs":
+            return None
+        turn = self.pairs_turn(fight)
+        default = "; ".join(f"{a} {b}" for a, b in self.hostile_pairs(fight))
+        return Form(f"Turn {turn}: its combats", (
+            Field("pairs", "pairs", "text", default=default, required=True,
+                  help="red-1 blue-1; blue-1 red-1"),),
+                    hint="pairs of hostile groups, in the map's neighbour order, separated "
+                         "by ';' (SA-2); a pair listed twice is fought once")
+
+    def hostile_pairs(self, fight: Fight) -> list[tuple[str, str]]:
+        """Every pair of hostile groups with a minion standing, in creation order."""
+        standing = {stats.group(c) for cid, c in fight.roster.items()
+                    if not fight.status[cid].dead and fight.status[cid].hp > 0}
+        found = [g for g in stats.groups(fight.encounter) if str(g["id"]) in standing]
+        ordered = sorted(found, key=lambda g: int(g["created"]))  # stable: file order next
+        return [(str(a["id"]), str(b["id"])) for n, a in enumerate(ordered)
+                for b in ordered[n + 1:] if a["side"] != b["side"]]
+
+    @staticmethod
+    def read_pairs(text: str) -> tuple[tuple[str, str], ...]:
+        """`red-1 blue-1; blue-1 red-1` (or one pair a line) as pairs."""
+        out = []
+        for part in text.replace("\n", ";").split(";"):
+            words = part.replace(",", " ").split()
+            if not words:
+                continue
+            if len(words) != 2:
+                raise IllegalEvent(f"a pair is two groups, not {part.strip()!r} (write "
+                                   "'red-1 blue-1; blue-1 red-1')", ("pairs",))
+            out.append((words[0], words[1]))
+        return tuple(out)
 
     def run_command(self, fight: Fight, command: str, actor: str | None,
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
@@ -473,11 +526,17 @@ class Sanctum(Ruleset):
         if command == "fight":
             return self.pending(fight)[0]
         if command == "odds":
-            from .odds import run_odds, summary_lines
+            from .odds import chart_lines, run_odds
 
             report = run_odds(self, fight, self.odds_runs, fight.encounter.seed)
-            text = " | ".join(summary_lines(report, limit=4))
-            return [ev.Note(round=max(fight.round, 1), text=f"odds (SA-11): {text}")]
+            # one note a line: a note's text is one line of the log
+            return [ev.Note(round=max(fight.round, 1), text=line)
+                    for line in chart_lines(report)]
+        if command == "pairs":
+            event = se.Combats(round=self.pairs_turn(fight),
+                               pairs=self.read_pairs(str(values.get("pairs") or "")))
+            self._check_pairs(fight, event)  # the event's own checks, before it is written
+            return [event]
         return super().run_command(fight, command, actor, values, rng)
 
 

@@ -668,13 +668,25 @@ def quiet_choice(R: Roster, hp: list[int], i: int, own: list[int], cands: list[i
         skey = R.skey
         tied: list[int] = []
         best = 0
-        if known or mine:
+        if known:
             bit = R.kill_bit
             get = known.get
             for j in cands:
                 h = hp[j]
                 key = skey[j] - (h << 20)
                 if mine + get(j, 0) >= h + cur[j]:
+                    key += bit
+                if not tied or key > best:
+                    best = key
+                    tied = [j]
+                elif key == best:
+                    tied.append(j)
+        elif mine:
+            bit = R.kill_bit
+            for j in cands:
+                h = hp[j]
+                key = skey[j] - (h << 20)
+                if mine >= h + cur[j]:
                     key += bit
                 if not tied or key > best:
                     best = key
