@@ -113,7 +113,7 @@ def run_odds(args: argparse.Namespace) -> int:
     save = opened(Path(args.save))
     ruleset = _sanctum(save)
     seed = save.encounter.seed if args.seed is None else args.seed
-    workers = args.workers or (min(os.cpu_count() or 1, 4) if args.runs >= 500 else 1)
+    workers = args.workers or (min(cores(), 4) if args.runs >= 500 else 1)
     bar = progress_bar if sys.stderr.isatty() else None
     report = simulate(ruleset, save.fight, args.runs, seed, max(1, workers), bar)
     if bar:
@@ -124,6 +124,14 @@ def run_odds(args: argparse.Namespace) -> int:
         print("\n".join(summary_lines(report)))
         print(f"replay a run: referee fight {args.save} --seed SEED -o RUN.toml")
     return 0
+
+
+def cores() -> int:
+    """The processors this process may run on (a container's share, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
 
 
 def progress_bar(done: int, total: int) -> None:

@@ -4,6 +4,11 @@ The run seeds come from one generator seeded with S (`seeds`), so the same S giv
 same runs however they are shared out among worker processes; each run keeps only its
 seed and a small summary (never a log), and `referee fight --seed X` replays run X in
 full, since a fight draws from `random.Random(X)` exactly as the run did.
+
+The runs go through the simulator's quiet pipeline (`sim.quiet_turn`). With workers, each
+is forked once with the setup already in it (no import, nothing sent but run seeds) and
+takes a few shares of the runs; the shares come back in order, so the answer is the same
+for the same S whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -246,7 +251,7 @@ def chart_lines(report: dict[str, Any], width: int = 20) -> list[str]:
     for group, left in report["survivors"].items():
         count = report["minions"].get(group, 0)
         lines.append(f"  {group:<{label}} {bar(left / count if count else 0.0, width)} "
-                     f"{left:.1f} of {count} left")
+                     f"{left:.2f} of {count} left")
     for outcome, number, run_seed in replays(report):
         what = "a draw" if outcome == "draw" else f"{outcome} wins"
         lines.append(f"  {what} (run {number}): referee fight SAVE --seed {run_seed} "

@@ -452,14 +452,13 @@ class Sanctum(Ruleset):
                 Command("odds", "Odds", "O", f"simulate the pending combats "
                         f"{self.odds_runs} times: each side's chance (SA-11)"),
                 Command("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's "
-                        "neighbour order: its combats (SA-2)")]
+                        "neighbour order: its combats (SA-2)", show=False)]
 
     def fought(self, fight: Fight, turn: int) -> bool:
         """Whether every combat `turn` lists has been fought (or skipped)."""
         state = self.state(fight)
         pairs = state.pairs.get(turn, ())
-        return bool(pairs) and state.started.get(turn, 0) >= len(pairs) and not (
-            turn == fight.round and state.current)
+        return bool(pairs) and state.started.get(turn, 0) >= len(pairs) and not state.current
 
     def pairs_turn(self, fight: Fight) -> int:
         """The turn `P` lists: this one, or the next when this one's combats are fought."""

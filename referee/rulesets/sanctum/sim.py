@@ -3,7 +3,9 @@
 `run_turn` fights a turn's pairs in the listed order (SA-2) and returns each combat's
 result; given a list as `log`, it also appends one plain dict per step (a combat begins,
 a round begins, a victim is chosen, an attack, a forfeit, a combat ends), which the
-ruleset turns into events. Without a log (the odds) no step is described at all.
+ruleset turns into events. Without a log (the odds) no step is described at all: the
+turn goes through `quiet_turn`, the same pipeline written for speed (see there), which
+draws exactly what the logged one draws.
 
 Random draws, in this fixed order (all from the one generator of the turn):
 1. SA-6, rounds 2-10, pairing bashers: for each idle basher of the group with precedence,
@@ -495,8 +497,9 @@ def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem
 #
 # The same pipeline as `combat`, draw for draw, without a log: the living minions kept as
 # lists (a kill takes the victim out of its side's list, so the list is always the living
-# enemies in roster order), each minion's numbers read once per turn from a tuple, one
-# attack a few integer operations, SA-8's tiebreakers in one pass. `run_turn` uses it
+# enemies in roster order), a minion's numbers read from one tuple when it attacks, one
+# attack a few integer operations, SA-8's tiebreakers in one pass (SA-6's wise choices
+# from the enemies sorted once a round: nobody has attacked yet). `run_turn` uses it
 # whenever there is no log; tests/test_sanctum_rules.py checks that both give the same
 # results, hit points and draws on random rosters.
 
