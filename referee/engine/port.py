@@ -139,10 +139,13 @@ class Ruleset:
         they are the fold's own copies)."""
         return state
 
+    SHAPING: ClassVar[frozenset[str]] = frozenset({
+        "declare", "initiative", "join", "surprise", "morale", "end", "death", "damage",
+        "heal"})
+
     def shapes_plan(self, event: ev.Event) -> bool:
         """Whether `event` can change a plan (a new plan is worked out after it)."""
-        return event.TYPE in ("declare", "initiative", "join", "surprise", "morale", "end",
-                              "death", "damage", "heal")
+        return event.TYPE in self.SHAPING
 
     # -- checks -------------------------------------------------------------------------
 

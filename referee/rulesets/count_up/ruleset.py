@@ -179,9 +179,6 @@ class CountUp(Ruleset):
         state: State = fight.rs
         return state.base
 
-    def shapes_plan(self, event: ev.Event) -> bool:
-        return super().shapes_plan(event) and event.TYPE != "injury"
-
     # -- validation ----------------------------------------------------------------
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:

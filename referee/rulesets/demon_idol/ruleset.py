@@ -96,6 +96,7 @@ class DemonIdol(Ruleset):
     WEAPON_FIELDS = stats.WEAPON
     SPELL_FIELDS = stats.SPELL
     EVENTS = di.EVENTS
+    SHAPING = Ruleset.SHAPING | {"fire", "spell_lost"}
 
     def read(self, f: Fields) -> None:
         self.die = f.int("initiative_die", 6, minimum=2)
@@ -168,9 +169,6 @@ class DemonIdol(Ruleset):
 
     def announced(self) -> tuple[str, ...]:
         return ("death", "spell_lost")
-
-    def shapes_plan(self, event: ev.Event) -> bool:
-        return super().shapes_plan(event) or event.TYPE in ("fire", "spell_lost")
 
     # -- checks -------------------------------------------------------------------------
 
