@@ -20,7 +20,8 @@ run: $(STAMP)
 # the players' view is tested in a real browser: Debian's headless Chromium (as root)
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-		(apt-get update && apt-get install -y chromium chromium-driver)
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium chromium-driver)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
@@ -32,7 +33,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/plan_bench.py
+	for script in benchmarks/*_bench.py; do $(BIN)/python $$script; done
 
 clean:
 	rm -rf $(VENV) build dist
