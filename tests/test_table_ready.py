@@ -245,3 +245,32 @@ async def test_saves_follow_the_umask_and_dice_go_on_after_reopening(tmp_path):
     finally:
         os.umask(old)
     assert len([e for e in load_save(path).fight.log if e.TYPE == "roll"]) == 8
+
+
+# 10. The plan pane says what `referee plan` says: skipped actions and lost spells too.
+
+
+async def test_the_plan_pane_shows_skipped_actions_and_lost_spells(tmp_path):
+    async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("shaman", "D", spell="cause fear", target="brann")
+        table.declare("gob1", "G", target="brann")
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        table.damage("gob1", 7, source="brann")  # gob1 dying: its blow is skipped (DI-19)
+        table.damage("shaman", 1, source="brann")  # before its beat: the spell is lost
+        pilot.app.screen.refresh_view()
+        rows = pilot.app.screen.query_one(PlanView).rows
+        texts = [" ".join(cell[0] for cell in row) for row in rows]
+        assert any("[lost]" in t for t in texts)
+        assert any(t.startswith("✗ skipped gob1:G") and "DI-19" in t for t in texts)
+
+
+# 14. Set-up asks for the keys the save's ruleset reads.
+
+
+async def test_count_up_set_up_asks_for_its_own_keys(tmp_path):
+    async with app_on(demo(tmp_path, "count-up.toml")).run_test(size=LARGE) as pilot:
+        await pilot.press("ctrl+e", "a")
+        names = {f.name for f in form(pilot).spec.fields}
+        assert {"stress", "strength", "agility"} <= names and "reaction" not in names
