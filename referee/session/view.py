@@ -191,16 +191,42 @@ def current_beat(plan: Plan | None, resolved: set[str]) -> int | None:
     return None if plan is None else plan.current(resolved)
 
 
+# The rows of the last plan drawn, by beat and mark: a key press that checks one beat off
+# works out that row again, not the whole plan (plans are worked out anew on any change
+# that shapes them, so a beat object stands for what it says).
+_ROWS: dict[tuple[int, int, str], tuple[Beat, PlanRow]] = {}
+
+
+_KEYS: dict[int, tuple[Beat, tuple[str, ...]]] = {}
+
+
+def keys_of(beat: Beat) -> tuple[str, ...]:
+    found = _KEYS.get(id(beat))
+    if found is None or found[0] is not beat:
+        if len(_KEYS) > 4096:
+            _KEYS.clear()
+        found = (beat, tuple(action_key(beat, a) for a in beat.actions))
+        _KEYS[id(beat)] = found
+    return found[1]
+
+
 def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     if plan is None:
         return []
     now = plan.current(resolved)
     rows = []
+    if len(_ROWS) > 4 * len(plan.beats) + 64:
+        _ROWS.clear()
     for number, beat in enumerate(plan.beats, start=1):
-        done = all(action_key(beat, a) in resolved for a in beat.actions)
+        done = all(key in resolved for key in keys_of(beat))
         mark = "✓" if done else "▶" if number == now else ""
-        rows.append(PlanRow(str(number), mark, beat_label(number, beat), actions_text(beat),
-                            " ".join(beat.rules), "; ".join(beat.why)))
+        found = _ROWS.get((id(beat), number, mark))
+        if found is None or found[0] is not beat:
+            row = PlanRow(str(number), mark, beat_label(number, beat), actions_text(beat),
+                          " ".join(beat.rules), "; ".join(beat.why))
+            found = (beat, row)
+            _ROWS[(id(beat), number, mark)] = found
+        rows.append(found[1])
     for n, skipped in enumerate(plan.skipped):
         rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
                             str(skipped.get("rule", "")), str(skipped["why"])))

@@ -68,10 +68,12 @@ class LineTable(ScrollView, can_focus=True):
 
     def set_rows(self, keys: list[str], rows: list[tuple[Cell, ...]]) -> None:
         """New content; rows that did not change keep their rendering."""
-        changed = [n for n, row in enumerate(rows) if n >= len(self.rows) or self.rows[n] != row]
+        old = self.rows
+        changed = [n for n, row in enumerate(rows) if n >= len(old) or old[n] is not row
+                   and old[n] != row]
         grown = False
-        for row in rows:
-            for column, (text, _) in enumerate(row):
+        for n in changed:  # a row that did not change cannot widen a column
+            for column, (text, _) in enumerate(rows[n]):
                 if len(text) > self.widths[column]:
                     self.widths[column], grown = len(text), True
         moved_keys = keys != self.keys
