@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
 from .reading import describe
-from .record import field, record, replace
+from .record import field, record
 from .stats import Schema, plain
 
 if TYPE_CHECKING:
@@ -338,14 +338,3 @@ def combatant_to_dict(c: Combatant) -> dict[str, Any]:
     if c.spells:
         out["spells"] = [spell_to_dict(s) for s in c.spells]
     return out
-
-
-def with_stats(item: Any, **changes: Any) -> Any:
-    """`item` with some stats changed; a value of None removes the key."""
-    stats = dict(item.stats)
-    for key, value in changes.items():
-        if value is None:
-            stats.pop(key, None)
-        else:
-            stats[key] = value
-    return replace(item, stats=stats)

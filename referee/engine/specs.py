@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .record import field, record
+from .record import record
 
 # What a field holds, and so how it is read from a file and which widget edits it.
 KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",
@@ -82,24 +82,4 @@ class ActionKind:
     hotkey: str = ""
 
 
-@record(frozen=True)
-class Choice:
-    """A value picked by a person: a side, a combatant or a fixed option."""
-
-    label: str
-    value: Any = None
-
-
-EMPTY: dict[str, Any] = {}
-
-
-def defaults(fields: tuple[Field, ...]) -> dict[str, Any]:
-    return {f.name: f.default for f in fields}
-
-
-def names(fields: tuple[Field, ...]) -> list[str]:
-    return [f.name for f in fields]
-
-
-__all__ = ["ActionKind", "Cell", "Choice", "Column", "Command", "Field", "Form", "KINDS",
-           "defaults", "field", "names"]
+__all__ = ["ActionKind", "Cell", "Column", "Command", "Field", "Form", "KINDS"]

@@ -86,15 +86,6 @@ class Schema:
         hint = f" (did you mean {near[0]!r}?)" if near else ""
         return f"not a {self.owner} {self.what}{hint}"
 
-    def default(self, key: str) -> Any:
-        spec = self.by_name.get(key)
-        return None if spec is None else spec.default
-
-    def written(self, stats: Mapping[str, Any]) -> dict[str, Any]:
-        """What a file holds for `stats`: every key given, in schema order."""
-        order = {f.name: n for n, f in enumerate(self.fields)}
-        return {k: plain(stats[k]) for k in sorted(stats, key=lambda k: order.get(k, 1 << 30))}
-
 
 def plain(value: Any) -> Any:
     if isinstance(value, tuple):

@@ -47,10 +47,11 @@ def tracker_rows(fight: Fight) -> list[dict[str, Any]]:
 
 
 def tracker_lines(fight: Fight) -> list[str]:
-    cols = [c for c in view.columns(fight) if c.key != "mark"]
+    every = view.columns(fight)
+    cols = [c for c in every if c.key != "mark"]
     rows = [tuple(c.label for c in cols)]
     for row in view.tracker(fight, None, set()):
-        cells = dict(zip([c.key for c in view.columns(fight)], row.cells, strict=True))
+        cells = dict(zip([c.key for c in every], row.cells, strict=True))
         rows.append(tuple(cells[c.key].text or "-" for c in cols))
     return table(rows)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.model import Combatant, Spell, Weapon
 from referee.engine.specs import Field
 
@@ -85,7 +83,3 @@ def device_time(c: Combatant, name: str) -> int | None:
         if device.get("name") == name:
             return int(device.get("usage_time", 1))
     return None
-
-
-def stats_of(value: Any) -> dict[str, Any]:
-    return dict(value.stats)
