@@ -200,10 +200,28 @@ class CombatScreen(Screen[None]):
         if why:
             self.notify(why, title="Cannot declare", severity="error")
             return
+        if actor in table.declared() and not table.further(actor, action):
+            self.add_or_replace(actor, action)
+            return
         if actor in table.declared() and not table.initiative_due():
             self.confirm_redeclare(actor, action)
             return
         self.declare(actor, action)
+
+    def add_or_replace(self, actor: str, action: str) -> None:
+        """The ruleset allows a further declaration (close, then strike): add it, or
+        replace what was declared."""
+        name = self.table.fight.roster[actor].name
+        field = Field("what", f"{name}'s {action}", "choice", "then",
+                      options=(("add a further action", "then"),
+                               ("replace the declaration", "replace")))
+
+        def done(values: dict[str, Any]) -> None:
+            self.declare(actor, action, then=values.get("what") == "then")
+
+        self.ask(Form(f"{name} has declared already", (field,),
+                      hint="a further action resolves after the first (one event; ctrl+z "
+                           "takes it back)"), done)
 
     def confirm_redeclare(self, actor: str, action: str) -> None:
         """After initiative, changing a declaration is the referee's call: asked, not done."""
@@ -218,13 +236,14 @@ class CombatScreen(Screen[None]):
                       hint="yes replaces the declaration (one event; ctrl+z takes it back)"),
                  done)
 
-    def declare(self, actor: str, action: str) -> None:
+    def declare(self, actor: str, action: str, then: bool = False) -> None:
         table = self.table
         spec = table.declare_form(actor, action)
         clock = DeclarationClock(self.app.clock) if spec.clock else None
 
         def done(values: dict[str, Any]) -> None:
-            if self.attempt(table.declare, actor, action, **forms().clean(values)):
+            if self.attempt(table.declare, actor, action, then=then,
+                            **forms().clean(values)):
                 following = table.next_undeclared(actor)
                 if following is not None:
                     self.query_one(Tracker).select(following)

@@ -71,6 +71,9 @@ class Declare(Event):
     action: str = _f("str!", "")
     target: tuple[str, ...] = _f("ids", ())
     replaces: bool = _f("bool", False)  # takes the place of the actor's earlier declaration
+    # a further declaration of the actor this round (close, then strike), where its
+    # ruleset allows one (Ruleset.further)
+    then: bool = _f("bool", False)
     note: str | None = _f("str")
 
 
@@ -340,6 +343,16 @@ def _table(value: Any, path: Path, name: str) -> dict[str, Any]:
     return dict(value)
 
 
+def _number(value: Any, path: Path, name: str) -> int | float:
+    """A number at least 0, kept as written (an integer stays one)."""
+    if type(value) not in (int, float):
+        raise _wrong(value, "a number", path + (name,))
+    if value < 0:
+        raise FormatError(f"must be at least 0, found {value}", path + (name,))
+    number: int | float = value
+    return number
+
+
 def _ints(value: Any, path: Path, name: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise _wrong(value, "a list", path + (name,))
@@ -359,6 +372,7 @@ READERS: dict[str, Any] = {
     "int_table": lambda value, path, name: int_table(value, path + (name,)),
     "table": _table,
     "ints": _ints,
+    "number0": _number,
 }
 
 

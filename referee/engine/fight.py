@@ -349,6 +349,9 @@ class Fight:
                     ("target", index) if len(e.target) > 1 else ("target",))
         self._check_gear(e)
         earlier = self.state.declared_by.get(_declare_key(e))
+        if e.then:
+            self._check_further(e, earlier)
+            return
         if earlier is not None and not e.replaces:
             raise IllegalDeclaration(
                 f"{e.actor} has already declared in round {e.round}, in event {earlier + 1}",
@@ -356,6 +359,24 @@ class Fight:
         if earlier is None and e.replaces:
             raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
                                      "to replace", ("replaces",))
+
+    def _check_further(self, e: ev.Declare, earlier: int | None) -> None:
+        """A further declaration (`then`) follows the actor's own this round, as far as
+        its ruleset allows (one declaration a round by default)."""
+        if e.replaces:
+            raise IllegalDeclaration("a further declaration adds to the actor's, it "
+                                     "replaces nothing", ("then",))
+        if earlier is None:
+            raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
+                                     "to follow", ("then",))
+        why = self.ruleset.further(self, e.actor, self.own_declarations(e), e.action)
+        if why:
+            raise IllegalDeclaration(why, ("then",))
+
+    def own_declarations(self, e: ev.Declare) -> list[ev.Declare]:
+        """The actor's declarations in `e`'s round (and surprise segment), in order."""
+        key = _declare_key(e)
+        return [d for _, d in self.declared(e.round) if _declare_key(d) == key]
 
     def _check_gear(self, e: ev.Declare) -> None:
         actor = self.state.roster[e.actor]
@@ -433,11 +454,11 @@ class Fight:
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
         key = _declare_key(e)
         items = self.state.declarations.setdefault(e.round, [])
-        if e.replaces:
-            earlier = self.state.declared_by[key]
-            items[:] = [(i, d) for i, d in items if i != earlier]
+        if e.replaces:  # every declaration of the actor's goes, further ones too
+            items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
         items.append((index, e))
-        self.state.declared_by[key] = index
+        if not e.then:
+            self.state.declared_by[key] = index
         self.state.phase = "surprise" if key[1] else "declarations"
 
     def _apply_join(self, index: int, e: ev.Join) -> None:

@@ -85,6 +85,9 @@ class Plan:
     beats: list[Beat]
     notes: list[str] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    # moments between beats that resolve nothing but matter to what does (a spell's
+    # start): each {"before": beat number, "actor", "action", "point", "rules", "why"}
+    points: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -92,6 +95,8 @@ class Plan:
             "round": self.round,
             "beats": [b.to_json() for b in self.beats],
         }
+        if self.points:
+            out["points"] = self.points
         if self.skipped:
             out["skipped"] = self.skipped
         if self.notes:

@@ -265,6 +265,13 @@ class Ruleset:
 
         kind = self.kind(action)
         name = kind.name if kind else action
+    def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
+                action: str) -> str:
+        """Why `actor`, having declared `earlier` this round, cannot add a further
+        declaration of `action` ("" when it can: close, then strike)."""
+        return (f"{actor} has already declared in round {max(fight.round, 1)}: "
+                f"{self.id} takes one declaration a combatant a round")
+
         title = f"{fight.roster[actor].name} declares {action} — {name}"
         return Form(title, declare_fields(fight, actor, kind.fields if kind else (), prefill))
 

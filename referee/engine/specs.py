@@ -14,7 +14,7 @@ from .record import record
 
 # What a field holds, and so how it is read from a file and which widget edits it.
 KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",
-         "items")
+         "items", "rate")  # rate: shots a round (2), or one shot every N rounds ("1/2")
 
 
 @record(frozen=True)

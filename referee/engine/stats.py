@@ -8,6 +8,7 @@ roster is written back exactly as it was read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
@@ -119,6 +120,8 @@ def reader_for(spec: Field, owner: str) -> Reader:
         return _table(Schema(spec.items, owner))
     if kind == "items":
         return _items(Schema(spec.items, owner))
+    if kind == "rate":
+        return _rate
     raise ValueError(f"unknown field kind {kind!r}")
 
 
@@ -163,6 +166,25 @@ def _bool(value: Any, path: Path, key: str) -> bool:
     if type(value) is not bool:
         raise wrong(value, "true or false", path + (key,))
     return value
+
+
+def rate_parts(value: Any) -> tuple[int, int]:
+    """A rate read by `_rate` as (shots, every): 2 is two shots every round, "1/3" one
+    shot every third round."""
+    if type(value) is str:
+        return 1, int(value.partition("/")[2])
+    return int(value), 1
+
+
+def _rate(value: Any, path: Path, key: str) -> int | str:
+    """Shots a round (an integer, at least 1) or one shot every N rounds ("1/2", "1/3"):
+    a slow weapon's rate is a fraction of one, read exactly as written."""
+    if type(value) is int and value >= 1:
+        return value
+    if type(value) is str and re.fullmatch(r"1/[1-9][0-9]*", value) and value != "1/1":
+        return value
+    raise FormatError("expected shots a round (1, 2 ...) or one shot every N rounds "
+                      f"(\"1/2\", \"1/3\" ...), found {describe(value)}", path + (key,))
 
 
 def _choice(spec: Field) -> Reader:

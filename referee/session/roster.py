@@ -110,6 +110,8 @@ def typed(spec: Field, raw: str, owner: str) -> Any:
     if spec.kind == "bool":
         return raw.lower() in ("yes", "true", "1", "y")
     return raw
+    if spec.kind == "rate" and raw.isdigit():
+        return int(raw)  # shots a round; "1/2" stays text, read strictly with the roster
 
 
 # -- the editor -------------------------------------------------------------------------------

@@ -167,12 +167,25 @@ class Table:
         return self.fight.ruleset.declare_form(self.fight, actor, action,
                                                self.prefill(actor, action))
 
+    def further(self, actor: str, action: str) -> str:
+        """Why `actor` cannot add a further declaration of `action` this round ("" when
+        its ruleset allows one: close, then strike)."""
+        earlier = [d for _, d in self.fight.declared(self.round)
+                   if d.actor == actor and getattr(d, "segment", None) is None]
+        if not earlier:
+            return f"{self.name(actor)} has not declared this round"
+        return self.fight.ruleset.further(self.fight, actor, earlier, action)
+
     def declare(self, actor: str, action: str, delay: int = 0, replaces: bool = False,
-                **fields: Any) -> list[ev.Event]:
+                then: bool = False, **fields: Any) -> list[ev.Event]:
+        """A declaration; with `then`, a further one after the actor's own this round,
+        else one that replaces what the actor declared."""
         values = dict(fields)
         if delay:
             values["delay"] = delay
-        if replaces or actor in self.declared():
+        if then:
+            values["then"] = True
+        elif replaces or actor in self.declared():
             values["replaces"] = True
         event = self.fight.ruleset.declaration(self.fight, actor, action, values)
         return self.session.append(event)

@@ -227,6 +227,10 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
             found = (beat, row)
             _ROWS[(id(beat), number, mark)] = found
         rows.append(found[1])
+    for n, point in enumerate(plan.points):  # between beats: a spell's start
+        rows.append(PlanRow(f"point{n}", "", f"{point['point']} <{point['before']}",
+                            f"{point['actor']}:{point['action']}",
+                            " ".join(point.get("rules", ())), str(point["why"])))
     for n, skipped in enumerate(plan.skipped):
         rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
                             str(skipped.get("rule", "")), str(skipped["why"])))

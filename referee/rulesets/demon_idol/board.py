@@ -45,6 +45,8 @@ class Board:
         self.where: dict[tuple[int, int | None], Beat] = {}
         self.sides: dict[Beat, Counter[str]] = {}
         self.notes: list[str] = []  # for the plan: what a rule left out, and why
+        # a prepared spell's start that fired: its declaration -> the beat it starts before
+        self.starts: dict[int, Beat] = {}
 
     def _enter(self, item: Any, slot: Beat) -> None:
         self.where[key(item)] = slot

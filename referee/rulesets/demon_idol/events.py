@@ -24,6 +24,8 @@ class Declare(ev.Declare):
     # this action alone wins ("haste", "speed": a weapon of speed) or loses ("slow") initiative
     initiative: str | None = f("str")
     shots: tuple[str, ...] = f("ids", ())  # a missile volley: one target per shot, in order
+    distance: float | None = f("number0")  # inches (") an E covers: with `move`, its segments
+    indoors: bool | None = f("bool")  # None: as the encounter says
 
 
 @record(frozen=True)

@@ -12,8 +12,8 @@ from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.plan import Beat, Plan, PlannedAction
 
+from . import book, stats
 from . import events as di
-from . import stats
 from .board import Board, mark_ready, ready, repeats
 from .items import INITIATIVE, Item, initiative_override, weapon_of
 
@@ -133,9 +133,17 @@ def _build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
         plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll initiative "
                           "to order them (DI-2)")
     elif items:
-        board = order_round(rs, fight, round_, items)
+        items, reloading, firing = book.slow_shots(rs, fight, round_, items)
+        plan.skipped.extend(reloading)
+        board = order_round(rs, fight, round_, items) if items else Board()
+        for item, why in firing:
+            board.slot_of(item).cite("DI-7", why)
+        offset = len(plan.beats)
         plan.beats.extend(finish(board, fight, round_))
         plan.notes.extend(board.notes)
+        starts = {index: offset + board.slots.index(slot) + 1
+                  for index, slot in board.starts.items() if slot in board.slots}
+        book.casting_points(fight, plan, starts)
     plan.notes.extend(morale_notes(fight, round_))
     return plan
 
@@ -147,8 +155,8 @@ def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> 
     rules = Rules(rs, fight, board, items, dice)
     for step in (rules.overrides, rules.missiles, rules.routines, rules.casters,
                  rules.charges, rules.melee, rules.missiles_on_die, rules.devices,
-                 rules.lengths, rules.extra_blows, rules.fired, rules.routines_in_order,
-                 rules.volleys):
+                 rules.lengths, rules.extra_blows, rules.fired, rules.after_closing,
+                 rules.closings, rules.routines_in_order, rules.volleys, rules.said_lost):
         step()
     return board
 
@@ -374,6 +382,7 @@ class Rules:
         self.aimed_at: dict[str, list[Item]] = defaultdict(list)
         self.aims: dict[int, list[str]] = {}
         self.first_items: list[Item] = []
+        self.lost: list[tuple[Item, str]] = []  # shots without their reaction bonus (DI-6)
         self.first_discharge: dict[str, Item] = {}  # each side's first D item
         for item in self.items:
             if item.role == "discharge" and item.side not in self.first_discharge:
@@ -453,7 +462,10 @@ class Rules:
     # DI-6: missiles and reaction
     def missiles(self) -> None:
         for shot in self.firsts(lambda i: i.missile):
-            adjust = stats.reaction(shot.actor) - shot.delay
+            reaction, lost = book.missile_reaction(self.rs, self.fight, shot)
+            if lost:
+                self.lost.append((shot, lost))
+            adjust = reaction - shot.delay
             enemy = self.enemy_side(shot)
             if adjust == 0 or enemy is None or enemy not in self.dice:
                 continue
@@ -461,7 +473,7 @@ class Rules:
             spots = self.enemy_span(enemy)
             if spots is None:
                 continue
-            sums = reaction_sum(self.dice[shot.side], stats.reaction(shot.actor), shot.delay)
+            sums = reaction_sum(self.dice[shot.side], reaction, shot.delay)
             theirs_text = f"{possessive(enemy)} die {theirs}"
             who = shot.actor.id
             if own > theirs:
@@ -607,13 +619,14 @@ class Rules:
     # DI-9: charge against D
     def charges(self) -> None:
         for charge in self.firsts(lambda i: i.role == "move" and i.decl.charge):
-            closing = (charge.decl.closing if charge.decl.closing is not None else 1) + charge.delay
+            segments, how = book.closing(self.fight, charge.decl, charge.actor)
+            closing = segments + charge.delay
             for target in self.targets(charge):
                 for d in self.by_actor.get(target, []):
                     if d.role == "discharge":
-                        self.charge_against(charge, closing, d)
+                        self.charge_against(charge, closing, d, how)
 
-    def charge_against(self, charge: Item, closing: int, d: Item) -> None:
+    def charge_against(self, charge: Item, closing: int, d: Item, how_far: str = "") -> None:
         if d.missile or d.decl.turn or not d.casting:
             what = "turning" if d.decl.turn else "missiles"
             # by the book (DMG-63) only the first shot is sure to beat the charge
@@ -624,8 +637,8 @@ class Rules:
         time, what = d.cast_time(), "casting" if d.decl.spell else "usage"
         how, sign = self.compare(time, closing)
         raw = self.compare(d.base_time(), closing - charge.delay)[0]
-        self.board.place([d], charge, how, "DI-9",
-                         f"E-vs-D: {what} time {timed(d)} {sign} {closing} segment(s) to close",
+        why = f"E-vs-D: {what} time {timed(d)} {sign} {closing} segment(s) to close"
+        self.board.place([d], charge, how, "DI-9", f"{why} ({how_far})" if how_far else why,
                          delayed(raw, how))
 
     @staticmethod
@@ -865,7 +878,16 @@ class Rules:
             movers = [i for i in self.prepared if i.index == item.index]
             why = f"{item.actor.id}'s prepared action fired: {item.decl.trigger or 'trigger'}"
             trigger = self.by_actor.get(fire.before or "", [])
-            if trigger:
+            if trigger and self.finish_later(item):
+                # a spell's start was prepared, not its finish: it completes after the
+                # action that triggered it, and starts just before that action
+                self.board.lift(movers)
+                self.board.starts[item.index] = self.board.slot_of(trigger[0])
+                self.board.add(movers, ["DI-14"], [
+                    why + f", started just before {fire.before}: {item.cast_time()} "
+                    f"segments to cast, completes after {fire.before}'s action"],
+                    at=self.board.pos(trigger[0]) + 1)
+            elif trigger:
                 self.board.lift(movers)
                 self.board.add(movers, ["DI-14"], [why + f", just before {fire.before}"],
                                at=self.board.pos(trigger[0]))
@@ -873,6 +895,30 @@ class Rules:
                 slot = self.board.slot_of(item)
                 mark_ready(slot, False)
                 slot.cite("DI-14", why)
+
+
+    @staticmethod
+    def finish_later(item: Item) -> bool:
+        """A prepared spell of more than one segment: its start fires, not its finish."""
+        return item.decl.spell is not None and item.cast_time() > 1
+
+    # several declarations: a further one resolves after its actor's E (close, strike)
+    def after_closing(self) -> None:
+        book.after_closing(self.board, self.items, self.by_decl)
+
+    # DI-6: a bonus lost to moving, said where the shot ended up
+    def said_lost(self) -> None:
+        for shot, why in self.lost:
+            if self.board.where.get((shot.index, shot.routine)) is not None:
+                self.board.slot_of(shot).cite("DI-6", why)
+
+    # E with a distance: how many segments it takes, said in its beat
+    def closings(self) -> None:
+        for move in self.firsts(lambda i: i.role == "move" and i.decl.distance is not None):
+            segments, how = book.closing(self.fight, move.decl, move.actor)
+            slot = self.board.slot_of(move)
+            if how and not any(how in why for why in slot.why):  # DI-9 may have said it
+                slot.why.append(how)
 
 
 def length_of(item: Item) -> float:

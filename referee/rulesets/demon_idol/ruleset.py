@@ -58,7 +58,7 @@ FIELDS = {
     "parley": ("target",),
     "await": (),
     "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target", "shots"),
-    "move": ("charge", "closing", "weapon", "target"),
+    "move": ("charge", "distance", "indoors", "closing", "weapon", "target"),
     "set": ("weapon", "target"),
     "strike": ("weapon", "target"),
 }
@@ -68,7 +68,14 @@ DECLARE_SPECS = {
     "usage_time": Field("usage_time", "segments to use", "int", minimum=0),
     "turn": Field("turn", "turn undead", "bool", False),
     "charge": Field("charge", "charge", "bool", False),
-    "closing": Field("closing", "segments to close", "int", minimum=0),
+    "closing": Field("closing", "segments to close", "int", minimum=0,
+                     help="typed: wins over the distance"),
+    "distance": Field("distance", "distance", "number",
+                      help='inches (") to close: with the movement rate, the segments'),
+    "indoors": Field("indoors", "where", "choice", None,
+                     options=(("as the encounter", None), ("indoors", "indoors"),
+                              ("outdoors", "outdoors")),
+                     help="a charge: twice the movement rate indoors, a third more outdoors"),
     "prepared": Field("prepared", "prepared", "bool", False),
     "trigger": Field("trigger", "trigger"),
     "initiative": Field("initiative", "initiative", "choice", None,
@@ -95,6 +102,7 @@ class DemonIdol(Ruleset):
     COMBATANT_FIELDS = stats.COMBATANT
     WEAPON_FIELDS = stats.WEAPON
     SPELL_FIELDS = stats.SPELL
+    ENCOUNTER_FIELDS = stats.ENCOUNTER
     EVENTS = di.EVENTS
     SHAPING = Ruleset.SHAPING | {"fire", "spell_lost"}
 
@@ -193,7 +201,8 @@ class DemonIdol(Ruleset):
     def _check_declare(self, fight: Fight, d: di.Declare) -> None:
         role = self.role_of[d.action]
         allowed = FIELDS[role] + ALWAYS
-        for name in ("weapon", "spell", "device", "usage_time", "closing"):
+        for name in ("weapon", "spell", "device", "usage_time", "closing", "distance",
+                     "indoors"):
             if getattr(d, name) is not None and name not in allowed:
                 raise IllegalDeclaration(f"{d.action} ({role}) takes no {name}", (name,))
         for name in ("turn", "charge"):
@@ -213,6 +222,37 @@ class DemonIdol(Ruleset):
                                      ("prepared",))
         if d.segment is not None:
             self._check_surprise_declare(fight, d)
+        if d.distance is not None:
+            self._check_distance(fight, d)
+        if d.then and role == "discharge" and not self._shot(fight, d):
+            raise IllegalDeclaration("a D after an E is a shot on the move: name a missile "
+                                     "weapon (spells and devices are not cast moving)",
+                                     ("then",))
+
+    @staticmethod
+    def _check_distance(fight: Fight, d: di.Declare) -> None:
+        rate = stats.move(fight.roster[d.actor])
+        if d.distance is not None and d.distance < 0:
+            raise IllegalDeclaration(f"must be at least 0, found {d.distance:g}",
+                                     ("distance",))
+        if rate is None:
+            raise IllegalDeclaration(f"{d.actor} has no movement rate (move) to cover a "
+                                     "distance: give its move, or closing in segments",
+                                     ("distance",))
+        if rate == 0 and d.closing is None:
+            raise IllegalDeclaration(f"{d.actor} cannot move (move = 0)",
+                                     ("distance",))
+
+    @staticmethod
+    def _shot(fight: Fight, d: di.Declare) -> bool:
+        weapon = fight.roster[d.actor].weapon(d.weapon) if d.weapon else None
+        return weapon is not None and stats.missile(weapon)
+
+    def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
+                action: str) -> str:
+        from .book import further
+
+        return further(self, earlier, action)
 
     def _check_shots(self, fight: Fight, d: di.Declare) -> None:
         weapon = fight.roster[d.actor].weapon(d.weapon) if d.weapon else None
@@ -421,6 +461,11 @@ class DemonIdol(Ruleset):
         shots = values.get("shots")
         if isinstance(shots, (list, str)):
             values = {**values, "shots": (shots,) if isinstance(shots, str) else tuple(shots)}
+        where = values.get("indoors")
+        if isinstance(where, str):  # the form's words: a choice cannot carry a false value
+            values = {k: v for k, v in values.items() if k != "indoors"}
+            event = super().declaration(fight, actor, action, values)
+            return replace(event, indoors=where == "indoors")
         return super().declaration(fight, actor, action, values)
 
     # -- the tracker ---------------------------------------------------------------------
@@ -455,6 +500,10 @@ class DemonIdol(Ruleset):
             text += f" → {', '.join(decl.target)}"
         if d and d.spell and (fight.round, cid) in self.state(fight).lost_spells:
             text += " (lost)"
+        if decl.then:  # close, then strike: the whole round's intent in one cell
+            first = fight.own_declarations(decl)[0]
+            lead = f"{first.action} → {', '.join(first.target)}" if first.target else first.action
+            text = f"{lead}, then {text}"
         return text
 
     # -- commands ------------------------------------------------------------------------

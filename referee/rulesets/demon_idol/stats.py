@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.engine.model import Combatant, Spell, Weapon
 from referee.engine.specs import Field
+from referee.engine.stats import rate_parts
 
 DEVICE = (Field("name", "name", "id", required=True),
           Field("usage_time", "segments to use", "int", 1, minimum=0))
@@ -17,7 +18,10 @@ COMBATANT = (
     Field("agility", "Agility", "int", 0, form=False),  # kept: shared rosters carry it
     Field("ac", "armour class", "int", form=False),
     Field("level", "level", "int", form=False),
-    Field("move", "movement rate", "int", minimum=0, form=False),
+    Field("move", "movement rate", "int", minimum=0,
+          help='inches (") a round: with a distance, the segments an E needs'),
+    Field("encumbered", "encumbered", "bool", False,
+          help="loses a positive missile reaction bonus (DI-6)"),
     Field("initiative", "initiative", "choice", None, form=False,
           options=(("as its side", None), ("hasted: wins", "haste"), ("slowed: loses", "slow")),
           help="hasted or slowed: each action wins or loses initiative"),
@@ -26,10 +30,14 @@ WEAPON = (
     Field("speed_factor", "sf", "int", minimum=0, help="none: a natural attack"),
     Field("length", "length", "number", help="feet, for DI-13"),
     Field("missile", "missile", "bool", False),
-    Field("rate", "rate", "int", 1, minimum=1, help="shots a round"),
+    Field("rate", "rate", "rate", 1, help='shots a round, or "1/2": one every 2 rounds'),
     Field("natural", "natural", "bool", False, form=False),  # documentation only
     Field("speed", "of speed", "bool", False, form=False,
           help="a weapon of speed: its action wins initiative"),
+)
+ENCOUNTER = (
+    Field("indoors", "indoors", "bool", True,
+          help="indoors a charge doubles the movement rate, outdoors adds a third"),
 )
 SPELL = (
     Field("casting_time", "segments", "int", 1, minimum=0),
@@ -60,7 +68,26 @@ def missile(w: Weapon) -> bool:
 
 
 def rate(w: Weapon) -> int:
-    return int(w.stats.get("rate", 1))
+    """Shots in a round the weapon fires (one for a slow weapon's "1/2")."""
+    return rate_parts(w.stats.get("rate", 1))[0]
+
+
+def every(w: Weapon) -> int:
+    """Rounds from one shot to the next: 1, or 2 for a rate of "1/2"."""
+    return rate_parts(w.stats.get("rate", 1))[1]
+
+
+def rate_text(w: Weapon) -> str:
+    return str(w.stats.get("rate", 1))
+
+
+def move(c: Combatant) -> int | None:
+    value = c.stats.get("move")
+    return None if value is None else int(value)
+
+
+def encumbered(c: Combatant) -> bool:
+    return bool(c.stats.get("encumbered", False))
 
 
 def of_speed(w: Weapon) -> bool:
