@@ -1,5 +1,5 @@
-"""sanctum in the app: F fights the turn into the log attack by attack; O the odds; P
-lists a turn's pairs."""
+"""sanctum in the app: F fights the turn into the log attack by attack; O shows the odds
+as a chart, any run opening in replay; P lists a turn's pairs; set-up edits groups."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from referee.app import RefereeApp
+from referee.app.charts import ChartView
+from referee.app.combat import CombatScreen
 from referee.app.forms import FormScreen
+from referee.app.replay import ReplayScreen
+from referee.app.report import ReportScreen
+from referee.app.setup import SetupScreen
+from referee.cli import main
 from referee.session.files import load_save
 from tests.conftest import ROOT
 
@@ -44,23 +50,97 @@ async def test_f_fights_the_turn_and_the_log_fills(tmp_path: Path) -> None:
     assert all(a.flag("skipped") for b in plan.beats for a in b.actions)
 
 
-async def test_n_fights_one_pair_and_o_gives_the_odds(tmp_path: Path) -> None:
+async def odds_shown(pilot: Any) -> ReportScreen:
+    """O pressed, its worker waited for: the chart screen as it shows the report."""
+    await pilot.press("O")
+    screen = pilot.app.screen
+    assert isinstance(screen, ReportScreen)
+    await screen.workers.wait_for_complete()
+    await pilot.pause()
+    return screen
+
+
+async def test_n_fights_one_pair_and_o_shows_the_odds_writing_nothing(tmp_path: Path) -> None:
     path = demo(tmp_path)
     app = RefereeApp(path, tmp_path, random.Random(3))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("n")
         await pilot.pause()
-        await pilot.press("O")
-        await pilot.pause()
+        before = path.read_text()
+        screen = await odds_shown(pilot)
+        report = screen.report
+        assert report is not None and report.title.startswith(
+            "Odds (SA-11): turn 1, 1000 runs from seed 11")
+        assert len(report.runs) == 1000 and len(screen.query(ChartView)) == 4
+        assert path.read_text() == before  # the odds never change the save
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, CombatScreen)
     fight = load_save(path).fight
     ends = [e for e in fight.log if e.TYPE == "combat-end"]
     assert len(ends) == 1 and ends[0].groups == ("red-1", "blue-1")
-    notes = [e.text for e in fight.log if e.TYPE == "note"]
-    assert notes and notes[0].startswith("odds (SA-11), turn 1: 1000 runs from seed 11")
-    assert len({e.follows for e in fight.log if e.TYPE == "note"}) == 2  # one act
-    assert any("█" in n and "wins" in n for n in notes)  # a bar per side
-    assert any("left" in n for n in notes)  # a group's expected survivors
-    assert any("referee fight SAVE --seed" in n for n in notes)  # a run to replay
+    assert not [e for e in fight.log if e.TYPE == "note"]
+
+
+async def test_a_turn_set_up_fought_its_odds_and_one_run_replayed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Set up (a group edited), F, O, and run 3 opened in replay: its file is the one
+    `referee fight SAVE --seed X -o RUN.toml` writes."""
+    path = demo(tmp_path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+e")
+        setup = pilot.app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#items-groups").focus()
+        await pilot.press("down", "e")  # blue-1
+        form = pilot.app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-created").value = "0"  # now older than red-1's 1 (SA-1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [g["created"] for g in load_save(path).encounter.stats["groups"]] == [1, 0, 3]
+        await pilot.press("escape")
+        await pilot.press("F")
+        await pilot.pause()
+        fought = load_save(path).fight
+        assert any(e.TYPE == "combat-end" for e in fought.log)
+        screen = await odds_shown(pilot)
+        assert screen.report is not None
+        run = screen.report.runs[2]
+        await pilot.press("g")
+        pilot.app.screen.query_one("#f-run").value = "3"
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = pilot.app.screen
+        assert isinstance(replay, ReplayScreen)
+        written = tmp_path / "sanctum-run-3.toml"
+        assert replay.path == written
+        steps = [e for e in replay.fight.log if e.TYPE == "attack"]
+        assert steps and replay.at == len(replay.fight.log)  # the whole run, at its end
+        await pilot.press("escape")
+        assert pilot.app.screen is screen
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, CombatScreen)
+    assert load_save(path).fight.log == fought.log  # neither O nor the run touched it
+    cli = tmp_path / "cli-run.toml"
+    assert main(["fight", str(path), "--seed", str(run.seed), "-o", str(cli)]) == 0
+    capsys.readouterr()
+    assert written.read_text() == cli.read_text()
+    # the run differs from the fight the save holds only where the seed differs
+    assert load_save(written).fight.log[0] == fought.log[0]
+
+
+async def test_opening_a_run_twice_never_writes_over_the_first(tmp_path: Path) -> None:
+    path = demo(tmp_path)
+    (tmp_path / "sanctum-run-1.toml").write_text("mine")
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await odds_shown(pilot)
+        await pilot.press("enter")  # the cursor is on run 1
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        assert pilot.app.screen.path.name == "sanctum-run-1-2.toml"
+    assert (tmp_path / "sanctum-run-1.toml").read_text() == "mine"
 
 
 def unlisted(tmp_path: Path) -> Path:

@@ -206,3 +206,27 @@ def test_a_200_unit_phases_battle_with_its_squads_folded(snap_compare, size):
     path = Path("battle.toml")
     path.write_text(battle_text(units=200, squads=12, seed=3))
     assert snap_compare(app_on(path), terminal_size=size, press=["Z"])
+
+
+# -- sanctum: a turn fought, and its odds as a chart ------------------------------------------
+
+SANCTUM = ROOT / "saves" / "sanctum.toml"
+
+
+def test_sanctum_turn_fought(snap_compare, size):
+    """F fights the turn from the save's seed: every pair fought, the log attack by attack."""
+    assert snap_compare(app_on(save(SANCTUM, "sanctum.toml")), terminal_size=size, press=["F"])
+
+
+async def odds_charted(pilot: Pilot) -> None:
+    """O, and its worker waited for: the chart screen with the report drawn."""
+    await pilot.press("O")
+    await pilot.app.screen.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_sanctum_odds_chart(snap_compare, size):
+    """O: 1000 runs from the save's seed as bars per side, a survivors histogram per group
+    and the runs to open in replay."""
+    app = app_on(save(SANCTUM, "sanctum.toml"))
+    assert snap_compare(app, terminal_size=size, run_before=odds_charted)

@@ -419,6 +419,12 @@ class CombatScreen(Screen[None]):
             self.notify(why, title="Not now", severity="error")
             return
         spec = self.table.command_form(command, actor)
+        if self.is_report(command):  # shown on a screen of its own; nothing is written
+            if spec is None:
+                self.show_report(command, {})
+            else:
+                self.ask(spec, lambda values: self.show_report(command, values))
+            return
         if spec is None:
             self.attempt(self.table.command, command, actor, self.command_values(command))
             return
@@ -427,6 +433,16 @@ class CombatScreen(Screen[None]):
             self.attempt(self.table.command, command, actor, values)
 
         self.ask(spec, done)
+
+    def is_report(self, command: str) -> bool:
+        return any(c.id == command and c.report for c in self.table.commands())
+
+    def show_report(self, command: str, values: dict[str, Any]) -> None:
+        from .report import ReportScreen
+
+        label = next(c.label for c in self.table.commands() if c.id == command)
+        self.app.push_screen(ReportScreen(label, self.table.reporter(command, values),
+                                          self.table.write_run))
 
     def command_values(self, command: str) -> dict[str, Any]:
         """What a command without a form is told of the moment: who acts now."""

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Label
 from referee.engine import Combatant, RefereeError
 from referee.engine.specs import Field, Form
 from referee.session.files import LoadError
-from referee.session.roster import RosterEditor, gear_hint, gear_text
+from referee.session.roster import RosterEditor, gear_hint, gear_text, listed
 from referee.session.store import SaveError, Session
 
 from .forms import form_screen
@@ -64,6 +64,11 @@ class SetupScreen(Screen[None]):
             yield Label("Combatants (a adds, e edits, x removes; t sets the title)",
                         classes="heading")
             yield DataTable(id="combatants", cursor_type="row")
+            for spec in self.editor.item_specs():  # the encounter's own lists: groups
+                yield Label(f"{spec.title.capitalize()} (a adds, e edits, x removes "
+                            "the one under the cursor, with its members)", classes="heading")
+                yield DataTable(id=f"items-{spec.name}", cursor_type="row",
+                                classes="items")
             yield Label(f"{gear_hint(ruleset, 'weapons')}   {gear_hint(ruleset, 'spells')}",
                         id="setup-hint")
         yield Footer()
@@ -73,6 +78,9 @@ class SetupScreen(Screen[None]):
         self.query_one("#sides", DataTable).add_columns("side", "name")
         labels = ["id", "name", "side", "hp"] + [f.title for f in self.stat_fields()]
         self.query_one("#combatants", DataTable).add_columns(*labels, "weapons", "spells")
+        for spec in self.editor.item_specs():
+            self.query_one(f"#items-{spec.name}", DataTable).add_columns(
+                *(f.title for f in spec.items), "members")
         self.show()
         self.query_one("#combatants", DataTable).focus()
 
@@ -88,11 +96,35 @@ class SetupScreen(Screen[None]):
         table.clear()
         ruleset = self.editor.ruleset
         for c in encounter.combatants:
-            stats = ["" if c.stat(f.name) is None else str(c.stat(f.name))
+            stats = ["" if c.stat(f.name) is None else str(listed(c.stat(f.name)))
                      for f in self.stat_fields()]
             table.add_row(c.id, c.name, c.side, str(c.hp), *stats,
                           gear_text(c.weapons, ruleset, "weapons"),
                           gear_text(c.spells, ruleset, "spells"), key=c.id)
+
+        self.show_items()
+
+    def show_items(self) -> None:
+        for spec in self.editor.item_specs():
+            table = self.query_one(f"#items-{spec.name}", DataTable)
+            table.clear()
+            for item in self.editor.items(spec.name):
+                item_id = str(item.get("id", ""))
+                table.add_row(*(str(listed(item.get(f.name, ""))) for f in spec.items),
+                              ", ".join(self.editor.members(spec.name, item_id)),
+                              key=item_id)
+
+    def focused_items(self) -> tuple[str, str | None] | None:
+        """(the list's key, the entry under the cursor) when a list of the encounter's
+        own (groups) has the focus."""
+        table = self.focused
+        if not isinstance(table, DataTable) or not table.id or \
+                not table.id.startswith("items-"):
+            return None
+        key = table.id.removeprefix("items-")
+        if table.row_count == 0:
+            return key, None
+        return key, table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def selected(self) -> Combatant | None:
         table = self.query_one("#combatants", DataTable)
@@ -119,11 +151,24 @@ class SetupScreen(Screen[None]):
         self.app.push_screen(form_screen(spec), finished)
 
     def action_add(self) -> None:
+        items = self.focused_items()
+        if items is not None:
+            key = items[0]
+            self.ask(self.editor.item_form(key, None),
+                     lambda v: self.change(self.editor.save_item, key, None, v))
+            return
         self.ask(self.editor.combatant_form(None), lambda v: self.change(self.editor.add, v))
 
     def action_edit(self) -> None:
         if self.query_one("#sides", DataTable).has_focus:
             self.edit_side()
+            return
+        items = self.focused_items()
+        if items is not None:
+            key, item_id = items
+            if item_id is not None:
+                self.ask(self.editor.item_form(key, item_id),
+                         lambda v: self.change(self.editor.save_item, key, item_id, v))
             return
         old = self.selected()
         if old is not None:
@@ -131,9 +176,28 @@ class SetupScreen(Screen[None]):
                      lambda v: self.change(self.editor.edit, old.id, v))
 
     def action_remove(self) -> None:
+        items = self.focused_items()
+        if items is not None:
+            self.remove_item(*items)
+            return
         old = self.selected()
         if old is not None and self.change(self.editor.remove, old.id):
             self.notify(f"{old.name} removed")
+
+    def remove_item(self, key: str, item_id: str | None) -> None:
+        """An entry and its members go together (an entry without members is refused):
+        asked first."""
+        if item_id is None:
+            return
+        members = self.editor.members(key, item_id)
+        field = Field("sure", "remove", "bool", False)
+
+        def done(values: dict[str, Any]) -> None:
+            if values.get("sure") and self.change(self.editor.remove_item, key, item_id):
+                self.notify(f"{item_id} removed, with {', '.join(members) or 'no members'}")
+
+        self.ask(Form(f"Remove {item_id} and its members ({', '.join(members) or 'none'})?",
+                      (field,)), done)
 
     def action_add_side(self) -> None:
         fields = (Field("id", "id", required=True), Field("name", "name"))

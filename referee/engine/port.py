@@ -9,7 +9,7 @@ and renders the specs (`Form`, `Column`, `Cell`, `Command`) they return.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events as ev
@@ -17,7 +17,7 @@ from .dice import DiceError, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalDeclaration, IllegalEvent
 from .reading import Fields
-from .specs import ActionKind, Cell, Column, Command, Field, Form
+from .specs import ActionKind, Cell, Column, Command, Field, Form, Report
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
@@ -95,6 +95,12 @@ class Ruleset:
 
     def check_encounter(self, encounter: Any) -> None:
         """Rules over the whole roster (squad sizes, groups of one side ...)."""
+
+    def new_item(self, encounter: Any, key: str, item_id: str,
+                 combatant: Combatant) -> dict[str, Any] | None:
+        """In set-up, a combatant names an entry of the encounter's list `key` (a group)
+        that is not there yet: the entry to make for it, or None to refuse."""
+        return None
 
     # -- events -------------------------------------------------------------------------
 
@@ -259,12 +265,6 @@ class Ruleset:
         why = self.can_act(fight, actor)
         return f"{fight.roster[actor].name} is {why}" if why else ""
 
-    def declare_form(self, fight: Fight, actor: str, action: str,
-                     prefill: Mapping[str, Any]) -> Form:
-        from .forms import declare_fields
-
-        kind = self.kind(action)
-        name = kind.name if kind else action
     def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
                 action: str) -> str:
         """Why `actor`, having declared `earlier` this round, cannot add a further
@@ -272,6 +272,12 @@ class Ruleset:
         return (f"{actor} has already declared in round {max(fight.round, 1)}: "
                 f"{self.id} takes one declaration a combatant a round")
 
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefill: Mapping[str, Any]) -> Form:
+        from .forms import declare_fields
+
+        kind = self.kind(action)
+        name = kind.name if kind else action
         title = f"{fight.roster[actor].name} declares {action} — {name}"
         return Form(title, declare_fields(fight, actor, kind.fields if kind else (), prefill))
 
@@ -370,6 +376,18 @@ class Ruleset:
     def run_command(self, fight: Fight, command: str, actor: str | None,
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
         raise IllegalEvent(f"{self.id} has no command {command!r}")
+
+    def report(self, fight: Fight, command: str, values: Mapping[str, Any],
+               progress: Callable[[int, int], None] | None = None) -> Report | None:
+        """What a report command (`Command.report`, the odds) shows, worked out without
+        changing the fight; `progress(done, total)` is told as the work goes on. None: no
+        report of that name."""
+        return None
+
+    def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
+        """One run of a report, to be written out and replayed in full: the fight it
+        starts from (its log kept) and the events the run adds, drawn from `seed`."""
+        raise IllegalEvent(f"{self.id} has no runs to replay")
 
     def announced(self) -> tuple[str, ...]:
         """The event types the rules add that the referee is told of as they happen

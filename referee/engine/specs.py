@@ -1,6 +1,6 @@
-"""UI-neutral descriptions a ruleset gives of itself: fields, forms, columns, cells and
-commands. The app renders them as widgets, the command line as text; neither needs to
-know which ruleset it is showing.
+"""UI-neutral descriptions a ruleset gives of itself: fields, forms, columns, cells,
+commands and reports (charts). The app renders them as widgets, the command line as
+text; neither needs to know which ruleset it is showing.
 
 A `Field` also describes one key a ruleset adds to combatants, weapons, spells, sides or
 the encounter: the same spec reads the key strictly from a file and builds the set-up form.
@@ -29,6 +29,9 @@ class Field:
     help: str = ""  # a placeholder or a hint
     items: tuple[Field, ...] = ()  # for "table" and "items": the keys of each table
     form: bool = True  # offered in set-up forms (False: read from files only)
+    # for "id": what it names, offered as a choice in set-up: "sides", or the key of the
+    # encounter's own list ("groups": a minion's group)
+    refers: str = ""
 
     @property
     def title(self) -> str:
@@ -70,6 +73,7 @@ class Command:
     help: str = ""
     show: bool = True  # in the one-line footer (else only in help and the palette)
     needs_actor: bool = False  # acts for the selected combatant
+    report: bool = False  # shows a report (`Ruleset.report`) and writes nothing
 
 
 @record(frozen=True)
@@ -82,4 +86,49 @@ class ActionKind:
     hotkey: str = ""
 
 
-__all__ = ["ActionKind", "Cell", "Column", "Command", "Field", "Form", "KINDS"]
+@record(frozen=True)
+class Series:
+    """One set of values of a chart, one value per label (wins, draws ...)."""
+
+    name: str
+    values: tuple[float, ...]
+
+
+@record(frozen=True)
+class Chart:
+    """A chart a report shows: `bars` draws one bar per label, its series stacked end to
+    end (a side's wins, draws and losses); `histogram` draws a column per label (how many
+    runs left 0, 1, 2 ... survivors)."""
+
+    title: str
+    labels: tuple[str, ...]
+    series: tuple[Series, ...]
+    kind: str = "bars"  # "bars" or "histogram"
+    unit: str = ""  # after each value: "%"
+
+
+@record(frozen=True)
+class ReportRun:
+    """One run behind a report, which can be written out and replayed in full."""
+
+    number: int  # 1-based, as the referee names it
+    seed: int
+    outcome: str
+
+
+@record(frozen=True)
+class Report:
+    """What a report command shows (the odds): lines of text, charts, and the runs it
+    was made of. A report never changes the save."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    charts: tuple[Chart, ...] = ()
+    runs: tuple[ReportRun, ...] = ()
+
+    def run(self, number: int) -> ReportRun | None:
+        return self.runs[number - 1] if 1 <= number <= len(self.runs) else None
+
+
+__all__ = ["ActionKind", "Cell", "Chart", "Column", "Command", "Field", "Form", "KINDS",
+           "Report", "ReportRun", "Series"]

@@ -26,6 +26,7 @@ from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Field, Form
+from referee.engine.stats import Schema
 
 from .files import fault, parse_toml, read_text
 from .store import Session
@@ -109,9 +110,19 @@ def typed(spec: Field, raw: str, owner: str) -> Any:
                           (spec.name,)) from None
     if spec.kind == "bool":
         return raw.lower() in ("yes", "true", "1", "y")
-    return raw
     if spec.kind == "rate" and raw.isdigit():
         return int(raw)  # shots a round; "1/2" stays text, read strictly with the roster
+    return raw
+
+
+def words(text: str) -> list[str]:
+    """`a, b` (a list typed on one line) as its items."""
+    return [part.strip() for part in str(text).split(",") if part.strip()]
+
+
+def listed(value: Any) -> Any:
+    """A list as the one line a form shows it on."""
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else value
 
 
 # -- the editor -------------------------------------------------------------------------------
@@ -133,6 +144,9 @@ class RosterEditor:
         return self.session.encounter
 
     def write(self, encounter: Encounter) -> None:
+        # the ruleset's rules over the whole roster first: a save it would not load again
+        # (a minion in a group of another side) is never written
+        self.ruleset.check_encounter(encounter)
         self.session.replace_encounter(encounter)
 
     # combatants
@@ -148,7 +162,8 @@ class RosterEditor:
         ]
         for spec in self.ruleset.combatant_fields():
             if spec.form:
-                fields.append(replace(spec, default=stats.get(spec.name, spec.default)))
+                value = stats.get(spec.name, spec.default)
+                fields.append(self.choices(replace(spec, default=listed(value))))
         for kind in ("weapons", "spells"):
             items = getattr(old, kind) if old else ()
             fields.append(Field(kind, kind, default=gear_text(items, self.ruleset, kind),
@@ -167,6 +182,8 @@ class RosterEditor:
         for spec in self.ruleset.combatant_fields():
             if spec.form:
                 value = values.get(spec.name)
+                if spec.kind in ("texts", "ids") and isinstance(value, str):
+                    value = words(value) or None  # one line in the form, a list in a file
                 if value is None or value == spec.default or value == "":
                     data.pop(spec.name, None)
                 else:
@@ -181,19 +198,122 @@ class RosterEditor:
         combatant = self.built(values, None)
         if self.encounter.combatant(combatant.id) is not None:
             raise FormatError(f"{combatant.id} is taken", ("id",))
-        self.write(replace(self.encounter, combatants=self.encounter.combatants + (combatant,)))
+        encounter = replace(self.encounter, combatants=self.encounter.combatants + (combatant,))
+        self.write(self.with_items_for(encounter, combatant))
         return combatant
 
     def edit(self, old_id: str, values: Mapping[str, Any]) -> Combatant:
         old = self.encounter.combatant(old_id)
         combatant = self.built(values, old)
         roster = tuple(combatant if c.id == old_id else c for c in self.encounter.combatants)
-        self.write(replace(self.encounter, combatants=roster))
+        self.write(self.with_items_for(replace(self.encounter, combatants=roster), combatant))
         return combatant
 
     def remove(self, cid: str) -> None:
         roster = tuple(c for c in self.encounter.combatants if c.id != cid)
         self.write(replace(self.encounter, combatants=roster))
+
+    def choices(self, spec: Field) -> Field:
+        """A field naming a side or an entry of the encounter's own lists (a minion's
+        group) offered as a choice among those there are (typed while there are none)."""
+        if spec.refers == "sides":
+            options = tuple((s.name, s.id) for s in self.encounter.sides)
+        elif spec.refers:
+            options = tuple((str(i["id"]), str(i["id"])) for i in self.items(spec.refers))
+        else:
+            return spec
+        return replace(spec, kind="choice", options=options) if options else spec
+
+    # the encounter's own lists (sanctum's groups), edited like the roster
+
+    def item_specs(self) -> list[Field]:
+        return [f for f in self.ruleset.encounter_fields() if f.kind == "items" and f.form]
+
+    def item_spec(self, key: str) -> Field:
+        return next(f for f in self.item_specs() if f.name == key)
+
+    def items(self, key: str) -> list[dict[str, Any]]:
+        return [dict(item) for item in self.encounter.stats.get(key, ())]
+
+    def links(self, key: str) -> list[Field]:
+        """The combatant keys that name an entry of `key` (a minion's `group`)."""
+        return [f for f in self.ruleset.combatant_fields() if f.refers == key]
+
+    def members(self, key: str, item_id: str) -> list[str]:
+        links = self.links(key)
+        return [c.id for c in self.encounter.combatants
+                if any(c.stats.get(f.name) == item_id for f in links)]
+
+    def item_form(self, key: str, old_id: str | None) -> Form:
+        spec = self.item_spec(key)
+        old = next((i for i in self.items(key) if i.get("id") == old_id), {})
+        fields = [self.choices(replace(f, default=old.get(f.name, f.default)))
+                  for f in spec.items if f.form]
+        if not old and self.links(key):
+            fields.append(Field("members", "members", "ids",
+                                help="ids of combatants to move into it: a, b"))
+        one = spec.title.removesuffix("s")
+        return Form(f"Edit the {one} {old_id}" if old else f"Add a {one}", tuple(fields))
+
+    def save_item(self, key: str, old_id: str | None, values: Mapping[str, Any]) -> None:
+        """Add (`old_id` None) or change an entry; its members follow a new id."""
+        spec = self.item_spec(key)
+        items = self.items(key)
+        index = next((n for n, i in enumerate(items) if i.get("id") == old_id), len(items))
+        item = dict(items[index]) if index < len(items) else {}
+        for f in spec.items:
+            if f.form:
+                value = values.get(f.name)
+                if value is None or value == "":
+                    item.pop(f.name, None)
+                else:
+                    item[f.name] = value
+        item = Schema(spec.items, self.ruleset.id).read(item, (key, index))  # as a file
+        new_id = str(item.get("id", ""))
+        items[index:index + 1] = [item]
+        moved = set(words(values.get("members") or ""))
+        unknown = sorted(moved - {c.id for c in self.encounter.combatants})
+        if unknown:
+            raise FormatError(f"no combatant {', '.join(unknown)}", (key, index, "members"))
+        roster = tuple(self.linked(c, key, new_id, old_id, moved)
+                       for c in self.encounter.combatants)
+        self.write(replace(self.encounter, combatants=roster,
+                           stats={**self.encounter.stats, key: tuple(items)}))
+
+    def linked(self, c: Combatant, key: str, new_id: str, old_id: str | None,
+               moved: set[str]) -> Combatant:
+        """`c` with its link to the entry renamed, or made, where it is one of its members."""
+        stats = dict(c.stats)
+        for f in self.links(key):
+            if c.id in moved or (old_id is not None and stats.get(f.name) == old_id):
+                stats[f.name] = new_id
+        return replace(c, stats=stats) if stats != c.stats else c
+
+    def remove_item(self, key: str, item_id: str) -> list[str]:
+        """An entry and its members taken out (refused while the log names one of them);
+        returns the members' ids."""
+        gone = self.members(key, item_id)
+        items = tuple(i for i in self.items(key) if i.get("id") != item_id)
+        roster = tuple(c for c in self.encounter.combatants if c.id not in gone)
+        self.write(replace(self.encounter, combatants=roster,
+                           stats={**self.encounter.stats, key: items}))
+        return gone
+
+    def with_items_for(self, encounter: Encounter, combatant: Combatant) -> Encounter:
+        """The encounter with the entries `combatant` names and the roster lacks made for
+        it, as the ruleset makes them (a minion's new group); else left to its checks."""
+        for spec in self.item_specs():
+            known = {str(i.get("id")) for i in encounter.stats.get(spec.name, ())}
+            for link in self.links(spec.name):
+                wanted = combatant.stats.get(link.name)
+                if not isinstance(wanted, str) or wanted in known:
+                    continue
+                made = self.ruleset.new_item(encounter, spec.name, wanted, combatant)
+                if made is not None:
+                    items = tuple(encounter.stats.get(spec.name, ())) + (made,)
+                    encounter = replace(encounter, stats={**encounter.stats, spec.name: items})
+                    known.add(wanted)
+        return encounter
 
     # sides and the title
 

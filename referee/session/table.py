@@ -19,7 +19,7 @@ from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Plan
-from referee.engine.specs import Command, Form
+from referee.engine.specs import Command, Form, Report, ReportRun
 
 from .store import Session
 from .view import LogLine
@@ -316,6 +316,24 @@ class Table:
         events = self.fight.ruleset.run_command(self.fight, command, actor, values or {},
                                                 self.rng)
         return self.append(events)
+
+    def reporter(self, command: str, values: Mapping[str, Any] | None = None
+                 ) -> Callable[[Callable[[int, int], None] | None], Report | None]:
+        """A report command's work (the odds), to run in a worker thread: it works on a
+        copy of the fight taken now, so the table may go on meanwhile; it writes nothing."""
+        fight, given = self.fight.copy(), dict(values or {})
+
+        def work(progress: Callable[[int, int], None] | None) -> Report | None:
+            return fight.ruleset.report(fight, command, given, progress)
+
+        return work
+
+    def write_run(self, run: ReportRun) -> Path:
+        """One run of a report written to a new file beside the save, to replay."""
+        from .runs import run_path, write_run
+
+        path = run_path(self.session.path, run.number)
+        return write_run(self.session.encounter, self.fight, run.seed, path)
 
     def notices(self) -> list[tuple[str, str]]:
         return self.fight.ruleset.notices(self.fight)

@@ -17,6 +17,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from referee.engine.specs import Chart, Report, ReportRun, Series
+
 from . import sim
 
 if TYPE_CHECKING:
@@ -146,6 +148,8 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
     wins = [0] * len(setup.sides)
     draws = 0
     left = [0] * len(setup.groups)
+    # how many runs left each group with 0, 1, 2 ... minions standing
+    spread = [[0] * (1 + len(members)) for members in setup.members]
     for winner, survivors, _ in out:
         if winner < 0:
             draws += 1
@@ -153,6 +157,7 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
             wins[winner] += 1
         for k, count in enumerate(survivors):
             left[k] += count
+            spread[k][count] += 1
     combats: list[dict[str, Any]] = []
     total_rounds = 0.0
     roster = setup.roster
@@ -185,6 +190,7 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
         "minions": {g: sum(1 for i in setup.members[k] if setup.hp[i] > 0)
                     for k, g in enumerate(setup.groups)},
         "rounds": round(total_rounds, 3),
+        "spread": {g: spread[k] for k, g in enumerate(setup.groups)},
         "combats": combats,
         "seeds": run_seeds,
         "outcomes": [(setup.sides[w] if w >= 0 else "draw") for w, _, _ in out],
@@ -216,44 +222,37 @@ def summary_lines(report: dict[str, Any], limit: int = 0) -> list[str]:
     return lines
 
 
-EIGHTHS = " ▏▎▍▌▋▊▉"
+def report_of(summary: dict[str, Any]) -> Report:
+    """The odds as the app's chart screen shows them: each side's wins, draws and losses
+    as one bar, a survivors histogram per group, the rounds fought, and every run."""
+    sides = tuple(summary["sides"])
+    draw = 100.0 * summary["draws"]
+    won = tuple(100.0 * p for p in summary["sides"].values())
+    outcome = Chart("%", sides, (
+        Series("win", won), Series("draw", tuple(draw for _ in sides)),
+        Series("lose", tuple(max(0.0, 100.0 - w - draw) for w in won))), unit="%")
+    runs = summary["runs"] or 1
+    charts = [outcome] + [
+        Chart(f"{group} survivors",
+              tuple(str(n) for n in range(len(counts))),
+              (Series("runs", tuple(100.0 * c / runs for c in counts)),),
+              kind="histogram", unit="%")
+        for group, counts in summary["spread"].items()]
+    return Report(f"Odds (SA-11): turn {summary['turn']}, {summary['runs']} runs from seed "
+                  f"{summary['seed']}", tuple(report_lines(summary)), tuple(charts),
+                  tuple(ReportRun(k + 1, seed, outcome) for k, (seed, outcome) in
+                        enumerate(zip(summary["seeds"], summary["outcomes"], strict=True))))
 
 
-def bar(share: float, width: int) -> str:
-    """`share` (0 to 1) of `width` cells in █, to an eighth of a cell, padded with ·."""
-    eighths = round(max(0.0, min(share, 1.0)) * width * 8)
-    full, part = divmod(eighths, 8)
-    text = "█" * full + (EIGHTHS[part] if part else "")
-    return text + "·" * (width - len(text))
-
-
-def replays(report: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """For each outcome (a side's win, a draw) that happened: (outcome, the first run
-    with it (1-based), its seed)."""
-    first: dict[str, tuple[int, int]] = {}
-    for k, (outcome, run_seed) in enumerate(zip(report["outcomes"], report["seeds"],
-                                                strict=True)):
-        first.setdefault(outcome, (k + 1, run_seed))
-    order = list(report["sides"]) + ["draw"]
-    return [(o, *first[o]) for o in order if o in first]
-
-
-def chart_lines(report: dict[str, Any], width: int = 20) -> list[str]:
-    """The odds as a chart a person reads at a glance: each side's wins and the draws as
-    bars, each group's expected survivors against its minions, and the runs to replay."""
-    label = max([len(s) for s in report["sides"]] + [len(g) for g in report["survivors"]]
-                + [4])
-    lines = [f"odds (SA-11), turn {report['turn']}: {report['runs']} runs from seed "
-             f"{report['seed']}, {report['rounds']:.1f} rounds a run"]
-    for side, p in report["sides"].items():
-        lines.append(f"  {side:<{label}} {bar(p, width)} {p:6.1%} wins")
-    lines.append(f"  {'draw':<{label}} {bar(report['draws'], width)} {report['draws']:6.1%}")
-    for group, left in report["survivors"].items():
-        count = report["minions"].get(group, 0)
-        lines.append(f"  {group:<{label}} {bar(left / count if count else 0.0, width)} "
-                     f"{left:.2f} of {count} left")
-    for outcome, number, run_seed in replays(report):
-        what = "a draw" if outcome == "draw" else f"{outcome} wins"
-        lines.append(f"  {what} (run {number}): referee fight SAVE --seed {run_seed} "
-                     "-o RUN.toml")
+def report_lines(summary: dict[str, Any]) -> list[str]:
+    """The few lines above the charts: the outcome and the rounds fought per combat."""
+    sides = ", ".join(f"{side} {p:.1%}" for side, p in summary["sides"].items())
+    lines = [f"wins: {sides}; draws {summary['draws']:.1%}; "
+             f"{summary['rounds']:.1f} rounds fought a run"]
+    lines.append("survivors expected: " + ", ".join(
+        f"{g} {n:.2f} of {summary['minions'][g]}" for g, n in summary["survivors"].items()))
+    for c in summary["combats"]:
+        a, b = c["groups"]
+        lines.append(f"{a} vs {b}: skipped (SA-2)" if c.get("skipped") else
+                     f"{a} vs {b}: {c['rounds']:.1f} rounds on average")
     return lines

@@ -8,7 +8,7 @@ event says what it did — so a replay never draws again.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine import events as ev
@@ -19,7 +19,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
-from referee.engine.specs import Cell, Column, Command, Field, Form
+from referee.engine.specs import Cell, Column, Command, Field, Form, Report
 
 from . import events as se
 from . import sim, stats
@@ -98,6 +98,15 @@ class Sanctum(Ruleset):
             if group["id"] not in used:
                 raise FormatError(f"group {group['id']!r} has no minions",
                                   ("groups", index, "id"))
+
+    def new_item(self, encounter: Any, key: str, item_id: str,
+                 combatant: Combatant) -> dict[str, Any] | None:
+        """Set-up: a minion naming a group not there yet makes it, on the minion's side
+        and the youngest (SA-1), so a roster can be set up from nothing."""
+        if key != "groups":
+            return None
+        created = [int(g["created"]) for g in stats.groups(encounter)]
+        return {"id": item_id, "side": combatant.side, "created": max(created, default=0) + 1}
 
     # -- events and the fold ----------------------------------------------------------
 
@@ -450,7 +459,8 @@ class Sanctum(Ruleset):
         return [Command("fight", "Fight the turn", "F", "resolve every pending combat of the "
                         "turn, step by step into the log (SA-1 .. SA-10)"),
                 Command("odds", "Odds", "O", f"simulate the pending combats "
-                        f"{self.odds_runs} times: each side's chance (SA-11)"),
+                        f"{self.odds_runs} times: each side's chance, as a chart; any run "
+                        "opens in replay (SA-11)", report=True),
                 Command("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's "
                         "neighbour order: its combats (SA-2)", show=False)]
 
@@ -477,6 +487,8 @@ class Sanctum(Ruleset):
         pairs = state.pairs.get(fight.round, ())
         if not pairs:
             return "this turn lists no combats (SA-2): P lists them"
+        if command == "odds":
+            return ""  # the odds are of the turn from its start: fought or not
         if state.started.get(fight.round, 0) >= len(pairs) and not state.current:
             return "every combat of this turn is fought"
         return ""
@@ -518,25 +530,40 @@ class Sanctum(Ruleset):
     def run_command(self, fight: Fight, command: str, actor: str | None,
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
         """`fight`: the turn's steps from the save's seed (the same as `referee fight`);
-        `odds`: a note with the summary (the draws never touch the fight)."""
+        `odds` is a report (`report`): nothing to write."""
         why = self.can_run(fight, command, actor)
         if why:
             raise IllegalEvent(why)
         if command == "fight":
             return self.pending(fight)[0]
         if command == "odds":
-            from .odds import chart_lines, run_odds
-
-            report = run_odds(self, fight, self.odds_runs, fight.encounter.seed)
-            # one note a line: a note's text is one line of the log
-            return [ev.Note(round=max(fight.round, 1), text=line)
-                    for line in chart_lines(report)]
+            return []  # a report (`report`): it writes nothing
         if command == "pairs":
             event = se.Combats(round=self.pairs_turn(fight),
                                pairs=self.read_pairs(str(values.get("pairs") or "")))
             self._check_pairs(fight, event)  # the event's own checks, before it is written
             return [event]
         return super().run_command(fight, command, actor, values, rng)
+
+    def report(self, fight: Fight, command: str, values: Mapping[str, Any],
+               progress: Callable[[int, int], None] | None = None) -> Report | None:
+        """`odds`: the turn simulated `odds_runs` times from the save's seed, in this
+        process (the app's worker thread; forking from a threaded app is unsafe)."""
+        if command != "odds":
+            return None
+        why = self.can_run(fight, command, None)
+        if why:
+            raise IllegalEvent(why)
+        from .odds import report_of, run_odds
+
+        return report_of(run_odds(self, fight, self.odds_runs, fight.encounter.seed, 1,
+                                  progress))
+
+    def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
+        """Run `seed` of the odds: the turn from its start, as `referee fight --seed X -o`
+        fights it."""
+        base, _, _ = self.turn_start(fight)
+        return base, self.pending(base, seed)[0]
 
 
 def other(event: se.Combat) -> str:

@@ -23,13 +23,13 @@ ATTACK = (
 MISSILE = ATTACK + (Field("magical", "magical", "bool", False),)
 
 COMBATANT = (
-    Field("group", "group", "id", required=True, help="the minion's group (SA-7 order)"),
+    Field("group", "group", "id", required=True, help="the minion's group (SA-7 order)",
+          refers="groups"),
     Field("level", "level", "int", 0, minimum=0, help="0: a recruit without a level (SA-9)"),
     Field("armor", "maximum armor", "int", 0, minimum=0, help="reset every round (SA-5)"),
     Field("hand", "hand attack", "table", items=ATTACK, form=False),
     Field("missile", "missile attack", "table", items=MISSILE, form=False),
-    Field("effects", "effects", "texts", help="Pixie Dust, does not attack ... (SA-10)",
-          form=False),
+    Field("effects", "effects", "texts", help="Pixie Dust, does not attack ... (SA-10)"),
 )
 SIDE = (
     Field("initiative", "standing", "choice", "other",
@@ -39,11 +39,11 @@ SIDE = (
 )
 GROUP = (
     Field("id", "id", "id", required=True),
-    Field("side", "side", "id", required=True),
+    Field("side", "side", "id", required=True, refers="sides"),
     Field("created", "created", "int", required=True, minimum=0,
           help="creation order: the older group has precedence (SA-1)"),
 )
-ENCOUNTER = (Field("groups", "groups", "items", items=GROUP, form=False),)
+ENCOUNTER = (Field("groups", "groups", "items", items=GROUP),)
 
 
 def group(c: Combatant) -> str:
