@@ -209,7 +209,7 @@ async def press(app: App, frames: Frames, key: str,
     until `changed()` holds and the screen has been refreshed after it; and until the
     last frame the press caused (the screen at rest again)."""
     await frames.settle()
-    character = {"ctrl+z": "\x1a", "ctrl+y": "\x19"}.get(key, key)
+    character = {"ctrl+z": "\x1a", "ctrl+y": "\x19", "enter": "\r"}.get(key, key)
     start = time.perf_counter()
     app.post_message(events.Key(key, character))
     while not changed():

@@ -313,9 +313,18 @@ def test_a_one_segment_spell_has_no_points() -> None:
     assert not fight_of("di-rule-10-spell-lower").plan().points
 
 
-def test_the_plan_pane_lists_the_start() -> None:
+def test_the_plan_pane_lists_the_start_before_the_beat_it_precedes() -> None:
     from referee.session.view import plan_rows
 
     rows = plan_rows(fight_of("di-14-spell-start-and-completion").plan(), set())
-    start = [r for r in rows if r.key.startswith("point")]
-    assert start and start[0].label == "starts <1" and start[0].actions == "zed:D"
+    assert [r.key for r in rows[:3]] == ["point0", "1", "2"]
+    assert rows[0].label == "starts" and rows[0].actions == "zed:D"
+
+
+def test_a_prepared_start_sits_before_its_trigger_and_the_cursor_finds_the_beat() -> None:
+    from referee.session.view import plan_rows
+
+    plan = fight_of("di-14-prepared-start-fired").plan()
+    rows = plan_rows(plan, set())
+    where = [r.key for r in rows].index("point0")
+    assert rows[where + 1].key == str(plan.points[0]["before"])

@@ -211,13 +211,17 @@ def keys_of(beat: Beat) -> tuple[str, ...]:
 
 
 def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
+    """A row a beat, each point of the plan (a spell's start) just before the beat it
+    precedes, then what was skipped and the notes."""
     if plan is None:
         return []
     now = plan.current(resolved)
     rows = []
     if len(_ROWS) > 4 * len(plan.beats) + 64:
         _ROWS.clear()
+    points = points_before(plan)
     for number, beat in enumerate(plan.beats, start=1):
+        rows += points.pop(number, [])
         done = all(key in resolved for key in keys_of(beat))
         mark = "✓" if done else "▶" if number == now else ""
         found = _ROWS.get((id(beat), number, mark))
@@ -227,16 +231,25 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
             found = (beat, row)
             _ROWS[(id(beat), number, mark)] = found
         rows.append(found[1])
-    for n, point in enumerate(plan.points):  # between beats: a spell's start
-        rows.append(PlanRow(f"point{n}", "", f"{point['point']} <{point['before']}",
-                            f"{point['actor']}:{point['action']}",
-                            " ".join(point.get("rules", ())), str(point["why"])))
+    for late in points.values():  # a point after the last beat
+        rows += late
     for n, skipped in enumerate(plan.skipped):
         rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
                             str(skipped.get("rule", "")), str(skipped["why"])))
     for n, note in enumerate(plan.notes):
         rows.append(PlanRow(f"note{n}", "", "note", "", "", note))
     return rows
+
+
+def points_before(plan: Plan) -> dict[int, list[PlanRow]]:
+    """The plan's points as rows, by the number of the beat each comes before."""
+    found: dict[int, list[PlanRow]] = {}
+    for n, point in enumerate(plan.points):
+        row = PlanRow(f"point{n}", "", str(point["point"]),
+                      f"{point['actor']}:{point['action']}",
+                      " ".join(point.get("rules", ())), str(point["why"]))
+        found.setdefault(int(point["before"]), []).append(row)
+    return found
 
 
 # -- the status line -------------------------------------------------------------------------

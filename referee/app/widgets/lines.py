@@ -8,10 +8,12 @@ with an ellipsis."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -38,7 +40,7 @@ class LineTable(ScrollView, can_focus=True):
         Binding("end", "move(100000)", "Last", show=False),
     ]
 
-    cursor = reactive(0)
+    cursor = reactive(0, repaint=False)  # watch_cursor redraws the two rows it moves between
 
     class Moved(Message):
         def __init__(self, table: LineTable, key: str | None) -> None:
@@ -51,9 +53,10 @@ class LineTable(ScrollView, can_focus=True):
         self.labels = labels
         self.folds = folds or tuple(0 for _ in labels)
         self.keys: list[str] = []
-        self.rows: list[tuple[Cell, ...]] = []
+        self.rows: list[tuple[Cell, ...] | None] = []  # None: worked out when first drawn
         self.widths = [len(label) for label in labels]
         self.strips: dict[int, tuple[tuple, Strip]] = {}
+        self.leaping = False  # the cursor is being moved for the user, not by the user
 
     # -- content -------------------------------------------------------------------------
 
@@ -66,18 +69,18 @@ class LineTable(ScrollView, can_focus=True):
         self.strips.clear()
         self.refresh()
 
-    def set_rows(self, keys: list[str], rows: list[tuple[Cell, ...]]) -> None:
-        """New content; rows that did not change keep their rendering."""
+    def set_rows(self, keys: list[str], rows: Sequence[tuple[Cell, ...] | None]) -> None:
+        """New content; rows that did not change keep their rendering. A row given as
+        None is asked of `load` when it is first drawn: a table of a thousand rows works
+        out only the ones on screen."""
         old = self.rows
         changed = [n for n, row in enumerate(rows) if n >= len(old) or old[n] is not row
-                   and old[n] != row]
+                   and (row is None or old[n] != row)]
         grown = False
         for n in changed:  # a row that did not change cannot widen a column
-            for column, (text, _) in enumerate(rows[n]):
-                if len(text) > self.widths[column]:
-                    self.widths[column], grown = len(text), True
+            grown = self.widen(rows[n]) or grown
         moved_keys = keys != self.keys
-        self.keys, self.rows = keys, rows
+        self.keys, self.rows = keys, list(rows)
         if grown or moved_keys or len(changed) > 20:
             self.strips.clear()
         size = Size(self.size.width, len(rows) + 1)
@@ -90,6 +93,27 @@ class LineTable(ScrollView, can_focus=True):
             for n in changed:
                 self.refresh_row(n)
 
+    def widen(self, row: tuple[Cell, ...] | None) -> bool:
+        """Columns widened to fit `row`: whether any grew."""
+        grown = False
+        for column, (text, _) in enumerate(row or ()):
+            if len(text) > self.widths[column]:
+                self.widths[column], grown = len(text), True
+        return grown
+
+    def load(self, row: int) -> tuple[Cell, ...]:
+        """The cells of a row set as None, worked out now that it is drawn."""
+        raise NotImplementedError(f"{type(self).__name__} sets rows it cannot load")
+
+    def row_cells(self, row: int) -> tuple[Cell, ...]:
+        cells = self.rows[row]
+        if cells is None:
+            cells = self.rows[row] = self.load(row)
+            if self.widen(cells):  # every line drawn again, at the new widths
+                self.strips.clear()
+                self.call_later(self.refresh)
+        return cells
+
     @property
     def row_count(self) -> int:
         return len(self.rows)
@@ -98,28 +122,46 @@ class LineTable(ScrollView, can_focus=True):
         return self.keys[self.cursor] if self.keys else None
 
     def select(self, key: str) -> None:
+        """Put the cursor on `key` for the user (on who acts now, the current beat)."""
         if key in self.keys:
-            self.cursor = self.keys.index(key)
+            self.follow(self.keys.index(key))
+
+    def follow(self, row: int) -> None:
+        """Move the cursor to `row` as the fight moves on: a row out of view is brought in
+        with the rows after it in the direction it came from, so the next ones are seen
+        and the next presses need not scroll (a scroll redraws the whole pane)."""
+        self.leaping = True
+        try:
+            self.cursor = row
+        finally:
+            self.leaping = False
 
     # -- drawing ---------------------------------------------------------------------------
 
     def refresh_row(self, row: int) -> None:
-        y = row + 1 - self.scroll_offset.y
-        if 0 <= y < self.size.height:
-            self.refresh_line(y)
+        y = row + 1 - self.scroll_offset.y  # the line on screen (under the header)
+        if 0 < y < self.size.height:
+            # not refresh_line: that one takes a line of the content and scrolls it itself
+            self.refresh(Region(0, y, self.size.width, 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
         self.refresh_row(old)
         self.refresh_row(new)
-        self.scroll_to_row(new)
+        self.scroll_to_row(new, leap=self.leaping and abs(new - old) <= 1)
         self.post_message(self.Moved(self, self.selected()))
 
-    def scroll_to_row(self, row: int) -> None:
+    def scroll_to_row(self, row: int, leap: bool = False) -> None:
+        """The least scroll that shows `row`; with `leap`, a step of one row past the edge
+        turns the page instead: the row lands next to the far edge, one row of context
+        kept behind it."""
         top, height = self.scroll_offset.y, max(self.size.height - 1, 1)
+        before = min(1, height - 1)
         if row < top:
-            self.scroll_to(y=row, animate=False)
+            y = row - (height - 1 - before if leap else 0)
+            self.scroll_to(y=max(y, 0), animate=False)
         elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False)
+            y = row - (before if leap else height - 1)
+            self.scroll_to(y=y, animate=False)
 
     def render_line(self, y: int) -> Strip:
         if y == 0:
@@ -128,11 +170,12 @@ class LineTable(ScrollView, can_focus=True):
         if row >= len(self.rows):
             return Strip.blank(self.size.width)
         on_cursor = row == self.cursor
-        basis = (self.rows[row], on_cursor, self.has_focus, self.size.width)
+        cells = self.row_cells(row)
+        basis = (cells, on_cursor, self.has_focus, self.size.width)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
-            cached = (basis, self.row_strip(self.rows[row], style))
+            cached = (basis, self.row_strip(cells, style))
             self.strips[row] = cached
         return cached[1]
 

@@ -42,7 +42,7 @@ class LogView(ScrollView, can_focus=True):
         self.resize()
         self.to_end()
         for number in range(start, len(self.lines)):
-            self.refresh_line(number - self.scroll_offset.y)
+            self.refresh_line(number)  # a line of the content: Textual scrolls it
 
     def resize(self) -> None:
         rows = (len(self.lines) // STEP + 1) * STEP

@@ -28,4 +28,4 @@ class PlanView(LineTable):
         self.cells = {id(r): (r, row) for r, row in zip(rows, fresh, strict=True)}
         self.set_rows([r.key for r in rows], fresh)
         if current is not None:
-            self.cursor = current - 1
+            self.follow(self.keys.index(str(current)))

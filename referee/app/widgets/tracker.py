@@ -1,5 +1,6 @@
 """The tracker: every combatant, in the round's order once it is known, with the
-columns its ruleset describes. A row is worked out again only when its combatant changed."""
+columns its ruleset describes. A row is worked out only when it is drawn, and again only
+when its combatant changed."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from referee.session import view
 
 from .lines import LineTable
 from .tones import styled
+
+# what a row was worked out from, and its cells (None until the row is first drawn)
+Shown = tuple[tuple[Any, ...], tuple[tuple[str, str], ...] | None]
 
 
 class Tracker(LineTable):
@@ -31,7 +35,8 @@ class Tracker(LineTable):
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__((), id=id)
-        self.shown: dict[str, tuple[tuple[Any, ...], tuple[tuple[str, str], ...]]] = {}
+        self.shown: dict[str, Shown] = {}
+        self.decls: dict[str, Any] = {}
         self.columns: tuple[Any, ...] = ()
         self.folded: set[str] = set()  # the groups shown as one heading row
         self.groups: set[str] = set()
@@ -43,7 +48,7 @@ class Tracker(LineTable):
         if cols != self.columns:
             self.columns, self.shown = cols, {}
             self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
-        decls = view.declarations(fight)
+        self.decls = view.declarations(fight)
         entries = view.grouped(fight, view.order(fight, plan), self.folded)
         self.groups = {key[len(view.GROUP):] for key, _ in entries if key.startswith(view.GROUP)}
         members: dict[str, int] = {}
@@ -51,27 +56,41 @@ class Tracker(LineTable):
             found = fight.ruleset.row_group(fight, cid)
             if found is not None:
                 members[found[0]] = members.get(found[0], 0) + 1
-        rows = {}
-        for key, label in entries:
+        rows: dict[str, Shown] = {}
+        seen = self.on_screen()
+        for n, (key, label) in enumerate(entries):
             if label:  # a group's heading
                 group = key[len(view.GROUP):]
                 row = view.group_row(key, label, group in self.folded, members.get(group, 0),
                                      cols)
                 rows[key] = ((label, group in self.folded), tuple(styled(c) for c in row.cells))
-                continue
-            decl = decls.get(key)
-            basis = view.row_basis(fight, key, key in acting, decl)
-            old = self.shown.get(key)
-            if old is None or old[0] != basis:
-                found_row = view.tracker_row(fight, key, key in acting, decl, cols)
-                old = (basis, tuple(styled(cell) for cell in found_row.cells))
-            rows[key] = old
+            elif n in seen:
+                basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
+                old = self.shown.get(key)
+                rows[key] = old if old is not None and old[0] == basis else (basis, None)
+            else:  # worked out if it is ever drawn: most of a big roster is not
+                rows[key] = ((), None)
         keep = self.selected()
         self.shown = rows
         keys = [key for key, _ in entries]
         self.set_rows(keys, [rows[key][1] for key in keys])
         if keep is not None:
             self.select(keep)
+
+    def on_screen(self) -> range:
+        """The rows in view, and those around the cursor a select may bring into it."""
+        top = self.scroll_offset.y
+        return range(max(top - 2, 0), top + self.size.height + 2)
+
+    def load(self, row: int) -> tuple[tuple[str, str], ...]:
+        assert self.last is not None, "a row is drawn before the tracker is shown"
+        fight, _, acting = self.last
+        key = self.keys[row]
+        decl = self.decls.get(key)
+        found = view.tracker_row(fight, key, key in acting, decl, self.columns)
+        cells = tuple(styled(cell) for cell in found.cells)
+        self.shown[key] = (view.row_basis(fight, key, key in acting, decl), cells)
+        return cells
 
     def combatant(self) -> str | None:
         """The combatant under the cursor (None on a group's heading)."""

@@ -1,0 +1,104 @@
+"""A key press to the updated screen in the app, on the big battles of the rulesets that
+are not "declare, then order": agility-order with 200 units (`n` ends the acting unit's
+turn, `ctrl+z` takes it back) and phases with 1,000 units in 60 squads (`v` then Enter:
+a unit takes its Move in the phase; the Enter is timed, from the form's answer to the
+screen showing the Move).
+
+Measured as benchmarks/app_bench.py measures demon-idol: from a real key event posted
+to the app's queue until the log shows the change and the screen has been refreshed
+after it, each frame turned into terminal bytes. Targets (those demon-idol meets):
+median under 16 ms, 95th percentile under 33 ms.
+Plain script: `python benchmarks/ruleset_app_bench.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import agility_order_bench  # noqa: E402
+import phases_bench  # noqa: E402
+from app_bench import SIZE, Frames, figures, press  # noqa: E402
+
+from referee.app import RefereeApp  # noqa: E402
+from referee.app.forms import FormScreen  # noqa: E402
+from referee.app.widgets import LogView, Tracker  # noqa: E402
+
+TURNS = 40
+MOVES = 40
+
+Sample = tuple[float, float]
+
+
+def saved(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+async def agility_order(folder: Path) -> list[Sample]:
+    """`n` down the lineup, then `ctrl+z` back: each adds a line to the log."""
+    path = saved(folder, "raid.toml", agility_order_bench.battle_text())
+    app = RefereeApp(path, folder, random.Random(1))
+    times = []
+    async with app.run_test(size=SIZE):
+        frames = Frames(app)
+        if app.table.fight.ruleset.initiative_blocks(app.table.fight):
+            await press(app, frames, "i", lambda: not app.table.initiative_blocks())
+        log = app.screen.query_one(LogView)
+        for key in ["n"] * TURNS + ["ctrl+z"] * TURNS:
+            lines = log.line_count
+            times.append(await press(app, frames, key,
+                                     lambda lines=lines: log.line_count == lines + 1))
+    return times
+
+
+async def phases(folder: Path) -> list[Sample]:
+    """Every unit that gains its Move in the first phase takes it: select it, `v`, then
+    the timed Enter on the form."""
+    path = saved(folder, "siege.toml", phases_bench.battle_text())
+    app = RefereeApp(path, folder, random.Random(1))
+    times = []
+    async with app.run_test(size=SIZE) as pilot:
+        frames = Frames(app)
+        fight = app.table.fight
+        top = fight.rs.now.order[0]
+        movers = [cid for cid, c in fight.roster.items() if int(c.stats["combat"]) == top]
+        tracker = app.screen.query_one(Tracker)
+        log = app.screen.query_one(LogView)
+        for cid in movers[:MOVES]:
+            tracker.select(cid)
+            await pilot.press("v")
+            await pilot.pause()
+            assert isinstance(app.screen, FormScreen), app.screen
+            lines = log.line_count
+            times.append(await press(app, frames, "enter",
+                                     lambda lines=lines: log.line_count == lines + 1))
+    return times
+
+
+def report(name: str, times: list[Sample]) -> None:
+    print(f"{name}: {len(times)} presses, {SIZE[0]}x{SIZE[1]}: {figures(times, 0)} "
+          "(targets: median < 16 ms, p95 < 33 ms)")
+    print(f"  until the screen is at rest again: {figures(times, 1)}")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        report(f"agility-order, {agility_order_bench.UNITS} units",
+               asyncio.run(agility_order(folder)))
+        report(f"phases, {phases_bench.UNITS} units in {phases_bench.SQUADS} squads",
+               asyncio.run(phases(folder)))
+
+
+if __name__ == "__main__":
+    main()
+

@@ -1,0 +1,125 @@
+"""The tracker and the plan on big battles: a row is worked out only when it is drawn, and
+what is drawn is exactly what the view model says; the panes turn a page as the fight
+moves past their edge, so the next rows are in view."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from referee.app import RefereeApp
+from referee.app.combat import CombatScreen
+from referee.app.widgets import PlanView, Tracker
+from referee.app.widgets.tones import styled
+from referee.session import view
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from agility_order_bench import battle_text as raid  # noqa: E402
+from phases_bench import battle_text as siege  # noqa: E402
+
+
+def drawn_rows(tracker: Tracker) -> range:
+    top = tracker.scroll_offset.y
+    return range(top, min(top + tracker.size.height - 1, tracker.row_count))
+
+
+def assert_drawn_rows_are_the_view(app: RefereeApp, tracker: Tracker) -> int:
+    """Every combatant row on screen holds what the view model works out afresh."""
+    fight, table = app.table.fight, app.table
+    plan = table.plan()
+    acting = view.build(fight, plan, "", rows=False).acting
+    decls = view.declarations(fight)
+    checked = 0
+    for row in drawn_rows(tracker):
+        key = tracker.keys[row]
+        if key.startswith(view.GROUP):
+            continue
+        fresh = view.tracker_row(fight, key, key in acting, decls.get(key), tracker.columns)
+        assert tracker.rows[row] == tuple(styled(cell) for cell in fresh.cells), key
+        checked += 1
+    return checked
+
+
+def saved(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+async def test_a_200_unit_lineup_draws_fresh_rows_and_turns_the_page(tmp_path: Path) -> None:
+    path = saved(tmp_path, "raid.toml", raid(units=200))
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        tracker = app.screen.query_one(Tracker)
+        plan_view = app.screen.query_one(PlanView)
+        if app.table.initiative_blocks():
+            await pilot.press("i")
+        height = tracker.size.height - 1
+        for _ in range(height + 3):  # past the tracker's bottom edge
+            await pilot.press("n")
+        await pilot.pause(0.1)  # a frame drawn
+        # most of the roster was never drawn, so never worked out
+        assert sum(row is None for row in tracker.rows) > 100
+        assert assert_drawn_rows_are_the_view(app, tracker) >= height - 1
+        # the acting unit was brought in near the top, the next ones below it: the page
+        # turned once, at the edge, not a row a press
+        acting = tracker.keys.index(app.table.acting()[0])
+        top = tracker.scroll_offset.y
+        assert top == height - 1 and acting - top == 4
+        shown = plan_view.cursor - plan_view.scroll_offset.y
+        assert plan_view.scroll_offset.y > 0 and 0 <= shown < plan_view.size.height - 1
+        await pilot.press("end")  # rows never drawn are worked out as they come into view
+        await pilot.pause(0.1)  # a frame drawn
+        assert assert_drawn_rows_are_the_view(app, tracker) >= height - 1
+        await pilot.press("home")
+        await pilot.pause(0.1)  # a frame drawn
+        assert assert_drawn_rows_are_the_view(app, tracker) >= height - 1
+
+
+async def test_undo_turns_the_page_back(tmp_path: Path) -> None:
+    path = saved(tmp_path, "raid.toml", raid(units=200))
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        tracker = app.screen.query_one(Tracker)
+        if app.table.initiative_blocks():
+            await pilot.press("i")
+        for _ in range(60):
+            await pilot.press("n")
+        top = tracker.scroll_offset.y
+        for _ in range(3):  # the acting unit goes back above the top edge
+            await pilot.press("ctrl+z")
+        await pilot.pause(0.1)  # a frame drawn
+        acting = tracker.keys.index(app.table.acting()[0])
+        if acting < top:  # brought in near the bottom: the ones before it are in view
+            assert tracker.scroll_offset.y + tracker.size.height - 1 - acting <= 3
+        assert assert_drawn_rows_are_the_view(app, tracker) > 0
+
+
+async def test_a_change_off_screen_shows_when_its_row_comes_into_view(tmp_path: Path) -> None:
+    path = saved(tmp_path, "siege.toml", siege(units=400, squads=24, seed=3))
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        tracker = app.screen.query_one(Tracker)
+        fight = app.table.fight
+        top = fight.rs.now.order[0]
+        far = [cid for cid in tracker.keys[200:] if cid in fight.roster
+               and int(fight.roster[cid].stats["combat"]) == top][0]
+        before = view.tracker_row(fight, far, False, None, tracker.columns)
+        tracker.select(far)
+        await pilot.pause(0.1)  # a frame drawn
+        tracker.cursor = 0  # back to the top: the unit's row is off screen again
+        await pilot.pause(0.1)  # a frame drawn
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        screen.attempt(app.table.command, "move", far, {"phase": top})
+        await pilot.pause(0.1)  # a frame drawn
+        assert tracker.rows[tracker.keys.index(far)] is None  # not worked out: not drawn
+        tracker.select(far)
+        await pilot.pause(0.1)  # a frame drawn
+        row = tracker.keys.index(far)
+        after = tracker.rows[row]
+        assert after is not None and after != tuple(styled(c) for c in before.cells)
+        assert assert_drawn_rows_are_the_view(app, tracker) > 0
