@@ -84,7 +84,8 @@ class Run:
     """One unit's round, phase by phase."""
 
     __slots__ = ("held", "fresh", "used", "stun", "statuses", "gained", "lost", "blocked",
-                 "keep", "holding", "gains", "invalid", "round", "unit", "base_pos", "done")
+                 "keep", "holding", "gains", "invalid", "round", "unit", "base_pos", "done",
+                 "share")
 
     def __init__(self, unit: Unit, start: Start, round_: int, base_pos: int | None) -> None:
         self.unit = unit
@@ -103,6 +104,7 @@ class Run:
         self.gains: tuple[str, ...] = ()
         self.invalid: list[tuple[Op, str]] = []
         self.done = -2  # the last position worked out
+        self.share: Any = None  # its part of the plan, worked out once (views.Share)
 
     def has(self, status: str) -> bool:
         return status in self.statuses

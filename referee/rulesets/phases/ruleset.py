@@ -10,7 +10,7 @@ from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Encounter
-from referee.engine.plan import Plan
+from referee.engine.plan import Beat, Plan, action_key
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
@@ -213,17 +213,18 @@ class Phases(Ruleset):
         if isinstance(event, ph.Use):
             log = state.now
             op = Op(log.pos(event.phase) or 0, seq, "use", event.what, engaged=event.engaged)
-            return replace(state, now=added(log, event.actor, op), seq=seq, memo={})
+            return replace(state, now=added(log, event.actor, op), seq=seq,
+                           memo=carried(state, event.actor))
         if isinstance(event, ph.Delay):
             op = Op(self.delay_pos(fight, state.now, event.actor), seq, "delay",
                     keep=frozenset(event.keep))
             return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
-                           memo={})
+                           memo=carried(state, event.actor))
         if isinstance(event, ph.Condition):
             if event.name not in STATUSES:
                 return state
             return replace(state, now=self.with_condition(state.now, event, seq), seq=seq,
-                           memo={})
+                           memo=carried(state, event.target))
         if isinstance(event, ph.Order):
             return self.apply_order(fight, state, event)
         if isinstance(event, ph.Regroup):
@@ -234,16 +235,17 @@ class Phases(Ruleset):
             com, dfn = state.decay.get(event.target, (0, 0))
             fight.status[event.target].hp -= event.hits
             return replace(state, decay={**state.decay, event.target: (
-                com + event.combat, dfn + event.defense)}, memo={})
+                com + event.combat, dfn + event.defense)}, memo=carried(state))
         if isinstance(event, ph.Surrender):
-            return replace(state, surrendered=state.surrendered + (event.side,), memo={})
+            return replace(state, surrendered=state.surrendered + (event.side,),
+                           memo=carried(state))
         if isinstance(event, ev.Join) and event.combatant is not None:
             log = state.now
             new = RoundLog(log.round, log.order, log.fighting | {event.combatant.id},
                            log.start, log.ops, log.reached)
             return replace(state, now=new, memo={})
         if event.TYPE in ("damage", "death", "heal"):
-            return replace(state, memo={})
+            return replace(state, memo=carried(state))
         return state
 
     def with_condition(self, log: RoundLog, event: ph.Condition, seq: int) -> RoundLog:
@@ -268,7 +270,8 @@ class Phases(Ruleset):
         order = squads.Order(event.tactic, event.target or "any", tuple(event.at))
         rank = self.order_rank(fight, squad, event.by)
         return replace(state, squads={**state.squads, squad.id: replace(squad, order=order)},
-                       ordered={**state.ordered, squad.id: (event.round, rank)}, memo={})
+                       ordered={**state.ordered, squad.id: (event.round, rank)},
+                       memo=carried(state))
 
     def apply_regroup(self, fight: Fight, state: State, event: ph.Regroup, seq: int) -> State:
         log = state.now
@@ -289,7 +292,7 @@ class Phases(Ruleset):
         if event.modifiers is not None:
             chosen[event.actor] = tuple(event.modifiers)
         return replace(state, now=added(log, event.actor, op), squads=table, member=member,
-                       chosen=chosen, seq=seq, memo={})
+                       chosen=chosen, seq=seq, memo=carried(state, event.actor))
 
     def apply_manoeuvre(self, fight: Fight, state: State, event: ph.Manoeuvre,
                         seq: int) -> State:
@@ -301,7 +304,9 @@ class Phases(Ruleset):
         dismounted = state.dismounted
         if event.kind == "dismount" and event.success:
             dismounted = dismounted + tuple(t for t in event.target if t not in dismounted)
-        return replace(state, now=log, dismounted=dismounted, seq=seq, memo={})
+        changed = () if event.simultaneous else (event.actor,)
+        return replace(state, now=log, dismounted=dismounted, seq=seq,
+                       memo=carried(state, *changed))
 
     @staticmethod
     def state(fight: Fight) -> State:
@@ -317,25 +322,58 @@ class Phases(Ruleset):
         found: dict[str, Run] | None = state.memo.get(key)
         if found is None:
             log = self.at_round(fight, round_)
-            found = {}
-            # a unit whose round did not change since the last time keeps its run
-            cache: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_runs", {})
-            ops_of, start_of, fighting = log.ops, log.start, log.fighting
-            for cid in fight.roster:
-                if cid in fighting or cid in start_of or cid in ops_of:
-                    unit = self.unit(fight, cid)
-                    basis = (log.round, log.order, cid in fighting, start_of.get(cid),
-                             ops_of.get(cid), unit)
-                    kept = cache.get(cid)
-                    if kept is not None and kept[0] == basis[0] and kept[1] == basis[1] and \
-                            all(a is b for a, b in zip(kept[2:6], basis[2:], strict=True)):
-                        found[cid] = kept[6]
-                        continue
-                    run = simulate(log, unit)
-                    cache[cid] = basis + (run,)
-                    found[cid] = run
+            now = round_ == state.now.round
+            found = self.runs_since(fight, log, state.memo.pop(SINCE, None) if now else None)
+            if found is None:
+                found = {}
+                for cid in fight.roster:
+                    run = self.fresh_run(fight, log, cid)
+                    if run is not None:
+                        found[cid] = run
             state.memo[key] = found
         return found
+
+    def runs_since(self, fight: Fight, log: RoundLog,
+                   since: tuple[RoundLog, dict[str, Run], frozenset[str]] | None
+                   ) -> dict[str, Run] | None:
+        """The runs of the state before with only the units an event touched worked out
+        again (an event changes one unit's round), or None when that cannot be done:
+        no runs before, another round, or a unit that joins the runs (roster order)."""
+        if since is None:
+            return None
+        before, runs, changed = since
+        if before.round != log.round or before.order is not log.order or \
+                before.fighting is not log.fighting or before.start is not log.start:
+            return None
+        found = dict(runs)
+        for cid in changed:
+            run = self.fresh_run(fight, log, cid) if cid in fight.roster else None
+            if run is None:
+                found.pop(cid, None)
+            elif cid in found:
+                found[cid] = run
+            else:
+                return None
+        return found
+
+    def fresh_run(self, fight: Fight, log: RoundLog, cid: str) -> Run | None:
+        """`cid`'s round, or None when it has nothing to show; a unit whose round did not
+        change since the last time keeps its run (the same object)."""
+        ops_of, start_of, fighting = log.ops, log.start, log.fighting
+        if cid not in fighting and cid not in start_of and cid not in ops_of:
+            return None
+        cache: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_runs", {})
+        unit = self.unit(fight, cid)
+        basis = (log.round, log.order, cid in fighting, start_of.get(cid), ops_of.get(cid),
+                 unit)
+        kept = cache.get(cid)
+        if kept is not None and kept[0] == basis[0] and kept[1] == basis[1] and \
+                all(a is b for a, b in zip(kept[2:6], basis[2:], strict=True)):
+            run: Run = kept[6]
+            return run
+        run = simulate(log, unit)
+        cache[cid] = basis + (run,)
+        return run
 
     def run_of(self, fight: Fight, cid: str) -> Run | None:
         return self.runs(fight, self.state(fight).now.round).get(cid)
@@ -592,6 +630,34 @@ class Phases(Ruleset):
             return ("PH-2", "croaked: gains nothing")
         return None
 
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        """The port's marking, quick on a big battle: only a croaked unit is unable, so
+        only their actions are looked at; and a beat is copied before it is marked, as
+        the plan may hand the same beat out again (views.plan keeps unchanged phases)."""
+        if plan.round != max(fight.round, 1):
+            return plan  # a round gone by: its plan is what happened
+        down = {cid for cid, s in fight.status.items() if s.dead or s.hp <= 0}
+        if not down:
+            return plan
+        done = fight.resolved.get(plan.round, set())
+        for number, beat in enumerate(plan.beats, start=1):
+            marked: Beat | None = None
+            for index, action in enumerate(beat.actions):
+                if action.actor not in down or action_key(beat, action) in done or \
+                        action.flag("skipped"):
+                    continue
+                found = self.unable(fight, action.actor, number)
+                if found is None:
+                    continue
+                if marked is None:
+                    marked = copied(beat)
+                    plan.beats[number - 1] = marked
+                rule, why = found
+                marked.actions[index] = action.with_extra(skipped=why)
+                entry = {"actor": action.actor, "action": action.action, "why": why}
+                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        return plan
+
     def now_pos(self, fight: Fight) -> int:
         """The phase (its index) the round is at: the furthest an event named, or the
         first with a Move or Action not yet resolved."""
@@ -706,6 +772,28 @@ class Phases(Ruleset):
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (Field("fatigue", "Fatigue", "bool", False,
                       help="subdual damage: Fatigue, not Hits (PH-14)"),)
+
+
+def copied(beat: Beat) -> Beat:
+    return Beat(list(beat.actions), list(beat.rules), list(beat.why), dict(beat.extra),
+                beat.tag, beat.note)
+
+
+SINCE = "since"  # the memo's key for what `carried` hands on
+
+
+def carried(state: State, *changed: str) -> dict[Any, Any]:
+    """A new state's memo: empty, but for the runs of this round worked out for `state`
+    (or handed on to it) and the units whose rounds changed since, so `runs` works out
+    only those again. Only the latest runs are held, never a chain of states."""
+    round_ = state.now.round
+    runs = state.memo.get(("runs", round_))
+    if runs is not None:
+        return {SINCE: (state.now, runs, frozenset(changed))}
+    since = state.memo.get(SINCE)
+    if since is not None:
+        return {SINCE: (since[0], since[1], since[2] | frozenset(changed))}
+    return {}
 
 
 def encounter_squads(encounter: Encounter) -> dict[str, Squad]:

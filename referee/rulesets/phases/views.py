@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
@@ -11,7 +12,7 @@ from referee.engine.specs import Cell, Column
 
 from . import events as ph
 from . import manoeuvres, modifiers, squads, stats
-from .rounds import KINDS, WORD, Run
+from .rounds import KINDS, WORD, RoundLog, Run
 
 if TYPE_CHECKING:
     from .ruleset import Phases
@@ -40,75 +41,293 @@ def names(fight: Fight, ids: list[str]) -> str:
 
 
 # -- the plan ------------------------------------------------------------------------------
+#
+# A big battle's plan is worked out again after every event, and an event changes one
+# unit's round (its Run; the others keep theirs, the same objects). So each Run's share of
+# the plan is worked out once, and a phase no changed share touches keeps its beat from
+# the last plan: the same object, never changed after it is made (Phases.mark_unable
+# copies a beat before it marks it).
+
+
+NO_BLOCKED: Mapping[int, list[tuple[str, str, str]]] = {}  # shared: never changed
+NO_HOLDING: Mapping[int, dict[str, Any]] = {}
+
+
+class Share:
+    """What one unit's round puts into the plan: its gains (at its base phase), what
+    was stopped, what it holds phase by phase, and whether it lost its Move (PH-5).
+    Most units only gain: theirs is made with as few objects as can be (a first plan
+    makes a thousand)."""
+
+    __slots__ = ("cid", "base_pos", "actions", "blocked", "holding", "lost_move")
+
+    def __init__(self, run: Run) -> None:
+        cid = run.unit.cid
+        self.cid = cid
+        self.base_pos = run.base_pos
+        self.actions = tuple([PlannedAction(cid, kind) for kind in run.gains])
+        self.blocked = NO_BLOCKED
+        if run.blocked:
+            blocked: dict[int, list[tuple[str, str, str]]] = {}
+            for pos, _kind, rule, why in run.blocked:  # why, up to its colon, groups
+                blocked.setdefault(pos, []).append((cid, rule, why.split(":")[0]))
+            self.blocked = blocked
+        self.holding = NO_HOLDING
+        if run.holding:
+            self.holding = holding_of(cid, run.holding)
+        self.lost_move = "move" in run.lost and run.lost["move"].endswith("(PH-5)")
+
+    def positions(self) -> set[int]:
+        """The phases the share puts anything into."""
+        out = set(self.blocked) | set(self.holding)
+        if self.base_pos is not None:
+            out.add(self.base_pos)
+        return out
+
+    def at(self, pos: int) -> tuple[Any, ...]:
+        """All the share puts into phase `pos` (to compare one run with another)."""
+        return (self.actions if pos == self.base_pos else None, self.blocked.get(pos),
+                self.holding.get(pos))
+
+
+def holding_of(cid: str, holding: dict[int, frozenset[str]]) -> dict[int, dict[str, Any]]:
+    """The unit's entry in each phase's "holding": one object while what it holds stays
+    the same (a defender holds both all round: one entry, not one a phase)."""
+    out: dict[int, dict[str, Any]] = {}
+    entries: dict[frozenset[str], dict[str, Any]] = {}
+    for pos, held in holding.items():
+        if held:
+            entry = entries.get(held)
+            if entry is None:
+                entry = entries[held] = {"actor": cid, "delayed": [k for k in KINDS
+                                                                  if k in held]}
+            out[pos] = entry
+    return out
+
+
+def share(run: Run) -> Share:
+    found: Share | None = run.share
+    if found is None:
+        found = run.share = Share(run)
+    return found
+
+
+class Inputs:
+    """One phase's shares, in roster order."""
+
+    __slots__ = ("gaining", "blocked", "holding")
+
+    def __init__(self) -> None:
+        self.gaining: list[Share] = []
+        self.blocked: list[tuple[str, str, str]] = []
+        self.holding: list[dict[str, Any]] = []
+
+
+def inputs(runs: dict[str, Run], positions: set[int]) -> dict[int, Inputs]:
+    """The shares of the phases at `positions`, in one walk of the runs."""
+    out = {pos: Inputs() for pos in positions}
+    for run in runs.values():
+        found = share(run)
+        here = out.get(found.base_pos) if found.base_pos is not None else None
+        if here is not None:
+            here.gaining.append(found)
+        for pos, entries in found.blocked.items():
+            if pos in out:
+                out[pos].blocked += entries
+        for pos, entry in found.holding.items():
+            if pos in out:
+                out[pos].holding.append(entry)
+    return out
+
+
+class Frame:
+    """What every phase's beat reads besides the shares; a change in any of it (a new
+    round, an order, a surrender) works out every beat again."""
+
+    def __init__(self, rs: Phases, fight: Fight, round_: int) -> None:
+        state = rs.state(fight)
+        self.fight = fight
+        self.round = round_
+        self.log = rs.at_round(fight, round_)
+        self.way = "up" if rs.direction == "up" else "down"
+        self.delaying = frozenset(rs.delaying(state))
+        self.surrendered = tuple((s, rs.side_name(fight, s)) for s in state.surrendered)
+        self._defenders: set[str] | None = None
+
+    def same(self, other: Frame) -> bool:
+        return (self.round == other.round and self.log.order == other.log.order
+                and self.log.start is other.log.start
+                and self.fight.encounter is other.fight.encounter
+                and self.way == other.way and self.delaying == other.delaying
+                and self.surrendered == other.surrendered)
+
+    def keep(self, other: Frame) -> None:
+        """What `other`, the same frame, worked out already."""
+        self._defenders = other._defenders
+
+    def defenders(self) -> set[str]:
+        """PH-4: the units of defending sides (worked out only when a beat asks)."""
+        if self._defenders is None:
+            encounter = self.fight.encounter
+            defending: dict[str, bool] = {}
+            for side in encounter.sides:  # the first side of an id, as Encounter.side
+                defending.setdefault(side.id, stats.defending(side))
+            self._defenders = {c.id for c in encounter.combatants
+                               if defending.get(c.side, False)}
+        return self._defenders
+
+
+Lost = tuple[int, list[str]]  # where the Moves lost (PH-5) are told, and whose
+
+
+class Kept:
+    """The last plan of a round: the runs it was worked out from and its beats."""
+
+    __slots__ = ("frame", "runs", "beats", "lost")
+
+    def __init__(self, frame: Frame, runs: dict[str, Run], beats: list[Beat],
+                 lost: Lost) -> None:
+        self.frame, self.runs, self.beats, self.lost = frame, runs, beats, lost
 
 
 def plan(rs: Phases, fight: Fight, round_: int) -> Plan:
-    log = rs.at_round(fight, round_)
     runs = rs.runs(fight, round_)
-    state = rs.state(fight)
-    out = Plan(rs.id, round_, [])
-    total = len(log.order)
-    way = "up" if rs.direction == "up" else "down"
-    top = max(log.order) if log.order else 0
-    defenders = {c.id for c in fight.encounter.combatants
-                 if stats.defending(fight.encounter.side(c.side))}
-    delaying = rs.delaying(state)
-    by_pos: dict[int, list[tuple[str, Run]]] = {}
-    for cid, run in runs.items():
-        if run.base_pos is not None:
-            by_pos.setdefault(run.base_pos, []).append((cid, run))
-    blocked: dict[int, list[tuple[str, str, str, str]]] = {}
-    for cid, run in runs.items():
-        for pos, kind, rule, why in run.blocked:
-            blocked.setdefault(pos, []).append((cid, kind, rule, why))
-    holders = [(cid, run) for cid, run in runs.items() if any(run.holding.values())]
-    for pos, phase in enumerate(log.order):
-        beat = Beat([], tag=f"phase {phase}")
-        beat.cite("PH-1", f"phase {phase} ({pos + 1} of {total}: highest base Combat {top} "
-                          f"+ 1, counting {way})")
-        gaining = []
-        for cid, run in by_pos.get(pos, []):
-            for kind in run.gains:
-                beat.actions.append(PlannedAction(cid, kind))
-            if run.gains:
-                gaining.append(cid)
-        if gaining:
-            verb = "gains" if len(gaining) == 1 else "gain"
-            beat.cite("PH-2", f"{names(fight, gaining)} {verb} on base Combat {phase}")
-        stopped: dict[tuple[str, str], list[str]] = {}
-        for cid, _kind, rule, why in blocked.get(pos, []):
-            stopped.setdefault((rule, why.split(":")[0]), []).append(cid)
-        for (rule, why), ids in stopped.items():
-            if len(ids) == 1:
-                beat.cite(rule, f"{why}: gains none of it")
-            else:
-                beat.cite(rule, f"{len(ids)} units stopped ({why.split(' ', 1)[-1]})")
-        holding: list[dict[str, Any]] = []
-        for cid, run in holders:
-            held = run.holding.get(pos)
-            if held:
-                holding.append({"actor": cid, "delayed": [k for k in KINDS if k in held]})
-        if holding:
-            ids = [str(h["actor"]) for h in holding]
-            beat.cite("PH-3", f"holding delayed: {names(fight, ids)}")
-            if round_ == 1 and any(cid in defenders and cid in log.start for cid in ids):
-                beat.cite("PH-4", "the defenders began holding a delayed Move and Action")
-            if any(cid in delaying for cid in ids):
-                beat.cite("PH-20", "a squad on Delay holds its members' Moves and Actions")
-        lost = [cid for cid in log.ops if "move" in runs[cid].lost
-                and runs[cid].lost["move"].endswith("(PH-5)")] if pos == max(
-            log.reached, 0) else []
-        if lost:
-            beat.cite("PH-5", f"Move lost: {names(fight, lost)}")
-        if state.surrendered:
-            beat.cite("PH-10", "surrendered: " + ", ".join(rs.side_name(fight, s)
-                                                            for s in state.surrendered))
-        beat.extra = {"phase": phase, "holding": holding}
-        beat.note = f"{len(holding)} holding" if holding else ""
-        out.beats.append(beat)
-    for side in state.surrendered:
-        out.notes.append(f"{rs.side_name(fight, side)} has surrendered (PH-10)")
+    frame = Frame(rs, fight, round_)
+    plans: dict[int, Kept] = rs.__dict__.setdefault("_plans", {})
+    kept = plans.get(round_)
+    if kept is not None and kept.frame.same(frame):
+        frame.keep(kept.frame)
+        beats, lost = kept_beats(frame, kept, runs)
+    else:
+        beats, lost = all_beats(frame, runs)
+    if len(plans) > 8:
+        plans.clear()
+    plans[round_] = Kept(frame, runs, beats, lost)
+    out = Plan(rs.id, round_, list(beats))
+    for _side, side_name in frame.surrendered:
+        out.notes.append(f"{side_name} has surrendered (PH-10)")
     return out
+
+
+def kept_beats(frame: Frame, kept: Kept, runs: dict[str, Run]) -> tuple[list[Beat], Lost]:
+    """The beats of the last plan, those whose shares changed worked out again."""
+    changed = changed_units(kept.runs, runs)
+    stale = None if changed is None else stale_positions(kept.runs, runs, changed)
+    if changed is None or stale is None:
+        return all_beats(frame, runs)
+    # only a changed run that loses its Move (before or now) changes who lost it, or
+    # their order (the log's)
+    lost_at = max(frame.log.reached, 0)
+    if any(share(runs[cid]).lost_move or share(kept.runs[cid]).lost_move for cid in changed):
+        lost = (lost_at, lost_moves(frame.log, runs))
+    else:
+        lost = (lost_at, kept.lost[1])
+    if lost != kept.lost and (lost[1] or kept.lost[1]):
+        stale |= {kept.lost[0], lost_at}
+    return new_beats(frame, runs, stale, lost, kept.beats), lost
+
+
+def all_beats(frame: Frame, runs: dict[str, Run]) -> tuple[list[Beat], Lost]:
+    lost = (max(frame.log.reached, 0), lost_moves(frame.log, runs))
+    return new_beats(frame, runs, set(range(len(frame.log.order))), lost, []), lost
+
+
+def new_beats(frame: Frame, runs: dict[str, Run], stale: set[int], lost: Lost,
+              old: list[Beat]) -> list[Beat]:
+    """Each phase's beat: worked out at `stale` positions, else the old one."""
+    fresh = inputs(runs, stale) if stale else {}
+    return [beat(frame, pos, fresh[pos], lost) if pos in fresh else old[pos]
+            for pos in range(len(frame.log.order))]
+
+
+def changed_units(old: dict[str, Run], runs: dict[str, Run]) -> list[str] | None:
+    """The units whose runs are new objects since the last plan; None when the units
+    are not the same, in the same order, or so many changed that every beat is worked
+    out again."""
+    if len(old) != len(runs):
+        return None
+    changed = [cid for cid, run in runs.items() if old.get(cid) is not run]
+    if len(changed) * 4 > len(runs) or list(old) != list(runs):
+        return None
+    return changed
+
+
+def stale_positions(old: dict[str, Run], runs: dict[str, Run],
+                    changed: list[str]) -> set[int] | None:
+    """The phases the changed units' shares put something else into; None when a run
+    is another unit's (its name may differ in the beats' words)."""
+    out: set[int] = set()
+    for cid in changed:
+        was, now = old[cid], runs[cid]
+        if was.unit is not now.unit:
+            return None
+        before, after = share(was), share(now)
+        out |= {pos for pos in before.positions() | after.positions()
+                if before.at(pos) != after.at(pos)}
+    return out
+
+
+def lost_moves(log: RoundLog, runs: dict[str, Run]) -> list[str]:
+    return [cid for cid in log.ops if share(runs[cid]).lost_move]
+
+
+class Cites:
+    """Beat.cite kept in dicts: a phase of a big battle cites a thousand units, and a
+    list's `in` for each would be slow."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, None] = {}
+        self.why: dict[str, None] = {}
+
+    def cite(self, rule: str, why: str = "") -> None:
+        self.rules.setdefault(rule)
+        if why:
+            self.why.setdefault(why)
+
+
+def beat(frame: Frame, pos: int, here: Inputs, lost: Lost) -> Beat:
+    fight, log = frame.fight, frame.log
+    phase, total = log.order[pos], len(log.order)
+    top = max(log.order) if log.order else 0
+    out = Cites()
+    out.cite("PH-1", f"phase {phase} ({pos + 1} of {total}: highest base Combat {top} "
+                     f"+ 1, counting {frame.way})")
+    actions: list[PlannedAction] = []
+    gaining = []
+    for found in here.gaining:
+        actions += found.actions
+        if found.actions:
+            gaining.append(found.cid)
+    if gaining:
+        verb = "gains" if len(gaining) == 1 else "gain"
+        out.cite("PH-2", f"{names(fight, gaining)} {verb} on base Combat {phase}")
+    cite_stopped(out, here.blocked)
+    holding = here.holding
+    if holding:
+        ids = [str(h["actor"]) for h in holding]
+        out.cite("PH-3", f"holding delayed: {names(fight, ids)}")
+        if frame.round == 1 and any(cid in log.start and cid in frame.defenders()
+                                    for cid in ids):
+            out.cite("PH-4", "the defenders began holding a delayed Move and Action")
+        if not frame.delaying.isdisjoint(ids):
+            out.cite("PH-20", "a squad on Delay holds its members' Moves and Actions")
+    if pos == lost[0] and lost[1]:
+        out.cite("PH-5", f"Move lost: {names(fight, lost[1])}")
+    if frame.surrendered:
+        out.cite("PH-10", "surrendered: " + ", ".join(name for _, name in frame.surrendered))
+    return Beat(actions, list(out.rules), list(out.why), {"phase": phase, "holding": holding},
+                tag=f"phase {phase}", note=f"{len(holding)} holding" if holding else "")
+
+
+def cite_stopped(out: Cites, blocked: list[tuple[str, str, str]]) -> None:
+    stopped: dict[tuple[str, str], list[str]] = {}
+    for cid, rule, why in blocked:
+        stopped.setdefault((rule, why), []).append(cid)
+    for (rule, why), ids in stopped.items():
+        if len(ids) == 1:
+            out.cite(rule, f"{why}: gains none of it")
+        else:
+            out.cite(rule, f"{len(ids)} units stopped ({why.split(' ', 1)[-1]})")
 
 
 # -- the tracker ---------------------------------------------------------------------------
