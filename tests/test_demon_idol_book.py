@@ -328,3 +328,11 @@ def test_a_prepared_start_sits_before_its_trigger_and_the_cursor_finds_the_beat(
     rows = plan_rows(plan, set())
     where = [r.key for r in rows].index("point0")
     assert rows[where + 1].key == str(plan.points[0]["before"])
+
+
+def test_the_log_tells_a_further_declaration_as_one() -> None:
+    fight = fight_of("di-13-close-then-strike")
+    further = [n for n, e in enumerate(fight.log) if getattr(e, "then", False)]
+    assert further
+    line = fight.ruleset.tell(fight, fight.log[further[0]])
+    assert line is not None and " then declares G" in line

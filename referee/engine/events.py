@@ -76,6 +76,12 @@ class Declare(Event):
     then: bool = _f("bool", False)
     note: str | None = _f("str")
 
+    @property
+    def verb(self) -> str:
+        """How the log tells it: declares, declares again, then declares."""
+        return "declares again" if self.replaces else "then declares" if self.then else \
+            "declares"
+
 
 @record(frozen=True)
 class Join(Event):

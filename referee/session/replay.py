@@ -285,8 +285,7 @@ def tell_initiative(fight: Fight, e: ev.Initiative) -> str:
 
 def tell_declare(fight: Fight, e: ev.Declare) -> str:
     what = getattr(e, "weapon", None) or getattr(e, "spell", None) or ""
-    verb = "declares again" if e.replaces else "declares"
-    text = f"{name(fight, e.actor)} {verb} {e.action}" + (f" ({what})" if what else "")
+    text = f"{name(fight, e.actor)} {e.verb} {e.action}" + (f" ({what})" if what else "")
     if e.target:
         text += f" at {names(fight, e.target)}"
     return text

@@ -21,8 +21,8 @@ def name(fight: Fight, cid: str) -> str:
 def tell(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, cu.Declare):
         what = event.weapon or event.spell or ""
-        verb = "declares again" if event.replaces else "declares"
-        text = f"{name(fight, event.actor)} {verb} {event.action}" + (f" ({what})" if what else "")
+        text = f"{name(fight, event.actor)} {event.verb} {event.action}"
+        text += f" ({what})" if what else ""
         if event.target:
             text += " at " + ", ".join(name(fight, t) for t in event.target)
         if event.modifier is not None:

@@ -36,8 +36,7 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
 
 def tell_declare(fight: Fight, e: di.Declare) -> str:
     what = e.weapon or e.spell or e.device or ("turn undead" if e.turn else "")
-    verb = "declares again" if e.replaces else "declares"
-    text = f"{name(fight, e.actor)} {verb} {e.action}" + (f" ({what})" if what else "")
+    text = f"{name(fight, e.actor)} {e.verb} {e.action}" + (f" ({what})" if what else "")
     if e.target:
         text += " at " + ", ".join(name(fight, t) for t in e.target)
     if e.charge:
