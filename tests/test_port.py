@@ -150,3 +150,14 @@ def test_an_actor_who_can_no_longer_act_keeps_no_beat(tmp_path: Path,
     assert shown["skipped"][0]["rule"] == "DI-19"
     assert main(["plan", str(path)]) == 0
     assert "skipped" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("demo", "declares"), [
+    ("demo.toml", True), ("count-up.toml", True), ("agility-order.toml", False),
+    ("phases.toml", False), ("sanctum.toml", False)])
+def test_the_status_line_names_a_declaration_phase_only_where_there_is_one(
+        demo: str, declares: bool) -> None:
+    from referee.session.view import status_text
+
+    fight = load_save(ROOT / "saves" / demo).fight
+    assert ("declarations" in status_text(fight, "t")) is declares

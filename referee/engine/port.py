@@ -353,6 +353,11 @@ class Ruleset:
         """What the status line says of this round (the dice, counts ...)."""
         return []
 
+    def phase_word(self, fight: Fight) -> str:
+        """Where the round stands, in the status line: a ruleset with no declarations
+        names its own steps."""
+        return fight.phase
+
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
         """A declaration in the tracker's few columns."""
         text = decl.action

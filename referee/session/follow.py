@@ -294,5 +294,5 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
         for skipped in plan.skipped:
             beats.append(PlayerBeat("✗", "skipped", f"{skipped['actor']}:{skipped['action']}"))
     log = [hide_hit_points(t.text) for t in told if is_public(fight, t)][-LOG_LINES:]
-    return PlayersView(title, max(fight.round, 1), fight.phase, rows, beats, secret,
-                       has_declarations, log, fight.ended)
+    return PlayersView(title, max(fight.round, 1), fight.ruleset.phase_word(fight), rows, beats,
+                       secret, has_declarations, log, fight.ended)

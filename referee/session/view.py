@@ -256,7 +256,8 @@ def points_before(plan: Plan) -> dict[int, list[PlanRow]]:
 
 
 def status_text(fight: Fight, title: str) -> str:
-    parts = [title, fight.ruleset.name, f"round {max(fight.round, 1)}", fight.phase]
+    parts = [title, fight.ruleset.name, f"round {max(fight.round, 1)}",
+             fight.ruleset.phase_word(fight)]
     parts += fight.ruleset.status_parts(fight)
     if fight.ended:
         parts.append("the fight is over")

@@ -582,6 +582,9 @@ class AgilityOrder(Ruleset):
         out["ties_due"] = self.ties_due(fight)
         return out
 
+    def phase_word(self, fight: Fight) -> str:
+        return "over" if fight.ended else ""  # no declarations: whose turn it is says it
+
     def status_parts(self, fight: Fight) -> list[str]:
         parts = []
         now = self.turn(fight)

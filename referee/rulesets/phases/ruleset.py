@@ -731,6 +731,9 @@ class Phases(Ruleset):
                                  "tactic": s.order.tactic, "target": s.order.target}
                            for sid, s in state.squads.items()}}
 
+    def phase_word(self, fight: Fight) -> str:
+        return "over" if fight.ended else ""  # the phase it is at is a part of its own
+
     def status_parts(self, fight: Fight) -> list[str]:
         from .views import status_parts
 

@@ -442,6 +442,9 @@ class Sanctum(Ruleset):
                 "combats": [dict(e) for e in state.ends.get(turn, ())],
                 "promoted": dict(state.promoted)}
 
+    def phase_word(self, fight: Fight) -> str:
+        return "over" if fight.ended else ""  # the turn's pairs say where it stands
+
     def status_parts(self, fight: Fight) -> list[str]:
         state = self.state(fight)
         turn = max(fight.round, 1)
