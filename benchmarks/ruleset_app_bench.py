@@ -1,8 +1,8 @@
 """A key press to the updated screen in the app, on the big battles of the rulesets that
 are not "declare, then order": agility-order with 200 units (`n` ends the acting unit's
-turn, `ctrl+z` takes it back) and phases with 1,000 units in 60 squads (`v` then Enter:
-a unit takes its Move in the phase; the Enter is timed, from the form's answer to the
-screen showing the Move).
+turn, `ctrl+z` takes it back) and phases with 1,000 units in 60 squads (`n` resolves the
+phase it is at, `ctrl+z` takes it back; and `v` then Enter: a unit takes its Move in the
+phase, the Enter timed from the form's answer to the screen showing the Move).
 
 Measured as benchmarks/app_bench.py measures demon-idol: from a real key event posted
 to the app's queue until the log shows the change and the screen has been refreshed
@@ -84,6 +84,22 @@ async def phases(folder: Path) -> list[Sample]:
     return times
 
 
+async def phases_steps(folder: Path) -> list[Sample]:
+    """`n` on through the phases (each resolves the phase it is at), then `ctrl+z` back."""
+    path = saved(folder, "siege-steps.toml", phases_bench.battle_text())
+    app = RefereeApp(path, folder, random.Random(1))
+    times = []
+    async with app.run_test(size=SIZE):
+        frames = Frames(app)
+        log = app.screen.query_one(LogView)
+        steps = len(app.table.plan().beats) - 1
+        for key in ["n"] * steps + ["ctrl+z"] * steps:
+            lines = log.line_count
+            times.append(await press(app, frames, key,
+                                     lambda lines=lines: log.line_count == lines + 1))
+    return times
+
+
 def report(name: str, times: list[Sample]) -> None:
     print(f"{name}: {len(times)} presses, {SIZE[0]}x{SIZE[1]}: {figures(times, 0)} "
           "(targets: median < 16 ms, p95 < 33 ms)")
@@ -95,8 +111,10 @@ def main() -> None:
         folder = Path(name)
         report(f"agility-order, {agility_order_bench.UNITS} units",
                asyncio.run(agility_order(folder)))
-        report(f"phases, {phases_bench.UNITS} units in {phases_bench.SQUADS} squads",
-               asyncio.run(phases(folder)))
+        battle = f"phases, {phases_bench.UNITS} units in {phases_bench.SQUADS} squads"
+        report(f"{battle}, n and ctrl+z", asyncio.run(phases_steps(folder)))
+        report(f"{battle}, a Move's form answered (Enter; the form closing redraws the "
+               "whole screen)", asyncio.run(phases(folder)))
 
 
 if __name__ == "__main__":

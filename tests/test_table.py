@@ -106,3 +106,23 @@ def test_saves_folder_lists_title_ruleset_round(tmp_path: Path):
 def test_a_miss_goes_in_the_log(table: Table):
     note = table.miss("brann", "gob1")[0]
     assert note.TYPE == "note" and note.text == "Brann the fighter misses Goblin 1"
+
+
+def test_an_undo_finds_the_plan_it_had_and_a_new_branch_works_out_its_own(table: Table):
+    for actor in list(table.fight.roster):
+        action = "D" if actor in ("zed", "shaman") else "G"
+        table.declare(actor, action, **table.prefill(actor, action))
+    table.enter_initiative({"party": 4, "goblins": 2})
+    plan = table.plan()
+    table.resolve_next()  # a resolve does not reshape the plan
+    assert table.plan() is plan
+    table.undo()
+    assert table.plan() is plan  # the same events in effect: the same plan, not worked again
+    table.undo()  # the initiative: the plan it stood on before is gone
+    assert table.fight.plan().to_json() != plan.to_json()
+    table.enter_initiative({"party": 1, "goblins": 6})  # another branch, another plan
+    fresh = table.fight.at(len(table.fight.log)).plan().to_json()
+    assert table.plan().to_json() == fresh != plan.to_json()
+    table.undo()
+    table.redo()
+    assert table.plan().to_json() == fresh

@@ -108,6 +108,9 @@ class Fight:
         self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
         self.checkpoints: dict[int, FightState] = {}  # events in effect -> state then
         self._start()
+        # events in effect -> the plan revision then: the same events in effect give the
+        # same plan, so an undo finds the plan it had (a redo brings back the same events)
+        self.revisions: dict[int, int] = {0: self.plan_revision}
 
     def _start(self) -> None:
         self.state = FightState(self)
@@ -229,6 +232,7 @@ class Fight:
         self.events.append(event)
         self.positions.append(index)
         self._apply(index, event)
+        self.revisions[len(self.events)] = self.plan_revision
 
     def _replay_effective(self) -> None:
         """After an undo: the state folded again from the nearest checkpoint, not from the
@@ -245,7 +249,7 @@ class Fight:
             self._apply(self.positions[number], self.events[number])
             if (number + 1) % CHECKPOINT_EVERY == 0:
                 self.checkpoints[number + 1] = self.state.copy()
-        self.plan_revision = next(_REVISIONS)
+        self.plan_revision = self.revisions.get(count) or next(_REVISIONS)
 
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""

@@ -64,10 +64,11 @@ class Tracker(LineTable):
                 row = view.group_row(key, label, group in self.folded, members.get(group, 0),
                                      cols)
                 rows[key] = ((label, group in self.folded), tuple(styled(c) for c in row.cells))
-            elif n in seen:
+            elif n in seen:  # worked out now: a row that reads the same is not redrawn
                 basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
                 old = self.shown.get(key)
-                rows[key] = old if old is not None and old[0] == basis else (basis, None)
+                rows[key] = old if old is not None and old[0] == basis and old[1] else \
+                    (basis, self.cells(key))
             else:  # worked out if it is ever drawn: most of a big roster is not
                 rows[key] = ((), None)
         keep = self.selected()
@@ -82,14 +83,18 @@ class Tracker(LineTable):
         top = self.scroll_offset.y
         return range(max(top - 2, 0), top + self.size.height + 2)
 
+    def cells(self, key: str) -> tuple[tuple[str, str], ...]:
+        assert self.last is not None, "a row is drawn before the tracker is shown"
+        fight, _, acting = self.last
+        found = view.tracker_row(fight, key, key in acting, self.decls.get(key), self.columns)
+        return tuple(styled(cell) for cell in found.cells)
+
     def load(self, row: int) -> tuple[tuple[str, str], ...]:
         assert self.last is not None, "a row is drawn before the tracker is shown"
         fight, _, acting = self.last
         key = self.keys[row]
-        decl = self.decls.get(key)
-        found = view.tracker_row(fight, key, key in acting, decl, self.columns)
-        cells = tuple(styled(cell) for cell in found.cells)
-        self.shown[key] = (view.row_basis(fight, key, key in acting, decl), cells)
+        cells = self.cells(key)
+        self.shown[key] = (view.row_basis(fight, key, key in acting, self.decls.get(key)), cells)
         return cells
 
     def combatant(self) -> str | None:

@@ -29,6 +29,9 @@ class Lineup:
     unrolled: tuple[str, ...]  # tied units still waiting for their tie roll (or a reroll)
 
 
+NAMED = 3  # a big tie names a few of the others and counts the rest: a why stays readable
+
+
 def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
     state: State = fight.rs
     live = round_ >= max(fight.round, 1)
@@ -76,7 +79,9 @@ def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value:
     if len(run) == 1:
         return [Slot(run[0], value, rules, (base,))]
     def others(cid: str) -> str:
-        return ", ".join(name(o) for o in run if o != cid)
+        named = [name(o) for o in run[:NAMED + 1] if o != cid][:NAMED]
+        more = len(run) - 1 - len(named)
+        return ", ".join(named) + (f" and {more} more" if more else "")
 
     mode = rs.tie_mode
     if mode == "players":
@@ -95,8 +100,11 @@ def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value:
     rolls = ", ".join(f"{name(c)} {'/'.join(map(str, state.ties[c]))}" for c in run)
     label = "the referee's order" if mode == "referee" else "d20"
     out = []
+    alike: dict[Any, list[str]] = {}
     for c in run:
-        same = [o for o in run if o != c and state.ties[o] == state.ties[c]]
+        alike.setdefault(state.ties[c], []).append(c)
+    for c in run:
+        same = [o for o in alike[state.ties[c]] if o != c]
         if same:
             unrolled.append(c)
             why = f"tie broken by {label}: {rolls}; still tied with " + ", ".join(
