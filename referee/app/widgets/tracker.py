@@ -61,9 +61,8 @@ class Tracker(LineTable):
         for n, (key, label) in enumerate(entries):
             if label:  # a group's heading
                 group = key[len(view.GROUP):]
-                row = view.group_row(key, label, group in self.folded, members.get(group, 0),
-                                     cols)
-                rows[key] = ((label, group in self.folded), tuple(styled(c) for c in row.cells))
+                rows[key] = self.heading(key, label, group in self.folded,
+                                         members.get(group, 0))
             elif n in seen:  # worked out now: a row that reads the same is not redrawn
                 basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
                 old = self.shown.get(key)
@@ -77,6 +76,15 @@ class Tracker(LineTable):
         self.set_rows(keys, [rows[key][1] for key in keys])
         if keep is not None:
             self.select(keep)
+
+    def heading(self, key: str, label: str, folded: bool, acting: int) -> Shown:
+        """A group's heading row, kept while it reads the same (a big battle has many)."""
+        basis = (label, folded, acting)
+        old = self.shown.get(key)
+        if old is not None and old[0] == basis:
+            return old
+        row = view.group_row(key, label, folded, acting, self.columns)
+        return (basis, tuple(styled(c) for c in row.cells))
 
     def on_screen(self) -> range:
         """The rows in view, and those around the cursor a select may bring into it."""
