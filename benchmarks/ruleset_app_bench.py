@@ -17,6 +17,7 @@ import asyncio
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,21 +44,28 @@ def saved(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-async def agility_order(folder: Path) -> list[Sample]:
-    """`n` down the lineup, then `ctrl+z` back: each adds a line to the log."""
-    path = saved(folder, "raid.toml", agility_order_bench.battle_text())
-    app = RefereeApp(path, folder, random.Random(1))
+async def there_and_back(path: Path, steps: Callable[[RefereeApp], int]) -> list[Sample]:
+    """`n` forward `steps(app)` times, then `ctrl+z` as many times back: each press adds a
+    line to the log."""
+    app = RefereeApp(path, path.parent, random.Random(1))
     times = []
     async with app.run_test(size=SIZE):
         frames = Frames(app)
-        if app.table.fight.ruleset.initiative_blocks(app.table.fight):
+        if app.table.initiative_blocks():
             await press(app, frames, "i", lambda: not app.table.initiative_blocks())
         log = app.screen.query_one(LogView)
-        for key in ["n"] * TURNS + ["ctrl+z"] * TURNS:
+        count = steps(app)
+        for key in ["n"] * count + ["ctrl+z"] * count:
             lines = log.line_count
             times.append(await press(app, frames, key,
                                      lambda lines=lines: log.line_count == lines + 1))
     return times
+
+
+async def agility_order(folder: Path) -> list[Sample]:
+    """`n` down the lineup (each ends the acting unit's turn), then `ctrl+z` back."""
+    path = saved(folder, "raid.toml", agility_order_bench.battle_text())
+    return await there_and_back(path, lambda app: TURNS)
 
 
 async def phases(folder: Path) -> list[Sample]:
@@ -87,17 +95,7 @@ async def phases(folder: Path) -> list[Sample]:
 async def phases_steps(folder: Path) -> list[Sample]:
     """`n` on through the phases (each resolves the phase it is at), then `ctrl+z` back."""
     path = saved(folder, "siege-steps.toml", phases_bench.battle_text())
-    app = RefereeApp(path, folder, random.Random(1))
-    times = []
-    async with app.run_test(size=SIZE):
-        frames = Frames(app)
-        log = app.screen.query_one(LogView)
-        steps = len(app.table.plan().beats) - 1
-        for key in ["n"] * steps + ["ctrl+z"] * steps:
-            lines = log.line_count
-            times.append(await press(app, frames, key,
-                                     lambda lines=lines: log.line_count == lines + 1))
-    return times
+    return await there_and_back(path, lambda app: len(app.table.plan().beats) - 1)
 
 
 def report(name: str, times: list[Sample]) -> None:
