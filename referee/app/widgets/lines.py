@@ -76,11 +76,11 @@ class LineTable(ScrollView, can_focus=True):
         old = self.rows
         changed = [n for n, row in enumerate(rows) if n >= len(old) or old[n] is not row
                    and (row is None or old[n] != row)]
-        grown = False
-        for n in changed:  # a row that did not change cannot widen a column
-            grown = self.widen(rows[n]) or grown
         moved_keys = keys != self.keys
         self.keys, self.rows = keys, list(rows)
+        grown = False
+        for n in changed:  # a row that did not change cannot widen a column
+            grown = (not self.spans(n) and self.widen(rows[n])) or grown
         if grown or moved_keys or len(changed) > 20:
             self.strips.clear()
         size = Size(self.size.width, len(rows) + 1)
@@ -100,6 +100,10 @@ class LineTable(ScrollView, can_focus=True):
             if len(text) > self.widths[column]:
                 self.widths[column], grown = len(text), True
         return grown
+
+    def spans(self, row: int) -> bool:
+        """Whether `row` is a heading: its text runs across the columns, widening none."""
+        return False
 
     def load(self, row: int) -> tuple[Cell, ...]:
         """The cells of a row set as None, worked out now that it is drawn."""
@@ -175,7 +179,8 @@ class LineTable(ScrollView, can_focus=True):
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
-            cached = (basis, self.row_strip(cells, style))
+            draw = self.span_strip if self.spans(row) else self.row_strip
+            cached = (basis, draw(cells, style))
             self.strips[row] = cached
         return cached[1]
 
@@ -218,6 +223,25 @@ class LineTable(ScrollView, can_focus=True):
                 piece = piece[: room - used]
             segments.append(Segment(piece, look))
             used += len(piece)
+            if used >= room:
+                break
+        return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+
+    def span_strip(self, cells: tuple[Cell, ...], base: Style | None) -> Strip:
+        """A heading: its first cell in its column, the rest of its text run on."""
+        first, rest = cells[0], [cell for cell in cells[1:] if cell[0]]
+        width = self.widths[0] + GAP
+        pieces = [(first[0].ljust(width)[:width], first[1])]
+        for number, (text, style) in enumerate(rest):
+            pieces.append((("  " if number else "") + text, style))
+        room, used, segments = self.room, 0, []
+        for text, style in pieces:
+            look = Style.parse(style) if style else Style()
+            look = base + look if base is not None else look
+            if used + len(text) > room:  # too long for the screen: cut, and say so
+                text = text[: max(room - used - 1, 0)] + "…"
+            segments.append(Segment(text, look))
+            used += len(text)
             if used >= room:
                 break
         return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())

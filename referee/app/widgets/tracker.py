@@ -86,6 +86,9 @@ class Tracker(LineTable):
         row = view.group_row(key, label, folded, acting, self.columns)
         return (basis, tuple(styled(c) for c in row.cells))
 
+    def spans(self, row: int) -> bool:
+        return self.keys[row].startswith(view.GROUP)
+
     def on_screen(self) -> range:
         """The rows in view, and those around the cursor a select may bring into it."""
         top = self.scroll_offset.y
