@@ -123,3 +123,19 @@ async def test_a_change_off_screen_shows_when_its_row_comes_into_view(tmp_path: 
         after = tracker.rows[row]
         assert after is not None and after != tuple(styled(c) for c in before.cells)
         assert assert_drawn_rows_are_the_view(app, tracker) > 0
+
+
+async def test_a_groups_heading_runs_across_the_columns_and_widens_none(tmp_path: Path) -> None:
+    path = saved(tmp_path, "siege.toml", (ROOT / "saves" / "phases.toml").read_text())
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        tracker = app.screen.query_one(Tracker)
+        heading = next(n for n, key in enumerate(tracker.keys) if key.startswith(view.GROUP))
+        label = tracker.rows[heading][1][0]  # type: ignore[index]
+        name = tracker.labels.index("combatant")
+        assert len(label) > tracker.widths[name] + 10
+        shown = {tracker.labels[c] for c in tracker.visible_columns()}
+        assert {"C/D", "move", "action", "state"} <= shown  # room the heading did not take
+        line = "".join(s.text for s in tracker.render_line(heading + 1 - tracker.scroll_offset.y))
+        assert label[:30] in line
