@@ -186,3 +186,64 @@ def test_a_run_written_by_the_table_is_what_fight_seed_o_writes(
     assert main(["fight", str(session.path), "--seed", "4242", "-o", str(cli)]) == 0
     capsys.readouterr()
     assert path.read_text() == cli.read_text()
+
+
+# -- sides: the initiative standing (SA-1), and any ruleset's side keys -------------------
+
+
+def side_values(editor: RosterEditor, side_id: str | None, **changes: Any) -> dict[str, Any]:
+    side = editor.encounter.side(side_id) if side_id else None
+    return {f.name: f.default for f in editor.side_form(side).fields} | changes
+
+
+def test_a_sides_form_asks_its_rulesets_keys_and_the_standing_is_written(session: Any) -> None:
+    editor = RosterEditor(session)
+    form = editor.side_form(editor.encounter.side("blue"))
+    names = [f.name for f in form.fields]
+    assert names == ["name", "players", "initiative"]
+    standing = next(f for f in form.fields if f.name == "initiative")
+    assert standing.default == "other" and standing.kind == "choice"
+    editor.edit_side("red", side_values(editor, "red", initiative="other"))
+    editor.edit_side("blue", side_values(editor, "blue", initiative="initiative",
+                                         name="Blue host"))
+    saved = load_save(session.path).encounter
+    assert saved.side("blue").stats["initiative"] == "initiative"  # type: ignore[union-attr]
+    assert saved.side("blue").name == "Blue host"  # type: ignore[union-attr]
+    assert saved.side("red").stats["initiative"] == "other"  # type: ignore[union-attr]
+
+
+def test_two_sides_with_initiative_are_refused_and_nothing_is_written(session: Any) -> None:
+    editor = RosterEditor(session)
+    before = session.path.read_text()
+    with pytest.raises(RefereeError, match="only one player has initiative"):
+        editor.edit_side("blue", side_values(editor, "blue", initiative="initiative"))
+    assert session.path.read_text() == before
+
+
+def test_a_new_side_takes_its_standing_from_the_form(session: Any) -> None:
+    editor = RosterEditor(session)
+    editor.add_side("grey", "Grey", side_values(editor, None, id="grey", name="Grey",
+                                                initiative="neutral"))
+    grey = load_save(session.path).encounter.side("grey")
+    assert grey is not None and grey.stats["initiative"] == "neutral"
+
+
+async def test_e_on_a_side_in_set_up_edits_its_standing(tmp_path: Path) -> None:
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+
+    path = tmp_path / "sanctum.toml"
+    shutil.copyfile(ROOT / "saves" / "sanctum.toml", path)
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+e")
+        app.screen.query_one("#sides").focus()
+        await pilot.press("down")  # blue
+        await pilot.press("e")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-initiative").index = 1  # neutral
+        await pilot.press("enter")
+        await pilot.pause()
+    side = load_save(path).encounter.side("blue")
+    assert side is not None and side.stats["initiative"] == "neutral"

@@ -58,7 +58,7 @@ class SetupScreen(Screen[None]):
         yield Header()
         with Vertical():
             yield Label("", id="setup-title")
-            yield Label("Sides (s adds, S removes; e renames the one under the cursor)",
+            yield Label("Sides (s adds, S removes; e edits the one under the cursor)",
                         classes="heading")
             yield DataTable(id="sides", cursor_type="row")
             yield Label("Combatants (a adds, e edits, x removes; t sets the title)",
@@ -200,9 +200,8 @@ class SetupScreen(Screen[None]):
                       (field,)), done)
 
     def action_add_side(self) -> None:
-        fields = (Field("id", "id", required=True), Field("name", "name"))
-        self.ask(Form("Add a side", fields),
-                 lambda v: self.change(self.editor.add_side, v["id"], v.get("name") or ""))
+        self.ask(self.editor.side_form(None),
+                 lambda v: self.change(self.editor.add_side, v["id"], v.get("name") or "", v))
 
     def side_under_cursor(self) -> str | None:
         table = self.query_one("#sides", DataTable)
@@ -215,9 +214,8 @@ class SetupScreen(Screen[None]):
         side = self.editor.encounter.side(side_id or "")
         if side is None:
             return
-        field = Field("name", "name", default=side.name, required=True)
-        self.ask(Form(f"Rename the side {side.id}", (field,)),
-                 lambda v: self.change(self.editor.rename_side, side.id, v["name"]))
+        self.ask(self.editor.side_form(side),
+                 lambda v: self.change(self.editor.edit_side, side.id, v))
 
     def action_remove_side(self) -> None:
         side_id = self.side_under_cursor()

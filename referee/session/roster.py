@@ -18,6 +18,7 @@ from referee.engine.model import (
     check_roster,
     read_combatant,
     read_combatants,
+    read_side,
     read_sides,
     spell_to_dict,
     weapon_to_dict,
@@ -317,16 +318,48 @@ class RosterEditor:
 
     # sides and the title
 
-    def add_side(self, side_id: str, name: str = "") -> None:
+    def add_side(self, side_id: str, name: str = "",
+                 values: Mapping[str, Any] | None = None) -> None:
         if self.encounter.side(side_id) or self.encounter.combatant(side_id):
             raise FormatError(f"{side_id} is taken", ("id",))
-        side = Side(side_id, name or side_id)
+        side = self.built_side(Side(side_id, name or side_id), values or {})
         self.write(replace(self.encounter, sides=self.encounter.sides + (side,)))
 
     def rename_side(self, side_id: str, name: str) -> None:
-        sides = tuple(replace(s, name=name) if s.id == side_id else s
+        self.edit_side(side_id, {"name": name})
+
+    def edit_side(self, side_id: str, values: Mapping[str, Any]) -> None:
+        """A side's name, whether players run it, and its ruleset's keys (SA-1's standing,
+        PH-4's defenders ...), read as strictly as a file would be."""
+        sides = tuple(self.built_side(s, values) if s.id == side_id else s
                       for s in self.encounter.sides)
         self.write(replace(self.encounter, sides=sides))
+
+    def side_form(self, old: Side | None) -> Form:
+        fields = [] if old else [Field("id", "id", required=True)]
+        fields += [Field("name", "name", default=old.name if old else ""),
+                   Field("players", "run by players", "bool", old.players if old else False)]
+        for spec in self.ruleset.side_fields():
+            if spec.form:
+                value = old.stats.get(spec.name, spec.default) if old else spec.default
+                fields.append(self.choices(replace(spec, default=listed(value))))
+        return Form(f"Edit the side {old.id}" if old else "Add a side", tuple(fields))
+
+    def built_side(self, side: Side, values: Mapping[str, Any]) -> Side:
+        data: dict[str, Any] = {"id": side.id, "name": values.get("name") or side.name,
+                                "players": side.players, **side.stats}
+        if side.color:
+            data["color"] = side.color
+        if values.get("players") is not None:
+            data["players"] = bool(values["players"])
+        for spec in self.ruleset.side_fields():
+            if spec.form and spec.name in values:
+                value = values[spec.name]
+                if value is None or value == "":
+                    data.pop(spec.name, None)
+                else:
+                    data[spec.name] = value
+        return read_side(data, ("sides", 0), Schemas(self.ruleset).side)
 
     def remove_side(self, side_id: str) -> None:
         if any(c.side == side_id for c in self.encounter.combatants):
