@@ -247,3 +247,33 @@ async def test_e_on_a_side_in_set_up_edits_its_standing(tmp_path: Path) -> None:
         await pilot.pause()
     side = load_save(path).encounter.side("blue")
     assert side is not None and side.stats["initiative"] == "neutral"
+
+
+def test_a_minions_attacks_are_one_line_each_in_its_form(session: Any) -> None:
+    editor = RosterEditor(session)
+    archer = editor.encounter.combatant("archer")
+    fields = {f.name: f for f in editor.combatant_form(archer).fields}
+    assert fields["missile"].default == "attacks=2, damage=2" and fields["hand"].default == ""
+    editor.edit("archer", minion(editor, "archer", hand="attacks=1, damage=1",
+                                 missile="attacks=3, damage=2, magical"))
+    saved = load_save(session.path).encounter.combatant("archer")
+    assert saved is not None
+    assert saved.stats["hand"] == {"attacks": 1, "damage": 1}
+    assert saved.stats["missile"] == {"attacks": 3, "damage": 2, "magical": True}
+    editor.edit("archer", minion(editor, "archer", hand=""))  # blank: no hand attack
+    saved = load_save(session.path).encounter.combatant("archer")
+    assert saved is not None and "hand" not in saved.stats
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("attacks=2, reach=3", "'reach' is not a hand key"),
+    ("attacks=two", "takes a number"),
+    ("attacks=-1", "at least 0"),
+])
+def test_a_bad_attack_line_is_refused_with_its_reason(session: Any, line: str,
+                                                      message: str) -> None:
+    editor = RosterEditor(session)
+    before = session.path.read_text()
+    with pytest.raises(RefereeError, match=message):
+        editor.edit("archer", minion(editor, "archer", hand=line))
+    assert session.path.read_text() == before

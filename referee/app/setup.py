@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Label
 from referee.engine import Combatant, RefereeError
 from referee.engine.specs import Field, Form
 from referee.session.files import LoadError
-from referee.session.roster import RosterEditor, gear_hint, gear_text, listed
+from referee.session.roster import RosterEditor, gear_hint, gear_text, listed, table_text
 from referee.session.store import SaveError, Session
 
 from .forms import form_screen
@@ -69,15 +69,17 @@ class SetupScreen(Screen[None]):
                             "the one under the cursor, with its members)", classes="heading")
                 yield DataTable(id=f"items-{spec.name}", cursor_type="row",
                                 classes="items")
-            yield Label(f"{gear_hint(ruleset, 'weapons')}   {gear_hint(ruleset, 'spells')}",
-                        id="setup-hint")
+            if ruleset.GEAR:
+                yield Label("   ".join(gear_hint(ruleset, kind) for kind in ruleset.GEAR),
+                            id="setup-hint")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "referee — set up"
         self.query_one("#sides", DataTable).add_columns("side", "name")
         labels = ["id", "name", "side", "hp"] + [f.title for f in self.stat_fields()]
-        self.query_one("#combatants", DataTable).add_columns(*labels, "weapons", "spells")
+        self.query_one("#combatants", DataTable).add_columns(*labels,
+                                                             *self.editor.ruleset.GEAR)
         for spec in self.editor.item_specs():
             self.query_one(f"#items-{spec.name}", DataTable).add_columns(
                 *(f.title for f in spec.items), "members")
@@ -96,11 +98,9 @@ class SetupScreen(Screen[None]):
         table.clear()
         ruleset = self.editor.ruleset
         for c in encounter.combatants:
-            stats = ["" if c.stat(f.name) is None else str(listed(c.stat(f.name)))
-                     for f in self.stat_fields()]
-            table.add_row(c.id, c.name, c.side, str(c.hp), *stats,
-                          gear_text(c.weapons, ruleset, "weapons"),
-                          gear_text(c.spells, ruleset, "spells"), key=c.id)
+            stats = [stat_text(c.stat(f.name), f) for f in self.stat_fields()]
+            gear = [gear_text(getattr(c, kind), ruleset, kind) for kind in ruleset.GEAR]
+            table.add_row(c.id, c.name, c.side, str(c.hp), *stats, *gear, key=c.id)
 
         self.show_items()
 
@@ -237,3 +237,11 @@ class SetupScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.action_help()
+
+
+def stat_text(value: Any, spec: Field) -> str:
+    """A roster key as the set-up table shows it: a list on one line, a table as its
+    `key=value` line."""
+    if value is None:
+        return ""
+    return table_text(value, spec) if spec.kind == "table" else str(listed(value))

@@ -38,6 +38,8 @@ class Ruleset:
     SPELL_FIELDS: ClassVar[tuple[Field, ...]] = ()
     SIDE_FIELDS: ClassVar[tuple[Field, ...]] = ()
     ENCOUNTER_FIELDS: ClassVar[tuple[Field, ...]] = ()
+    # the gear lists its combatants carry: set-up offers only these (a file may hold more)
+    GEAR: ClassVar[tuple[str, ...]] = ("weapons", "spells")
     EVENTS: ClassVar[tuple[type[ev.Event], ...]] = ()
 
     def __init__(self, config: Mapping[str, Any]) -> None:

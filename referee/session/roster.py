@@ -70,15 +70,20 @@ def gear_text(items: tuple[Any, ...], ruleset: Ruleset, kind: str) -> str:
     parts = []
     for item in items:
         data = weapon_to_dict(item) if kind == "weapons" else spell_to_dict(item)
-        bits = [str(data.pop("name"))]
-        for key, value in data.items():
-            if key in specs and specs[key].kind == "bool":
-                if value:
-                    bits.append(key)
-            else:
-                bits.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
-        parts.append(", ".join(bits))
+        parts.append(", ".join([str(data.pop("name"))] + pairs_bits(data, specs)))
     return "; ".join(parts)
+
+
+def pairs_bits(data: dict[str, Any], specs: dict[str, Field]) -> list[str]:
+    """`key=value` for each key of a table, a yes/no key alone when it is yes."""
+    bits = []
+    for key, value in data.items():
+        if key in specs and specs[key].kind == "bool":
+            if value:
+                bits.append(key)
+        else:
+            bits.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
+    return bits
 
 
 def parse_gear(text: str, ruleset: Ruleset, kind: str) -> list[dict[str, Any]]:
@@ -88,16 +93,36 @@ def parse_gear(text: str, ruleset: Ruleset, kind: str) -> list[dict[str, Any]]:
     for part in filter(None, (p.strip() for p in (text or "").split(";"))):
         name, *rest = [bit.strip() for bit in part.split(",")]
         item: dict[str, Any] = {"name": name}
-        for bit in filter(None, rest):
-            key, has, raw = (b.strip() for b in bit.partition("="))
-            spec = specs.get(key)
-            if spec is None:
-                known = ", ".join(specs) or "none"
-                raise FormatError(f"{name}: {key!r} is not a {ruleset.id} {kind[:-1]} key "
-                                  f"(keys: {known})", (kind,))
-            item[key] = typed(spec, raw if has else "yes", name)
+        item.update(parse_pairs(rest, specs, name, f"{ruleset.id} {kind[:-1]}", kind))
         out.append(item)
     return out
+
+
+def parse_pairs(bits: list[str], specs: dict[str, Field], owner: str, what: str,
+                where: str) -> dict[str, Any]:
+    """`key=value` bits (a key alone: yes) as a table, each value typed by its field."""
+    out: dict[str, Any] = {}
+    for bit in filter(None, (b.strip() for b in bits)):
+        key, has, raw = (b.strip() for b in bit.partition("="))
+        spec = specs.get(key)
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise FormatError(f"{owner}: {key!r} is not a {what} key (keys: {known})",
+                              (where,))
+        out[key] = typed(spec, raw if has else "yes", owner)
+    return out
+
+
+def table_text(value: Any, spec: Field) -> str:
+    """A table key (sanctum's `hand = { attacks = 1, damage = 3 }`) as one line."""
+    return ", ".join(pairs_bits(dict(value), {f.name: f for f in spec.items})) if value else ""
+
+
+def parse_table(text: str, spec: Field) -> dict[str, Any] | None:
+    """The line back into the table (blank: none), typed by the table's keys."""
+    found = parse_pairs(str(text or "").split(","), {f.name: f for f in spec.items},
+                        spec.title, spec.name, spec.name)
+    return found or None
 
 
 def typed(spec: Field, raw: str, owner: str) -> Any:
@@ -162,10 +187,15 @@ class RosterEditor:
             Field("hp", "hit points", "int", old.hp if old else 6, required=True),
         ]
         for spec in self.ruleset.combatant_fields():
-            if spec.form:
+            if spec.form and spec.kind == "table":  # one line: attacks=1, damage=3
+                keys = ", ".join(f"{f.name}=…" if f.kind != "bool" else f.name
+                                 for f in spec.items)
+                fields.append(replace(spec, kind="text", help=spec.help or keys,
+                                      default=table_text(stats.get(spec.name), spec)))
+            elif spec.form:
                 value = stats.get(spec.name, spec.default)
                 fields.append(self.choices(replace(spec, default=listed(value))))
-        for kind in ("weapons", "spells"):
+        for kind in self.ruleset.GEAR:
             items = getattr(old, kind) if old else ()
             fields.append(Field(kind, kind, default=gear_text(items, self.ruleset, kind),
                                 help=gear_hint(self.ruleset, kind)))
@@ -185,11 +215,13 @@ class RosterEditor:
                 value = values.get(spec.name)
                 if spec.kind in ("texts", "ids") and isinstance(value, str):
                     value = words(value) or None  # one line in the form, a list in a file
+                elif spec.kind == "table" and isinstance(value, str):
+                    value = parse_table(value, spec)
                 if value is None or value == spec.default or value == "":
                     data.pop(spec.name, None)
                 else:
                     data[spec.name] = value
-        for kind in ("weapons", "spells"):
+        for kind in self.ruleset.GEAR:
             data[kind] = parse_gear(values.get(kind) or "", self.ruleset, kind)
             if not data[kind]:
                 del data[kind]

@@ -57,6 +57,7 @@ class State:
 
 class Phases(Ruleset):
     id = "phases"
+    GEAR = ()  # its units carry no weapons or spells
     RULES = RULES
 
     # -- house rules -------------------------------------------------------------------

@@ -40,6 +40,7 @@ class State:
 
 class Sanctum(Ruleset):
     id = "sanctum"
+    GEAR = ()  # its minions carry no weapons or spells: their attacks are roster keys
     RULES = RULES
 
     # -- house rules -----------------------------------------------------------------

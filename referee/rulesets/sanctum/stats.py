@@ -27,8 +27,8 @@ COMBATANT = (
           refers="groups"),
     Field("level", "level", "int", 0, minimum=0, help="0: a recruit without a level (SA-9)"),
     Field("armor", "maximum armor", "int", 0, minimum=0, help="reset every round (SA-5)"),
-    Field("hand", "hand attack", "table", items=ATTACK, form=False),
-    Field("missile", "missile attack", "table", items=MISSILE, form=False),
+    Field("hand", "hand attack", "table", items=ATTACK),
+    Field("missile", "missile attack", "table", items=MISSILE),
     Field("effects", "effects", "texts", help="Pixie Dust, does not attack ... (SA-10)"),
 )
 SIDE = (
