@@ -131,11 +131,22 @@ def moved(rs: DemonIdol, fight: Fight, item: Item) -> str:
     an E, or it is encumbered."""
     if stats.encumbered(item.actor):
         return "is encumbered"
-    for _, decl in fight.declared(item.decl.round):
-        if (decl.actor == item.actor.id and getattr(decl, "segment", None) is None
-                and rs.role_of.get(decl.action) == "move"):
-            return "moved this round (E)"
-    return ""
+    return "moved this round (E)" if item.actor.id in movers(rs, fight, item.decl.round) \
+        else ""
+
+
+def movers(rs: DemonIdol, fight: Fight, round_: int) -> frozenset[str]:
+    """Who declared an E this round (not in a surprise segment): worked out once a plan,
+    not once a shot."""
+    key = (fight.plan_revision, round_)
+    kept: dict[tuple[int, int], frozenset[str]] = rs.__dict__.setdefault("_movers", {})
+    found = kept.get(key)
+    if found is None:
+        kept.clear()  # only the plan being worked out is asked
+        found = kept[key] = frozenset(
+            decl.actor for _, decl in fight.declared(round_)
+            if getattr(decl, "segment", None) is None and rs.role_of.get(decl.action) == "move")
+    return found
 
 
 def missile_reaction(rs: DemonIdol, fight: Fight, item: Item) -> tuple[int, str]:
@@ -195,20 +206,25 @@ def casting_points(fight: Fight, plan: Plan, starts: dict[int, int]) -> None:
     """For each spell that takes more than a segment: the point where it starts (the
     top of the round, or a prepared start where its trigger happened) and its beat,
     where it completes; the blows on the caster between them are named (DI-15)."""
+    spells = []
     for number, beat in enumerate(plan.beats, start=1):
         if repeats(beat) or "segment" in beat.extra:
             continue
         for index, action in enumerate(beat.actions):
             found = long_spell(fight, action)
-            if found is None:
-                continue
-            spell, time = found
-            if ready(beat):
-                plan.points.append(prepared_point(action, number, spell, time))
-                continue
-            at = starts.get(action.declared, 1)
-            plan.points.append(start_point(fight, plan, action, spell, time, at, number))
-            beat.actions[index] = action.with_extra(starts=at)
+            if found is not None:
+                spells.append((number, beat, index, action, *found))
+    if not spells:
+        return
+    blows = blows_at(fight, plan, {action.actor for _, _, _, action, _, _ in spells})
+    for number, beat, index, action, spell, time in spells:
+        if ready(beat):
+            plan.points.append(prepared_point(action, number, spell, time))
+            continue
+        at = starts.get(action.declared, 1)
+        between = blows_between(fight, blows, action.actor, at, number)
+        plan.points.append(start_point(action, spell, time, at, number, between))
+        beat.actions[index] = action.with_extra(starts=at)
 
 
 def long_spell(fight: Fight, action: Any) -> tuple[str, int] | None:
@@ -231,10 +247,9 @@ def prepared_point(action: Any, number: int, spell: str, time: int) -> dict[str,
                     "that triggered it (its finish cannot be prepared)")}
 
 
-def start_point(fight: Fight, plan: Plan, action: Any, spell: str, time: int, at: int,
-                number: int) -> dict[str, Any]:
+def start_point(action: Any, spell: str, time: int, at: int, number: int,
+                blows: list[str]) -> dict[str, Any]:
     where = "at the top of the round" if at == 1 else f"before beat {at}"
-    blows = blows_between(fight, plan, action.actor, at, number)
     why = (f"{action.actor} starts casting {spell} ({time} segments) {where}; it completes "
            f"in beat {number}")
     if blows:
@@ -245,24 +260,36 @@ def start_point(fight: Fight, plan: Plan, action: Any, spell: str, time: int, at
             "rules": ["DI-15"] if at == 1 else ["DI-14", "DI-15"], "why": why}
 
 
-def blows_between(fight: Fight, plan: Plan, caster: str, start: int, end: int) -> list[str]:
-    """Attacks at `caster` planned from beat `start` up to, not into, beat `end`: each
-    would spoil the spell if it lands (damage in the spell's own beat does not)."""
-    found = []
-    side = fight.roster[caster].side
-    for number in range(start, end):
-        beat = plan.beats[number - 1]
+def blows_at(fight: Fight, plan: Plan, casters: set[str]
+             ) -> dict[str, list[tuple[int, str, str]]]:
+    """Every planned action at each of `casters`: (beat, label, the actor's side), once a
+    plan, so that many casters cost one pass over the plan."""
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    roster = fight.roster
+    for number, beat in enumerate(plan.beats, start=1):
         if ready(beat) or repeats(beat):
             continue
         for action in beat.actions:
-            decl = cast("di.Declare | None", _declaration(fight, action))
-            if decl is None or fight.roster[action.actor].side == side:
+            decl = _declaration(fight, action)
+            if decl is None:
                 continue
             aimed = action.flag("target") or None
-            targets = (aimed,) if aimed else decl.target
-            if caster in fight.members(tuple(targets)):
-                found.append(f"{action.label()} in beat {number}")
+            named = (aimed,) if aimed else decl.target
+            if all(t in roster and t not in casters for t in named):
+                continue  # at nobody casting (a side or a group is looked into)
+            side = roster[action.actor].side
+            for target in casters.intersection(fight.members(tuple(named))):
+                found.setdefault(target, []).append((number, action.label(), side))
     return found
+
+
+def blows_between(fight: Fight, blows: dict[str, list[tuple[int, str, str]]], caster: str,
+                  start: int, end: int) -> list[str]:
+    """Attacks at `caster` planned from beat `start` up to, not into, beat `end`: each
+    would spoil the spell if it lands (damage in the spell's own beat does not)."""
+    side = fight.roster[caster].side
+    return [f"{label} in beat {number}" for number, label, by in blows.get(caster, ())
+            if start <= number < end and by != side]
 
 
 def _declaration(fight: Fight, action: Any) -> di.Declare | None:
