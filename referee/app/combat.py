@@ -452,10 +452,12 @@ class CombatScreen(Screen[None]):
     # -- files, history and the rest ------------------------------------------------------
 
     def action_undo(self) -> None:
-        self.attempt(self.table.undo)
+        if self.attempt(self.table.undo):
+            self.point_at_work()  # back to who acts (or declares) now
 
     def action_redo(self) -> None:
-        self.attempt(self.table.redo)
+        if self.attempt(self.table.redo):
+            self.point_at_work()
 
     def action_save_as(self) -> None:
         session = self.table.session

@@ -141,6 +141,25 @@ def typed(spec: Field, raw: str, owner: str) -> Any:
     return raw
 
 
+def form_value(spec: Field, value: Any) -> Any:
+    """What a form's field holds, as a file holds it: a list typed on one line as its
+    items, a table typed as `key=value` pairs as the table."""
+    if spec.kind in ("texts", "ids") and isinstance(value, str):
+        return words(value) or None
+    if spec.kind == "table" and isinstance(value, str):
+        return parse_table(value, spec)
+    return value
+
+
+def put(data: dict[str, Any], key: str, value: Any, default: Any = None) -> None:
+    """`key` set to `value` in a table about to be read as a file's; left out when
+    blank (or, given one, the default)."""
+    if value is None or value == "" or (default is not None and value == default):
+        data.pop(key, None)
+    else:
+        data[key] = value
+
+
 def words(text: str) -> list[str]:
     """`a, b` (a list typed on one line) as its items."""
     return [part.strip() for part in str(text).split(",") if part.strip()]
@@ -212,15 +231,7 @@ class RosterEditor:
         data.pop("max_hp", None)
         for spec in self.ruleset.combatant_fields():
             if spec.form:
-                value = values.get(spec.name)
-                if spec.kind in ("texts", "ids") and isinstance(value, str):
-                    value = words(value) or None  # one line in the form, a list in a file
-                elif spec.kind == "table" and isinstance(value, str):
-                    value = parse_table(value, spec)
-                if value is None or value == spec.default or value == "":
-                    data.pop(spec.name, None)
-                else:
-                    data[spec.name] = value
+                put(data, spec.name, form_value(spec, values.get(spec.name)), spec.default)
         for kind in self.ruleset.GEAR:
             data[kind] = parse_gear(values.get(kind) or "", self.ruleset, kind)
             if not data[kind]:
@@ -296,11 +307,7 @@ class RosterEditor:
         item = dict(items[index]) if index < len(items) else {}
         for f in spec.items:
             if f.form:
-                value = values.get(f.name)
-                if value is None or value == "":
-                    item.pop(f.name, None)
-                else:
-                    item[f.name] = value
+                put(item, f.name, form_value(f, values.get(f.name)))
         item = Schema(spec.items, self.ruleset.id).read(item, (key, index))  # as a file
         new_id = str(item.get("id", ""))
         items[index:index + 1] = [item]
@@ -386,11 +393,7 @@ class RosterEditor:
             data["players"] = bool(values["players"])
         for spec in self.ruleset.side_fields():
             if spec.form and spec.name in values:
-                value = values[spec.name]
-                if value is None or value == "":
-                    data.pop(spec.name, None)
-                else:
-                    data[spec.name] = value
+                put(data, spec.name, form_value(spec, values[spec.name]))
         return read_side(data, ("sides", 0), Schemas(self.ruleset).side)
 
     def remove_side(self, side_id: str) -> None:
