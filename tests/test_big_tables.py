@@ -32,10 +32,18 @@ def assert_drawn_rows_are_the_view(app: RefereeApp, tracker: Tracker) -> int:
     plan = table.plan()
     acting = view.build(fight, plan, "", rows=False).acting
     decls = view.declarations(fight)
+    headings = dict(view.grouped(fight, view.order(fight, plan), tracker.folded))
     checked = 0
     for row in drawn_rows(tracker):
         key = tracker.keys[row]
         if key.startswith(view.GROUP):
+            group = key[len(view.GROUP):]
+            members = sum(fight.ruleset.row_group(fight, cid) is not None and
+                          fight.ruleset.row_group(fight, cid)[0] == group  # type: ignore[index]
+                          for cid in acting)
+            fresh = view.group_row(key, headings[key], group in tracker.folded, members,
+                                   tracker.columns)
+            assert tracker.rows[row] == tuple(styled(cell) for cell in fresh.cells), key
             continue
         fresh = view.tracker_row(fight, key, key in acting, decls.get(key), tracker.columns)
         assert tracker.rows[row] == tuple(styled(cell) for cell in fresh.cells), key
@@ -142,3 +150,35 @@ async def test_a_groups_heading_runs_across_the_columns_and_widens_none(tmp_path
         assert {"C/D", "move", "action", "state"} <= shown  # room the heading did not take
         line = "".join(s.text for s in tracker.render_line(heading + 1 - tracker.scroll_offset.y))
         assert label[:30] in line
+
+
+async def test_a_regroup_moves_the_unit_under_its_new_squads_heading(tmp_path: Path) -> None:
+    """The rows' order and the headings are kept while nothing regroups; a Regroup (or a
+    resolved phase, which changes who acts) shows at once."""
+    path = saved(tmp_path, "siege.toml", siege(units=400, squads=24, seed=3))
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        tracker = app.screen.query_one(Tracker)
+        await pilot.press("n")  # a phase resolved: who acts changes, the squads do not
+        await pilot.pause(0.1)  # a frame drawn
+        assert assert_drawn_rows_are_the_view(app, tracker) > 0
+        unit = tracker.keys[1]
+        fight = app.table.fight
+        side = fight.roster[unit].side
+        squad = next(sid for sid, s in fight.rs.squads.items()  # a horde with room
+                     if s.kind == "horde" and len(s.members) < 24 and sid != "s0"
+                     and fight.roster[s.members[0]].side == side)
+        other = view.GROUP + squad
+        screen = app.screen
+        assert isinstance(screen, CombatScreen)
+        before = app.table.fight.ruleset.row_groups(app.table.fight)
+        screen.attempt(app.table.command, "regroup", unit, {"join": squad})
+        await pilot.pause(0.1)  # a frame drawn
+        assert app.table.fight.ruleset.row_groups(app.table.fight) is not before
+        keys = tracker.keys
+        assert keys.index(unit) > keys.index(other)  # a heading is where its first member
+        assert all(not key.startswith(view.GROUP) for key in
+                   keys[keys.index(other) + 1: keys.index(unit)])
+        tracker.select(unit)
+        await pilot.pause(0.1)  # a frame drawn
+        assert assert_drawn_rows_are_the_view(app, tracker) > 0

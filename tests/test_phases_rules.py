@@ -225,6 +225,8 @@ def test_the_kept_plan_equals_a_plan_from_scratch(
         again.push(event)
     assert [rs.facts(fight, cid) for cid in MEMBERS] == [
         again.ruleset.facts(again, cid) for cid in MEMBERS]
+    # the squads the tracker folds by, kept while they stay the same
+    assert dict(rs.row_groups(fight)) == dict(again.ruleset.row_groups(again))
 
 
 # -- the app -------------------------------------------------------------------------------

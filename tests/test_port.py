@@ -161,3 +161,25 @@ def test_the_status_line_names_a_declaration_phase_only_where_there_is_one(
 
     fight = load_save(ROOT / "saves" / demo).fight
     assert ("declarations" in status_text(fight, "t")) is declares
+
+
+def test_a_beats_keys_are_worked_out_once_and_again_when_it_changes():
+    """Where a plan stands is asked many times a key press: a beat keeps its actions'
+    keys, works them out again when it gains an action or a new list, and a skipped
+    action (same key) is not waited for."""
+    from referee.engine.plan import Beat, Plan, PlannedAction, action_key
+
+    beat = Beat([PlannedAction("a", "move"), PlannedAction("b", "move")], extra={"ready": 1})
+    plan = Plan("toy", 1, [beat, Beat([PlannedAction("c", "action")])])
+    keys = beat.action_keys()
+    assert keys == tuple(action_key(beat, x) for x in beat.actions) == ("a:move@ready",
+                                                                          "b:move@ready")
+    assert beat.action_keys() is keys
+    assert plan.current(set()) == 1 and plan.current(set(keys)) == 2
+    beat.actions[1] = beat.actions[1].with_extra(skipped="croaked")
+    assert beat.action_keys() is keys and plan.current({"a:move@ready"}) == 2
+    beat.actions.append(PlannedAction("d", "move"))
+    assert beat.action_keys()[-1] == "d:move@ready" and plan.current(set(keys)) == 1
+    beat.actions = [PlannedAction("e", "move")]
+    assert plan.keys(1) == ["e:move@ready"]
+    assert plan.current({"e:move@ready", "c:action"}) is None

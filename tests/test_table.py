@@ -126,3 +126,28 @@ def test_an_undo_finds_the_plan_it_had_and_a_new_branch_works_out_its_own(table:
     table.undo()
     table.redo()
     assert table.plan().to_json() == fresh
+
+
+def test_an_undo_takes_back_the_ruleset_state_it_had(tmp_path: Path):
+    """What a ruleset worked out for the events in effect (phases' units' rounds) is kept:
+    an undo refolds the core's state but takes the ruleset's back as it was, and a new
+    branch after it folds its own."""
+    path = tmp_path / "phases.toml"
+    shutil.copyfile(ROOT / "saves" / "phases.toml", path)
+    table = Table(Session.open(path), random.Random(4))
+    fight = table.fight
+    first = fight.rs
+    table.resolve_next()
+    after = fight.rs
+    actor = table.acting()[0]
+    table.command("move", actor, {})
+    assert fight.rs is not after
+    table.undo()
+    assert fight.rs is after  # the very state, with what it had worked out
+    assert fight.plan().to_json() == fight.at(len(fight.log)).plan().to_json()
+    table.undo()
+    assert fight.rs is first
+    table.command("move", "grusk", {})  # a new branch: its own state, not an old one kept
+    fresh = fight.at(len(fight.log))
+    assert fight.rs == fresh.rs and fight.rs is not after
+    assert fight.plan().to_json() == fresh.plan().to_json()

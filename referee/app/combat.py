@@ -2,8 +2,8 @@
 
 The screen composes widgets and calls the table (the session layer); the ruleset says
 what its forms, columns and extra commands are, and the screen renders them. Widgets
-tell the screen what happened through messages (`EventsAppended`,
-`Tracker.CombatantSelected`), never by reaching into each other.
+tell the screen what happened through messages (`EventsAppended`), never by reaching
+into each other.
 """
 
 from __future__ import annotations

@@ -43,8 +43,12 @@ class Status:
     marks: dict[str, Any] = field(default_factory=dict)  # the ruleset's own values
 
     def copy(self) -> Status:
-        return Status(self.hp, self.max_hp, dict(self.conditions), self.dead,
-                      self.hp_at_round_start, self.stable, dict(self.marks))
+        # field by field, not through __init__: a checkpoint copies a big battle's
+        # every status, and an undo refolds from one
+        other: Status = object.__new__(Status)
+        other.__dict__ = {**self.__dict__, "conditions": self.conditions.copy(),
+                          "marks": self.marks.copy()}
+        return other
 
 
 class FightState:
@@ -106,11 +110,17 @@ class Fight:
         self.positions: list[int] = []  # each effective event's index in the log
         self.batches: list[int] = []  # where each batch (undone together) starts in `events`
         self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
-        self.checkpoints: dict[int, FightState] = {}  # events in effect -> state then
         self._start()
+        # events in effect -> state then; the start too, since a large battle's start
+        # costs more to build than to copy
+        self.checkpoints: dict[int, FightState] = {0: self.state.copy()}
         # events in effect -> the plan revision then: the same events in effect give the
         # same plan, so an undo finds the plan it had (a redo brings back the same events)
         self.revisions: dict[int, int] = {0: self.plan_revision}
+        # events in effect -> the ruleset's state then (immutable), for the last few: an
+        # undo refolds the core's state but takes back the ruleset's as it was, with what
+        # it had worked out and kept (a large battle's units' rounds)
+        self.kept_rs: dict[int, Any] = {0: self.state.rs}
 
     def _start(self) -> None:
         self.state = FightState(self)
@@ -232,7 +242,12 @@ class Fight:
         self.events.append(event)
         self.positions.append(index)
         self._apply(index, event)
-        self.revisions[len(self.events)] = self.plan_revision
+        count = len(self.events)
+        self.revisions[count] = self.plan_revision
+        self.kept_rs[count] = self.state.rs
+        if len(self.kept_rs) > 2 * KEEP_RS:
+            for old in [k for k in self.kept_rs if k <= count - KEEP_RS]:
+                del self.kept_rs[old]
 
     def _replay_effective(self) -> None:
         """After an undo: the state folded again from the nearest checkpoint, not from the
@@ -240,16 +255,15 @@ class Fight:
         count = len(self.events)
         for mark in [k for k in self.checkpoints if k > count]:
             del self.checkpoints[mark]
-        start = max(self.checkpoints, default=0)
-        if start:
-            self.state = self.checkpoints[start].copy()
-        else:
-            self._start()
+        start = max(self.checkpoints)
+        self.state = self.checkpoints[start].copy()
         for number in range(start, count):
             self._apply(self.positions[number], self.events[number])
             if (number + 1) % CHECKPOINT_EVERY == 0:
                 self.checkpoints[number + 1] = self.state.copy()
         self.plan_revision = self.revisions.get(count) or next(_REVISIONS)
+        if count in self.kept_rs:
+            self.state.rs = self.kept_rs[count]
 
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""
@@ -443,11 +457,12 @@ class Fight:
         state.phase = "declarations"
         for status in state.status.values():
             status.hp_at_round_start = status.hp
-            status.conditions = {
-                name: (left - 1 if left is not None else None)
-                for name, left in status.conditions.items()
-                if left is None or left > 1
-            }
+            if status.conditions:
+                status.conditions = {
+                    name: (left - 1 if left is not None else None)
+                    for name, left in status.conditions.items()
+                    if left is None or left > 1
+                }
         state.rs = self.ruleset.new_round(self, state.rs)
 
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
@@ -541,3 +556,4 @@ CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
 APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
            if name.startswith("_apply_")}
 CHECKPOINT_EVERY = 200
+KEEP_RS = 64  # the ruleset states an undo can take back as they were

@@ -50,6 +50,18 @@ class Beat:
     tag: str = ""  # a short label beside the beat's number ("@13", "s2", "phase 3")
     note: str = ""  # a few words after the actions ("ready", "every segment")
 
+    def action_keys(self) -> tuple[str, ...]:
+        """Its actions' keys (see `action_key`), worked out once: a big battle's plan is
+        asked where it stands many times a key press. Marking an action skipped keeps
+        its key; a beat that gains an action works them out again."""
+        actions = self.actions
+        kept: tuple[list[PlannedAction], int, tuple[str, ...]] | None = \
+            self.__dict__.get("_keys")
+        if kept is None or kept[0] is not actions or kept[1] != len(actions):
+            kept = (actions, len(actions), tuple(action_key(self, a) for a in actions))
+            self.__dict__["_keys"] = kept
+        return kept[2]
+
     def cite(self, rule: str, why: str = "") -> None:
         if rule not in self.rules:
             self.rules.append(rule)
@@ -108,14 +120,16 @@ class Plan:
 
     def keys(self, number: int) -> list[str]:
         """The action keys of beat `number` (1-based)."""
-        beat = self.beats[number - 1]
-        return [action_key(beat, a) for a in beat.actions]
+        return list(self.beats[number - 1].action_keys())
 
     def current(self, resolved: set[str]) -> int | None:
         """The first beat (1-based) with an action still to resolve, or None: an action
         marked skipped (its actor can no longer act) is not waited for."""
         for number, beat in enumerate(self.beats, start=1):
-            if any(action_key(beat, a) not in resolved and not a.flag("skipped")
-                   for a in beat.actions):
+            keys = beat.action_keys()
+            if resolved.issuperset(keys):
+                continue
+            if any(key not in resolved and not action.flag("skipped")
+                   for key, action in zip(keys, beat.actions, strict=True)):
                 return number
         return None

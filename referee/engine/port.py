@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events as ev
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from .fight import Fight, Status
     from .model import Combatant
     from .plan import Plan
+
+
+# a ruleset with no groups: one mapping, the same every time (a tracker keeps its rows)
+NO_GROUPS: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
 class Ruleset:
@@ -316,10 +321,15 @@ class Ruleset:
         status = fight.status[cid]
         return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
 
+    def row_groups(self, fight: Fight) -> Mapping[str, tuple[str, str]]:
+        """The group each grouped tracker row belongs to (a squad, a group of minions)
+        as combatant id -> (key, label); a row not in it has none. A large battle's
+        tracker folds and unfolds by group, and asks this on every change: a ruleset
+        with many rows keeps it while its groups stay the same."""
+        return NO_GROUPS
+
     def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
-        """The group a tracker row belongs to (a squad, a group of minions) as (key,
-        label), or None: a large battle's tracker folds and unfolds by group."""
-        return None
+        return self.row_groups(fight).get(cid)
 
     def state_word(self, fight: Fight, cid: str) -> str:
         """"" when fine; else dead, dying, down ... in the ruleset's own words."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.engine import Fight
 from referee.engine import events as ev
-from referee.engine.plan import Beat, Plan, action_key
+from referee.engine.plan import Beat, Plan
 from referee.engine.record import field, record
 from referee.engine.specs import Cell, Column
 
@@ -94,8 +94,9 @@ def grouped(fight: Fight, ids: list[str], folded: set[str]) -> list[tuple[str, s
     label_of: dict[str, str] = {}
     members: dict[str, list[str]] = {}
     placed: list[tuple[str, str]] = []
+    groups = fight.ruleset.row_groups(fight)
     for cid in ids:
-        found = fight.ruleset.row_group(fight, cid)
+        found = groups.get(cid)
         if found is None:
             placed.append((cid, ""))
             continue
@@ -197,19 +198,6 @@ def current_beat(plan: Plan | None, resolved: set[str]) -> int | None:
 _ROWS: dict[tuple[int, int, str], tuple[Beat, PlanRow]] = {}
 
 
-_KEYS: dict[int, tuple[Beat, tuple[str, ...]]] = {}
-
-
-def keys_of(beat: Beat) -> tuple[str, ...]:
-    found = _KEYS.get(id(beat))
-    if found is None or found[0] is not beat:
-        if len(_KEYS) > 4096:
-            _KEYS.clear()
-        found = (beat, tuple(action_key(beat, a) for a in beat.actions))
-        _KEYS[id(beat)] = found
-    return found[1]
-
-
 def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     """A row a beat, each point of the plan (a spell's start) just before the beat it
     precedes, then what was skipped and the notes."""
@@ -222,7 +210,7 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     points = points_before(plan)
     for number, beat in enumerate(plan.beats, start=1):
         rows += points.pop(number, [])
-        done = all(key in resolved for key in keys_of(beat))
+        done = all(key in resolved for key in beat.action_keys())
         mark = "✓" if done else "▶" if number == now else ""
         found = _ROWS.get((id(beat), number, mark))
         if found is None or found[0] is not beat:

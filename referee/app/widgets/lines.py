@@ -14,7 +14,6 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -41,11 +40,6 @@ class LineTable(ScrollView, can_focus=True):
     ]
 
     cursor = reactive(0, repaint=False)  # watch_cursor redraws the two rows it moves between
-
-    class Moved(Message):
-        def __init__(self, table: LineTable, key: str | None) -> None:
-            super().__init__()
-            self.table, self.key = table, key
 
     def __init__(self, labels: tuple[str, ...], id: str | None = None,
                  folds: tuple[int, ...] = ()) -> None:
@@ -90,8 +84,10 @@ class LineTable(ScrollView, can_focus=True):
         if grown or moved_keys:
             self.refresh()
         else:
-            for n in changed:
-                self.refresh_row(n)
+            top, height = self.scroll_offset.y, self.size.height
+            for n in changed:  # only those on screen: most of a big table's are not
+                if 0 < n + 1 - top < height:
+                    self.refresh_row(n)
 
     def widen(self, row: tuple[Cell, ...] | None) -> bool:
         """Columns widened to fit `row`: whether any grew."""
@@ -152,7 +148,6 @@ class LineTable(ScrollView, can_focus=True):
         self.refresh_row(old)
         self.refresh_row(new)
         self.scroll_to_row(new, leap=self.leaping and abs(new - old) <= 1)
-        self.post_message(self.Moved(self, self.selected()))
 
     def scroll_to_row(self, row: int, leap: bool = False) -> None:
         """The least scroll that shows `row`; with `leap`, a step of one row past the edge

@@ -2,7 +2,9 @@
 
 Textual's own Log grows its virtual size by a line per event, and every change of size
 lays the whole screen out again; this one grows in steps of a few hundred lines, so a
-key press redraws only the lines that changed."""
+key press redraws only the lines that changed. It shows no scrollbar: one sized to that
+room would mislead, and redrawing it on every new line cost as much as the lines (it
+still scrolls by wheel and keys)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ class LogView(ScrollView, can_focus=True):
     """Never scrolls sideways (the scrollbar would hide the newest line): a line too long
     for the pane is cut with an ellipsis."""
 
-    DEFAULT_CSS = "LogView { background: $surface; overflow-x: hidden; }"
+    DEFAULT_CSS = """
+    LogView { background: $surface; overflow-x: hidden; scrollbar-size-vertical: 0; }
+    """
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
-from textual.message import Message
 
 from referee.engine import Fight
 from referee.engine.plan import Plan
@@ -21,13 +20,6 @@ Shown = tuple[tuple[Any, ...], tuple[tuple[str, str], ...] | None]
 
 
 class Tracker(LineTable):
-    class CombatantSelected(Message):
-        """The cursor is on another combatant."""
-
-        def __init__(self, combatant: str | None) -> None:
-            super().__init__()
-            self.combatant = combatant
-
     BINDINGS = [
         Binding("space", "fold", "Fold/unfold group", show=False),
         Binding("Z", "fold_all", "Fold/unfold all groups", show=False),
@@ -41,6 +33,7 @@ class Tracker(LineTable):
         self.folded: set[str] = set()  # the groups shown as one heading row
         self.groups: set[str] = set()
         self.last: tuple[Fight, Plan | None, set[str]] | None = None
+        self.placed: tuple[tuple[Any, ...], list[tuple[str, str]]] | None = None
 
     def show(self, fight: Fight, plan: Plan | None, acting: set[str]) -> None:
         self.last = (fight, plan, acting)
@@ -49,8 +42,7 @@ class Tracker(LineTable):
             self.columns, self.shown = cols, {}
             self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
         self.decls = view.declarations(fight)
-        entries = view.grouped(fight, view.order(fight, plan), self.folded)
-        self.groups = {key[len(view.GROUP):] for key, _ in entries if key.startswith(view.GROUP)}
+        entries = self.entries(fight, plan)
         members: dict[str, int] = {}
         for cid in acting:
             found = fight.ruleset.row_group(fight, cid)
@@ -61,8 +53,10 @@ class Tracker(LineTable):
         for n, (key, label) in enumerate(entries):
             if label:  # a group's heading
                 group = key[len(view.GROUP):]
-                rows[key] = self.heading(key, label, group in self.folded,
-                                         members.get(group, 0))
+                basis = (label, group in self.folded, members.get(group, 0))
+                old = self.shown.get(key)
+                rows[key] = old if old is not None and old[0] == basis and old[1] else \
+                    (basis, self.heading(key, basis) if n in seen else None)
             elif n in seen:  # worked out now: a row that reads the same is not redrawn
                 basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
                 old = self.shown.get(key)
@@ -77,14 +71,27 @@ class Tracker(LineTable):
         if keep is not None:
             self.select(keep)
 
-    def heading(self, key: str, label: str, folded: bool, acting: int) -> Shown:
-        """A group's heading row, kept while it reads the same (a big battle has many)."""
-        basis = (label, folded, acting)
-        old = self.shown.get(key)
-        if old is not None and old[0] == basis:
-            return old
+    def entries(self, fight: Fight, plan: Plan | None) -> list[tuple[str, str]]:
+        """The rows in order, with the groups' headings: kept while the plan, the groups
+        and what is folded stay the same (a key press that resolves a beat changes none
+        of them, and a big battle has a thousand rows to place)."""
+        groups = fight.ruleset.row_groups(fight)
+        basis = (fight, plan, groups, frozenset(self.folded), len(fight.roster))
+        kept = self.placed
+        if kept is not None and len(kept[0]) == len(basis) and \
+                all(a is b for a, b in zip(kept[0][:3], basis[:3], strict=True)) and \
+                kept[0][3:] == basis[3:]:
+            return kept[1]
+        entries = view.grouped(fight, view.order(fight, plan), self.folded)
+        self.groups = {key[len(view.GROUP):] for key, label in entries if label}
+        self.placed = (basis, entries)
+        return entries
+
+    def heading(self, key: str, basis: tuple[Any, ...]) -> tuple[tuple[str, str], ...]:
+        """A group's heading row: its label, whether it is folded, how many act now."""
+        label, folded, acting = basis
         row = view.group_row(key, label, folded, acting, self.columns)
-        return (basis, tuple(styled(c) for c in row.cells))
+        return tuple(styled(c) for c in row.cells)
 
     def spans(self, row: int) -> bool:
         return self.keys[row].startswith(view.GROUP)
@@ -104,8 +111,13 @@ class Tracker(LineTable):
         assert self.last is not None, "a row is drawn before the tracker is shown"
         fight, _, acting = self.last
         key = self.keys[row]
-        cells = self.cells(key)
-        self.shown[key] = (view.row_basis(fight, key, key in acting, self.decls.get(key)), cells)
+        if key.startswith(view.GROUP):
+            basis = self.shown[key][0]
+            cells = self.heading(key, basis)
+        else:
+            basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
+            cells = self.cells(key)
+        self.shown[key] = (basis, cells)
         return cells
 
     def combatant(self) -> str | None:
@@ -127,7 +139,3 @@ class Tracker(LineTable):
     def again(self) -> None:
         if self.last is not None:
             self.show(*self.last)
-
-    def watch_cursor(self, old: int, new: int) -> None:
-        super().watch_cursor(old, new)
-        self.post_message(self.CombatantSelected(self.combatant()))

@@ -681,16 +681,23 @@ class Phases(Ruleset):
 
         return COLUMNS
 
-    def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
-        """The tracker folds a large battle by squad (PH-7)."""
+    def row_groups(self, fight: Fight) -> dict[str, tuple[str, str]]:
+        """The tracker folds a large battle by squad (PH-7); worked out again only when
+        the squads change (a Regroup, a new leader) or a unit joins."""
         state: State = fight.rs
-        sid = state.member.get(cid)
-        squad = state.squads.get(sid) if sid else None
-        if squad is None:
-            return None
-        leader = fight.roster.get(squad.leader or "")
-        led = f", led by {leader.name}" if leader is not None else ", no leader"
-        return squad.id, f"{squad.kind} {squad.id}{led}"
+        kept: tuple[Any, ...] | None = self.__dict__.get("_groups")
+        if kept is not None and kept[0] is state.squads and kept[1] is state.member and \
+                kept[2] == len(fight.roster):
+            found: dict[str, tuple[str, str]] = kept[3]
+            return found
+        headings: dict[str, tuple[str, str]] = {}
+        for squad in state.squads.values():
+            leader = fight.roster.get(squad.leader or "")
+            led = f", led by {leader.name}" if leader is not None else ", no leader"
+            headings[squad.id] = (squad.id, f"{squad.kind} {squad.id}{led}")
+        found = {cid: headings[sid] for cid, sid in state.member.items() if sid in headings}
+        self.__dict__["_groups"] = (state.squads, state.member, len(fight.roster), found)
+        return found
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         from .views import cells
