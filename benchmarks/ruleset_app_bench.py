@@ -44,9 +44,10 @@ def saved(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-async def there_and_back(path: Path, steps: Callable[[RefereeApp], int]) -> list[Sample]:
-    """`n` forward `steps(app)` times, then `ctrl+z` as many times back: each press adds a
-    line to the log."""
+async def there_and_back(path: Path, steps: Callable[[RefereeApp], int],
+                         passes: int = 1) -> list[Sample]:
+    """`n` forward `steps(app)` times, then `ctrl+z` as many times back, `passes` times:
+    each press adds a line to the log."""
     app = RefereeApp(path, path.parent, random.Random(1))
     times = []
     async with app.run_test(size=SIZE):
@@ -55,7 +56,7 @@ async def there_and_back(path: Path, steps: Callable[[RefereeApp], int]) -> list
             await press(app, frames, "i", lambda: not app.table.initiative_blocks())
         log = app.screen.query_one(LogView)
         count = steps(app)
-        for key in ["n"] * count + ["ctrl+z"] * count:
+        for key in (["n"] * count + ["ctrl+z"] * count) * passes:
             lines = log.line_count
             times.append(await press(app, frames, key,
                                      lambda lines=lines: log.line_count == lines + 1))
@@ -93,9 +94,12 @@ async def phases(folder: Path) -> list[Sample]:
 
 
 async def phases_steps(folder: Path) -> list[Sample]:
-    """`n` on through the phases (each resolves the phase it is at), then `ctrl+z` back."""
+    """`n` on through the phases (each resolves the phase it is at), then `ctrl+z` back;
+    twice, so half the presses are made with the log pane full (each new line scrolls
+    it)."""
     path = saved(folder, "siege-steps.toml", phases_bench.battle_text())
-    return await there_and_back(path, lambda app: len(app.table.plan().beats) - 1)
+    return await there_and_back(path, lambda app: len(app.table.plan().beats) - 1,
+                                passes=2)
 
 
 def report(name: str, times: list[Sample]) -> None:

@@ -6,15 +6,22 @@ start-up; this line is redrawn only when the set of working keys changes."""
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.widget import Widget
 
 
-class KeyLine(Static):
+class KeyLine(Widget):
+    """Drawn as one strip, not through a renderable: a new set of keys repaints the line
+    and never lays the screen out again (a Static's update does, which is a whole-screen
+    redraw on the key press that makes undo available)."""
+
     DEFAULT_CSS = "KeyLine { height: 1; background: $panel; }"
 
     shown: tuple = ()
+    strip: Strip | None = None
 
     PINNED = ("?", "q")  # always on the line: help and quit, at its end
 
@@ -22,12 +29,14 @@ class KeyLine(Static):
         if tuple(keys) == self.shown:
             return
         self.shown = tuple(keys)
-        self.draw()
+        self.strip = None
+        self.refresh()
 
     def on_resize(self) -> None:
-        self.draw()
+        self.strip = None
+        self.refresh()
 
-    def draw(self) -> None:
+    def line(self) -> Text:
         """As many of the working keys as fit, then help and quit, never cut off."""
         pinned = [k for k in self.shown if k[0] in self.PINNED]
         rest = [k for k in self.shown if k[0] not in self.PINNED]
@@ -41,7 +50,18 @@ class KeyLine(Static):
             room -= len(part(key))
         for key in pinned:
             append(line, key)
-        self.update(line)
+        return line
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y != 0:
+            return Strip.blank(width, self.rich_style)
+        if self.strip is None or self.strip.cell_length != width:
+            base = self.rich_style
+            segments = [Segment(s.text, base + s.style if s.style else base)
+                        for s in self.line().render(self.app.console) if s.text != "\n"]
+            self.strip = Strip(segments).crop(0, width).extend_cell_length(width, base)
+        return self.strip
 
 
 def part(key: tuple[str, str]) -> str:

@@ -9,7 +9,9 @@ with an ellipsis."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -20,6 +22,7 @@ from textual.strip import Strip
 
 Cell = tuple[str, str]  # text, style
 GAP = 2
+LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
 
 
 class LineTable(ScrollView, can_focus=True):
@@ -51,6 +54,7 @@ class LineTable(ScrollView, can_focus=True):
         self.widths = [len(label) for label in labels]
         self.strips: dict[int, tuple[tuple, Strip]] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
+        self.fitted: tuple[tuple[Any, ...], list[int]] | None = None  # visible_columns
 
     # -- content -------------------------------------------------------------------------
 
@@ -190,7 +194,10 @@ class LineTable(ScrollView, can_focus=True):
 
     def visible_columns(self) -> list[int]:
         """The columns that fit: folding ones are left out, the highest fold first (then
-        the rightmost), until the rest do."""
+        the rightmost), until the rest do. Kept while the widths and the room stay."""
+        basis = (tuple(self.widths), self.room, self.folds)
+        if self.fitted is not None and self.fitted[0] == basis:
+            return self.fitted[1]
         columns = list(range(len(self.labels)))
         folding = sorted((c for c in columns if self.folds[c]),
                          key=lambda c: (-self.folds[c], -c))
@@ -198,29 +205,38 @@ class LineTable(ScrollView, can_focus=True):
             if sum(self.widths[c] + GAP for c in columns) - GAP <= self.room:
                 break
             columns.remove(index)
+        self.fitted = (basis, columns)
         return columns
+
+    def look(self, style: str, base: Style | None) -> Style:
+        """A cell's style over the row's (the cursor's), parsed once."""
+        found = LOOKS.get((style, base))
+        if found is None:
+            found = Style.parse(style) if style else Style()
+            if base is not None:
+                found = base + found
+            LOOKS[(style, base)] = found
+        return found
 
     def row_strip(self, cells: tuple[Cell, ...], base: Style | None) -> Strip:
         segments = []
         room = self.room
         used = 0
         columns = self.visible_columns()
+        last = columns[-1]
         for index in columns:
             text, style = cells[index]
-            width = self.widths[index] + (GAP if index != columns[-1] else 0)
-            look = Style.parse(style) if style else Style()
-            if base is not None:
-                look = base + look
+            width = self.widths[index] + (GAP if index != last else 0)
             piece = text.ljust(width)[:width]
             if used + len(text) > room:  # too long for the screen: cut, and say so
                 piece = text[: max(room - used - 1, 0)] + "…"
             elif used + len(piece) > room:
                 piece = piece[: room - used]
-            segments.append(Segment(piece, look))
+            segments.append(Segment(piece, self.look(style, base)))
             used += len(piece)
             if used >= room:
                 break
-        return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+        return fitted_strip(segments, used, room, base)
 
     def span_strip(self, cells: tuple[Cell, ...], base: Style | None) -> Strip:
         """A heading: its first cell in its column, the rest of its text run on."""
@@ -231,15 +247,13 @@ class LineTable(ScrollView, can_focus=True):
             pieces.append((("  " if number else "") + text, style))
         room, used, segments = self.room, 0, []
         for text, style in pieces:
-            look = Style.parse(style) if style else Style()
-            look = base + look if base is not None else look
             if used + len(text) > room:  # too long for the screen: cut, and say so
                 text = text[: max(room - used - 1, 0)] + "…"
-            segments.append(Segment(text, look))
+            segments.append(Segment(text, self.look(style, base)))
             used += len(text)
             if used >= room:
                 break
-        return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+        return fitted_strip(segments, used, room, base)
 
     def on_resize(self) -> None:
         self.strips.clear()
@@ -264,3 +278,14 @@ class LineTable(ScrollView, can_focus=True):
         row = event.y - 1 + self.scroll_offset.y
         if 0 <= row < len(self.rows):
             self.cursor = row
+
+
+def fitted_strip(segments: list[Segment], used: int, room: int, base: Style | None) -> Strip:
+    """The line exactly `room` cells wide. Text of one cell a character (most rows) is
+    padded as counted, which is several times quicker than Strip's crop and extend (a
+    key press draws a few dozen rows); anything else is measured and cut by the Strip."""
+    if used <= room and all(cell_len(s.text) == len(s.text) for s in segments):
+        if used < room:
+            segments.append(Segment(" " * (room - used), base or Style()))
+        return Strip(segments, room)
+    return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())

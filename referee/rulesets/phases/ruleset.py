@@ -696,6 +696,9 @@ class Phases(Ruleset):
             led = f", led by {leader.name}" if leader is not None else ", no leader"
             headings[squad.id] = (squad.id, f"{squad.kind} {squad.id}{led}")
         found = {cid: headings[sid] for cid, sid in state.member.items() if sid in headings}
+        if found:  # the units in no squad together, not strewn between the squads
+            loose = LOOSE, "no squad (PH-9)"
+            found.update((cid, loose) for cid in fight.roster if cid not in found)
         self.__dict__["_groups"] = (state.squads, state.member, len(fight.roster), found)
         return found
 
@@ -790,6 +793,7 @@ def copied(beat: Beat) -> Beat:
                 beat.tag, beat.note)
 
 
+LOOSE = "(none)"  # the tracker's group of the units in no squad: no squad's id
 SINCE = "since"  # the memo's key for what `carried` hands on
 
 
