@@ -35,6 +35,28 @@ def test_the_demo_is_a_siege_ready_for_round_1() -> None:
     assert rs.facts(fight, "pell")["elevation_defense"] > rs.facts(fight, "pell")["defense"]
 
 
+def test_a_stun_shows_on_the_tracker_until_it_takes_the_next_move_and_action() -> None:
+    """PH-10: stunned in phase 4, a phase-3 unit will lose what it gains in phase 3: its
+    row says so (not "@3"), its status and state read stunned, and the log says it; once
+    phase 3 has passed, they are lost and the stun is spent."""
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    fight.enter(ph.Condition(round=1, target="orc1", name="stun", on=True, phase=4))
+    cells = rs.cells(fight, "orc1")
+    assert (cells["move"].text, cells["action"].text) == ("stun", "stun")
+    assert "stunned" in cells["status"].text and rs.state_word(fight, "orc1") == "stunned"
+    assert "@3" in (rs.cells(fight, "orc2")["move"].text,)  # a unit not stunned
+    from referee.rulesets.phases.views import tell
+
+    assert tell(rs, fight, fight.log[-1]) == "Ironfang 1 is stunned from phase 4 (PH-10)"
+    fight.enter(ph.ev.Resolve(round=1, actions=("grusk:move", "grusk:action")))
+    orcs = tuple(f"orc{n}:{k}" for n in range(2, 7) for k in ("move", "action"))
+    fight.enter(ph.ev.Resolve(round=1, actions=orcs + ("wolf:move", "wolf:action")))
+    cells = rs.cells(fight, "orc1")
+    assert (cells["move"].text, cells["action"].text) == ("lost", "lost")
+    assert rs.state_word(fight, "orc1") == ""
+
+
 def test_a_use_before_the_phase_and_a_second_action_are_refused() -> None:
     fight = fight_of(SCEN / "ph-01-phases-count-down.toml")
     with pytest.raises(RefereeError, match="phase is 1"):

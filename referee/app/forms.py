@@ -21,6 +21,7 @@ from referee.session.table import DeclarationClock
 from .widgets.choice import Choice
 
 HINT = "Enter confirms · Esc cancels · ↑/↓ fields · ←/→ change a choice"
+LABEL, LABEL_MOST = 24, 36  # a form's label column: its narrowest, its widest
 
 
 class FormScreen(ModalScreen[dict[str, Any] | None]):
@@ -39,11 +40,16 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         self.spec = spec
 
     def compose(self) -> ComposeResult:
+        # as wide as the longest label (within bounds): one never runs into its value
+        width = max(LABEL, min(LABEL_MOST, 1 + max((len(f.title) for f in self.spec.fields),
+                                                   default=0)))
         with Vertical(id="form"):
             yield Label(self.spec.title, id="form-title")
             for field in self.spec.fields:
                 with Horizontal(classes="row"):
-                    yield Label(field.title, classes="label")
+                    label = Label(field.title, classes="label")
+                    label.styles.width = width
+                    yield label
                     yield widget(field)
             yield Static("", id="form-extra")
             yield Label(self.spec.hint or HINT, id="form-hint")

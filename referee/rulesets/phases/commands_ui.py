@@ -186,9 +186,9 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
             Field("others", "others in the square (ids)", "text", ""),
             Field("dodging", "the defender dodges (loses)", "bool", False),
             Field("room", "a square to push them to", "bool", True),
-            Field("simultaneous", "moving into one square at once (PH-6)", "bool", False),
-            Field("dice", "real dice: rusher; each other (blank: rolled)", "text", "",
-                  help="e.g. 4 5; 3 6 — the rusher's, then each one's in turn"),
+            Field("simultaneous", "both moving in at once (PH-6)", "bool", False),
+            Field("dice", "real dice (blank: rolled)", "text", "",
+                  help="e.g. 4 5; 3 6 — the rusher's, then each other's in turn"),
             phase_field))
     if command == "dismount":
         ride = riders(rs, fight, actor)

@@ -721,7 +721,9 @@ class Phases(Ruleset):
         side = fight.roster[cid].side
         if side in self.state(fight).surrendered:
             return "surrendered"
-        names = self.statuses(fight, cid)
+        from .views import now_run, statuses_now
+
+        names = statuses_now(self, fight, cid, now_run(self, fight, cid)[0])
         for word in ("incapacitated", "immobilized", "stunned", "calm"):
             if word in names:
                 return word

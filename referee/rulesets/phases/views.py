@@ -344,10 +344,21 @@ def kind_cell(run: Run | None, kind: str, now: int, order: tuple[int, ...]) -> C
         return Cell("used", "dim")
     if kind in run.lost:
         return Cell("lost", "bad")
+    if kind in run.stun:  # the next one it gains goes to the stun (PH-10)
+        return Cell("stun", "bad")
     if run.base_pos is not None and run.base_pos > now and \
             not any(b[1] == kind for b in run.blocked):
         return Cell(f"@{order[run.base_pos]}", "")
     return Cell("—", "dim")
+
+
+def statuses_now(rs: Phases, fight: Fight, cid: str, run: Run | None) -> list[str]:
+    """The unit's statuses as the round stands now (`run`, from `now_run`): a stun that
+    will take a Move or Action it has yet to gain shows until it does (PH-10)."""
+    words = rs.statuses(fight, cid)
+    if run is not None and run.stun and "stunned" not in words:
+        words.append("stunned")
+    return words
 
 
 def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
@@ -387,7 +398,7 @@ def cells(rs: Phases, fight: Fight, cid: str) -> dict[str, Cell]:
     status = fight.status[cid]
     fatigue = status.marks.get("fatigue", 0)
     hits = f"{status.hp}/{status.max_hp}" + (f" F{fatigue}" if fatigue else "")
-    words = rs.statuses(fight, cid)
+    words = statuses_now(rs, fight, cid, run)
     return {
         "squad": Cell(squad_text, "strong" if squad and squad.leader == cid else ""),
         "phase": Cell(str(base_c)),
@@ -459,7 +470,8 @@ def tell(rs: Phases, fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, ph.Condition):
         when = f" from phase {event.phase}" if event.phase is not None else ""
         verb = "is" if event.on else "is no longer"
-        return f"{name(fight, event.target)} {verb} {event.name}{when} (PH-10)"
+        word = "stunned" if event.name == "stun" else event.name
+        return f"{name(fight, event.target)} {verb} {word}{when} (PH-10)"
     if isinstance(event, ph.Order):
         at = f" at ({', '.join(str(n) for n in event.at)})" if event.at else ""
         by = f" (from {name(fight, event.by)})" if event.by else ""
