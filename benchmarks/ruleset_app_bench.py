@@ -2,7 +2,8 @@
 are not "declare, then order": agility-order with 200 units (`n` ends the acting unit's
 turn, `ctrl+z` takes it back) and phases with 1,000 units in 60 squads (`n` resolves the
 phase it is at, `ctrl+z` takes it back; and `v` then Enter: a unit takes its Move in the
-phase, the Enter timed from the form's answer to the screen showing the Move).
+phase, the Enter timed from the form's answer to the screen showing the Move; and, to
+compare, a declaration's form answered in demon-idol's small demo).
 
 Measured as benchmarks/app_bench.py measures demon-idol: from a real key event posted
 to the app's queue until the log shows the change and the screen has been refreshed
@@ -93,6 +94,25 @@ async def phases(folder: Path) -> list[Sample]:
     return times
 
 
+async def demon_idol_form(folder: Path) -> list[Sample]:
+    """For comparison: the bundled demon-idol demo (9 combatants), each declaring G with
+    its form's defaults, the Enter timed. A form closing costs this in any ruleset."""
+    path = saved(folder, "demo.toml", (ROOT / "saves" / "demo.toml").read_text())
+    app = RefereeApp(path, folder, random.Random(1))
+    times = []
+    async with app.run_test(size=SIZE) as pilot:
+        frames = Frames(app)
+        log = app.screen.query_one(LogView)
+        for _ in app.table.fight.roster:
+            await pilot.press("g")
+            await pilot.pause()
+            assert isinstance(app.screen, FormScreen), app.screen
+            lines = log.line_count
+            times.append(await press(app, frames, "enter",
+                                     lambda lines=lines: log.line_count == lines + 1))
+    return times
+
+
 async def phases_steps(folder: Path) -> list[Sample]:
     """`n` on through the phases (each resolves the phase it is at), then `ctrl+z` back;
     twice, so half the presses are made with the log pane full (each new line scrolls
@@ -117,6 +137,8 @@ def main() -> None:
         report(f"{battle}, n and ctrl+z", asyncio.run(phases_steps(folder)))
         report(f"{battle}, a Move's form answered (Enter; the form closing redraws the "
                "whole screen)", asyncio.run(phases(folder)))
+        report("for comparison, demon-idol's demo, a declaration's form answered",
+               asyncio.run(demon_idol_form(folder)))
 
 
 if __name__ == "__main__":

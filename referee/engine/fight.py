@@ -244,10 +244,9 @@ class Fight:
         self._apply(index, event)
         count = len(self.events)
         self.revisions[count] = self.plan_revision
-        self.kept_rs[count] = self.state.rs
-        if len(self.kept_rs) > 2 * KEEP_RS:
-            for old in [k for k in self.kept_rs if k <= count - KEEP_RS]:
-                del self.kept_rs[old]
+        kept = self.kept_rs
+        kept[count] = self.state.rs
+        kept.pop(count - KEEP_RS, None)  # one in, one out: no scan (a load keeps 10,000)
 
     def _replay_effective(self) -> None:
         """After an undo: the state folded again from the nearest checkpoint, not from the
