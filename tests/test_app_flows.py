@@ -372,3 +372,23 @@ async def test_the_declaration_clock_stops_at_the_referees_first_key(tmp_path):
         assert "stopped" in str(form.query_one("#form-extra").render())
         await pilot.press("enter")
         assert pilot.app.table.declared()["brann"].delay == 1
+
+
+async def test_an_answered_form_is_kept_until_the_next_opens_then_removed(tmp_path):
+    """A form is closed without being removed (removing a screen lays the app out again,
+    twice, after the answer); the next form removes it, so forms never pile up."""
+    async with app_on(demo(tmp_path)).run_test(size=(120, 40)) as pilot:
+        answered = []
+        for _ in range(3):
+            await pilot.press("g")
+            form = pilot.app.screen
+            assert isinstance(form, Form)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, CombatScreen) and form.is_running
+            answered.append(form)
+        declared = [e for e in pilot.app.table.fight.log if e.TYPE == "declare"]
+        assert len(declared) == 3  # every answer reached the table
+        await pilot.pause(0.1)
+        assert [f.is_running for f in answered] == [False, False, True]
+        assert [s for _, s in pilot.app.__dict__["_kept_forms"]] == answered[-1:]

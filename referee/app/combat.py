@@ -184,7 +184,8 @@ class CombatScreen(Screen[None]):
             if values is not None:
                 done(values)
 
-        self.app.push_screen(forms().form_screen(spec, clock), finished)
+        module = forms()
+        module.open_form(self.app, module.form_screen(spec, clock), finished)
 
     # -- declaring ----------------------------------------------------------------------
 

@@ -7,9 +7,10 @@ is refused with a message, and so is a form with a required field left blank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -184,6 +185,24 @@ class ClockForm(FormScreen):
 
 def form_screen(spec: Form, clock: DeclarationClock | None = None) -> FormScreen:
     return ClockForm(spec, clock) if spec.clock and clock is not None else FormScreen(spec)
+
+
+def open_form(app: App, screen: FormScreen,
+              callback: Callable[[dict[str, Any] | None], None]) -> None:
+    """Push a form, installed so that closing it does not remove it. Textual lays the
+    whole app out again, twice, after a screen is removed: the frames after a form's
+    answer were that, not the answer. A form closed earlier is removed now, as the next
+    one opens (which lays the screen out anyway)."""
+    kept: list[tuple[str, FormScreen]] = app.__dict__.setdefault("_kept_forms", [])
+    for name, old in list(kept):
+        if old not in app.screen_stack:
+            app.uninstall_screen(name)
+            old.remove()
+            kept.remove((name, old))
+    name = f"form-{id(screen)}"
+    app.install_screen(screen, name=name)
+    kept.append((name, screen))
+    app.push_screen(screen, callback)
 
 
 def clean(values: dict[str, Any]) -> dict[str, Any]:

@@ -174,7 +174,8 @@ class LineTable(ScrollView, can_focus=True):
             return Strip.blank(self.size.width)
         on_cursor = row == self.cursor
         cells = self.row_cells(row)
-        basis = (cells, on_cursor, self.has_focus, self.size.width)
+        # focus changes how the cursor's row looks, no other's
+        basis = (cells, on_cursor, on_cursor and self.has_focus, self.size.width)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
@@ -261,12 +262,10 @@ class LineTable(ScrollView, can_focus=True):
         self.refresh()
 
     def on_focus(self) -> None:
-        self.strips.clear()
-        self.refresh()
+        self.refresh_row(self.cursor)  # a form closing gives the focus back: one row
 
     def on_blur(self) -> None:
-        self.strips.clear()
-        self.refresh()
+        self.refresh_row(self.cursor)
 
     # -- moving ------------------------------------------------------------------------------
 
