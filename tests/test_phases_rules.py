@@ -331,3 +331,15 @@ def test_a_bull_rush_takes_real_dice() -> None:
     rolls = [e for e in events if e.TYPE == "roll"]
     assert [list(r.dice) for r in rolls][:2] == [[6, 6], [1, 1]] and all(r.real for r in rolls[:2])
     assert events[-1].success
+
+
+def test_a_delay_with_nothing_left_to_keep_is_refused_in_plain_words() -> None:
+    """PH-3: a unit that has used its Move and its Action has nothing to delay; the key
+    says so rather than naming the event's field."""
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    assert rs.can_run(fight, "delay", "grusk") == ""
+    fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="move"))
+    fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="action"))
+    assert rs.can_run(fight, "delay", "grusk") == (
+        "Grusk the Warchief has no Move or Action left to keep this round (PH-3)")

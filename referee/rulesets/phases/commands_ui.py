@@ -83,6 +83,9 @@ def can_run(rs: Phases, fight: Fight, command: str, actor: str | None) -> str:
     if command in ("move", "action", "delay", "wake", "regroup", "bull-rush", "dismount",
                    "subdue"):
         spec = command_form(rs, fight, command, actor)
+        if command == "delay" and spec is not None and not any(f.default for f in spec.fields):
+            return (f"{fight.roster[actor].name} has no Move or Action left to keep this "
+                    "round (PH-3)")
         values = {f.name: f.default for f in spec.fields} if spec else {}
         if command == "subdue":
             values["damage"] = 1
