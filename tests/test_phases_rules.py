@@ -189,7 +189,7 @@ BATTLE = "\n".join([
 ])
 MEMBERS = [f"u{n}" for n in range(12)]
 deed = st.tuples(st.sampled_from(["use", "delay", "stun", "calm", "immobilized", "hurt",
-                                  "round", "undo", "order", "regroup"]),
+                                  "round", "undo", "order", "regroup", "resolve"]),
                  st.sampled_from(MEMBERS), st.sampled_from(["move", "action"]),
                  st.integers(0, 3), st.booleans())
 
@@ -214,6 +214,10 @@ def deed_event(fight: Fight, kind: str, who: str, what: str, phase: int) -> ph.e
     if kind == "regroup":
         return ph.Regroup(round=round_, actor=who, join="wall" if what == "move" else None,
                           leave=what == "action")
+    if kind == "resolve":  # the phase it is at (n): the core's state moves, not phases'
+        plan = fight.plan()
+        now = plan.current(fight.resolved.get(plan.round, set())) or 1
+        return ph.ev.Resolve(round=round_, actions=tuple(plan.keys(now)))
     return ph.ev.NewRound(round=round_ + 1)
 
 
@@ -249,6 +253,11 @@ def test_the_kept_plan_equals_a_plan_from_scratch(
         again.ruleset.facts(again, cid) for cid in MEMBERS]
     # the squads the tracker folds by, kept while they stay the same
     assert dict(rs.row_groups(fight)) == dict(again.ruleset.row_groups(again))
+    # the tracker's cells, read where the round stands now (kept across undo too)
+    assert [rs.cells(fight, cid) for cid in MEMBERS] == [
+        again.ruleset.cells(again, cid) for cid in MEMBERS]
+    assert [rs.state_word(fight, cid) for cid in MEMBERS] == [
+        again.ruleset.state_word(again, cid) for cid in MEMBERS]
 
 
 # -- the app -------------------------------------------------------------------------------
