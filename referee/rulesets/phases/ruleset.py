@@ -795,7 +795,7 @@ def copied(beat: Beat) -> Beat:
                 beat.tag, beat.note)
 
 
-LOOSE = "(none)"  # the tracker's group of the units in no squad: no squad's id
+LOOSE = ""  # the tracker's group of the units in no squad: no squad's id can be empty
 SINCE = "since"  # the memo's key for what `carried` hands on
 
 
