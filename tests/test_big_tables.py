@@ -182,3 +182,21 @@ async def test_a_regroup_moves_the_unit_under_its_new_squads_heading(tmp_path: P
         tracker.select(unit)
         await pilot.pause(0.1)  # a frame drawn
         assert assert_drawn_rows_are_the_view(app, tracker) > 0
+
+
+async def test_a_row_at_the_top_edge_keeps_its_groups_heading_in_view(tmp_path: Path) -> None:
+    """Following the fight to a squad's first unit at the top edge of the tracker shows
+    the squad's heading above it (a new round's first actor, at 80x24)."""
+    path = saved(tmp_path, "siege.toml", (ROOT / "saves" / "phases.toml").read_text())
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        tracker = app.screen.query_one(Tracker)
+        first = tracker.keys[1]
+        assert tracker.keys[0].startswith(view.GROUP)
+        tracker.cursor = 4
+        tracker.scroll_to(y=1, animate=False)
+        await pilot.pause(0.1)
+        assert tracker.scroll_offset.y == 1  # the heading is above the view
+        tracker.select(first)
+        await pilot.pause(0.1)
+        assert tracker.cursor == 1 and tracker.scroll_offset.y == 0

@@ -159,11 +159,14 @@ class LineTable(ScrollView, can_focus=True):
         kept behind it."""
         top, height = self.scroll_offset.y, max(self.size.height - 1, 1)
         before = min(1, height - 1)
+        y = top
         if row < top:
-            y = row - (height - 1 - before if leap else 0)
-            self.scroll_to(y=max(y, 0), animate=False)
+            y = max(row - (height - 1 - before if leap else 0), 0)
         elif row >= top + height:
             y = row - (before if leap else height - 1)
+        if y == row and row > 0 and height > 1 and self.spans(row - 1):
+            y -= 1  # a row at the top edge keeps its group's heading in view above it
+        if y != top:
             self.scroll_to(y=y, animate=False)
 
     def render_line(self, y: int) -> Strip:
