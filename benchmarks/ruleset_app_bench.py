@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import agility_order_bench  # noqa: E402
 import phases_bench  # noqa: E402
 from app_bench import SIZE, Frames, figures, press  # noqa: E402
+from textual.pilot import Pilot  # noqa: E402
 
 from referee.app import RefereeApp  # noqa: E402
 from referee.app.forms import FormScreen  # noqa: E402
@@ -75,6 +76,18 @@ async def agility_order(folder: Path) -> list[Sample]:
     return await there_and_back(path, lambda app: TURNS)
 
 
+async def answered(app: RefereeApp, pilot: Pilot, frames: Frames, key: str) -> Sample:
+    """`key` opens the selected combatant's form; its Enter, taking the defaults, timed
+    until the first frame that shows the combat screen again with the new log line."""
+    log = app.screen.query_one(LogView)
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(app.screen, FormScreen), app.screen
+    lines = log.line_count
+    return await press(app, frames, "enter",
+                       lambda: closed(app) and log.line_count == lines + 1)
+
+
 async def phases(folder: Path) -> list[Sample]:
     """Every unit that gains its Move in the first phase takes it: select it, `v`, then
     the timed Enter on the form."""
@@ -87,15 +100,9 @@ async def phases(folder: Path) -> list[Sample]:
         top = fight.rs.now.order[0]
         movers = [cid for cid, c in fight.roster.items() if int(c.stats["combat"]) == top]
         tracker = app.screen.query_one(Tracker)
-        log = app.screen.query_one(LogView)
         for cid in movers[:MOVES]:
             tracker.select(cid)
-            await pilot.press("v")
-            await pilot.pause()
-            assert isinstance(app.screen, FormScreen), app.screen
-            lines = log.line_count
-            times.append(await press(app, frames, "enter", lambda lines=lines: closed(app)
-                                     and log.line_count == lines + 1))
+            times.append(await answered(app, pilot, frames, "v"))
     return times
 
 
@@ -104,18 +111,9 @@ async def demon_idol_form(folder: Path) -> list[Sample]:
     its form's defaults, the Enter timed. A form closing costs this in any ruleset."""
     path = saved(folder, "demo.toml", (ROOT / "saves" / "demo.toml").read_text())
     app = RefereeApp(path, folder, random.Random(1))
-    times = []
     async with app.run_test(size=SIZE) as pilot:
         frames = Frames(app)
-        log = app.screen.query_one(LogView)
-        for _ in app.table.fight.roster:
-            await pilot.press("g")
-            await pilot.pause()
-            assert isinstance(app.screen, FormScreen), app.screen
-            lines = log.line_count
-            times.append(await press(app, frames, "enter", lambda lines=lines: closed(app)
-                                     and log.line_count == lines + 1))
-    return times
+        return [await answered(app, pilot, frames, "g") for _ in app.table.fight.roster]
 
 
 async def phases_steps(folder: Path) -> list[Sample]:

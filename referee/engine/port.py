@@ -329,6 +329,7 @@ class Ruleset:
         return NO_GROUPS
 
     def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
+        """One row's group as (key, label), or None (override `row_groups`, not this)."""
         return self.row_groups(fight).get(cid)
 
     def state_word(self, fight: Fight, cid: str) -> str:

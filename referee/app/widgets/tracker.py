@@ -77,10 +77,9 @@ class Tracker(LineTable):
         of them, and a big battle has a thousand rows to place)."""
         groups = fight.ruleset.row_groups(fight)
         basis = (fight, plan, groups, frozenset(self.folded), len(fight.roster))
-        kept = self.placed
-        if kept is not None and len(kept[0]) == len(basis) and \
-                all(a is b for a, b in zip(kept[0][:3], basis[:3], strict=True)) and \
-                kept[0][3:] == basis[3:]:
+        kept = self.placed  # the fight, plan and groups by identity; the rest by value
+        if kept is not None and all(a is b for a, b in zip(kept[0][:3], basis[:3], strict=True)) \
+                and kept[0][3:] == basis[3:]:
             return kept[1]
         entries = view.grouped(fight, view.order(fight, plan), self.folded)
         self.groups = {key[len(view.GROUP):] for key, label in entries if label}
