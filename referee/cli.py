@@ -78,12 +78,44 @@ def replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print it as JSON")
 
 
+def output_arguments(parser: argparse.ArgumentParser, what: str,
+                     metavar: str = "FILE") -> None:
+    """`-o FILE` and `--force`: every command that writes a file takes both, and writes
+    through `write_output` (never over its input; over another file only with --force)."""
+    parser.add_argument("-o", "--output", metavar=metavar, help=what)
+    parser.add_argument("--force", action="store_true",
+                        help="replace the output file if it exists (never the input)")
+
+
+def write_output(output: str, text: str, inputs: Sequence[Path], force: bool) -> Path:
+    """`text` written to `output` as `output_arguments` promise; a refusal is a UsageError."""
+    from referee.session.output import write_output as write
+    from referee.session.store import SaveError
+
+    path = Path(output)
+    try:
+        write(path, text, inputs, force)
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+    return path
+
+
+def claim_output(output: str, inputs: Sequence[Path], force: bool) -> None:
+    """Refuse an output path before any work is done (the write checks again)."""
+    from referee.session.output import claim
+    from referee.session.store import SaveError
+
+    try:
+        claim(Path(output), inputs, force)
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+
+
 def export_arguments(parser: argparse.ArgumentParser) -> None:
     save_argument(parser)
     parser.add_argument("--markdown", action="store_true",
                         help="a Markdown recap (the one format so far; required)")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write it to FILE instead of printing it")
+    output_arguments(parser, "write it to FILE instead of printing it")
 
 
 def roll_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +176,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     if not args.markdown:
         raise UsageError("export needs --markdown (the one format so far)")
-    return cmd_export(Path(args.save), args.output)
+    return cmd_export(Path(args.save), args.output, args.force)
 
 
 def run_roll(args: argparse.Namespace) -> int:
@@ -421,13 +453,9 @@ def refuse_if_open(path: Path) -> None:
 
 def copy_demo(path: Path, ruleset: str | None) -> None:
     from referee.session.demos import demo_for
-    from referee.session.store import SaveError, write_atomic
 
     source = demo_for(ruleset) if ruleset else demo_path()
-    try:
-        write_atomic(path, source.read_text(encoding="utf-8"))
-    except SaveError as error:
-        raise UsageError(str(error)) from None
+    write_output(str(path), source.read_text(encoding="utf-8"), [source], force=False)
 
 
 def create_save(path: Path, ruleset: str) -> None:
@@ -618,19 +646,17 @@ def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
     return 0
 
 
-def cmd_export(path: Path, output: str | None) -> int:
+def cmd_export(path: Path, output: str | None, force: bool = False) -> int:
     from referee.session.render import markdown
     from referee.session.replay import chronicle
-    from referee.session.store import SaveError, write_atomic
 
+    if output is not None:  # refused before the save is read, let alone the file written
+        claim_output(output, [path], force)
     text = markdown(chronicle(opened(path)))
     if output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        write_atomic(Path(output), text)
-    except SaveError as error:
-        raise UsageError(str(error)) from None
+    write_output(output, text, [path], force)
     print(f"wrote {output}")
     return 0
 

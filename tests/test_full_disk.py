@@ -424,6 +424,7 @@ def test_a_failure_at_any_point_is_one_message_and_the_session_goes_on(
 async def test_the_app_shows_a_full_disk_and_goes_on(disk: Disk, monkeypatch, torn: bool):
     from referee.app import RefereeApp
     from referee.app.combat import CombatScreen
+    from referee.app.forms import FormScreen
 
     path = on_disk(disk)
     shown: list[tuple[str, str | None]] = []
@@ -446,10 +447,14 @@ async def test_the_app_shows_a_full_disk_and_goes_on(disk: Disk, monkeypatch, to
         if torn:
             fail_take_back(monkeypatch)
 
-        await pilot.press("d", "enter")  # zed, next under the cursor
+        await pilot.press("d", "enter")  # zed, next under the cursor: kept open, as typed
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert "could not write the event (No space left on device)" in form.fault()
+        await pilot.press("escape")
         await pilot.press("ctrl+z")
         errors = [m for m, severity in shown if severity == "error"]
-        assert len(errors) == 2, shown
+        assert len(errors) == 1, shown
         assert all("could not write the event (No space left on device)" in m for m in errors)
         assert isinstance(app.screen, CombatScreen) and app.is_running
         assert blocks(table.fight.log) == acked and set(table.declared()) == {"brann"}
@@ -461,7 +466,8 @@ async def test_the_app_shows_a_full_disk_and_goes_on(disk: Disk, monkeypatch, to
         assert set(table.declared()) == {"brann", "zed"}
         await pilot.press("ctrl+z")
         assert set(table.declared()) == {"brann"}
-        assert len([m for m, severity in shown if severity == "error"]) == 2
+        # one: the undo (the declaration was refused in its form)
+        assert len([m for m, severity in shown if severity == "error"]) == 1
         await pilot.press("q")
     save = load_save(path)
     assert save.warning == ""

@@ -177,12 +177,8 @@ async def test_p_lists_the_turns_pairs_and_enter_takes_every_hostile_pair(
     assert any(e.TYPE == "combat-end" for e in load_save(path).fight.log)
 
 
-async def test_p_refuses_pairs_the_event_would_refuse(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_p_refuses_pairs_the_event_would_refuse(tmp_path: Path) -> None:
     path = unlisted(tmp_path)
-    shown: list[str] = []
-    monkeypatch.setattr(RefereeApp, "notify",
-                        lambda self, message, **kw: shown.append(str(message)))
     app = RefereeApp(path, tmp_path, random.Random(3))
     async with app.run_test(size=(120, 40)) as pilot:
         for text, said in (("red-1 blue-1; blue-1 blue-1", "not hostile"),
@@ -192,8 +188,12 @@ async def test_p_refuses_pairs_the_event_would_refuse(tmp_path: Path,
             pilot.app.screen.query_one("#f-pairs").value = text
             await pilot.press("enter")
             await pilot.pause()
-            assert any(said in message for message in shown), (text, shown)
+            form = pilot.app.screen
+            assert isinstance(form, FormScreen)  # refused: kept open, as typed
+            assert said in form.fault(), (text, form.fault())
+            assert form.query_one("#f-pairs").value == text
             assert not combats(path)
+            await pilot.press("escape")
         await pilot.press("P")
         pilot.app.screen.query_one("#f-pairs").value = "blue-1 red-1; wild-1 red-1"
         await pilot.press("enter")

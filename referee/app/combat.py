@@ -27,6 +27,7 @@ from referee.session.store import SaveError
 from referee.session.table import DeclarationClock, Table
 from referee.session.view import LogLine
 
+from .refusal import Refused, refused
 from .widgets import LogView, PlanView, StatusLine, Tracker
 from .widgets.keys import KeyLine, working_keys
 
@@ -56,6 +57,10 @@ BINDINGS: list[BindingType] = [
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
+
+
+def ignore(_: object) -> None:
+    """A form's result once it has closed: its answer was applied before it closed."""
 
 
 class EventsAppended(Message):
@@ -165,27 +170,43 @@ class CombatScreen(Screen[None]):
                 **kwargs: Any) -> list[ev.Event]:
         """Run a table operation; a refusal or a failed save is shown, never a crash."""
         try:
+            return self.apply(work, *args, **kwargs)
+        except Refused as refusal:
+            self.notify(refusal.message, title="Not done", severity="error", timeout=8)
+            return []
+
+    def apply(self, work: Callable[..., list[ev.Event]], *args: Any,
+              **kwargs: Any) -> list[ev.Event]:
+        """Run a table operation for a form: a refusal or a failed save raises Refused,
+        and the form stays open with what was typed."""
+        try:
             events = work(*args, **kwargs)
         except (RefereeError, SaveError, OSError, ValueError) as error:
             # The session rolled back to what the file holds: an act's events already on
             # disk (a roll before what it decided) stay shown, the rest told is dropped.
             kept = len(self.table.fight.log)
             lines = [line for line in self.table.told() if line.number <= kept]
-            self.notify(str(error), title="Not done", severity="error", timeout=8)
             self.post_message(EventsAppended([], lines))
-            return []
+            raise refused(error) from None
         self.post_message(EventsAppended(events, self.table.told()))
         return events
 
-    def ask(self, spec: Form, done: Callable[[dict[str, Any]], None],
+    def ask(self, spec: Form, done: Callable[[dict[str, Any]], object],
             clock: DeclarationClock | None = None) -> None:
-        """Open a form; `done` gets its values (a cancelled form does nothing)."""
+        """Open a form; Enter gives `done` its values while the form is still open: a
+        Refused from it keeps the form open, with the message beside the field at fault
+        and everything typed (a cancelled form does nothing)."""
+        module = forms()
+        module.open_form(self.app, module.form_screen(spec, clock, done), ignore)
+
+    def ask_then(self, spec: Form, after: Callable[[dict[str, Any]], None]) -> None:
+        """Open a form whose answer opens another screen: `after` runs once it has closed."""
         def finished(values: dict[str, Any] | None) -> None:
             if values is not None:
-                done(values)
+                after(values)
 
         module = forms()
-        module.open_form(self.app, module.form_screen(spec, clock), finished)
+        module.open_form(self.app, module.form_screen(spec), finished)
 
     # -- declaring ----------------------------------------------------------------------
 
@@ -220,9 +241,9 @@ class CombatScreen(Screen[None]):
         def done(values: dict[str, Any]) -> None:
             self.declare(actor, action, then=values.get("what") == "then")
 
-        self.ask(Form(f"{name} has declared already", (field,),
-                      hint="a further action resolves after the first (one event; ctrl+z "
-                           "takes it back)"), done)
+        self.ask_then(Form(f"{name} has declared already", (field,),
+                           hint="a further action resolves after the first (one event; "
+                                "ctrl+z takes it back)"), done)
 
     def confirm_redeclare(self, actor: str, action: str) -> None:
         """After initiative, changing a declaration is the referee's call: asked, not done."""
@@ -233,9 +254,9 @@ class CombatScreen(Screen[None]):
             if values.get("sure"):
                 self.declare(actor, action)
 
-        self.ask(Form(f"Initiative is in: {name} has declared already", (field,),
-                      hint="yes replaces the declaration (one event; ctrl+z takes it back)"),
-                 done)
+        self.ask_then(Form(f"Initiative is in: {name} has declared already", (field,),
+                           hint="yes replaces the declaration (one event; ctrl+z takes it "
+                                "back)"), done)
 
     def declare(self, actor: str, action: str, then: bool = False) -> None:
         table = self.table
@@ -243,13 +264,12 @@ class CombatScreen(Screen[None]):
         clock = DeclarationClock(self.app.clock) if spec.clock else None
 
         def done(values: dict[str, Any]) -> None:
-            if self.attempt(table.declare, actor, action, then=then,
-                            **forms().clean(values)):
-                following = table.next_undeclared(actor)
-                if following is not None:
-                    self.query_one(Tracker).select(following)
-                else:
-                    self.point_at_work()
+            self.apply(table.declare, actor, action, then=then, **forms().clean(values))
+            following = table.next_undeclared(actor)
+            if following is not None:
+                self.query_one(Tracker).select(following)
+            else:
+                self.point_at_work()
 
         self.ask(spec, done, clock)
 
@@ -261,7 +281,7 @@ class CombatScreen(Screen[None]):
 
     def action_enter_initiative(self) -> None:
         def done(values: dict[str, Any]) -> None:
-            self.attempt(self.table.enter_initiative, values)
+            self.apply(self.table.enter_initiative, values)
             self.point_at_work()
 
         self.ask(self.table.initiative_form(), done)
@@ -317,15 +337,19 @@ class CombatScreen(Screen[None]):
              cid) for cid in rest)
         return Field("by", "by", "choice", default, required=True, options=options)
 
-    def refused(self, actor: str, anyway: bool) -> bool:
-        """A combatant who cannot act is not recorded as acting, unless on purpose."""
+    def unable(self, actor: str, anyway: bool) -> str | None:
+        """Why a combatant who cannot act is not recorded as acting (unless on purpose)."""
         why = self.table.fight.ruleset.can_act(self.table.fight, actor)
         if why and not anyway:
             name = self.table.fight.roster[actor].name
-            self.notify(f"{name} is {why} and cannot act: set 'record anyway' to overrule",
-                        title="Not done", severity="error", timeout=8)
-            return True
-        return False
+            return f"{name} is {why} and cannot act: set 'record anyway' to overrule"
+        return None
+
+    def check_able(self, actor: str, anyway: bool) -> None:
+        """Refused (the form stays open) if `actor` cannot act and it is not on purpose."""
+        why = self.unable(actor, anyway)
+        if why:
+            raise Refused(why, "anyway")
 
     def action_hit(self) -> None:
         source = self.attacker()
@@ -339,10 +363,9 @@ class CombatScreen(Screen[None]):
         who = table.fight.roster[source].name if source else "A hit"
 
         def done(values: dict[str, Any]) -> None:
-            if self.refused(values["by"], bool(values.get("anyway"))):
-                return
-            self.attempt(table.damage, values["target"], values["amount"], source=values["by"],
-                         critical=bool(values.get("critical")))
+            self.check_able(values["by"], bool(values.get("anyway")))
+            self.apply(table.damage, values["target"], values["amount"], source=values["by"],
+                       critical=bool(values.get("critical")))
 
         self.ask(Form(f"{who} hits: damage", fields), done)
 
@@ -352,15 +375,18 @@ class CombatScreen(Screen[None]):
         if actor is None:
             return
         if len(acting) <= 1:
-            if not self.refused(actor, False):
+            why = self.unable(actor, False)
+            if why:
+                self.notify(why, title="Not done", severity="error", timeout=8)
+            else:
                 self.attempt(self.table.miss, actor, self.enemy_of(actor))
             return
         fields = (self.by_field(actor), self.target_field(self.enemy_of(actor)),
                   Field("anyway", "record anyway", "bool", False))
 
         def done(values: dict[str, Any]) -> None:
-            if not self.refused(values["by"], bool(values.get("anyway"))):
-                self.attempt(self.table.miss, values["by"], values["target"])
+            self.check_able(values["by"], bool(values.get("anyway")))
+            self.apply(self.table.miss, values["by"], values["target"])
 
         self.ask(Form("Who misses?", fields), done)
 
@@ -371,8 +397,8 @@ class CombatScreen(Screen[None]):
                   Field("stabilize", "stabilise", "bool", False))
 
         def done(values: dict[str, Any]) -> None:
-            self.attempt(self.table.heal, values["target"], values["amount"],
-                         bool(values.get("stabilize")))
+            self.apply(self.table.heal, values["target"], values["amount"],
+                       bool(values.get("stabilize")))
 
         self.ask(Form("Heal", fields), done)
 
@@ -383,8 +409,8 @@ class CombatScreen(Screen[None]):
                   Field("rounds", "rounds", "int", minimum=1, help="blank: until removed"))
 
         def done(values: dict[str, Any]) -> None:
-            self.attempt(self.table.condition, values["target"], values["name"],
-                         values.get("rounds"))
+            self.apply(self.table.condition, values["target"], values["name"],
+                       values.get("rounds"))
 
         self.ask(Form("Condition", fields), done)
 
@@ -407,9 +433,8 @@ class CombatScreen(Screen[None]):
             try:
                 combatant = editor.built(values, None)
             except RefereeError as error:
-                self.notify(str(error), title="Not done", severity="error")
-                return
-            self.attempt(self.table.join, combatant, values)
+                raise refused(error) from None
+            self.apply(self.table.join, combatant, values)
 
         self.ask(joined, done)
 
@@ -424,14 +449,14 @@ class CombatScreen(Screen[None]):
             if spec is None:
                 self.show_report(command, {})
             else:
-                self.ask(spec, lambda values: self.show_report(command, values))
+                self.ask_then(spec, lambda values: self.show_report(command, values))
             return
         if spec is None:
             self.attempt(self.table.command, command, actor, self.command_values(command))
             return
 
         def done(values: dict[str, Any]) -> None:
-            self.attempt(self.table.command, command, actor, values)
+            self.apply(self.table.command, command, actor, values)
 
         self.ask(spec, done)
 
@@ -462,21 +487,27 @@ class CombatScreen(Screen[None]):
 
     def action_save_as(self) -> None:
         session = self.table.session
-        field = Field("path", "file", default=session.path.name, required=True)
+        fields = (Field("path", "file", required=True, help=f"beside {session.path.name}: "
+                        "a new name"),
+                  Field("force", "replace a file there", "bool", False,
+                        help="never this save itself"))
 
         def done(values: dict[str, Any]) -> None:
+            from referee.session.output import claim
+
             target = Path(values["path"])
             if not target.is_absolute():
                 target = session.path.parent / target
             try:
-                session.save_as(target)
+                force = bool(values.get("force"))
+                claim(target, [session.path], force, how="'replace a file there' replaces it")
+                session.save_as(target, replace=force)
             except SaveError as error:
-                self.notify(str(error), severity="error")
-                return
+                raise Refused(str(error), "path") from None
             self.notify(f"saved as {target}; the fight goes on there")
             self.refresh_view()
 
-        self.ask(Form("Save as", (field,)), done)
+        self.ask(Form("Save as", fields), done)
 
     def action_open(self) -> None:
         self.app.action_open()

@@ -22,6 +22,8 @@ from referee.session.files import LoadError, load_save
 from referee.session.store import SaveError
 from referee.session.table import list_saves
 
+from .refusal import Refused
+
 if TYPE_CHECKING:
     from textual import getters
 
@@ -107,24 +109,27 @@ class OpenScreen(Screen[Path | None]):
                   Field("ruleset", "ruleset", "choice", rulesets[0][1], options=rulesets),
                   Field("demo", "start from its demo", "bool", False))
 
-        def done(values: dict[str, Any] | None) -> None:
-            if not values:
-                return
-            name = values["file"] if values["file"].endswith(".toml") else values["file"] + ".toml"
-            path = self.folder / name
+        def create(values: dict[str, Any]) -> None:  # before the form closes: it may refuse
+            path = self.new_path(values["file"])
             if path.exists():
-                self.notify(f"{path} exists: open it from the list", severity="error")
-                return
+                raise Refused(f"{path} exists: open it from the list", "file")
             try:
                 new_save(path, values.get("title") or path.stem, values["ruleset"],
                          bool(values.get("demo")))
             except (SaveError, RefereeError, LookupError, OSError) as error:  # say so, stay
-                self.notify(str(error), severity="error")
-                return
-            self.dismiss(None)
-            self.app.switch_to(path, setup=not values.get("demo"))
+                raise Refused(str(error), "file") from None
 
-        self.app.push_screen(form_screen(Form("A new encounter", fields, focus="file")), done)
+        def done(values: dict[str, Any] | None) -> None:
+            if values:
+                self.dismiss(None)
+                self.app.switch_to(self.new_path(values["file"]),
+                                   setup=not values.get("demo"))
+
+        self.app.push_screen(form_screen(Form("A new encounter", fields, focus="file"),
+                                         apply=create), done)
+
+    def new_path(self, typed: str) -> Path:
+        return self.folder / (typed if typed.endswith(".toml") else typed + ".toml")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -138,7 +143,10 @@ def new_save(path: Path, title: str, ruleset: str, demo: bool = False) -> None:
     if demo:
         from referee.session.demos import demo_for
 
-        write_atomic(path, demo_for(ruleset).read_text(encoding="utf-8"))
+        try:
+            write_atomic(path, demo_for(ruleset).read_text(encoding="utf-8"), replace=False)
+        except FileExistsError:
+            raise SaveError(f"{path}: exists; nothing was written") from None
         return
     sides = (Side("party", "The party", players=True), Side("foes", "Foes"))
     Session.create(path, Encounter(ruleset, title, 1, sides, ())).close()

@@ -2,7 +2,9 @@
 schema): the widget is picked by the field's kind, keyed by its name, and values are
 read back by that key. Enter confirms, Escape cancels, arrows move between fields and
 change a choice. Nothing typed is dropped silently: a value that does not fit its field
-is refused with a message, and so is a form with a required field left blank.
+is refused with a message, and so is a form with a required field left blank. An answer
+the fight then refuses (the target has left, a rule forbids it) keeps the form open too:
+the message beside the field at fault, everything as typed.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.markup import escape
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,10 +22,22 @@ from textual.widgets import Input, Label, Static
 from referee.engine.specs import Field, Form
 from referee.session.table import DeclarationClock
 
+from .refusal import Refused
 from .widgets.choice import Choice
 
 HINT = "Enter confirms · Esc cancels · ↑/↓ fields · ←/→ change a choice"
 LABEL, LABEL_MOST = 24, 36  # a form's label column: its narrowest, its widest
+
+
+class FieldError(ValueError):
+    """A value that does not fit its field (or a required one left blank)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+Apply = Callable[[dict[str, Any]], object]
 
 
 class FormScreen(ModalScreen[dict[str, Any] | None]):
@@ -36,9 +51,10 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
-    def __init__(self, spec: Form) -> None:
+    def __init__(self, spec: Form, apply: Apply | None = None) -> None:
         super().__init__()
         self.spec = spec
+        self.apply = apply  # run on Enter before the form closes; Refused keeps it open
 
     def compose(self) -> ComposeResult:
         # as wide as the longest label (within bounds): one never runs into its value
@@ -47,7 +63,7 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical(id="form"):
             yield Label(self.spec.title, id="form-title")
             for field in self.spec.fields:
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row", id=f"row-{field.name}"):
                     label = Label(field.title, classes="label")
                     label.styles.width = width
                     yield label
@@ -65,12 +81,15 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         out: dict[str, Any] = {}
         for field in self.spec.fields:
             found = self.query_one(f"#f-{field.name}")
-            out[field.name] = found.value if isinstance(found, Choice) else read_text(
-                field, found.value if isinstance(found, Input) else "")
-        missing = [f.title for f in self.spec.fields
-                   if f.required and out.get(f.name) in (None, "")]
+            try:
+                out[field.name] = found.value if isinstance(found, Choice) else read_text(
+                    field, found.value if isinstance(found, Input) else "")
+            except ValueError as error:
+                raise FieldError(str(error), field.name) from None
+        missing = [f for f in self.spec.fields if f.required and out.get(f.name) in (None, "")]
         if missing:
-            raise ValueError(f"missing: {', '.join(missing)}")
+            raise FieldError(f"missing: {', '.join(f.title for f in missing)}",
+                             missing[0].name)
         return out
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -78,13 +97,48 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         self.action_submit()
 
     def action_submit(self) -> None:
+        values = self.answer()
+        if values is not None:
+            self.dismiss(values)
+
+    def answer(self) -> dict[str, Any] | None:
+        """The values, applied if the form applies them; None (the form stays open, the
+        reason beside the field at fault) if they do not fit or applying them was refused."""
         try:
             values = self.values()
-        except ValueError as error:
-            self.query_one("#form-extra", Static).update(f"[b red]{error}[/]")
-            self.notify(str(error), title="Not done yet", severity="error")
-            return
-        self.dismiss(values)
+        except FieldError as error:
+            self.show_fault(str(error), error.field)
+            return None
+        if self.apply is not None:
+            try:
+                self.apply(values)
+            except Refused as refusal:
+                self.show_fault(refusal.message, refusal.field)
+                return None
+        return values
+
+    def show_fault(self, message: str, field: str | None) -> None:
+        """The message under the field at fault (else under the last field), which gets
+        the focus; an earlier message goes."""
+        names = [f.name for f in self.spec.fields]
+        at = field if field in names else (names[-1] if names else None)
+        where = "#form-title" if at is None else f"#row-{at}"
+        text = f"[b red]{escape(message)}[/]"
+        form = self.query_one("#form")
+        found = self.query("#form-fault")
+        if found:
+            note = found.first(Static)
+            note.update(text)
+            form.move_child(note, after=form.query_one(where))
+        else:
+            form.mount(Static(text, classes="fault", id="form-fault"), after=where)
+        if field in names:
+            self.query_one(f"#f-{field}").focus()
+
+    def fault(self) -> str:
+        """The message shown beside a field, if any."""
+        found = self.query("#form-fault")
+        return str(found.first(Static).render()) if found else ""
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -128,8 +182,8 @@ class ClockForm(FormScreen):
 
     BINDINGS = [Binding("ctrl+t", "clock", "Clock on/off")]
 
-    def __init__(self, spec: Form, clock: DeclarationClock) -> None:
-        super().__init__(spec)
+    def __init__(self, spec: Form, clock: DeclarationClock, apply: Apply | None = None) -> None:
+        super().__init__(spec, apply)
         self.clock = clock
         self.touched = False
 
@@ -171,20 +225,22 @@ class ClockForm(FormScreen):
         self.touched = True
         self.tick()
 
-    def action_submit(self) -> None:
-        self.clock.pause()
-        try:
-            values = self.values()
-        except ValueError as error:
-            self.query_one("#form-extra", Static).update(f"[b red]{error}[/]")
-            return
+    def values(self) -> dict[str, Any]:
+        values = super().values()
         if self.clock.delay():
             values["delay"] = self.clock.delay()
-        self.dismiss(values)
+        return values
+
+    def action_submit(self) -> None:
+        self.clock.pause()
+        super().action_submit()
 
 
-def form_screen(spec: Form, clock: DeclarationClock | None = None) -> FormScreen:
-    return ClockForm(spec, clock) if spec.clock and clock is not None else FormScreen(spec)
+def form_screen(spec: Form, clock: DeclarationClock | None = None,
+                apply: Apply | None = None) -> FormScreen:
+    if spec.clock and clock is not None:
+        return ClockForm(spec, clock, apply)
+    return FormScreen(spec, apply)
 
 
 def open_form(app: App, screen: FormScreen,

@@ -27,6 +27,7 @@ from referee.session.store import SaveError
 
 from .charts import ChartView, height_of
 from .forms import form_screen
+from .refusal import Refused
 
 if TYPE_CHECKING:
     from textual import getters
@@ -153,11 +154,17 @@ class ReportScreen(Screen[None]):
         field = Field("run", "run number", "int", required=True, minimum=1,
                       help=f"1 to {len(self.report.runs)}")
 
+        def check(values: dict[str, Any]) -> None:
+            if self.report is not None and int(values["run"]) > len(self.report.runs):
+                raise Refused(f"there is no run {values['run']} (1 to "
+                              f"{len(self.report.runs)})", "run")
+
         def chosen(values: dict[str, Any] | None) -> None:
             if values is not None:
                 self.open_run(int(values["run"]))
 
-        self.app.push_screen(form_screen(Form("Open a run in replay", (field,))), chosen)
+        self.app.push_screen(form_screen(Form("Open a run in replay", (field,)), apply=check),
+                             chosen)
 
     def open_run(self, number: int) -> None:
         """Run `number` written to a new file beside the save, then replayed."""

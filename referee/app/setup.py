@@ -23,6 +23,7 @@ from referee.session.roster import RosterEditor, gear_hint, gear_text, listed, t
 from referee.session.store import SaveError, Session
 
 from .forms import form_screen
+from .refusal import Refused, refused
 
 if TYPE_CHECKING:
     from textual import getters
@@ -134,30 +135,34 @@ class SetupScreen(Screen[None]):
         return self.editor.encounter.combatant(key or "")
 
     def change(self, work: Callable[..., Any], *args: Any) -> bool:
-        """An edit of the roster; refused with the reason, never half done."""
+        """An edit of the roster by a key; refused with the reason, never half done."""
+        try:
+            self.changed(work, *args)
+        except Refused as refusal:
+            self.notify(refusal.message, title="Not changed", severity="error", timeout=8)
+            return False
+        return True
+
+    def changed(self, work: Callable[..., Any], *args: Any) -> None:
+        """An edit of the roster from a form; Refused (the form stays open, as typed)."""
         try:
             work(*args)
         except (RefereeError, SaveError, LoadError, ValueError) as error:
-            self.notify(str(error), title="Not changed", severity="error", timeout=8)
-            return False
+            raise refused(error) from None
         self.show()
-        return True
 
     def ask(self, spec: Form, done: Callable[[dict[str, Any]], object]) -> None:
-        def finished(values: dict[str, Any] | None) -> None:
-            if values is not None:
-                done(values)
-
-        self.app.push_screen(form_screen(spec), finished)
+        """A form whose answer `done` applies before it closes: Refused keeps it open."""
+        self.app.push_screen(form_screen(spec, apply=done))
 
     def action_add(self) -> None:
         items = self.focused_items()
         if items is not None:
             key = items[0]
             self.ask(self.editor.item_form(key, None),
-                     lambda v: self.change(self.editor.save_item, key, None, v))
+                     lambda v: self.changed(self.editor.save_item, key, None, v))
             return
-        self.ask(self.editor.combatant_form(None), lambda v: self.change(self.editor.add, v))
+        self.ask(self.editor.combatant_form(None), lambda v: self.changed(self.editor.add, v))
 
     def action_edit(self) -> None:
         if self.query_one("#sides", DataTable).has_focus:
@@ -168,12 +173,12 @@ class SetupScreen(Screen[None]):
             key, item_id = items
             if item_id is not None:
                 self.ask(self.editor.item_form(key, item_id),
-                         lambda v: self.change(self.editor.save_item, key, item_id, v))
+                         lambda v: self.changed(self.editor.save_item, key, item_id, v))
             return
         old = self.selected()
         if old is not None:
             self.ask(self.editor.combatant_form(old),
-                     lambda v: self.change(self.editor.edit, old.id, v))
+                     lambda v: self.changed(self.editor.edit, old.id, v))
 
     def action_remove(self) -> None:
         items = self.focused_items()
@@ -193,7 +198,8 @@ class SetupScreen(Screen[None]):
         field = Field("sure", "remove", "bool", False)
 
         def done(values: dict[str, Any]) -> None:
-            if values.get("sure") and self.change(self.editor.remove_item, key, item_id):
+            if values.get("sure"):
+                self.changed(self.editor.remove_item, key, item_id)
                 self.notify(f"{item_id} removed, with {', '.join(members) or 'no members'}")
 
         self.ask(Form(f"Remove {item_id} and its members ({', '.join(members) or 'none'})?",
@@ -201,7 +207,7 @@ class SetupScreen(Screen[None]):
 
     def action_add_side(self) -> None:
         self.ask(self.editor.side_form(None),
-                 lambda v: self.change(self.editor.add_side, v["id"], v.get("name") or "", v))
+                 lambda v: self.changed(self.editor.add_side, v["id"], v.get("name") or "", v))
 
     def side_under_cursor(self) -> str | None:
         table = self.query_one("#sides", DataTable)
@@ -215,7 +221,7 @@ class SetupScreen(Screen[None]):
         if side is None:
             return
         self.ask(self.editor.side_form(side),
-                 lambda v: self.change(self.editor.edit_side, side.id, v))
+                 lambda v: self.changed(self.editor.edit_side, side.id, v))
 
     def action_remove_side(self) -> None:
         side_id = self.side_under_cursor()
@@ -225,12 +231,12 @@ class SetupScreen(Screen[None]):
     def action_title(self) -> None:
         field = Field("title", "title", default=self.editor.encounter.title, required=True)
         self.ask(Form("Title", (field,)),
-                 lambda v: self.change(self.editor.set_title, v["title"]))
+                 lambda v: self.changed(self.editor.set_title, v["title"]))
 
     def action_import_roster(self) -> None:
         field = Field("path", "file", required=True, help="a roster .toml")
         self.ask(Form("Import a roster TOML", (field,)),
-                 lambda v: self.change(self.editor.import_roster, Path(v["path"])))
+                 lambda v: self.changed(self.editor.import_roster, Path(v["path"])))
 
     def action_done(self) -> None:
         self.dismiss(None)

@@ -37,7 +37,12 @@ Clock = Callable[[], float]
 
 
 class SaveError(Exception):
-    """A save could not be written; the message says what is intact."""
+    """A save could not be written; the message says what is intact (`why`: the
+    system's reason, where there is one)."""
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class FolderNotSynced(SaveError):
@@ -76,23 +81,28 @@ def fsync_folder(folder: Path) -> None:
             os.close(fd)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, replace: bool = True) -> None:
     """Replace `path` with `text` all at once, or not at all (SaveError, the old file
     intact and no temporary file left). FolderNotSynced when only the folder's fsync,
-    after the rename, failed."""
+    after the rename, failed. With `replace` off, a file already at `path` is never
+    written over: FileExistsError, and nothing is left behind."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
         raise SaveError(f"{path}: could not save ({reason(error)}); "
-                        "the old file is intact") from None
+                        f"{intact(path)}", reason(error)) from None
     handle: BinaryIO | None = None
     try:
         handle = open(fd, "wb", buffering=0)  # noqa: SIM115 - closed below, checked
         os.fchmod(fd, file_mode(path))
         write_bytes(handle, text.encode("utf-8"))
         handle.close()  # a failing close (a network file system) may have lost the data
-        os.replace(temp, path)
+        put_in_place(temp, path, replace)
+    except FileExistsError:
+        with suppress(OSError):
+            Path(temp).unlink(missing_ok=True)
+        raise
     except OSError as error:
         with suppress(OSError):
             if handle is None:
@@ -102,11 +112,35 @@ def write_atomic(path: Path, text: str) -> None:
         with suppress(OSError):
             Path(temp).unlink(missing_ok=True)
         raise SaveError(f"{path}: could not save ({reason(error)}); "
-                        "the old file is intact") from None
+                        f"{intact(path)}", reason(error)) from None
     try:
         fsync_folder(folder)
     except OSError as error:
         raise FolderNotSynced(path, reason(error)) from None
+
+
+def put_in_place(temp: str, path: Path, replace: bool) -> None:
+    """Rename the written temporary file to `path`; without `replace`, by a hard link
+    that fails when `path` exists (no window between a test and the rename)."""
+    if replace:
+        os.replace(temp, path)
+        return
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: test, then rename
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "exists", str(path)) from None
+        os.replace(temp, path)
+        return
+    with suppress(OSError):  # the file is in place; a stray temporary name is harmless
+        os.unlink(temp)
+
+
+def intact(path: Path) -> str:
+    """What a failed write left: the old file, or (there was none) nothing."""
+    return "the old file is intact" if os.path.lexists(path) else "nothing was written"
 
 
 def file_mode(path: Path) -> int:
@@ -162,7 +196,10 @@ class Session:
     @classmethod
     def create(cls, path: Path | str, encounter: Encounter, clock: Clock = time.time) -> Session:
         path = Path(path)
-        write_atomic(path, save_text(encounter, []))
+        try:
+            write_atomic(path, save_text(encounter, []), replace=False)
+        except FileExistsError:  # a new save never replaces a file
+            raise SaveError(f"{path}: exists; nothing was written") from None
         return cls.open(path, clock)
 
     # -- writing -----------------------------------------------------------------------
@@ -267,8 +304,14 @@ class Session:
             backup = self.path.with_name(f"{self.path.name}.version-{self._migrated_from}")
         else:
             backup = self.path.with_name(f"{self.path.name}.damaged-{stamp(self.clock)}")
-        with suppress(FolderNotSynced):  # the backup is whole; the sync below covers it
+        try:
             write_atomic(backup, self._original)
+        except FolderNotSynced:  # the backup is whole; the sync below covers it
+            pass
+        except SaveError as error:  # no copy, so no repair: the save is left as it is
+            raise SaveError(f"{self.path}: could not save ({error.why or error}: keeping "
+                            f"{backup.name} first); the old file is intact",
+                            error.why) from None
         try:
             write_atomic(self.path, save_text(self.encounter, self.fight.log[:keep]))
         except FolderNotSynced as error:
@@ -304,10 +347,11 @@ class Session:
         if unsynced is not None:
             raise unsynced
 
-    def save_as(self, path: Path | str, compact: bool = False) -> Path:
+    def save_as(self, path: Path | str, compact: bool = False, replace: bool = True) -> Path:
         """Write the whole fight to `path` atomically; the session goes on there.
 
-        `compact` keeps only the events in effect (undone ones and undo/redo dropped).
+        `compact` keeps only the events in effect (undone ones and undo/redo dropped);
+        without `replace`, a file already at `path` is never written over (SaveError).
         """
         path = Path(path)
         log = list(self.fight.events) if compact else list(self.fight.log)
@@ -317,15 +361,26 @@ class Session:
 
             moved = SaveLock.acquire(path)
         unsynced = None
+        elsewhere = path.resolve() != self.path.resolve()
         try:
-            write_atomic(path, save_text(self.encounter, log))
+            write_atomic(path, save_text(self.encounter, log), replace)
         except FolderNotSynced as error:
             unsynced = error
+        except SaveError as error:
+            if moved is not None:
+                moved.release()
+            if elsewhere and error.why:  # the fight's own file was never touched
+                raise SaveError(f"{path}: could not save ({error.why}); nothing was written "
+                                "there and the old file is intact", error.why) from None
+            raise
+        except FileExistsError:
+            if moved is not None:
+                moved.release()
+            raise SaveError(f"{path}: exists; nothing was written") from None
         except BaseException:
             if moved is not None:
                 moved.release()
             raise
-        elsewhere = path.resolve() != self.path.resolve()
         if unsynced is not None and elsewhere:  # the old file is whole and synced: stay
             if moved is not None:
                 moved.release()

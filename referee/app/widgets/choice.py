@@ -30,6 +30,13 @@ class Choice(Static, can_focus=True):
     def value(self) -> Any:
         return self.options[self.index][1]
 
+    @value.setter
+    def value(self, value: Any) -> None:
+        """Pick the option whose value is `value` (ValueError: there is none)."""
+        self.index = [v for _, v in self.options].index(value)
+        if self.is_mounted:
+            self.refresh_label()
+
     def on_mount(self) -> None:
         self.refresh_label()
 

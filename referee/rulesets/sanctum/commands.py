@@ -14,7 +14,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def add_commands(subparsers: Any) -> dict[str, Handler]:
-    from referee.cli import formatter, whole
+    from referee.cli import formatter, output_arguments, whole
 
     fight = subparsers.add_parser(
         "fight", help="sanctum: resolve the turn's pending combats, every step into the log",
@@ -26,8 +26,8 @@ def add_commands(subparsers: Any) -> dict[str, Handler]:
     fight.add_argument("--seed", type=whole, metavar="X",
                        help="draw from random.Random(X) instead of the save's seed "
                             "(a run of `referee odds`)")
-    fight.add_argument("-o", "--output", metavar="RUN.toml",
-                       help="fight a copy written to RUN.toml (the save is not changed)")
+    output_arguments(fight, "fight a copy written to RUN.toml (the save is not changed)",
+                     "RUN.toml")
     odds = subparsers.add_parser(
         "odds", help="sanctum: simulate the pending combats N times (each side's chances)",
         description="Simulate the turn's pending combats N times from seeds derived from "
@@ -54,24 +54,23 @@ def _sanctum(save: Any) -> Any:
 
 
 def run_fight(args: argparse.Namespace) -> int:
-    from referee.cli import UsageError, opened
+    from referee.cli import UsageError, claim_output, opened, write_output
     from referee.session.lock import SaveLocked
-    from referee.session.store import SaveError, Session, write_atomic
+    from referee.session.store import SaveError, Session
     from referee.session.writer import save_text
 
     from .views import tell, turn_json
 
     path = Path(args.save)
+    if args.output:
+        claim_output(args.output, [path], args.force)
     save = opened(path)
     ruleset = _sanctum(save)
     if args.output:
         base, _, _ = ruleset.turn_start(save.fight)
         ruleset.pending(base, args.seed)  # refused here, before anything is written
-        path = Path(args.output)
-        try:
-            write_atomic(path, save_text(save.encounter, list(base.log)))
-        except SaveError as error:
-            raise UsageError(str(error)) from None
+        path = write_output(args.output, save_text(save.encounter, list(base.log)),
+                            [Path(args.save)], args.force)
     else:
         ruleset.pending(save.fight, args.seed)
     try:
