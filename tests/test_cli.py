@@ -337,6 +337,41 @@ def test_the_lock_follows_save_as(save, tmp_path):
     Session.open(moved, lock=True).close()
 
 
+def test_a_hard_link_finds_the_same_lock(save, tmp_path):
+    """The lock is the file's identity, not its name: a second name (a hard link, a path
+    through `..`, a symlink) is refused while the first is open, before and after the
+    session replaces the file."""
+    hard = tmp_path / "hard.toml"
+    os.link(save, hard)
+    link = tmp_path / "link.toml"
+    link.symlink_to(hard)
+    dotted = tmp_path / "sub"
+    dotted.mkdir()
+    session = Session.open(save, lock=True)
+    for other in (hard, link, dotted / ".." / "hard.toml"):
+        with pytest.raises(SaveLocked, match="already open in another referee"):
+            Session.open(other, lock=True)
+    before = save.read_bytes()
+    with pytest.raises(SaveLocked):
+        SaveLock.acquire(hard)
+    session.replace_encounter(session.encounter)  # a new inode: the lock moves with it
+    os.link(save, tmp_path / "second.toml")
+    with pytest.raises(SaveLocked):
+        Session.open(tmp_path / "second.toml", lock=True)
+    session.close()
+    Session.open(tmp_path / "second.toml", lock=True).close()
+    Session.open(hard, lock=True).close()
+    assert hard.read_bytes() == before  # the old inode, never written twice
+
+
+def test_play_refuses_a_save_open_under_another_name(save, tmp_path, capsys):
+    hard = tmp_path / "hard.toml"
+    os.link(save, hard)
+    with Session.open(save, lock=True):
+        assert main(["play", str(hard)]) == 1
+    assert "already open in another referee" in capsys.readouterr().err
+
+
 def test_a_lock_is_not_a_session(save):
     with SaveLock.acquire(save) as lock:
         assert lock.held and lock.covers(save.parent / ".." / save.parent.name / save.name)

@@ -87,7 +87,7 @@ class WatchApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, path: Path | str, poll: float = POLL) -> None:
-        super().__init__()
+        super().__init__(driver_class=served_driver())
         self.follower = Follower(path)
         self.poll_every = poll
         self.shown: PlayersView | None = None
@@ -143,6 +143,18 @@ class WatchApp(App[None]):
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+
+
+def served_driver() -> Any:
+    """Behind `referee serve` (textual-serve names its web driver in TEXTUAL_DRIVER): the
+    hardened one a browser cannot flood; otherwise Textual's own choice."""
+    import os
+
+    if "web_driver" not in os.environ.get("TEXTUAL_DRIVER", ""):
+        return None
+    from .viewdriver import ViewDriver
+
+    return ViewDriver
 
 
 class ServeError(Exception):
@@ -204,10 +216,12 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Non
     from aiohttp import web
     from textual_serve.server import Server
 
+    from .viewserver import ViewServer
+
     check_bindable(host, port)
     addresses = local_addresses(host, port)
 
-    class ViewServer(Server):
+    class PlayersServer(ViewServer):
         async def on_startup(self, app: web.Application) -> None:
             self.console.print(f"The players' view of {path} — open {' or '.join(addresses)} "
                                "in a browser (any number may watch). Ctrl+C stops.",
@@ -222,7 +236,7 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Non
             context: dict[str, object] = await index(self, request)
             return context
 
-    server = ViewServer(watch_command(path), host=host, port=port,
+    server = PlayersServer(watch_command(path), host=host, port=port,
                         title=f"players' view — {path.name}")
     try:
         server.serve()

@@ -7,7 +7,9 @@ try:  # the compiled tomli reads saves about three times faster than the standar
 except ImportError:  # pragma: no cover - a plain install without the optional speed-up
     import tomllib as toml_reader  # type: ignore[no-redef]  # the same API
 import gc
+import os
 import re
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +28,7 @@ RULESET_FORMAT = "referee-ruleset"
 SAVE_VERSION = 1
 RULESET_VERSION = 1
 MAX_BYTES = 64 * 1024 * 1024
+NESTING = 100  # no save or ruleset nests values more than a few levels; a file may not
 
 
 class LoadError(Exception):
@@ -70,11 +73,7 @@ def builtin_rulesets() -> dict[str, Path]:
 def read_text(path: Path) -> str:
     name = str(path)
     try:
-        if path.is_dir():
-            raise LoadError(name, "is a folder, not a file")
-        if path.stat().st_size > MAX_BYTES:
-            raise LoadError(name, f"is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-        data = path.read_bytes()
+        data = read_regular(path, name)
     except FileNotFoundError:
         raise LoadError(name, "no such file") from None
     except PermissionError:
@@ -90,6 +89,35 @@ def read_text(path: Path) -> str:
         raise LoadError(name, "is not valid UTF-8 text", line) from None
 
 
+def read_regular(path: Path, name: str) -> bytes:
+    """The bytes of the regular file at `path` (through any symlink), at most MAX_BYTES.
+    Anything else is refused before a byte is read: a pipe (opened without waiting for a
+    writer), a device such as /dev/zero, a folder. The cap holds for what is read, not
+    for what the file system says the size is."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        found = os.fstat(fd)
+        mode = found.st_mode
+        if stat.S_ISDIR(mode):
+            raise LoadError(name, "is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise LoadError(name, "is not a regular file (a device, a pipe or a socket)")
+        chunks, size = [], 0
+        want = min(found.st_size + 1, MAX_BYTES + 1)  # all of it in one read, as a rule
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, max(1, min(want, MAX_BYTES + 1 - size)))
+            want = 1 << 20
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_BYTES:
+            raise LoadError(name, f"is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def parse_toml(text: str, name: str) -> dict[str, Any]:
     if not text.strip():
         raise LoadError(name, "the file is empty")
@@ -102,6 +130,15 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
 
         reason, line, field = explain(error, text)
         raise LoadError(name, f"TOML syntax error: {reason}", line, field) from None
+    except RecursionError:  # the reader's own limit on nesting (a few hundred levels)
+        raise too_deep(name, text) from None
+
+
+def too_deep(name: str, text: str) -> LoadError:
+    from .syntax import deepest
+
+    line = deepest(text, NESTING)
+    return LoadError(name, f"lists or tables nested more than {NESTING} deep", line)
 
 
 def fault(name: str, text: str, error: RefereeError) -> LoadError:
@@ -368,7 +405,7 @@ def save_header(path: Path) -> dict[str, Any]:
     head = text[: start.start()] if start else text
     try:
         data = toml_reader.loads(head)
-    except toml_reader.TOMLDecodeError:
+    except (toml_reader.TOMLDecodeError, RecursionError):
         data = parse_toml(text, str(path))  # reports the fault with its line
     if data.get("format") != SAVE_FORMAT or not isinstance(data.get("ruleset"), str):
         raise LoadError(str(path), "not a referee save")

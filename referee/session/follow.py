@@ -35,7 +35,7 @@ from referee.engine import events as ev
 from referee.engine.plan import Plan
 from referee.engine.record import field, record
 
-from .files import LoadError, load_save, parse_toml
+from .files import MAX_BYTES, LoadError, load_save, parse_toml
 from .view import actions_text, beat_label, conditions_text, declarations, order
 
 PUBLIC_TYPES = frozenset({"round", "initiative", "resolve", "phase", "death", "condition",
@@ -154,13 +154,17 @@ class Follower:
 
     def _append(self, key: tuple[int, int, int, int]) -> bool:
         assert self.fight is not None
+        try:  # without waiting: a pipe put in the save's place would block an open
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        except OSError:
+            return self._reload()
         try:
-            with open(self.path, "rb") as handle:
+            with open(fd, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 if (st.st_dev, st.st_ino) != key[:2]:
                     return self._reload()  # replaced between stat and open
                 handle.seek(self._offset)
-                data = handle.read(st.st_size - self._offset)
+                data = handle.read(min(st.st_size - self._offset, MAX_BYTES))
         except OSError:
             return self._reload()
         try:

@@ -8,12 +8,17 @@ dead referee never blocks: the flock is the truth, the pid written in the sideca
 the holder in the message. Where the sidecar cannot be made (a folder we may not write,
 where the save cannot be replaced either) the save itself is locked.
 
+The save itself is locked too, by its identity (its inode): a hard link gives the same
+file a second name, and so a second sidecar, but not a second inode. When the session
+replaces the file, the lock moves to the new inode (`follow`).
+
 Reading commands (plan, replay, check, export) never lock.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from contextlib import suppress
 from pathlib import Path
 
@@ -48,6 +53,7 @@ class SaveLock:
         self.path = path
         self._fd = fd
         self._sidecar = side
+        self._file: int | None = None  # the save's own inode, locked beside the sidecar
 
     @classmethod
     def acquire(cls, path: Path | str) -> SaveLock:
@@ -71,7 +77,9 @@ class SaveLock:
                 with suppress(OSError):  # the pid is only a hint
                     os.ftruncate(fd, 0)
                     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-                return cls(path, fd, side)
+                lock = cls(path, fd, side)
+                lock._hold_file()
+                return lock
             os.close(fd)
         raise SaveError(f"{path}: could not be locked (its lock file keeps changing)")
 
@@ -98,6 +106,40 @@ class SaveLock:
             os.close(fd)
             return False
 
+    def _hold_file(self) -> None:
+        """Lock the save's inode too; SaveLocked (the sidecar let go) when another name of
+        the same file is open in a referee. A file not there yet is locked by `follow`."""
+        try:
+            fd = open_file(self.path)
+        except OSError:
+            return
+        if fd is None:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            self.release()
+            raise SaveLocked(self.path, None) from None
+        except OSError:  # no locks on this file system
+            os.close(fd)
+            return
+        self._file = fd
+
+    def follow(self) -> None:
+        """The save was replaced (a new inode): its lock moves to the new one."""
+        if self._fd is None or self._sidecar is None:
+            return
+        old, self._file = self._file, None
+        try:
+            self._hold_file()
+        except SaveLocked:  # cannot happen to a file just written; keep what was held
+            self._file = old
+            return
+        if old is not None:
+            with suppress(OSError):
+                os.close(old)
+
     @property
     def held(self) -> bool:
         return self._fd is not None
@@ -109,6 +151,10 @@ class SaveLock:
         if self._fd is None:
             return
         fd, self._fd = self._fd, None
+        if self._file is not None:
+            with suppress(OSError):
+                os.close(self._file)
+            self._file = None
         if self._sidecar is not None:
             with suppress(OSError):
                 self._sidecar.unlink()  # still ours: only the holder unlinks it
@@ -120,6 +166,16 @@ class SaveLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def open_file(path: Path) -> int | None:
+    """A descriptor on the regular file at `path` (None: it is something else), opened
+    without waiting (a pipe would block an ordinary open)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
 
 
 def holder(fd: int) -> int | None:

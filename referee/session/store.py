@@ -325,6 +325,8 @@ class Session:
     def _replaced(self) -> None:
         """The file at `path` was just written whole: a new inode, nothing to repair."""
         self._close_file()
+        if self._lock is not None:
+            self._lock.follow()
         self._repair = False
         self._torn_at = None
 

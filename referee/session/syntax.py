@@ -49,8 +49,13 @@ def field_at(text: str, line: int | None) -> str:
         return ""
     from referee.engine.errors import format_path
 
+    end = -1
+    for _ in range(line):  # what comes after the line cannot name a key on it
+        end = text.find("\n", end + 1)
+        if end < 0:
+            break
     try:
-        lines = _Scanner(text).scan()
+        lines = _Scanner(text if end < 0 else text[:end + 1]).scan()
     except Exception:  # the scanner is best effort on broken text; a message still goes out
         return ""
     found = [path for path, at in lines.items() if at == line]
@@ -79,6 +84,18 @@ def earlier_key(lines: dict, key: str, line: int) -> list:
 
 def unclosed_bracket(text: str) -> int | None:
     """The line of the last `[` or `{` still open at the end of `text`."""
+    return _brackets(text, None)
+
+
+def deepest(text: str, limit: int) -> int | None:
+    """The line where `[` and `{` first nest more than `limit` deep."""
+    return _brackets(text, limit)
+
+
+def _brackets(text: str, limit: int | None) -> int | None:
+    """Follow `[`/`{` nesting outside strings and comments: the line where it first goes
+    past `limit`, or (no limit) the line of the last one still open at the end. Linear in
+    the text: an error is explained for no more than reading the file costs."""
     stack: list[int] = []
     line, quote, index = 1, "", 0
     while index < len(text):
@@ -100,7 +117,9 @@ def unclosed_bracket(text: str) -> int | None:
             continue
         elif char in "[{":
             stack.append(line)
+            if limit is not None and len(stack) > limit:
+                return line
         elif char in "]}" and stack:
             stack.pop()
         index += 1
-    return stack[-1] if stack else None
+    return None if limit is not None or not stack else stack[-1]

@@ -18,6 +18,7 @@ Path = tuple[str | int, ...]
 
 _BARE_KEY_STOP = frozenset(" \t\r\n=.#[]{},\"'")
 _SCALAR_STOP = frozenset(",]}#\r\n")
+_DEEPEST = 100  # brackets nested deeper than any file needs are not given paths
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
 _SIMPLE_ESCAPES = {
     "b": "\b",
@@ -90,10 +91,15 @@ class _Scanner:
         return bisect.bisect_left(self.newlines, pos) + 1
 
     def record(self, path: Path, pos: int) -> None:
-        """Record `path` and its prefixes at the line of `pos`; the earliest sighting wins."""
+        """Record `path` and its prefixes at the line of `pos`; the earliest sighting wins.
+        A recorded path's prefixes are all recorded, so the walk stops at the first one
+        found (a deep value costs each element one step, not one per level)."""
         line = self.line_at(pos)
-        for end in range(1, len(path) + 1):
-            self.lines.setdefault(path[:end], line)
+        for end in range(len(path), 0, -1):
+            prefix = path[:end]
+            if prefix in self.lines:
+                return
+            self.lines[prefix] = line
 
     # -- statements --------------------------------------------------------------
 
@@ -174,7 +180,8 @@ class _Scanner:
         char = self.peek()
         if char in ("[", "{"):
             self.pos += 1
-            frames.append(_Frame(path, char == "["))
+            # past any depth a file may hold, the brackets are followed but not named
+            frames.append(_Frame(path if len(frames) < _DEEPEST else path[:-1], char == "["))
         elif char in ('"', "'"):
             self.skip_string()
         else:

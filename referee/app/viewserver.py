@@ -1,0 +1,165 @@
+"""textual-serve's server for the players' view, hardened against browsers that misbehave.
+
+textual-serve trusts its client: it forwards any websocket message of up to 4 MB as
+keystrokes, runs each view through a shell, and when a browser leaves it asks the view to
+quit and never checks that it did. The players' view is open to the table's network, so:
+
+- a message is at most MAX_MESSAGE bytes (aiohttp refuses a larger one and closes);
+- only what a view uses is forwarded: short key sequences (a browser sends one key per
+  message), a resize within the screen sizes a TV has, ping, focus and blur;
+- each view runs without a shell, in a process group of its own, and when its browser
+  leaves it gets QUIT_WAIT seconds to quit, then SIGTERM, then SIGKILL: no view outlives
+  its client, whatever the client sent.
+
+The request handler is textual-serve's own (server.py, `handle_websocket`), with these
+changes; the rest of textual-serve is used as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shlex
+import signal
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from .viewdriver import Bucket
+
+log = logging.getLogger("textual-serve")
+
+MAX_MESSAGE = 16 * 1024  # bytes in one websocket message
+MAX_KEYS = 64  # characters of keystrokes in one message (an escape sequence, a key)
+MAX_SIZE = 1000  # columns or rows a resize may ask for
+QUIT_WAIT, TERM_WAIT = 2.0, 2.0  # seconds a leaving view has to quit, then to end
+
+
+class ViewService(AppService):
+    """One view's process: no shell, its own process group, and ended when it leaves."""
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        environment = self._build_environment(width=width, height=height)
+        self._process = process = await asyncio.create_subprocess_exec(
+            *shlex.split(self.command), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env=environment, start_new_session=True)
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def stop(self) -> None:
+        """Ask the view to quit; end it if it has not within QUIT_WAIT seconds."""
+        process = self._process
+        with contextlib.suppress(asyncio.TimeoutError, OSError, RuntimeError):
+            await asyncio.wait_for(super().stop(), QUIT_WAIT)
+        if process is not None:
+            await end(process)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+
+async def end(process: Any) -> None:
+    """SIGTERM, then SIGKILL, to the view's whole process group."""
+    for sig, wait in ((signal.SIGTERM, TERM_WAIT), (signal.SIGKILL, None)):
+        if process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, sig)
+        if wait is None:
+            break
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), wait)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(process.wait(), TERM_WAIT)
+
+
+def envelope(text: str) -> list[Any] | None:
+    """A browser's message as [type, data], or None if it is not one."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(message, list) or not message or not isinstance(message[0], str):
+        return None
+    return message
+
+
+def size_of(data: Any) -> tuple[int, int] | None:
+    if not isinstance(data, dict):
+        return None
+    width, height = data.get("width"), data.get("height")
+    if not isinstance(width, int) or not isinstance(height, int):
+        return None
+    if not (0 < width <= MAX_SIZE and 0 < height <= MAX_SIZE):
+        return None
+    return width, height
+
+
+async def forward(app_service: AppService, kind: str, data: Any) -> None:
+    """What a view uses of a browser's message, passed on to its process."""
+    if kind == "stdin" and isinstance(data, str) and len(data) <= MAX_KEYS:
+        await app_service.send_bytes(data.encode("utf-8"))
+    elif kind == "resize" and (size := size_of(data)) is not None:
+        await app_service.set_terminal_size(*size)
+    elif kind == "blur":
+        await app_service.blur()
+    elif kind == "focus":
+        await app_service.focus()
+
+
+class ViewServer(Server):
+    async def _process_messages(self, websocket: web.WebSocketResponse,
+                                app_service: AppService) -> None:
+        forwarded = Bucket()  # a person presses a few keys a second; a flood is dropped
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            found = envelope(message.data)
+            if found is None:
+                continue
+            kind, data = found[0], found[1] if len(found) > 1 else None
+            if kind == "ping" and isinstance(data, (str, int, float)):
+                await websocket.send_json(["pong", data])
+            elif kind in ("stdin", "resize", "blur", "focus") and forwarded.take():
+                await forward(app_service, kind, data)
+
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+        width = clamp(request.query.get("width"), 80)
+        height = clamp(request.query.get("height"), 24)
+        app_service: ViewService | None = None
+        try:
+            await websocket.prepare(request)
+            app_service = ViewService(
+                self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                close=websocket.close,  # type: ignore[arg-type]  # as textual-serve passes it
+                download_manager=self.download_manager,
+                debug=self.debug)
+            await app_service.start(width, height)
+            await self._process_messages(websocket, app_service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # a client's fault must never stop the server
+            log.exception(error)
+        finally:
+            if app_service is not None:
+                await asyncio.shield(app_service.stop())
+        return websocket
+
+
+def clamp(text: str | None, default: int) -> int:
+    try:
+        value = int(text or default)
+    except ValueError:
+        return default
+    return value if 0 < value <= MAX_SIZE else default

@@ -1,0 +1,127 @@
+"""Hostile files (issue 20, points 2 to 4): device paths, pipes and deep nesting give a
+message naming the file and a non-zero exit, never a hang, a traceback or a memory
+blow-up; explaining a syntax error costs no more than reading the file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.session.files import MAX_BYTES, LoadError, load_ruleset, load_save, read_text
+from referee.session.syntax import explain
+from referee.session.tomlpos import _Scanner
+from tests.conftest import ROOT
+
+COMMANDS = [["check"], ["plan"], ["replay"], ["export", "--markdown"]]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    return code, capsys.readouterr().err
+
+
+def every_command(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    messages = []
+    for command in COMMANDS:
+        code, err = run([command[0], str(path), *command[1:]], capsys)
+        assert code == 1, (command, err)
+        assert "Traceback" not in err and err.startswith("referee: "), err
+        messages.append(err)
+    return messages
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_a_device_is_refused_directly_and_through_a_symlink(device, tmp_path, capsys):
+    if not os.path.exists(device):
+        pytest.fail(f"{device} is missing on this machine")
+    link = tmp_path / "save.toml"
+    link.symlink_to(device)
+    for path in (Path(device), link):
+        for err in every_command(path, capsys):
+            assert "is not a regular file" in err and str(path) in err
+
+
+def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path, capsys):
+    fifo = tmp_path / "save.toml"
+    os.mkfifo(fifo)
+    for err in every_command(fifo, capsys):
+        assert f"{fifo}: is not a regular file" in err
+    with pytest.raises(LoadError, match="not a regular file"):
+        load_ruleset(str(fifo))
+
+
+def test_a_folder_is_refused(tmp_path, capsys):
+    for err in every_command(tmp_path, capsys):
+        assert "is a folder, not a file" in err
+
+
+def test_the_cap_holds_for_what_is_read(tmp_path):
+    big = tmp_path / "big.toml"
+    with big.open("wb") as handle:  # sparse: the size is real, the disk is not used
+        handle.truncate(MAX_BYTES + 1)
+    with pytest.raises(LoadError, match="larger than 64 MiB"):
+        read_text(big)
+
+
+def deep(depth: int, opener: str = "[", closer: str = "]", head: str = "") -> str:
+    return (f'format = "referee-save"\nversion = 1\n{head}ruleset = "demon-idol"\n'
+            f"x = {opener * depth}{closer * depth}\n")
+
+
+@pytest.mark.parametrize(("opener", "closer"), [("[", "]"), ("{a=", "}")])
+def test_deep_nesting_is_a_message_in_every_command(tmp_path, capsys, opener, closer):
+    path = tmp_path / "deep.toml"
+    path.write_text(deep(3000, opener, closer))
+    for err in every_command(path, capsys):
+        assert f"{path}:4: lists or tables nested more than 100 deep" in err
+
+
+def test_deep_nesting_in_a_ruleset_file(tmp_path):
+    ruleset = tmp_path / "house.toml"
+    text = (ROOT / "rulesets" / "demon-idol.toml").read_text()
+    ruleset.write_text(text + "\nhouse = " + "[" * 2000 + "]" * 2000 + "\n")
+    with pytest.raises(LoadError, match="nested more than 100 deep"):
+        load_ruleset(str(ruleset))
+
+
+def test_watch_says_so_and_exits_non_zero_on_a_deep_save(tmp_path, capsys):
+    path = tmp_path / "deep.toml"
+    path.write_text(deep(3000))
+    code, err = run(["watch", str(path)], capsys)
+    assert code == 1 and "nested more than 100 deep" in err
+
+
+def test_an_early_error_before_a_deep_value_is_explained_from_its_line(tmp_path, capsys):
+    path = tmp_path / "early.toml"
+    path.write_text(deep(200_000, head="title = goblins\n"))
+    code, err = run(["check", str(path)], capsys)
+    assert code == 1 and f"{path}:3: title: TOML syntax error: invalid value goblins" in err
+
+
+def test_the_explainer_scans_no_further_than_the_line_at_fault():
+    """Linear, whatever follows: the scanner sees only the text up to the error's line,
+    and past 100 levels it gives brackets no paths (a deep value made it cubic)."""
+    import tomllib
+
+    text = deep(200_000, head="title = goblins\n")
+    with pytest.raises(tomllib.TOMLDecodeError) as error:
+        tomllib.loads(text)
+    assert explain(error.value, text)[1] == 3
+    lines = _Scanner("x = " + "[" * 5000 + "]" * 5000 + "\n").scan()
+    assert len(lines) < 200
+
+
+def test_the_bundled_saves_still_load():
+    for name in ("demo.toml", "count-up.toml", "phases.toml", "sanctum.toml",
+                 "agility-order.toml"):
+        assert load_save(ROOT / "saves" / name).fight is not None
+
+
+def test_a_symlink_to_a_save_still_loads(tmp_path):
+    link = tmp_path / "link.toml"
+    link.symlink_to(shutil.copy(ROOT / "saves" / "demo.toml", tmp_path / "real.toml"))
+    assert load_save(link).encounter.title == "Goblins at the ford"

@@ -1,0 +1,168 @@
+"""The players' view against browsers that misbehave (issue 20, point 1): a real websocket
+client against `referee serve` on 127.0.0.1. A flood of keystrokes then a disconnect, an
+oversized message, twenty clients coming and going: no `referee watch` is left behind
+within 5 s, and the save is byte-identical after."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.conftest import ROOT
+
+GONE_WITHIN = 5.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def viewers(save: Path) -> list[int]:
+    """The pids of the `referee watch` processes on `save` (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"watch" in words and str(save).encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
+def none_left(save: Path, within: float = GONE_WITHIN) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not viewers(save):
+            return True
+        time.sleep(0.1)
+    return not viewers(save)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(save),
+                               "--port", str(port)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.1)
+    try:
+        yield save, port
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+        for pid in viewers(save):  # never leave one behind, whatever the test found
+            os.kill(pid, signal.SIGKILL)
+
+
+async def connect(port: int, then: list[list[object]], read_first: bool = True) -> int:
+    """Open the view, read what it draws, send `then`, and go; the bytes it drew."""
+    drawn = 0
+    async with aiohttp.ClientSession() as client, client.ws_connect(
+            f"http://127.0.0.1:{port}/ws?width=80&height=24") as ws:
+        await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+        deadline = time.monotonic() + (8 if read_first else 0)
+        while time.monotonic() < deadline and drawn < 2000:
+            try:
+                message = await asyncio.wait_for(ws.receive(), 0.5)
+            except TimeoutError:
+                continue
+            if message.type == aiohttp.WSMsgType.BINARY:
+                drawn += len(message.data)
+        for envelope in then:
+            await ws.send_str(json.dumps(envelope))
+    return drawn
+
+
+def test_a_flood_of_keys_then_a_disconnect_leaves_no_view(served):
+    save, port = served
+    before = save.read_bytes()
+    flood = [["stdin", "j" * 60]] * 5000 + [["resize", {"width": 9999, "height": -1}]] * 100
+    drawn = asyncio.run(connect(port, flood))
+    assert drawn > 0  # the view was served and drew itself
+    assert none_left(save)
+    assert save.read_bytes() == before
+
+
+def test_one_huge_message_then_a_disconnect_leaves_no_view(served):
+    save, port = served
+    before = save.read_bytes()
+    asyncio.run(connect(port, [["stdin", "j" * 70_000]]))
+    assert none_left(save)
+    assert save.read_bytes() == before
+
+
+def test_twenty_clients_coming_and_going_leave_none(served):
+    save, port = served
+    before = save.read_bytes()
+
+    async def twenty() -> list[int]:
+        return await asyncio.gather(*(connect(port, [["stdin", "q"]] if n % 2 else [],
+                                              read_first=n % 3 == 0) for n in range(20)))
+
+    asyncio.run(twenty())
+    assert none_left(save)
+    assert save.read_bytes() == before
+
+
+def test_garbage_messages_never_stop_the_server(served):
+    save, port = served
+    junk = [["stdin", 7], ["resize", "wide"], ["nonsense"], [], ["ping", {"x": 1}]]
+
+    async def garbage() -> None:
+        async with aiohttp.ClientSession() as client, client.ws_connect(
+                f"http://127.0.0.1:{port}/ws") as ws:
+            for envelope in junk:
+                await ws.send_str(json.dumps(envelope))
+            await ws.send_str("not json at all")
+            await ws.send_bytes(b"\x00\x01")
+
+    asyncio.run(garbage())
+    assert asyncio.run(connect(port, [])) > 0  # still serving
+    assert none_left(save)
+
+
+def test_a_view_ends_on_sigterm_and_when_its_input_closes(tmp_path):
+    """The hardened driver, without a server: SIGTERM ends it at once; so does its input
+    closing (the server gone), within the grace it gives itself."""
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    env = dict(os.environ, TEXTUAL_DRIVER="textual.drivers.web_driver:WebDriver")
+    for how in ("sigterm", "eof"):
+        view = subprocess.Popen([sys.executable, "-m", "referee", "watch", str(save)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=env)
+        assert view.stdout is not None and view.stdin is not None
+        assert view.stdout.readline() == b"__GANGLION__\n"  # it is running
+        if how == "sigterm":
+            view.send_signal(signal.SIGTERM)
+        else:
+            view.stdin.close()
+        try:
+            view.wait(GONE_WITHIN)
+        finally:
+            view.kill()
+        assert view.returncode is not None, how
