@@ -125,3 +125,33 @@ def test_a_symlink_to_a_save_still_loads(tmp_path):
     link = tmp_path / "link.toml"
     link.symlink_to(shutil.copy(ROOT / "saves" / "demo.toml", tmp_path / "real.toml"))
     assert load_save(link).encounter.title == "Goblins at the ford"
+
+
+def with_events(tmp_path: Path, block: str) -> Path:
+    path = tmp_path / "huge.toml"
+    path.write_text((ROOT / "saves" / "demo.toml").read_text() + "\n[[events]]\n" + block)
+    return path
+
+
+@pytest.mark.parametrize(("block", "said"), [
+    ('type = "note"\ntext = "far ahead"\nround = 1000000\n',
+     "round: 1000000 is out of range (0 to 9999)"),
+    ('type = "damage"\ntarget = "gob1"\namount = 100000000000000000000000000\nround = 1\n',
+     "amount: 100000000000000000000000000 is out of range (0 to 1000000000)"),
+    ('type = "roll"\nexpr = "1d6"\ndice = [10000000000]\ntotal = 3\nround = 1\n',
+     "dice[0]: 10000000000 is out of range (-1000000000 to 1000000000)"),
+])
+def test_huge_numbers_in_events_are_refused_with_their_range(tmp_path, capsys, block, said):
+    path = with_events(tmp_path, block)
+    for err in every_command(path, capsys):
+        assert said in err and str(path) in err, err
+
+
+def test_huge_and_endless_numbers_in_the_roster_are_refused(tmp_path, capsys):
+    text = (ROOT / "saves" / "demo.toml").read_text()
+    for old, new, said in (("hp = 14", "hp = 10000000000", "10000000000 is out of range"),):
+        assert old in text
+        path = tmp_path / "roster.toml"
+        path.write_text(text.replace(old, new, 1))
+        for err in every_command(path, capsys):
+            assert said in err, err

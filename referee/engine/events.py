@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from .errors import FormatError, Path
 from .model import Combatant
-from .reading import describe, id_list, int_table
+from .reading import LARGEST, describe, id_list, int_table, out_of_range
 from .record import MISSING, field, fields, record
 
 
@@ -249,8 +249,8 @@ class EventReader:
         if cls is None:
             known = ", ".join(sorted(self.types))
             raise FormatError(f"unknown event type {kind!r} (known: {known})", path + ("type",))
-        if type(round_) is not int or round_ < 0:
-            round_ = _value(data, "round", "int0!", path)
+        if type(round_) is not int or not 0 <= round_ <= ROUNDS:
+            round_ = _value(data, "round", "round!", path)
         shape = self.shapes.get(cls) or self._shape(cls)
         values = {"round": round_}
         for name in shape.required:
@@ -310,6 +310,8 @@ def _value(data: dict[str, Any], name: str, kind: str, path: Path) -> Any:
     return READERS[kind.rstrip("!")](data[name], path, name)
 
 
+ROUNDS = 9_999  # no fight runs longer: a later round in a file is refused, not walked to
+
 # Readers take the event's path and the field's name apart, and join them only to
 # report a fault: most values are fine, and a long log has tens of thousands.
 
@@ -326,12 +328,14 @@ def _str(value: Any, path: Path, name: str) -> str:
     return value
 
 
-def _int(minimum: int | None) -> Any:
+def _int(minimum: int | None, maximum: int = LARGEST) -> Any:
     def read(value: Any, path: Path, name: str) -> int:
         if type(value) is not int:
             raise _wrong(value, "an integer", path + (name,))
         if minimum is not None and value < minimum:
             raise FormatError(f"must be at least {minimum}, found {value}", path + (name,))
+        if not -maximum <= value <= maximum:
+            raise out_of_range(value, minimum, maximum, path + (name,))
         return value
 
     return read
@@ -355,6 +359,8 @@ def _number(value: Any, path: Path, name: str) -> int | float:
         raise _wrong(value, "a number", path + (name,))
     if value < 0:
         raise FormatError(f"must be at least 0, found {value}", path + (name,))
+    if not value <= LARGEST:  # inf and nan too
+        raise out_of_range(value, 0, LARGEST, path + (name,))
     number: int | float = value
     return number
 
@@ -365,19 +371,33 @@ def _ints(value: Any, path: Path, name: str) -> tuple[int, ...]:
     for index, item in enumerate(value):
         if type(item) is not int:
             raise _wrong(item, "an integer", path + (name, index))
+        if not -LARGEST <= item <= LARGEST:
+            raise out_of_range(item, None, LARGEST, path + (name, index))
     return tuple(value)
+
+
+def _tables(value: Any, path: Path, name: str) -> tuple[dict[str, Any], ...]:
+    """A list of tables (a ruleset's check reads each table's keys)."""
+    if not isinstance(value, list):
+        raise _wrong(value, "a list of tables", path + (name,))
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise _wrong(item, "a table", path + (name, index))
+    return tuple(dict(item) for item in value)
 
 
 READERS: dict[str, Any] = {
     "str": _str,
     "int": _int(None),
     "int0": _int(0),
+    "round": _int(0, ROUNDS),
     "int1": _int(1),
     "bool": _bool,
     "ids": lambda value, path, name: id_list(value, path + (name,)),
     "int_table": lambda value, path, name: int_table(value, path + (name,)),
     "table": _table,
     "ints": _ints,
+    "tables": _tables,
     "number0": _number,
 }
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
-from .reading import describe
+from .reading import LARGEST, describe, out_of_range
 from .record import field, record
 from .stats import Schema, plain
 
@@ -149,6 +149,8 @@ def _whole(data: Mapping[str, Any], key: str, path: Path, default: Any = None) -
     value = data[key]
     if type(value) is not int:
         raise FormatError(f"expected an integer, found {describe(value)}", path + (key,))
+    if not -LARGEST <= value <= LARGEST:
+        raise out_of_range(value, None, LARGEST, path + (key,))
     return value
 
 

@@ -23,6 +23,11 @@ TYPE_NAMES = {
 }
 
 
+# No number in a file means anything beyond this (hit points, rounds, speeds, counts): a
+# larger one is a mistake or an attack, refused before any rule loops or allocates on it.
+LARGEST = 1_000_000_000
+
+
 def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
@@ -70,14 +75,19 @@ class Fields:
             raise FormatError("must not be empty", self.path + (key,))
         return value
 
-    def int(self, key: builtins.str, default: Any = _MISSING, minimum: int | None = None) -> Any:
+    def int(self, key: builtins.str, default: Any = _MISSING, minimum: int | None = None,
+            maximum: int = LARGEST) -> Any:
         value = self._typed(key, (int,), default)
         if isinstance(value, int) and minimum is not None and value < minimum:
             raise FormatError(f"must be at least {minimum}, found {value}", self.path + (key,))
+        if isinstance(value, int) and not -maximum <= value <= maximum:
+            raise out_of_range(value, minimum, maximum, self.path + (key,))
         return value
 
     def number(self, key: builtins.str, default: Any = _MISSING) -> Any:
         value = self._typed(key, (int, float), default)
+        if isinstance(value, (int, float)) and not -LARGEST <= value <= LARGEST:  # nan, inf
+            raise out_of_range(value, None, LARGEST, self.path + (key,))
         return float(value) if isinstance(value, int) else value
 
     def bool(self, key: builtins.str, default: Any = _MISSING) -> Any:
@@ -104,6 +114,11 @@ class Fields:
                 raise FormatError(f"unknown field {key!r}", self.path + (key,))
 
 
+def out_of_range(value: Any, minimum: int | None, maximum: int, path: Path) -> FormatError:
+    low = -maximum if minimum is None else minimum
+    return FormatError(f"{value} is out of range ({low} to {maximum})", path)
+
+
 def id_list(value: Any, path: Path) -> tuple[str, ...]:
     """A single id or a list of ids, as `target` and `surprised` allow."""
     items = value if isinstance(value, list) else [value]
@@ -120,4 +135,6 @@ def int_table(value: Any, path: Path) -> dict[str, int]:
     for key, item in value.items():
         if isinstance(item, bool) or not isinstance(item, int):
             raise FormatError(f"expected an integer, found {describe(item)}", path + (key,))
+        if not -LARGEST <= item <= LARGEST:
+            raise out_of_range(item, None, LARGEST, path + (key,))
     return dict(value)

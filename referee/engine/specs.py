@@ -25,6 +25,7 @@ class Field:
     default: Any = None
     required: bool = False
     minimum: int | None = None
+    maximum: int | None = None  # the largest the rules make sense of (None: LARGEST)
     options: tuple[tuple[str, Any], ...] = ()  # for "choice": (label, value)
     help: str = ""  # a placeholder or a hint
     items: tuple[Field, ...] = ()  # for "table" and "items": the keys of each table

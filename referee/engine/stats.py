@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from .errors import FormatError, Path
-from .reading import describe
+from .reading import LARGEST, describe, out_of_range
 from .specs import Field
 
 Reader = Callable[[Any, Path, str], Any]  # (value, path of its table, its key)
@@ -105,9 +105,9 @@ def reader_for(spec: Field, owner: str) -> Reader:
     if kind in ("text", "id", "dice"):
         return _text(spec)
     if kind == "int":
-        return _int(spec.minimum)
+        return _int(spec.minimum, spec.maximum)
     if kind == "number":
-        return _number
+        return _number_in(spec.minimum, spec.maximum)
     if kind == "bool":
         return _bool
     if kind == "choice":
@@ -121,7 +121,7 @@ def reader_for(spec: Field, owner: str) -> Reader:
     if kind == "items":
         return _items(Schema(spec.items, owner))
     if kind == "rate":
-        return _rate
+        return _rate_in(spec.maximum)
     raise ValueError(f"unknown field kind {kind!r}")
 
 
@@ -143,13 +143,30 @@ def _text(spec: Field) -> Reader:
     return read
 
 
-def _int(minimum: int | None) -> Reader:
+def _int(minimum: int | None, maximum: int | None = None) -> Reader:
+    top = LARGEST if maximum is None else maximum
+
     def read(value: Any, path: Path, key: str) -> int:
         if type(value) is not int:
             raise wrong(value, "an integer", path + (key,))
         if minimum is not None and value < minimum:
             raise FormatError(f"must be at least {minimum}, found {value}", path + (key,))
+        if not (-top if minimum is None else minimum) <= value <= top:
+            raise out_of_range(value, minimum, top, path + (key,))
         return value
+
+    return read
+
+
+def _number_in(minimum: int | None, maximum: int | None) -> Reader:
+    top = LARGEST if maximum is None else maximum
+    low = -top if minimum is None else minimum
+
+    def read(value: Any, path: Path, key: str) -> float:
+        number = _number(value, path, key)
+        if not low <= number <= top:  # nan and inf too
+            raise out_of_range(value, minimum, top, path + (key,))
+        return number
 
     return read
 
@@ -160,6 +177,22 @@ def _number(value: Any, path: Path, key: str) -> float:
     if type(value) is not int:
         raise wrong(value, "a number", path + (key,))
     return float(value)
+
+
+def _rate_in(maximum: int | None) -> Reader:
+    top = RATE_MOST if maximum is None else maximum
+
+    def read(value: Any, path: Path, key: str) -> int | str:
+        rate = _rate(value, path, key)
+        shots, every = rate_parts(rate)
+        if shots > top or every > top:
+            raise out_of_range(shots if shots > top else every, 1, top, path + (key,))
+        return rate
+
+    return read
+
+
+RATE_MOST = 20  # shots a round, or rounds between shots: a plan lists every shot
 
 
 def _bool(value: Any, path: Path, key: str) -> bool:
@@ -181,7 +214,7 @@ def _rate(value: Any, path: Path, key: str) -> int | str:
     a slow weapon's rate is a fraction of one, read exactly as written."""
     if type(value) is int and value >= 1:
         return value
-    if type(value) is str and re.fullmatch(r"1/[1-9][0-9]*", value) and value != "1/1":
+    if type(value) is str and re.fullmatch(r"1/[1-9][0-9]{0,8}", value) and value != "1/1":
         return value
     raise FormatError("expected shots a round (1, 2 ...) or one shot every N rounds "
                       f"(\"1/2\", \"1/3\" ...), found {describe(value)}", path + (key,))
