@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean browser
+.PHONY: run test lint bench fuzz clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	for script in benchmarks/*_bench.py; do $(BIN)/python $$script; done
+
+# the headless commands on mutated saves of every ruleset (COUNT files, SEED)
+COUNT ?= 2000
+SEED ?= 1
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz.py --count $(COUNT) --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) build dist
