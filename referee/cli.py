@@ -151,6 +151,9 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "only; 0.0.0.0 puts the view on the network, on purpose)")
     parser.add_argument("--port", type=whole, metavar="P", default=8000,
                         help="the port to listen on (default 8000)")
+    parser.add_argument("--token", metavar="T",
+                        help="only the address with ?token=T opens the view (default: a "
+                             "random token when the host is not this machine only)")
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -198,7 +201,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    return cmd_serve(Path(args.save), args.host, args.port)
+    return cmd_serve(Path(args.save), args.host, args.port, args.token)
 
 
 class Command(NamedTuple):
@@ -498,14 +501,21 @@ def cmd_watch(path: Path) -> int:
     return 0
 
 
-def cmd_serve(path: Path, host: str, port: int) -> int:
-    from referee.app.watch import ServeError, serve
+def cmd_serve(path: Path, host: str, port: int, token: str | None = None) -> int:
+    import secrets
+
+    from referee.app.watch import ServeError, loopback, serve
 
     if not 0 < port < 65536:
         raise UsageError(f"port {port}: takes a number from 1 to 65535")
+    if token is not None and not (0 < len(token) <= 64 and token.isascii()
+                                  and token.replace("-", "").replace("_", "").isalnum()):
+        raise UsageError("--token: 1 to 64 letters, digits, - or _")
+    if token is None and not loopback(host):
+        token = secrets.token_urlsafe(9)
     players_save(path)
     try:
-        serve(path, host, port)
+        serve(path, host, port, token)
     except ServeError as error:
         raise UsageError(str(error)) from None
     return 0

@@ -55,13 +55,9 @@ def none_left(save: Path, within: float = GONE_WITHIN) -> bool:
     return not viewers(save)
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
-    save = tmp_path / "ford.toml"
-    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
-    port = free_port()
+def start(save: Path, port: int, *more: str) -> subprocess.Popen[bytes]:
     server = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(save),
-                               "--port", str(port)], stdout=subprocess.DEVNULL,
+                               "--port", str(port), *more], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -69,6 +65,15 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 break
         time.sleep(0.1)
+    return server
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    port = free_port()
+    server = start(save, port)
     try:
         yield save, port
     finally:
@@ -166,3 +171,60 @@ def test_a_view_ends_on_sigterm_and_when_its_input_closes(tmp_path):
         finally:
             view.kill()
         assert view.returncode is not None, how
+
+
+def test_a_token_is_the_key_to_the_view(tmp_path):
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    port = free_port()
+    server = start(save, port, "--token", "table-7")
+    base = f"http://127.0.0.1:{port}"
+
+    async def visit() -> tuple[int, int, bool, int]:
+        async with aiohttp.ClientSession() as stranger:
+            turned_away = (await stranger.get(f"{base}/")).status
+            try:
+                await stranger.ws_connect(f"{base}/ws")
+                no_socket = False
+            except aiohttp.WSServerHandshakeError:
+                no_socket = True
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as player:
+            page = await player.get(f"{base}/?token=table-7")
+            drawn = 0
+            async with player.ws_connect(f"{base}/ws?width=80&height=24") as ws:
+                deadline = time.monotonic() + 8
+                while time.monotonic() < deadline and drawn < 2000:
+                    try:
+                        message = await asyncio.wait_for(ws.receive(), 0.5)
+                    except TimeoutError:
+                        continue
+                    if message.type == aiohttp.WSMsgType.BINARY:
+                        drawn += len(message.data)
+            return turned_away, page.status, no_socket, drawn
+
+    try:
+        turned_away, opened, no_socket, drawn = asyncio.run(visit())
+        assert turned_away == 403 and no_socket
+        assert opened == 200 and drawn > 0
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+    assert none_left(save)
+
+
+def test_serving_on_the_network_says_who_can_watch_and_makes_a_token(tmp_path):
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    server = start(save, free_port(), "--host", "0.0.0.0")
+    try:
+        assert server.stdout is not None
+        said = b""
+        deadline = time.monotonic() + 20
+        while b"Ctrl+C" not in said and time.monotonic() < deadline:
+            said += server.stdout.read1(4096)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+    text = " ".join(said.decode().split())
+    assert "Anyone on this network with the address (and its token) can watch" in text
+    assert "/?token=" in text

@@ -116,7 +116,21 @@ async def forward(app_service: AppService, kind: str, data: Any) -> None:
         await app_service.focus()
 
 
+COOKIE = "referee-view"
+
+
 class ViewServer(Server):
+    """With a `token`, only a browser that opened the address with `?token=` (which
+    leaves a cookie for its websocket) is served: the address is the key to the view."""
+
+    token: str | None = None
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        if self.token is not None:
+            app.middlewares.append(gate(self.token))
+        return app
+
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService) -> None:
         forwarded = Bucket()  # a person presses a few keys a second; a flood is dropped
@@ -155,6 +169,26 @@ class ViewServer(Server):
             if app_service is not None:
                 await asyncio.shield(app_service.stop())
         return websocket
+
+
+def gate(token: str) -> Any:
+    """The middleware that turns away a browser without the token (static files aside)."""
+    import hmac
+
+    @web.middleware
+    async def check(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path.startswith("/static/"):
+            return await handler(request)
+        given = request.query.get("token") or request.cookies.get(COOKIE) or ""
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            return web.Response(status=403, text="This players' view needs the address the "
+                                "referee gave, with its token.\n")
+        response: web.StreamResponse = await handler(request)
+        if request.path == "/" and not response.prepared:
+            response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
+        return response
+
+    return check
 
 
 def clamp(text: str | None, default: int) -> int:

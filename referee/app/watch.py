@@ -192,6 +192,10 @@ def check_bindable(host: str, port: int) -> None:
                                  f"{error.strerror or error}") from None
 
 
+def with_token(address: str, token: str | None) -> str:
+    return f"{address}/?token={token}" if token else address
+
+
 def local_addresses(host: str, port: int) -> list[str]:
     """The addresses to open: the host itself, or (all interfaces) this machine's."""
     import socket
@@ -209,9 +213,15 @@ def local_addresses(host: str, port: int) -> list[str]:
     return [f"http://{address}:{port}" for address in dict.fromkeys(found)]
 
 
-def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
+def loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+
+
+def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          token: str | None = None) -> None:
     """Serve the players' view of `path` until interrupted: one `referee watch` per
-    browser connection (textual-serve)."""
+    browser connection (textual-serve). With a `token`, only the address that carries
+    it opens the view."""
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
@@ -219,12 +229,16 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Non
     from .viewserver import ViewServer
 
     check_bindable(host, port)
-    addresses = local_addresses(host, port)
+    addresses = [with_token(address, token) for address in local_addresses(host, port)]
+    warning = "" if loopback(host) else (
+        " Anyone on this network with the address" + (" (and its token)" if token else "")
+        + " can watch the fight; none can change it.")
 
     class PlayersServer(ViewServer):
         async def on_startup(self, app: web.Application) -> None:
             self.console.print(f"The players' view of {path} — open {' or '.join(addresses)} "
-                               "in a browser (any number may watch). Ctrl+C stops.",
+                               f"in a browser (any number may watch).{warning} Ctrl+C "
+                               "stops.",
                                highlight=False, markup=False)
 
         @aiohttp_jinja2.template("app_index.html")
@@ -237,7 +251,8 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Non
             return context
 
     server = PlayersServer(watch_command(path), host=host, port=port,
-                        title=f"players' view — {path.name}")
+                           title=f"players' view — {path.name}")
+    server.token = token
     try:
         server.serve()
     except OSError as error:  # taken between the check and the listen
