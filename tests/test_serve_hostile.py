@@ -228,3 +228,46 @@ def test_serving_on_the_network_says_who_can_watch_and_makes_a_token(tmp_path):
     text = " ".join(said.decode().split())
     assert "Anyone on this network with the address (and its token) can watch" in text
     assert "/?token=" in text
+
+
+async def test_v_asks_who_may_watch_and_serves_the_network_with_a_token(tmp_path):
+    import random
+
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+    from referee.app.watch import serving
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = RefereeApp(save, tmp_path, random.Random(3))
+    told: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify = lambda message, **kw: told.append(str(message))  # type: ignore[method-assign]
+        await pilot.press("V")
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#f-where").value == "local"  # this machine, unless asked
+        await pilot.press("right", "enter")
+        deadline = time.monotonic() + 10
+        while not told and time.monotonic() < deadline:
+            await pilot.pause(0.1)
+        assert serving(app)
+        assert "?token=" in told[-1] and "Anyone on this network" in told[-1]
+        assert "█" in told[-1]  # the QR code of that address
+        await pilot.press("V")
+        await pilot.pause(0.5)
+        assert not serving(app) and "no longer served" in told[-1]
+    assert none_left(save)
+
+
+async def test_watch_opens_on_the_newest_line(tmp_path):
+    from textual.containers import VerticalScroll
+
+    from referee.app.watch import WatchApp
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = WatchApp(save)
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause(0.3)
+        body = app.query_one("#body", VerticalScroll)
+        assert body.max_scroll_y > 0 and body.scroll_y == body.max_scroll_y

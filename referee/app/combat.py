@@ -524,11 +524,29 @@ class CombatScreen(Screen[None]):
         self.app.action_help()
 
     async def action_serve(self) -> None:
-        """Serve the players' view of this save to browsers, or stop serving it."""
-        from .watch import toggle_serving
+        """Serve the players' view of this save to browsers (asked where first), or stop
+        serving it."""
+        from .watch import serving, stop_serving
 
-        said = await toggle_serving(self.app, self.table.session.path)
-        self.notify(said, title="Players' view", timeout=30)
+        if serving(self.app):
+            self.notify(await stop_serving(self.app), title="Players' view")
+            return
+        field = Field("where", "who may watch", "choice", "local",
+                      options=(("this machine only", "local"),
+                               ("the table's network (a TV, phones)", "network")))
+        self.ask_then(Form("Serve the players' view", (field,),
+                           hint="the network: the address carries a code; anyone there "
+                                "with it can watch, no one can change the fight"),
+                      self.chosen_where)
+
+    def chosen_where(self, values: dict[str, Any]) -> None:
+        self.run_worker(self.serve_on(values["where"]))
+
+    async def serve_on(self, where: str) -> None:
+        from .watch import start_serving
+
+        said = await start_serving(self.app, self.table.session.path, where == "network")
+        self.notify(said, title="Players' view", timeout=60)
 
 
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:

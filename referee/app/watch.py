@@ -107,6 +107,11 @@ class WatchApp(App[None]):
     def on_mount(self) -> None:
         self.follow()
         self.set_interval(self.poll_every, self.follow)
+        self.call_after_refresh(self.to_newest)
+
+    def to_newest(self) -> None:
+        """The newest line of the log in view (where it is as the fight goes on)."""
+        self.query_one("#body", VerticalScroll).scroll_end(animate=False)
 
     def action_scroll(self, where: str) -> None:
         body = self.query_one("#body", VerticalScroll)
@@ -118,6 +123,13 @@ class WatchApp(App[None]):
             self.redraw()
 
     def redraw(self) -> None:
+        body = self.query_one("#body", VerticalScroll)
+        following = body.scroll_y >= body.max_scroll_y  # at the newest line: stay there
+        self.draw()
+        if following:
+            self.call_after_refresh(self.to_newest)
+
+    def draw(self) -> None:
         follower = self.follower
         notice = self.query_one("#notice", Static)
         notice.update(follower.notice)
@@ -274,30 +286,45 @@ def free_port(host: str = DEFAULT_HOST, first: int = DEFAULT_PORT, tries: int = 
     raise ServeError(f"no free port from {first} to {first + tries - 1}")
 
 
-async def toggle_serving(app: App[object], path: Path) -> str:
-    """Start serving `path` to browsers (a `referee serve` process), or stop it; the
-    message to show the referee."""
-    import asyncio
-    import atexit
-    import os
-    import sys
+def serving(app: App[object]) -> bool:
+    """Whether this app is serving the players' view now."""
+    running = _SERVING.get(id(app))
+    return running is not None and running[0].returncode is None
 
+
+async def stop_serving(app: App[object]) -> str:
     running = _SERVING.pop(id(app), None)
     if running is not None:
         process, _ = running
         if process.returncode is None:
             process.terminate()
             await process.wait()
-        return "The players' view is no longer served."
+    return "The players' view is no longer served."
+
+
+async def start_serving(app: App[object], path: Path, network: bool) -> str:
+    """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
+    the table's network (the laptop's address, with a token in it); what to tell the
+    referee, the address drawn as a QR code."""
+    import asyncio
+    import atexit
+    import os
+    import secrets
+    import sys
+
+    await stop_serving(app)
+    host = "0.0.0.0" if network else DEFAULT_HOST
     try:
-        port = free_port()
+        port = free_port(host)
     except ServeError as error:
         return str(error)
+    token = secrets.token_urlsafe(9) if network else None
+    command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
+               "--port", str(port)] + (["--token", token] if token else [])
     with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "referee", "serve", str(path), "--port", str(port),
-            stdin=null, stdout=null, stderr=null, start_new_session=True)
-    address = f"http://{DEFAULT_HOST}:{port}"
+            *command, stdin=null, stdout=null, stderr=null, start_new_session=True)
+    address = with_token(local_addresses(host, port)[-1], token)
     _SERVING[id(app)] = (process, address)
 
     def stop() -> None:
@@ -305,7 +332,9 @@ async def toggle_serving(app: App[object], path: Path) -> str:
             process.terminate()
 
     atexit.register(stop)
-    return f"The players' view is served at {address} (press V again to stop).{qr_text(address)}"
+    who = ("Anyone on this network with this address (or the code) can watch; no one can "
+           "change the fight." if network else "This machine only.")
+    return f"Serving the players' view at {address} — {who} V again stops it.{qr_text(address)}"
 
 
 def qr_text(address: str) -> str:
