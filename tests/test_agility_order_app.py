@@ -48,7 +48,7 @@ async def test_a_whole_round_from_the_keyboard(tmp_path: Path) -> None:
         await pilot.press("enter")
         log = logged(path)
         attack = next(e for e in log if isinstance(e, ao.Attack))
-        assert attack.crit == 2 and attack.hit
+        assert attack.crit == 2 and attack.hit and attack.chain == (4, 3)  # its dice kept
         chain = [e for e in log if isinstance(e, ev.Roll) and "chain" in (e.purpose or "")]
         assert [r.total for r in chain] == [4, 3]
         damage = next(e for e in log if isinstance(e, ev.Damage))
@@ -105,3 +105,33 @@ async def test_a_whole_round_from_the_keyboard(tmp_path: Path) -> None:
         fight = load_save(path).fight
         assert fight.round == 2
         assert fight.ruleset.left(fight, "sable") == (1, 1, 1)  # the BA went to stand up
+
+
+async def test_disengage_is_its_own_key_and_never_the_ma(tmp_path: Path) -> None:
+    """AO-4: `e` disengages with the AA or 2 BA; the other action (`c`) offers no
+    disengage, since it may be paid with the MA."""
+    path = tmp_path / "raid.toml"
+    shutil.copyfile(DEMO, path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = pilot.app.screen
+        assert screen.selected() == "sable"
+        await pilot.press("c")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert "disengage" not in [v for _, v in form.query_one("#f-use").options]
+        await pilot.press("escape")
+        await pilot.press("e")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert [v for _, v in form.query_one("#f-pay").options] == ["AA", "2 BA"]
+        await pilot.press("enter")
+        spend = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
+        assert (spend.use, spend.aa, spend.ma, spend.ba) == ("disengage", 1, 0, 0)
+        await pilot.press("e")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert [v for _, v in form.query_one("#f-pay").options] == ["2 BA"]
+        await pilot.press("enter")
+        spend = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
+        assert (spend.use, spend.aa, spend.ma, spend.ba) == ("disengage", 0, 0, 2)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from referee.engine import events as ev
-from referee.engine.errors import IllegalEvent
+from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.fight import Fight
 from referee.rulesets.agility_order import attack as atk
 from referee.rulesets.agility_order import events as ao
@@ -102,6 +102,34 @@ def test_a_delay_after_a_unit_that_has_acted_is_refused() -> None:
         fight.enter(ao.Delay(round=1, actor="brann", after="sable"))
 
 
+def test_a_delay_after_a_unit_that_falls_takes_its_place() -> None:
+    fight = demo()
+    run(fight, "ties", None, brann=3, vask=17)
+    run(fight, "delay", "sable", after="odo")
+    fight.enter(ev.Death(round=1, target="odo"))
+    assert order(fight) == ["vask", "brann", "mira", "sable", "gorm", "hask"]
+    assert "takes its place" in fight.plan().beats[3].why[-1]
+
+
+def test_a_unit_that_fell_is_never_asked_to_roll_its_tie() -> None:
+    fight = demo()
+    fight.enter(ev.Resolve(round=1, actions=("sable:turn",)))
+    fight.enter(ev.Condition(round=1, target="vask", name="fled"))
+    assert fight.ruleset.ties_due(fight) == []
+    with pytest.raises(IllegalEvent, match="only the units still in it roll"):
+        fight.enter(ao.Initiative(round=1, ties={"brann": 3, "vask": 17}))
+
+
+def test_a_new_tie_asks_only_the_unit_that_never_rolled() -> None:
+    fight = demo()
+    run(fight, "ties", None, brann=3, vask=17)
+    fight.enter(ao.Wound(round=1, target="sable", effect="slowing"))  # Agility 3 -> 2
+    fight.enter(ev.NewRound(round=2))
+    assert fight.ruleset.ties_due(fight) == ["sable"]
+    run(fight, "ties", None, sable=10)
+    assert order(fight)[:3] == ["vask", "sable", "brann"]  # 17, 10, 3: kept rolls
+
+
 # -- AO-4 … AO-6: the budget ---------------------------------------------------------------
 
 
@@ -119,6 +147,42 @@ def test_spending_what_is_not_left_says_what_is() -> None:
     run(fight, "bonus", "sable", use="disengage")
     with pytest.raises(IllegalEvent, match=r"no BA left \(left: AA, MA\)"):
         run(fight, "bonus", "sable", use="hit")
+
+
+def test_disengage_is_paid_with_the_aa_or_2_ba_never_the_ma() -> None:
+    fight = demo()
+    rs = fight.ruleset
+    act = rs.command_form(fight, "act", "sable")
+    assert act is not None
+    assert "disengage" not in [v for f in act.fields for _, v in f.options]
+    with pytest.raises(IllegalEvent, match="never with the MA"):
+        run(fight, "act", "sable", pay="MA", use="disengage")
+    form = rs.command_form(fight, "disengage", "sable")
+    assert form is not None and [v for _, v in form.fields[0].options] == ["AA", "2 BA"]
+    run(fight, "disengage", "sable", pay="AA")
+    assert rs.left(fight, "sable") == (0, 1, 2)
+    form = rs.command_form(fight, "disengage", "sable")
+    assert form is not None and [v for _, v in form.fields[0].options] == ["2 BA"]
+    run(fight, "disengage", "sable", pay="2 BA")
+    assert rs.left(fight, "sable") == (0, 1, 0)
+    assert "neither the AA nor 2 BA" in rs.can_run(fight, "disengage", "sable")
+
+
+def test_two_more_spaces_add_before_the_halving() -> None:
+    fight = demo()
+    rs = fight.ruleset
+    run(fight, "bonus", "sable", use="move 2")  # Athlete: (6 + 2 + 2) halved
+    move = run(fight, "move", "sable", mode="sneaking")[-1]
+    assert isinstance(move, ao.Spend) and move.spaces == 5
+    other = demo()
+    move = run(other, "move", "sable", mode="sneaking")[-1]
+    more = run(other, "bonus", "sable", use="move 2")[-1]
+    assert isinstance(move, ao.Spend) and isinstance(more, ao.Spend)
+    assert (move.spaces, more.spaces) == (4, 1)  # 4 + 1 = (6 + 2 + 2) // 2 again
+    assert rs.movement_of(fight, "sable", "") == 10
+    fresh = demo()
+    with pytest.raises(RefereeError, match=r"spaces: 9 is out of range \(0 to 8\)"):
+        fresh.push(ao.Spend(round=1, actor="sable", ma=1, use="move", spaces=9))
 
 
 def test_movement_halving_feats_and_prone() -> None:
@@ -160,9 +224,10 @@ def test_chains_stop_exactly_where_their_dice_say(values: list[int]) -> None:
     except IllegalEvent:
         return
     assert [v for _, v in links] == values
+    assert len(links) <= atk.DECISIVE  # a 6 on the d6 ends it (AO-8, AO-9)
     for size, value in links[:-1]:
         assert value == size
-    if links and len(links) < len(CHAIN):
+    if links and len(links) < atk.DECISIVE:
         assert links[-1][1] != links[-1][0]
 
 
@@ -170,7 +235,8 @@ def test_chains_stop_exactly_where_their_dice_say(values: list[int]) -> None:
 def test_program_chains_stop_at_the_first_die_short_of_its_maximum(seed: int) -> None:
     links = atk.chain(CHAIN, None, random.Random(seed), "fumble")
     assert all(v == s for s, v in links[:-1])
-    assert links[-1][1] != links[-1][0] or len(links) == len(CHAIN)
+    assert links[-1][1] != links[-1][0] or len(links) == atk.DECISIVE
+    assert len(links) <= atk.DECISIVE  # never a d8: the d6's 6 is decisive (AO-9)
 
 
 def test_a_critical_chain_typed_short_or_long_is_refused() -> None:
@@ -193,7 +259,9 @@ def test_a_super_critical_quadruples_damage_and_sneak_dice_and_wounds() -> None:
 
 def test_a_decisive_victory_fells_the_target() -> None:
     fight = demo()
-    run(fight, "attack", "sable", target="gorm", d20=20, chain="4 6 1", damage="1")
+    with pytest.raises(IllegalEvent, match="a 6 on the d6 ends it"):
+        run(fight, "attack", "sable", target="gorm", d20=20, chain="4 6 1", damage="1")
+    run(fight, "attack", "sable", target="gorm", d20=20, chain="4 6", damage="1")
     assert fight.status["gorm"].dead
 
 
@@ -214,7 +282,7 @@ def test_a_tragedy_gives_a_free_critical_without_a_slot_and_a_six_kills() -> Non
     attack = next(e for e in pushed if isinstance(e, ao.Attack))
     assert attack.granted and attack.crit == 1
     other = demo()
-    run(other, "attack", "sable", target="gorm", d20=1, chain="4 6 3")
+    run(other, "attack", "sable", target="gorm", d20=1, chain="4 6")
     assert other.status["sable"].dead
 
 
@@ -254,12 +322,61 @@ def test_summons_sickness_slots_and_vanishing() -> None:
     assert fight.ruleset.gone(fight, "wisp")
 
 
+def test_a_summon_joining_unsaid_is_sick_for_the_rest_of_its_round_and_the_next() -> None:
+    fight = demo()
+    fight.enter(ev.NewRound(round=2))
+    wisp = fight.ruleset.reader.read(
+        {"type": "join", "round": 2, "combatant": {"id": "wisp", "name": "Wisp",
+         "side": "party", "hp": 3, "agility": 5, "summoner": "mira"}}, ())
+    fight.enter(wisp)
+    assert fight.ruleset.summoned_in(fight, "wisp") == 2
+    assert fight.ruleset.flat_footed(fight, "wisp") == "summoning sickness"
+    assert "wisp" not in order(fight)
+    fight.enter(ev.NewRound(round=3))
+    assert "wisp" not in order(fight)
+    fight.enter(ev.NewRound(round=4))
+    assert order(fight)[0] == "wisp"
+
+
+def test_an_end_with_both_teams_standing_has_no_victors_and_refills_no_mp() -> None:
+    fight = demo()
+    for cid in ("sable", "brann", "vask"):
+        fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
+    run(fight, "act", "mira", use="cast", mp=5)
+    fight.enter(ev.End(round=1, note="a parley"))
+    assert fight.ruleset.fight_facts(fight)["victors"] == []
+    assert fight.ruleset.facts(fight, "mira")["mp"] == 7
+
+
 def test_the_battle_ends_when_a_side_falls() -> None:
     fight = demo()
     for cid in ("vask", "gorm", "hask"):
         pushed = fight.enter(ev.Damage(round=1, target=cid, amount=30))
     assert any(isinstance(e, ev.End) for e in pushed) and fight.ended
     assert fight.ruleset.fight_facts(fight)["victors"] == ["party"]
+
+
+# -- ranges --------------------------------------------------------------------------------
+
+
+def test_the_ruleset_files_numbers_have_ranges_and_the_chain_ends_at_the_d6() -> None:
+    from referee.engine.errors import FormatError
+    from referee.rulesets.agility_order import RULESET
+
+    with pytest.raises(FormatError, match=r"1000000 is out of range \(0 to 100\)"):
+        RULESET({"movement": 1000000})
+    with pytest.raises(FormatError, match=r"1 is out of range \(2 to 100\)"):
+        RULESET({"chain_dice": [4, 1]})
+    old_copy = RULESET({"chain_dice": [4, 6, 8, 10, 12, 20]})  # a house copy of old
+    assert "d8, d10, d12, d20 never rolled" in " ".join(old_copy.switches())
+
+
+def test_a_round_far_ahead_is_refused_not_walked_through() -> None:
+    fight = demo()
+    with pytest.raises(RefereeError, match=r"1000000 is out of range \(0 to 100\)"):
+        fight.enter(ev.NewRound(round=1_000_000))
+    fight.enter(ev.NewRound(round=100))
+    assert fight.round == 100
 
 
 # -- properties ----------------------------------------------------------------------------
@@ -314,9 +431,7 @@ def test_the_lineup_is_a_permutation_of_the_units_who_can_act(seed: int, steps: 
     fight = random_battle(seed, steps)
     rs = fight.ruleset
     lineup = order(fight)
-    done = fight.resolved.get(max(fight.round, 1), set())
-    can = {cid for cid in fight.roster
-           if rs.no_turn(fight, cid) is None or f"{cid}:turn" in done}
+    can = {cid for cid in fight.roster if rs.no_turn(fight, cid) is None}  # AO-1: not who fell
     assert sorted(lineup) == sorted(can)
     skipped = {s["actor"] for s in fight.plan().skipped}
     assert skipped | set(lineup) == set(fight.roster) and not skipped & set(lineup)

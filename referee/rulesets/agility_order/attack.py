@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def typed_ints(text: Any, what: str) -> list[int] | None:
-    """Dice typed in ("4 6 2", "7"), or None when left blank (the program rolls)."""
+    """Dice typed in ("4 3", "7"), or None when left blank (the program rolls)."""
     if text is None or text == "":
         return None
     if isinstance(text, int):
@@ -31,9 +31,16 @@ def typed_ints(text: Any, what: str) -> list[int] | None:
         raise IllegalEvent(f"{what}: expected numbers, found {text!r}") from None
 
 
-def chain(sizes: tuple[int, ...], typed: list[int] | None, rng: random.Random,
+# AO-8, AO-9: the chain's second die (the d6) is its last: its maximum is a decisive
+# victory or a death, "no further rolls required" (the combat section overrides the
+# general d4 -> d6 -> d8 ... chain).
+DECISIVE = 2
+
+
+def chain(sizes: tuple[int, ...], typed: list[int] | None, rng: random.Random | None,
           what: str) -> list[tuple[int, int]]:
-    """AO-8/AO-9: d4 → d6 → d8 …, on while each die shows its maximum; (size, value)."""
+    """AO-8/AO-9: d4 then d6, on while a die shows its maximum; (size, value) each."""
+    sizes = sizes[:DECISIVE]
     out: list[tuple[int, int]] = []
     for number, size in enumerate(sizes):
         if typed is not None:
@@ -46,19 +53,55 @@ def chain(sizes: tuple[int, ...], typed: list[int] | None, rng: random.Random,
             if not 1 <= value <= size:
                 raise IllegalEvent(f"the {what} chain's d{size} cannot show {value}")
         else:
+            assert rng is not None, "the program rolls what is not typed"
             value = rng.randint(1, size)
         out.append((size, value))
         if value != size:
             break
     if typed is not None and len(typed) > len(out):
-        last = out[-1] if out else (0, 0)
-        raise IllegalEvent(f"the {what} chain stops at d{last[0]} ({last[1]} is not its "
-                           f"maximum): {len(typed) - len(out)} die/dice too many")
+        size, value = out[-1]
+        why = (f"a {value} on the d{size} ends it (AO-8, AO-9)" if value == size
+               else f"its {value} is not the maximum")
+        more = len(typed) - len(out)
+        raise IllegalEvent(f"the {what} chain stops at d{size}, {why}: "
+                           f"{more} {'die' if more == 1 else 'dice'} too many")
     return out
 
 
 def level(links: list[tuple[int, int]]) -> int:
     return sum(1 for size, value in links if value == size)
+
+
+def chain_kind(d20: int, granted: bool) -> str:
+    """Which chain a d20 starts: a natural 20 (or a tragedy's free critical) the
+    critical one (AO-8), a natural 1 the fumble one (AO-9), anything else none."""
+    if granted or d20 == 20:
+        return "critical"
+    return "fumble" if d20 == 1 else ""
+
+
+def outcome(d20: int, bonus: int, needed: int, links: list[tuple[int, int]],
+            granted: bool) -> tuple[bool, int, int]:
+    """AO-7 … AO-9: hit, critical level and fumble level, from the dice alone."""
+    kind = chain_kind(d20, granted)
+    hit = granted or d20 == 20 or (d20 != 1 and d20 + bonus >= needed)
+    rank = 1 + level(links) if kind else 0
+    return hit, rank if kind == "critical" else 0, rank if kind == "fumble" else 0
+
+
+def chain_rolled(rs: AgilityOrder, values: Mapping[str, Any], rng: random.Random,
+                 kind: str, actor: str, round_: int, out: list[ev.Event]
+                 ) -> list[tuple[int, int]]:
+    """The chain a d20 starts, each die logged as a roll of its own (added to `out`)."""
+    if not kind:
+        return []
+    rule = "AO-8" if kind == "critical" else "AO-9"
+    links = chain(rs.chain_dice, typed_ints(values.get("chain"), "chain"), rng, kind)
+    out += [ev.Roll(round=round_, expr=f"d{size}", dice=(value,), total=value,
+                    purpose=f"{kind} chain d{size} ({rule})", actor=actor,
+                    real=values.get("chain") not in (None, ""))
+            for size, value in links]
+    return links
 
 
 def dice(expr: str, typed: list[int] | None, rng: random.Random, purpose: str,
@@ -102,11 +145,12 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
     granted = free and rs.has_grant(fight, actor, target, "tragedy")
     zone = bool(values.get("zone", True))
     sneak = bool(values.get("sneak", False))
+    flank = bool(values.get("flank", False))
     rs.check_attack(fight, actor, target, free=free, extra=extra, granted=granted)
     out: list[ev.Event] = []
     name = attacker.name
-    bonus, _ = rs.hit_bonus(fight, actor, bool(values.get("flank")), aim == "centre")
-    needed, _ = rs.target_number(fight, target, sneak)
+    bonus, _ = rs.hit_bonus(fight, actor, flank, aim == "centre", round_)
+    needed, _ = rs.target_number(fight, target, sneak, round_)
     if granted:
         d20 = 0
     else:
@@ -114,27 +158,14 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
         d20, roll = dice("d20", typed, rng, f"to hit {victim.name} (AO-7)", actor,
                          round_)
         out.append(roll)
-    crit = fumble = 0
-    hit = granted or d20 == 20 or (d20 != 1 and d20 + bonus >= needed)
-    if granted or d20 == 20:
-        links = chain(rs.chain_dice, typed_ints(values.get("chain"), "chain"), rng,
-                      "critical")
-        out += [ev.Roll(round=round_, expr=f"d{size}", dice=(value,), total=value,
-                        purpose=f"critical chain d{size} (AO-8)", actor=actor,
-                        real=values.get("chain") not in (None, ""))
-                for size, value in links]
-        crit = 1 + level(links)
-    elif d20 == 1:
-        links = chain(rs.chain_dice, typed_ints(values.get("chain"), "chain"), rng, "fumble")
-        out += [ev.Roll(round=round_, expr=f"d{size}", dice=(value,), total=value,
-                        purpose=f"fumble chain d{size} (AO-9)", actor=actor,
-                        real=values.get("chain") not in (None, ""))
-                for size, value in links]
-        fumble = 1 + level(links)
+    links = chain_rolled(rs, values, rng, chain_kind(d20, granted), actor, round_, out)
+    hit, crit, fumble = outcome(d20, bonus, needed, links, granted)
     out.append(ao.Attack(round=round_, actor=actor, target=target,
                          weapon=weapon.name if weapon else None, d20=d20, bonus=bonus,
                          needed=needed, hit=hit, crit=crit, fumble=fumble, free=free,
-                         granted=granted, zone=zone, aim=aim, extra=extra))
+                         granted=granted, zone=zone, aim=aim, extra=extra,
+                         chain=tuple(value for _, value in links), sneak=sneak,
+                         flank=flank))
     if fumble >= 3 and zone:
         out.append(ev.Death(round=round_, target=actor,
                             cause=f"tragedy: {victim.name} kills {name} outright (AO-9)"))
@@ -194,7 +225,7 @@ def damage(rs: AgilityOrder, fight: Fight, actor: str, target: str, weapon: Any,
     if wounded:
         effect = aim if aim in ao.EFFECTS else None
         out.append(ao.Wound(round=round_, target=target, effect=effect, by=actor))
-    if crit >= 3 and not fight.status[target].dead:
+    if crit >= 3 and not rs.dead(fight, target):
         out.append(ev.Death(round=round_, target=target,
                             cause=f"decisive victory by {attacker.name} (AO-8)"))
     return out

@@ -41,7 +41,7 @@ class Spend(ev.Event):
 
 @record(frozen=True)
 class Attack(ev.Event):
-    """AO-7 … AO-10: one attack as it was rolled (the dice are `roll` events)."""
+    """AO-7 … AO-10: one attack as it was rolled (each die is also a `roll` event)."""
 
     TYPE = "attack"
     actor: str = f("str!", "")
@@ -51,13 +51,18 @@ class Attack(ev.Event):
     bonus: int = f("int", 0)
     needed: int = f("int", 0)
     hit: bool = f("bool", False)
-    crit: int = f("int", 0)  # 0 none; 1 critical; 2 super; 3 decisive; more: further dice
+    crit: int = f("int", 0)  # 0 none; 1 critical; 2 super; 3 decisive (AO-8)
     fumble: int = f("int", 0)  # 0 none; 1 natural 1; 2 tragedy; 3 killed outright
     free: bool = f("bool", False)  # a free hit (AO-10)
     granted: bool = f("bool", False)  # a tragedy's free critical: no slot needed (AO-9)
     zone: bool = f("bool", True)  # the attacker was in the target's melee zone (AO-9)
     aim: str | None = f("str")
     extra: bool = f("bool", False)  # MA + 2 BA: the extra attack (AO-4)
+    # The dice and the inputs the outcome is worked out from, so a check can redo it.
+    # Saves written before they were recorded leave them out (empty, None).
+    chain: tuple[int, ...] = f("ints", ())  # AO-8, AO-9: the chain's dice, die by die
+    sneak: bool | None = f("bool")  # AO-12: undetected: the target is flat-footed
+    flank: bool | None = f("bool")  # AO-7: from behind, +1 to hit
 
 
 @record(frozen=True)

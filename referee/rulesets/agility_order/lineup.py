@@ -36,12 +36,13 @@ def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
     state: State = fight.rs
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
-    done = fight.resolved.get(round_, set()) if not fresh else set()
     present: list[str] = []
     skipped: list[dict[str, Any]] = []
     for cid in fight.roster:
+        # who fell or fled is out of the lineup, even after its turn this round: no plan
+        # shows it acting, and it is never asked to roll a tie (AO-1)
         unable = rs.no_turn(fight, cid) if live else None
-        if unable is not None and f"{cid}:turn" not in done:
+        if unable is not None:
             rule, why = unable
             skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
         else:
@@ -91,7 +92,7 @@ def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value:
                 for c in run]
     missing = [c for c in run if c not in state.ties]
     if missing:
-        unrolled += run
+        unrolled += missing  # a unit that rolled keeps its roll for the battle (AO-1)
         what = ("the referee has not ordered the tie yet" if mode == "referee"
                 else "the tie is not rolled yet")
         return [Slot(c, value, rules, (base, f"tied with {others(c)}: {what} (roster order)"))
@@ -117,21 +118,51 @@ def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value:
 
 def _delayed(fight: Fight, state: State, slots: list[Slot]) -> list[Slot]:
     name = _namer(fight)
-    for actor, after in state.delays:
+    for actor, after, tail in state.delays:
         at = next((i for i, s in enumerate(slots) if s.cid == actor), None)
         if at is None:
             continue
         slot = slots.pop(at)
         where = next((i for i, s in enumerate(slots) if s.cid == after), None)
-        why = (f"delayed until after {name(after)}" if after and where is not None
-               else "delayed to the end of the round")
-        moved = Slot(slot.cid, slot.agility, tuple(dict.fromkeys(slot.rules + ("AO-3",))),
-                     slot.why + (why,))
-        if where is None:
-            slots.append(moved)
+        if after and where is not None:
+            why = f"delayed until after {name(after)}"
+            where += 1
+        elif after:
+            why = (f"delayed until after {name(after)}, who is out of the fight: "
+                   "takes its place")
+            where = _place(slots, tail)
         else:
-            slots.insert(where + 1, moved)
+            why = "delayed to the end of the round"
+            where = len(slots)
+        slots.insert(where, Slot(slot.cid, slot.agility,
+                                 tuple(dict.fromkeys(slot.rules + ("AO-3",))),
+                                 slot.why + (why,)))
+    return _overtaken(fight, state, slots)
+
+
+def _overtaken(fight: Fight, state: State, slots: list[Slot]) -> list[Slot]:
+    """A unit that waited for one who then delayed past it goes first: its why says so
+    rather than claim it comes after."""
+    waits = {actor: after for actor, after, _ in state.delays}
+    if not any(waits.values()):
+        return slots  # only delays to the end of the round: nobody to overtake
+    name = _namer(fight)
+    at = {s.cid: i for i, s in enumerate(slots)}
+    for actor, after in waits.items():
+        if actor in at and after in at and at[after] > at[actor]:
+            slot = slots[at[actor]]
+            why = (f"delayed until after {name(after)}, who then delayed too: "
+                   f"{name(actor)} goes first")
+            slots[at[actor]] = Slot(slot.cid, slot.agility, slot.rules,
+                                    slot.why[:-1] + (why,))
     return slots
+
+
+def _place(slots: list[Slot], tail: tuple[str, ...]) -> int:
+    """AO-3: where a unit that fell or fled stood: before the first unit still in the
+    lineup of those that stood after it when the delay was made."""
+    at = {s.cid: i for i, s in enumerate(slots)}
+    return next((at[cid] for cid in tail if cid in at), len(slots))
 
 
 def _namer(fight: Fight) -> Any:

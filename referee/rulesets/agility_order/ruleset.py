@@ -16,10 +16,13 @@ from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Cell, Column, Command, Field, Form
 
+from . import checks, stats
 from . import events as ao
 from . import lineup as lu
+from . import ranges as rg
 from . import state as st
-from . import stats
+from .attack import DECISIVE
+from .ranges import within
 from .rules import RULES
 from .state import State
 
@@ -27,13 +30,15 @@ TIE_MODES = ("d20", "players", "referee")
 FLAT = ("flat-footed", "snuck", "tied", "frozen", "paralysed", "paralyzed")
 CHANNEL = ("channelling", "channeling")
 OUT = ("fled", "surrendered")  # AO-15: gone from the fight, or lost the will to fight
-SLOW = ("sneaking", "swimming", "climbing", "max load", "tumbling")
 BA_USES = (("+1 to hit this round", "hit"), ("+1 melee damage this round", "damage"),
            ("+1 dodge this round", "dodge"), ("move 2 more spaces", "move 2"),
            ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"),
            ("toggle a spell's effect", "toggle"), ("disengage (2 BA)", "disengage"))
-ACT_USES = (("pay a spell's cast time", "cast"), ("disengage", "disengage"),
-            ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"))
+# paid with the AA or the MA: never disengage, which the MA cannot pay (AO-4; see DISENGAGE)
+ACT_USES = (("pay a spell's cast time", "cast"), ("draw or sheathe", "draw"),
+            ("pick up an item", "pick up"), ("talk", "talk"))
+# AO-4: disengage is paid with the AA or with both BA, never with the MA
+DISENGAGE = {"AA": (1, 0, 0), "2 BA": (0, 0, 2)}
 AIM_CHOICES = (("no aim", ""), ("centre mass (+1)", "centre"), ("fatal", "fatal"),
                ("slowing", "slowing"), ("weakening", "weakening"),
                ("disrupting", "disrupting"))
@@ -48,15 +53,17 @@ class AgilityOrder(Ruleset):
         if self.tie_mode not in TIE_MODES:
             raise FormatError(f"expected one of {', '.join(TIE_MODES)}, found "
                               f"{self.tie_mode!r}", ("ties",))
-        self.wound_at: int = f.int("wound_at", 6, minimum=1)
-        self.heal_removes: int = f.int("heal_removes_wound", 6, minimum=1)
-        self.movement: int = f.int("movement", 6, minimum=0)
-        self.fatal_bonus: int = f.int("fatal_bonus", 16, minimum=0)
-        chain = f.list("chain_dice", [4, 6, 8, 10, 12, 20])
-        if not chain or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 2
+        self.wound_at: int = f.int("wound_at", 6, *rg.WOUND_AT)
+        self.heal_removes: int = f.int("heal_removes_wound", 6, *rg.HEAL_REMOVES)
+        self.movement: int = f.int("movement", 6, *rg.MOVEMENT)
+        self.fatal_bonus: int = f.int("fatal_bonus", 16, *rg.FATAL_BONUS)
+        chain = f.list("chain_dice", [4, 6])
+        if not chain or not all(isinstance(x, int) and not isinstance(x, bool)
                                 for x in chain):
-            raise FormatError("expected a list of die sizes (2 or more), e.g. [4, 6, 8]",
+            raise FormatError("expected a list of die sizes (2 or more), e.g. [4, 6]",
                               ("chain_dice",))
+        for index, size in enumerate(chain):
+            within(size, rg.DIE, ("chain_dice", index), "a die's size")
         self.chain_dice: tuple[int, ...] = tuple(chain)
         self._lineups: dict[tuple[int, int, int], lu.Lineup] = {}
 
@@ -67,8 +74,17 @@ class AgilityOrder(Ruleset):
                 f"wound at {self.wound_at}+ net damage; healing {self.heal_removes}+ "
                 f"removes one (AO-11)",
                 f"movement {self.movement} spaces (AO-5)",
-                "chain dice: " + " → ".join(f"d{n}" for n in self.chain_dice) + " (AO-8, AO-9)",
+                self._chain_switch(),
                 f"fatal wound: ¼ chance of +{self.fatal_bonus} (AO-11)"]
+
+    def _chain_switch(self) -> str:
+        used, unused = self.chain_dice[:DECISIVE], self.chain_dice[DECISIVE:]
+        text = "chain dice: " + " → ".join(f"d{n}" for n in used)
+        if len(used) == DECISIVE:
+            text += f", a {used[-1]} on the d{used[-1]} ends the chain"
+        if unused:
+            text += " (" + ", ".join(f"d{n}" for n in unused) + " never rolled)"
+        return text + " (AO-8, AO-9)"
 
     # -- the roster and the log ------------------------------------------------------------
 
@@ -101,17 +117,10 @@ class AgilityOrder(Ruleset):
                 ties[cid] = ties.get(cid, ()) + (value,)
             return replace(state, ties=ties)
         if isinstance(event, ao.Delay):
-            return replace(state, delays=state.delays + ((event.actor, event.after),))
+            delayed = (event.actor, event.after, self._after_tail(fight, event))
+            return replace(state, delays=state.delays + (delayed,))
         if isinstance(event, ao.Spend):
-            later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(
-                event.round, set())
-            out = st.spend(state, event.actor, event.aa, event.ma, event.ba, later)
-            if event.use in st.BOUGHT:
-                out = st.bought(out, event.actor, event.use)
-            if event.mp:
-                out = replace(out, mp_spent={**out.mp_spent, event.actor:
-                                             out.mp_spent.get(event.actor, 0) + event.mp})
-            return out
+            return self._apply_spend(fight, state, event)
         if isinstance(event, ao.Attack):
             return st.attack(state, event)
         if isinstance(event, ao.Wound):
@@ -119,10 +128,37 @@ class AgilityOrder(Ruleset):
         if isinstance(event, ev.Heal):
             return st.heal(state, event, self.heal_removes)
         if isinstance(event, ev.End):
-            victors = self.standing_sides(fight)
+            victors = self.victors(fight)
             winners = [cid for cid, c in fight.roster.items() if c.side in victors]
             return st.end(state, tuple(victors), winners)
         return state
+
+    def _apply_spend(self, fight: Fight, state: State, event: ao.Spend) -> State:
+        later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(
+            event.round, set())
+        out = st.spend(state, event.actor, event.aa, event.ma, event.ba, later)
+        if event.use in st.BOUGHT:
+            out = st.bought(out, event.actor, event.use)
+        if event.use == "move" and event.ma:
+            out = replace(out, moved={**out.moved, event.actor: event.how or ""})
+        if event.mp:
+            out = replace(out, mp_spent={**out.mp_spent, event.actor:
+                                         out.mp_spent.get(event.actor, 0) + event.mp})
+        return out
+
+    def _after_tail(self, fight: Fight, event: ao.Delay) -> tuple[str, ...]:
+        """AO-3: the units after `event.after` in the lineup as the delay is made: where
+        the delayed unit goes if `after` falls or flees before its turn."""
+        if event.after is None:
+            return ()
+        order = [s.cid for s in lu.lineup(self, fight, event.round).slots]
+        return tuple(order[order.index(event.after) + 1:]) if event.after in order else ()
+
+    def victors(self, fight: Fight) -> list[str]:
+        """AO-15: the one team still standing; an end while more stand (a parley, a
+        truce) has no victors, and nobody's MP is replenished."""
+        sides = self.standing_sides(fight)
+        return sides if len(sides) == 1 else []
 
     def shapes_plan(self, event: ev.Event) -> bool:
         return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
@@ -142,13 +178,19 @@ class AgilityOrder(Ruleset):
         """AO-1, AO-11: the Agility modifier with slowing wounds (−1 each)."""
         return self._agility(fight, self.state(fight), cid)
 
-    def accuracy_now(self, fight: Fight, cid: str) -> int:
+    def accuracy_now(self, fight: Fight, cid: str, round_: int | None = None) -> int:
         """AO-11: disrupting wounds −1 each for the battle, −3 in all in their round."""
         state = self.state(fight)
         hits = [r for effect, r in state.wounds.get(cid, ()) if effect == "disrupting"]
-        now = max(fight.round, 1)
+        now = self._round(fight, round_)
         return (stats.accuracy(fight.roster[cid]) - len(hits)
                 - 2 * sum(1 for r in hits if r == now))
+
+    @staticmethod
+    def _round(fight: Fight, round_: int | None) -> int:
+        """The round asked about: the fight's own (round 1 before it starts), or a later
+        one an event names (a check looks at the round the event is in)."""
+        return max(fight.round, 1) if round_ is None else round_
 
     def strength_now(self, fight: Fight, cid: str) -> int:
         return stats.strength(fight.roster[cid]) - self._count(fight, cid, "weakening")
@@ -156,47 +198,78 @@ class AgilityOrder(Ruleset):
     def _count(self, fight: Fight, cid: str, effect: str) -> int:
         return st.effects(self.state(fight), cid).count(effect)
 
-    def bought(self, fight: Fight, cid: str) -> tuple[int, int, int]:
-        return self.state(fight).bought.get(cid, (0, 0, 0))
+    def bought(self, fight: Fight, cid: str, round_: int | None = None) -> st.Bought:
+        """AO-4: what `cid`'s Bonus Actions bought this round (nothing yet in a later one)."""
+        state = self.state(fight)
+        if round_ is not None and round_ > state.round:
+            return st.NOTHING
+        return state.bought.get(cid, st.NOTHING)
 
-    def conditions(self, fight: Fight, cid: str) -> dict[str, int | None]:
-        return fight.status[cid].conditions
+    def conditions(self, fight: Fight, cid: str, round_: int | None = None
+                   ) -> dict[str, int | None]:
+        held = fight.status[cid].conditions
+        if round_ is None or round_ <= fight.round:
+            return held
+        # a later round: the fold will have counted each condition down once by then
+        return {name: (left - 1 if left is not None else None)
+                for name, left in held.items() if left is None or left > 1}
 
-    def sick(self, fight: Fight, cid: str) -> bool:
-        """AO-14: a summon cannot act or dodge in the round after it is summoned."""
-        came = stats.summoned(fight.roster[cid])
-        return came is not None and came >= 1 and max(fight.round, 1) <= came + 1
+    def summoned_in(self, fight: Fight, cid: str) -> int | None:
+        """AO-14: the round `cid` was summoned in (0: before the battle), or None for a
+        unit that is no summon. A summon that joins without saying is summoned then."""
+        c = fight.roster[cid]
+        came = c.stats.get("summoned")
+        if came is None:
+            return fight.joins[cid][0] if cid in fight.joins and stats.summoner(c) else None
+        return int(came)
+
+    def sick(self, fight: Fight, cid: str, round_: int | None = None) -> bool:
+        """AO-14: a summon cannot act or dodge in what is left of the round it is
+        summoned in, nor in the round after."""
+        return self._sick(fight, self.summoned_in(fight, cid), round_)
+
+    def _sick(self, fight: Fight, came: int | None, round_: int | None = None) -> bool:
+        return came is not None and came >= 1 and self._round(fight, round_) <= came + 1
 
     def gone(self, fight: Fight, cid: str) -> bool:
         """AO-14: unthralled summons vanish: those from before the battle as it begins,
         the others as it ends."""
-        c = fight.roster[cid]
-        came = stats.summoned(c)
-        if came is None or stats.thralled(c):
+        return self._gone(fight, cid, self.summoned_in(fight, cid))
+
+    def _gone(self, fight: Fight, cid: str, came: int | None) -> bool:
+        if came is None or stats.thralled(fight.roster[cid]):
             return False
         return came == 0 or self.state(fight).ended
 
-    def flat_footed(self, fight: Fight, cid: str) -> str:
+    def flat_footed(self, fight: Fight, cid: str, round_: int | None = None) -> str:
         """AO-13: why `cid` cannot dodge ("" when it can)."""
-        conditions = self.conditions(fight, cid)
+        conditions = self.conditions(fight, cid, round_)
         for name in FLAT:
             if name in conditions:
                 return name
-        if self.sick(fight, cid):
+        if self.sick(fight, cid, round_):
             return "summoning sickness"
         if any(n in conditions for n in CHANNEL) and not stats.has_feat(
                 fight.roster[cid], "Battle caster"):
             return "channelling"
         return ""
 
-    def prone(self, fight: Fight, cid: str) -> bool:
-        return "prone" in self.conditions(fight, cid)
+    def prone(self, fight: Fight, cid: str, round_: int | None = None) -> bool:
+        return "prone" in self.conditions(fight, cid, round_)
+
+    def dead(self, fight: Fight, cid: str) -> bool:
+        """Dead by a death event, or felled by a chain's dice (AO-8, AO-9)."""
+        return fight.status[cid].dead or cid in self.state(fight).felled
 
     def no_turn(self, fight: Fight, cid: str) -> tuple[str, str] | None:
         """Why `cid` takes no turn: (rule, why), or None."""
         status = fight.status[cid]
-        if self.gone(fight, cid):
+        came = self.summoned_in(fight, cid)  # once: a big battle asks of every unit
+        if self._gone(fight, cid, came):
             return ("AO-14", "an unthralled summon: vanished")
+        felled = fight.rs.felled.get(cid)  # the chain's rule, death event or not
+        if felled:
+            return (felled, "dead")
         if status.dead:
             return ("AO-15", "dead")
         if status.hp <= 0:
@@ -204,7 +277,7 @@ class AgilityOrder(Ruleset):
         for name in OUT:
             if name in status.conditions:
                 return ("AO-15", name)
-        if self.sick(fight, cid):
+        if self._sick(fight, came):
             return ("AO-14", "summoning sickness: cannot act this round")
         return None
 
@@ -217,7 +290,7 @@ class AgilityOrder(Ruleset):
 
     def standing(self, fight: Fight, cid: str) -> bool:
         return self.no_turn(fight, cid) is None or (
-            self.sick(fight, cid) and not fight.status[cid].dead)
+            self.sick(fight, cid) and not self.dead(fight, cid))
 
     def standing_sides(self, fight: Fight) -> list[str]:
         sides = []
@@ -228,31 +301,32 @@ class AgilityOrder(Ruleset):
 
     # -- the hit roll (AO-7) -------------------------------------------------------------
 
-    def hit_bonus(self, fight: Fight, actor: str, flank: bool, centre: bool
-                  ) -> tuple[int, list[str]]:
+    def hit_bonus(self, fight: Fight, actor: str, flank: bool, centre: bool,
+                  round_: int | None = None) -> tuple[int, list[str]]:
         """d20 + Accuracy (disrupting wounds off), +1 flanking, +1 centre mass, +1s bought."""
-        accuracy = self.accuracy_now(fight, actor)
+        accuracy = self.accuracy_now(fight, actor, round_)
         parts = [f"Accuracy {accuracy:+d}"]
         bonus = accuracy
         for label, on in (("flanking +1", flank), ("centre mass +1", centre)):
             if on:
                 bonus += 1
                 parts.append(label)
-        bought = self.bought(fight, actor)[0]
+        bought = self.bought(fight, actor, round_)[0]
         if bought:
             bonus += bought
             parts.append(f"+{bought} bought (BA)")
         return bonus, parts
 
-    def target_number(self, fight: Fight, target: str, sneak: bool) -> tuple[int, str]:
+    def target_number(self, fight: Fight, target: str, sneak: bool,
+                      round_: int | None = None) -> tuple[int, str]:
         """10 + Agility (+1 a dodge bought); flat-footed 5; prone 5 + Agility."""
         agility = self.agility_now(fight, target)
-        flat = "undetected" if sneak else self.flat_footed(fight, target)
+        flat = "undetected" if sneak else self.flat_footed(fight, target, round_)
         if flat:
             return 5, f"flat-footed ({flat}): 5"
-        if self.prone(fight, target):
+        if self.prone(fight, target, round_):
             return 5 + agility, f"prone: 5 {agility:+d}"
-        dodge = self.bought(fight, target)[2]
+        dodge = self.bought(fight, target, round_)[2]
         return 10 + agility + dodge, f"10 {agility:+d}" + (f" +{dodge} dodge" if dodge else "")
 
     # -- the budget (AO-4) ----------------------------------------------------------------
@@ -325,7 +399,7 @@ class AgilityOrder(Ruleset):
     def on_turn(self, fight: Fight, cid: str, round_: int, what: str) -> None:
         now = self.turn(fight, round_)
         if now != cid:
-            who = fight.roster[now].name if now else "nobody's (the round is over)"
+            who = f"{fight.roster[now].name}'s" if now else "nobody's (the round is over)"
             raise IllegalEvent(f"it is {who} turn, not {fight.roster[cid].name}'s: "
                                f"{what} on its own turn", ("actor",))
 
@@ -352,6 +426,7 @@ class AgilityOrder(Ruleset):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
+        checks.round_ahead(fight, event)
         for name in ("actor", "target", "after", "by"):
             cid = getattr(event, name, None)
             if isinstance(cid, str) and event.TYPE in (
@@ -359,15 +434,17 @@ class AgilityOrder(Ruleset):
                 known = ", ".join(fight.roster)
                 raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})", (name,))
         if isinstance(event, ao.Initiative):
-            self._check_ties(fight, event)
+            checks.ties(self, fight, event)
         elif isinstance(event, ao.Delay):
             self._check_delay(fight, event)
         elif isinstance(event, ao.Spend):
             self._check_spend(fight, event)
         elif isinstance(event, ao.Attack):
-            self._check_roll(event)
+            checks.attack_dice(self, fight, event)
             self.check_attack(fight, event.actor, event.target, free=event.free,
                               extra=event.extra, granted=event.granted, round_=event.round)
+        elif isinstance(event, ev.Roll):
+            checks.roll_total(event)
         elif isinstance(event, ao.Wound):
             self._check_wound(fight, event)
         elif isinstance(event, ao.Heal) and event.wound is not None:
@@ -376,16 +453,12 @@ class AgilityOrder(Ruleset):
                 raise IllegalEvent(f"{event.target} has {had} wound(s), not a wound "
                                    f"{event.wound} to remove", ("wound",))
         elif isinstance(event, ev.Join) and event.combatant is not None:
+            checks.join(self, fight, event)
             self._check_summon(fight, event.combatant)
 
-    def _check_ties(self, fight: Fight, e: ao.Initiative) -> None:
-        for cid, value in e.ties.items():
-            if cid not in fight.roster:
-                known = ", ".join(fight.roster)
-                raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})",
-                                   ("ties", cid))
-            if self.tie_mode == "d20" and not 1 <= value <= 20:
-                raise IllegalEvent(f"a d20 shows 1 to 20, not {value}", ("ties", cid))
+    def check_encounter(self, encounter: Any) -> None:
+        for index, c in enumerate(encounter.combatants):
+            checks.numbers(c.stats, ("combatants", index))
 
     def _check_delay(self, fight: Fight, e: ao.Delay) -> None:
         self.on_turn(fight, e.actor, e.round, "a unit delays")
@@ -423,6 +496,7 @@ class AgilityOrder(Ruleset):
                                    f"(left: {self.left_text(left)})", (label.lower(),))
         if e.use == "stand up" and not self.prone(fight, e.actor):
             raise IllegalEvent(f"{name} is not prone (AO-6)", ("use",))
+        checks.spend(self, fight, e)
 
     def check_attack(self, fight: Fight, actor: str, target: str, free: bool, extra: bool,
                      granted: bool, round_: int | None = None) -> None:
@@ -456,25 +530,6 @@ class AgilityOrder(Ruleset):
             raise IllegalEvent(f"{actor} has no AA left this turn (left: "
                                f"{self.left_text(left)}){more}", ("actor",))
 
-    @staticmethod
-    def _check_roll(e: ao.Attack) -> None:
-        """AO-7 … AO-9: the recorded result must be what its d20 says."""
-        if e.granted:
-            if not e.free or not e.hit or e.crit < 1:
-                raise IllegalEvent("a tragedy's free critical is a free hit that hits as a "
-                                   "critical (AO-9)", ("granted",))
-            return
-        if not 1 <= e.d20 <= 20:
-            raise IllegalEvent(f"a d20 shows 1 to 20, not {e.d20}", ("d20",))
-        hit = e.d20 == 20 or (e.d20 != 1 and e.d20 + e.bonus >= e.needed)
-        if e.hit != hit:
-            raise IllegalEvent(f"d20 {e.d20} {e.bonus:+d} against {e.needed} is "
-                               f"{'a hit' if hit else 'a miss'} (AO-7)", ("hit",))
-        if (e.crit > 0) != (e.d20 == 20):
-            raise IllegalEvent("only a natural 20 is a critical (AO-8)", ("crit",))
-        if (e.fumble > 0) != (e.d20 == 1):
-            raise IllegalEvent("only a natural 1 fumbles (AO-9)", ("fumble",))
-
     def _check_wound(self, fight: Fight, e: ao.Wound) -> None:
         if e.effect is not None and e.effect not in ao.EFFECTS:
             raise IllegalEvent(f"unknown effect {e.effect!r} (effects: "
@@ -495,7 +550,7 @@ class AgilityOrder(Ruleset):
         if owner not in fight.roster:
             raise IllegalEvent(f"unknown summoner {owner!r}", ("combatant", "summoner"))
         have = sum(1 for cid, o in fight.roster.items()
-                   if stats.summoner(o) == owner and not fight.status[cid].dead
+                   if stats.summoner(o) == owner and not self.dead(fight, cid)
                    and not self.gone(fight, cid))
         limit = stats.slots(fight.roster[owner])
         if have + 1 > limit:
@@ -573,8 +628,13 @@ class AgilityOrder(Ruleset):
             movement=self.movement_of(fight, cid, ""),
             condition=self.state_word(fight, cid) or "fine")
         if mp is not None:
-            out["mp"] = mp - self.state(fight).mp_spent.get(cid, 0)
+            out["mp"] = self.mp_left(fight, cid)
         return out
+
+    def mp_left(self, fight: Fight, cid: str) -> int | None:
+        """The MP `cid` has left (None: it has no MP at all)."""
+        mp = stats.max_mp(fight.roster[cid])
+        return None if mp is None else mp - self.state(fight).mp_spent.get(cid, 0)
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
         out = st.plain(self.state(fight))
@@ -608,18 +668,35 @@ class AgilityOrder(Ruleset):
 
     # -- movement (AO-5) ---------------------------------------------------------------
 
-    def movement_of(self, fight: Fight, cid: str, mode: str) -> int:
+    def movement_of(self, fight: Fight, cid: str, mode: str, more: int = 0,
+                    round_: int | None = None) -> int:
+        """AO-5: the spaces `cid` may move this turn moving `mode` ("" normal): the
+        additions and subtractions first (Athlete +2, each slowing wound −2, each "move
+        2 more spaces" BA bought, `more` such BAs still to buy), then the halving or the
+        third, rounded down."""
         c = fight.roster[cid]
-        spaces = self.movement + (2 if stats.has_feat(c, "Athlete") else 0)
+        adds = self.bought(fight, cid, round_)[3] + more
+        spaces = self.movement + (2 if stats.has_feat(c, "Athlete") else 0) + 2 * adds
         spaces -= 2 * self._count(fight, cid, "slowing")
         spaces = max(spaces, 0)
         maneuver = stats.has_feat(c, "Maneuverer") and mode in ("sneaking", "swimming",
                                                                 "tumbling")
-        if mode in SLOW and not maneuver:
+        if mode in stats.SLOW and not maneuver:
             spaces //= 2
-        if self.prone(fight, cid):
+        if self.prone(fight, cid, round_):
             spaces //= 3
         return spaces
+
+    def more_spaces(self, fight: Fight, cid: str, round_: int | None = None) -> int | None:
+        """AO-5: how much further one more "move 2 more spaces" BA takes `cid` after its
+        move this turn (added before the move's halving); None before the move, which
+        then counts it in."""
+        state = self.state(fight)
+        mode = state.moved.get(cid) if round_ is None or round_ <= state.round else None
+        if mode is None:
+            return None
+        return (self.movement_of(fight, cid, mode, 1, round_)
+                - self.movement_of(fight, cid, mode, 0, round_))
 
     # -- commands -----------------------------------------------------------------------
 
@@ -630,8 +707,10 @@ class AgilityOrder(Ruleset):
             Command("move", "Move", "v", "move with MA (AO-5)", needs_actor=True),
             Command("bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
                     "... (AO-4)", needs_actor=True),
-            Command("act", "Other action", "c", "spend AA or MA: cast, draw, talk, "
-                    "disengage (AO-4)", show=False, needs_actor=True),
+            Command("act", "Other action", "c", "spend AA or MA: cast, draw, pick up, "
+                    "talk (AO-4)", show=False, needs_actor=True),
+            Command("disengage", "Disengage", "e", "disengage with the AA or 2 BA, never "
+                    "the MA (AO-4)", show=False, needs_actor=True),
             Command("delay", "Delay", "d", "delay this turn (AO-3)", needs_actor=True),
             Command("free", "Free hit", "f", "a free hit, using a slot (AO-10)",
                     needs_actor=True),
@@ -683,6 +762,9 @@ class AgilityOrder(Ruleset):
             return f"{actor} has no BA left (left: {self.left_text(left)})"
         if command == "act" and not (left[0] or left[1]):
             return f"{actor} has no AA or MA left (left: {self.left_text(left)})"
+        if command == "disengage" and not (left[0] or left[2] >= 2):
+            return (f"{actor} has neither the AA nor 2 BA left to disengage (left: "
+                    f"{self.left_text(left)}) (AO-4)")
         return ""
 
     def _enemies(self, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
@@ -708,11 +790,8 @@ class AgilityOrder(Ruleset):
         if command in ("attack", "free"):
             return self._attack_form(fight, command, actor)
         if command == "move":
-            modes = (("normal", ""), ("sneaking", "sneaking"), ("swimming", "swimming"),
-                     ("climbing", "climbing"), ("at maximum load", "max load"),
-                     ("tumbling", "tumbling"))
             return Form(f"{c.name} moves (MA, AO-5)",
-                        (Field("mode", "how", "choice", "", options=modes),))
+                        (Field("mode", "how", "choice", "", options=stats.MOVES),))
         if command == "bonus":
             return Form(f"{c.name}: a bonus action (AO-4)",
                         (Field("use", "for", "choice", "hit", options=BA_USES),))
@@ -724,6 +803,12 @@ class AgilityOrder(Ruleset):
                                options=pay or (("AA", "AA"),)),
                          Field("use", "for", "choice", "cast", options=ACT_USES),
                          Field("mp", "MP spent", "int", 0, minimum=0)))
+        if command == "disengage":
+            left = self.left(fight, actor)
+            pay = tuple((k, k) for k in DISENGAGE if (left[0] if k == "AA" else left[2] >= 2))
+            return Form(f"{c.name} disengages (AO-4)",
+                        (Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
+                               options=pay or (("AA", "AA"),)),))
         if command == "delay":
             after = tuple((f"after {fight.roster[s.cid].name}", s.cid)
                           for s in self.lineup(fight, max(fight.round, 1)).slots
@@ -773,7 +858,8 @@ class AgilityOrder(Ruleset):
             Field("sneak", "undetected (sneak)", "bool", False),
             Field("zone", "in the target's melee zone", "bool", True),
             Field("d20", "d20", "int", None, minimum=1, help="blank: the program rolls"),
-            Field("chain", "chain dice", "text", "", help="on a 1 or 20: e.g. 4 6 2"),
+            Field("chain", "chain dice", "text", "",
+                  help="on a 1 or 20: the d4, and the d6 after a 4 (e.g. 4 3)"),
             Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
             Field("reduce", "other reductions", "int", 0, minimum=0),
             Field("sneak_dice", "sneak d4s", "text", ""),
@@ -800,14 +886,7 @@ class AgilityOrder(Ruleset):
             return [ao.Spend(round=round_, actor=actor, ma=1, use="move",
                              spaces=self.movement_of(fight, actor, mode), how=mode or None)]
         if command == "bonus":
-            use = str(values.get("use") or "hit")
-            count = 2 if use == "disengage" else 1
-            left = self.left(fight, actor)
-            if count > left[2]:
-                raise IllegalEvent(f"{actor} has no 2 BA left to disengage (left: "
-                                   f"{self.left_text(left)})")
-            return [ao.Spend(round=round_, actor=actor, ba=count, use=use,
-                             spaces=2 if use == "move 2" else None)]
+            return [self._bonus(fight, actor, str(values.get("use") or "hit"))]
         if command == "act":
             pay = str(values.get("pay") or "AA")
             left = self.left(fight, actor)
@@ -817,6 +896,13 @@ class AgilityOrder(Ruleset):
             return [ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"),
                              ma=int(pay == "MA"), use=str(values.get("use") or "cast"),
                              mp=int(values.get("mp") or 0))]
+        if command == "disengage":
+            pay = str(values.get("pay") or "AA")
+            if pay not in DISENGAGE:
+                raise IllegalEvent(f"disengage is paid with the AA or 2 BA, not {pay!r} "
+                                   "(AO-4)", ("pay",))
+            aa, ma, ba = DISENGAGE[pay]
+            return [ao.Spend(round=round_, actor=actor, aa=aa, ma=ma, ba=ba, use="disengage")]
         if command == "delay":
             event = ao.Delay(round=round_, actor=actor, after=values.get("after") or None)
             self._check_delay(fight, event)
@@ -835,6 +921,18 @@ class AgilityOrder(Ruleset):
                             wound=int(which) if which else None)]
         return super().run_command(fight, command, actor, values, rng)
 
+    def _bonus(self, fight: Fight, actor: str, use: str) -> ao.Spend:
+        count = 2 if use == "disengage" else 1
+        left = self.left(fight, actor)
+        if count > left[2]:
+            raise IllegalEvent(f"{actor} has no 2 BA left to disengage (left: "
+                               f"{self.left_text(left)})")
+        # "move 2 more spaces" adds before the move halves (AO-5): after the move, what
+        # it adds in the move's way; before it, the move counts it in
+        spaces = self.more_spaces(fight, actor) if use == "move 2" else None
+        return ao.Spend(round=max(fight.round, 1), actor=actor, ba=count, use=use,
+                        spaces=spaces)
+
     def _ties(self, fight: Fight, values: Mapping[str, Any], rng: random.Random) -> ev.Event:
         due = self.ties_due(fight)
         if not due:
@@ -852,5 +950,5 @@ class AgilityOrder(Ruleset):
             else:
                 ties[cid] = int(typed)
         event = ao.Initiative(round=max(fight.round, 1), ties=ties, dice=dice)
-        self._check_ties(fight, event)
+        checks.ties(self, fight, event)
         return event

@@ -12,27 +12,37 @@ from . import events as ao
 
 Budget = tuple[int, int, int]  # AA, MA, BA spent
 NONE: Budget = (0, 0, 0)
+Bought = tuple[int, int, int, int]  # +1 hit, +1 damage, +1 dodge, 2 more spaces (BA)
+NOTHING: Bought = (0, 0, 0, 0)
+# AO-3: a delay, and the units that stood after its `after` when it was made: if that
+# unit falls or flees before its turn, the delayed unit takes its place (before the
+# first of them still in the lineup)
+Delayed = tuple[str, str | None, tuple[str, ...]]
 
 
 @record(frozen=True)
 class State:
     round: int = 0
     ties: dict[str, tuple[int, ...]] = field(default_factory=dict)  # AO-1, whole battle
-    delays: tuple[tuple[str, str | None], ...] = ()  # AO-3: this round's, in order
+    delays: tuple[Delayed, ...] = ()  # AO-3: this round's, in order
     spent: dict[str, Budget] = field(default_factory=dict)  # AO-4: this round's turn
     owed: dict[str, Budget] = field(default_factory=dict)  # AO-6: taken from next turn
     free_used: dict[str, int] = field(default_factory=dict)  # AO-10: this round
     grants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:attacker"
-    bought: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # hit, dmg, dodge
+    bought: dict[str, Bought] = field(default_factory=dict)  # AO-4: this round's BAs
+    moved: dict[str, str] = field(default_factory=dict)  # AO-5: how the MA moved this round
     wounds: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)  # (effect, round)
     lineup_agility: dict[str, int] = field(default_factory=dict)  # AO-1: as the round began
     mp_spent: dict[str, int] = field(default_factory=dict)
     last_hit: dict[str, bool] = field(default_factory=dict)  # "actor>target": last result
+    # AO-8, AO-9: who a chain's dice felled (a decisive victory, a tragedy's death), and
+    # the rule: the dice decide it, with or without the death event that follows
+    felled: dict[str, str] = field(default_factory=dict)
     victors: tuple[str, ...] = ()
     ended: bool = False
 
 
-BOUGHT = {"hit": 0, "damage": 1, "dodge": 2}
+BOUGHT = {"hit": 0, "damage": 1, "dodge": 2, "move 2": 3}
 
 
 def add(budget: Budget, aa: int, ma: int, ba: int) -> Budget:
@@ -41,7 +51,7 @@ def add(budget: Budget, aa: int, ma: int, ba: int) -> Budget:
 
 def new_round(state: State, round_: int, agility: dict[str, int]) -> State:
     return replace(state, round=round_, delays=(), spent=dict(state.owed), owed={},
-                   free_used={}, grants={}, bought={}, lineup_agility=agility)
+                   free_used={}, grants={}, bought={}, moved={}, lineup_agility=agility)
 
 
 def spend(state: State, actor: str, aa: int, ma: int, ba: int, later: bool) -> State:
@@ -53,13 +63,14 @@ def spend(state: State, actor: str, aa: int, ma: int, ba: int, later: bool) -> S
 
 
 def bought(state: State, actor: str, what: str) -> State:
-    had = list(state.bought.get(actor, (0, 0, 0)))
+    had = list(state.bought.get(actor, NOTHING))
     had[BOUGHT[what]] += 1
-    return replace(state, bought={**state.bought, actor: (had[0], had[1], had[2])})
+    return replace(state, bought={**state.bought, actor: (had[0], had[1], had[2], had[3])})
 
 
 def attack(state: State, e: ao.Attack) -> State:
     out = replace(state, last_hit={**state.last_hit, f"{e.actor}>{e.target}": e.hit})
+    out = felled(out, e)
     if not e.free and not e.extra:
         out = spend(out, e.actor, 1, 0, 0, False)
     elif e.extra:
@@ -79,6 +90,16 @@ def attack(state: State, e: ao.Attack) -> State:
         out = replace(out, grants={**out.grants, e.target: out.grants.get(e.target, ())
                                    + (f"{kind}:{e.actor}",)})
     return out
+
+
+def felled(state: State, e: ao.Attack) -> State:
+    """AO-8: a decisive victory fells the target at once; AO-9: a tragedy's 6 kills the
+    attacker outright (in the target's melee zone)."""
+    if e.hit and e.crit >= 3:
+        return replace(state, felled={**state.felled, e.target: "AO-8"})
+    if e.fumble >= 3 and e.zone:
+        return replace(state, felled={**state.felled, e.actor: "AO-9"})
+    return state
 
 
 def wound(state: State, e: ao.Wound) -> State:
@@ -110,5 +131,5 @@ def effects(state: State, cid: str) -> list[str]:
 def plain(state: State) -> dict[str, Any]:
     return {"ties": {k: list(v) for k, v in state.ties.items()},
             "delays": [{"actor": a, "after": b} if b else {"actor": a}
-                       for a, b in state.delays],
+                       for a, b, _ in state.delays],
             "victors": list(state.victors)}

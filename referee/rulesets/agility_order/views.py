@@ -48,7 +48,10 @@ def tell_spend(fight: Fight, e: ao.Spend) -> str:
     if e.ba:
         paid = (paid + " + " if paid else "") + ("2 BA" if e.ba == 2 else "BA")
     what = e.use
-    if e.spaces is not None:
+    if e.use == "move 2":  # AO-5: added before the move halves
+        what = "2 more spaces" + (f" ({e.spaces} further)" if e.spaces is not None
+                                  else ", counted in the move (AO-5)")
+    elif e.spaces is not None:
         what += f" {e.spaces} spaces" + (f" ({e.how})" if e.how else "")
     if e.mp:
         what += f", {e.mp} MP"

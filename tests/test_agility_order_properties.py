@@ -1,0 +1,324 @@
+"""agility-order: properties of any battle and any dice (spec: agility-order.md).
+
+- Whatever a random battle's events, no fallen unit (dead, felled by a chain, down, fled,
+  vanished) appears in any plan's actions, none is asked to roll a tie, and every why
+  agrees with its beat's action (AO-1 … AO-3).
+- For random dice, the outcome the fold records is the one the rules give (AO-7 …
+  AO-9, AO-13), and a save that says otherwise is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from referee.engine import events as ev
+from referee.engine.errors import RefereeError
+from referee.engine.fight import Fight
+from referee.engine.plan import Plan
+from referee.engine.record import replace
+from referee.rulesets.agility_order import events as ao
+from referee.rulesets.agility_order import stats
+from referee.session.files import load_save
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "agility-order.toml"
+
+
+def demo() -> Fight:
+    return load_save(DEMO).fight
+
+
+def enter_all(fight: Fight, events: list[ev.Event]) -> None:
+    for event in events:
+        fight.enter(event)
+
+
+# -- random battles -----------------------------------------------------------------------
+
+DEEDS = ("attack", "move", "bonus", "act", "disengage", "free", "stand", "delay", "delay",
+         "delay", "ties", "next", "next", "round", "prone", "fall", "slowing", "summon")
+FALLS = ("death", "fled", "down")
+
+
+def deed(fight: Fight, rng: random.Random, serial: int) -> None:
+    """One thing a referee might enter, picked at random (refused ones change nothing)."""
+    rs = fight.ruleset
+    what = rng.choice(DEEDS)
+    what = rng.choice(FALLS) if what == "fall" else what
+    actor = rng.choice(list(fight.roster))
+    round_ = max(fight.round, 1)
+    if what == "next":
+        now = rs.turn(fight)
+        if now:
+            fight.enter(ev.Resolve(round=round_, actions=(f"{now}:turn",)))
+    elif what == "round":
+        fight.enter(ev.NewRound(round=round_ + 1))
+    elif what in ("prone", "fled"):
+        fight.enter(ev.Condition(round=round_, target=actor, name=what))
+    elif what == "death":
+        fight.enter(ev.Death(round=round_, target=actor))
+    elif what == "down":
+        fight.enter(ev.Damage(round=round_, target=actor, amount=40))
+    elif what == "slowing":
+        fight.enter(ao.Wound(round=round_, target=actor, effect="slowing"))
+    elif what == "summon":
+        owner = rng.choice(["mira", "hask"])
+        side = fight.roster[owner].side
+        wisp = fight.ruleset.reader.read(
+            {"type": "join", "round": round_, "combatant": {
+                "id": f"wisp{serial}", "name": f"Wisp {serial}", "side": side, "hp": 3,
+                "agility": rng.randint(-1, 4), "summoner": owner}}, ())
+        fight.enter(wisp)
+    else:
+        command(fight, what, actor, rng)
+
+
+def command(fight: Fight, what: str, actor: str, rng: random.Random) -> None:
+    rs = fight.ruleset
+    form = rs.command_form(fight, what, None if what == "ties" else actor)
+    values: dict[str, Any] = {f.name: f.default for f in form.fields} if form else {}
+    if what == "delay" and form is not None:
+        values["after"] = rng.choice([v for _, v in form.fields[0].options])
+    if what in ("attack", "free"):
+        values["aim"] = rng.choice(("", "slowing", "fatal", "centre"))
+        values["d20"] = rng.choice((1, 20, rng.randint(1, 20)))
+        values["flank"] = rng.random() < 0.3
+        values["sneak"] = rng.random() < 0.2
+    if what == "move":
+        values["mode"] = rng.choice(["", "sneaking", "climbing"])
+    if what == "bonus":
+        values["use"] = rng.choice(["hit", "dodge", "move 2", "disengage"])
+    enter_all(fight, rs.run_command(fight, what, None if what == "ties" else actor,
+                                    values, rng))
+
+
+def battle(seed: int, steps: int, check: Any) -> Fight:
+    fight = demo()
+    rng = random.Random(seed)
+    for serial in range(steps):
+        with contextlib.suppress(RefereeError):  # refused: the fight is as it was
+            deed(fight, rng, serial)
+        check(fight)
+    return fight
+
+
+def names(fight: Fight) -> dict[str, str]:
+    return {c.name: cid for cid, c in fight.roster.items()}
+
+
+def tied_with(why: str) -> list[str]:
+    """The names a "tied with A, B and 2 more: ..." why names."""
+    found = re.match(r"tied with (.+?): ", why)
+    if not found:
+        return []
+    return re.sub(r" and \d+ more$", "", found.group(1)).split(", ")
+
+
+def agrees(fight: Fight, plan: Plan) -> None:
+    """Each beat is one turn, and its why says what is true of that unit."""
+    rs = fight.ruleset
+    state = rs.state(fight)
+    actors = [beat.actions[0].actor for beat in plan.beats]
+    agility = {beat.actions[0].actor: beat.extra["agility"] for beat in plan.beats}
+    delays = {actor: after for actor, after, _ in state.delays}
+    tails = {actor: tail for actor, _, tail in state.delays}
+    by_name = names(fight)
+    for beat in plan.beats:
+        assert len(beat.actions) == 1 and beat.actions[0].action == "turn"
+        cid = beat.actions[0].actor
+        unit = fight.roster[cid]
+        first = beat.why[0]
+        if stats.initiator(unit):
+            assert first == f"initiator: last regardless of Agility (Agility {agility[cid]:+d})"
+            assert "AO-2" in beat.rules
+        else:
+            assert first == f"Agility {agility[cid]:+d}" and "AO-2" not in beat.rules
+        for why in beat.why[1:]:
+            for other in tied_with(why):
+                assert by_name[other] in actors, (why, actors)
+                assert agility[by_name[other]] == agility[cid], why
+            if why.startswith("tie broken by") and rs.tie_mode == "d20":
+                assert f"{unit.name} {'/'.join(map(str, state.ties[cid]))}" in why
+        delayed = [w for w in beat.why if w.startswith("delayed")]
+        assert ("AO-3" in beat.rules) == bool(delayed) == (cid in delays)
+        if delayed and cid in delays:
+            after = delays[cid]
+            if after is None:
+                assert delayed[-1] == "delayed to the end of the round"
+            elif "out of the fight" in delayed[-1]:  # in its place: before those after it
+                assert after not in actors
+                later = [actors.index(t) for t in tails[cid] if t in actors]
+                assert all(actors.index(cid) < n for n in later), (cid, actors)
+            elif "who then delayed too" in delayed[-1]:  # overtaken: goes first
+                assert after in delays and actors.index(after) > actors.index(cid)
+            else:
+                assert after in actors and actors.index(after) < actors.index(cid)
+
+
+def no_fallen_unit_acts(fight: Fight) -> None:
+    rs = fight.ruleset
+    plan = fight.plan()
+    actors = [a.actor for beat in plan.beats for a in beat.actions]
+    for cid in actors:
+        assert rs.no_turn(fight, cid) is None, (cid, rs.no_turn(fight, cid))
+    assert len(actors) == len(set(actors))
+    skipped = {item["actor"] for item in plan.skipped}
+    assert skipped == {cid for cid in fight.roster if rs.no_turn(fight, cid)}
+    assert set(rs.ties_due(fight)) <= set(actors)
+    agrees(fight, plan)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 100_000), hs.integers(1, 80))
+def test_no_fallen_unit_in_any_plan_and_every_why_agrees(seed: int, steps: int) -> None:
+    battle(seed, steps, no_fallen_unit_acts)
+
+
+def test_a_unit_that_acted_then_fell_leaves_the_plan_and_its_tie() -> None:
+    fight = demo()
+    fight.enter(ev.Resolve(round=1, actions=("sable:turn",)))
+    fight.enter(ev.Resolve(round=1, actions=("brann:turn",)))
+    fight.enter(ev.Death(round=1, target="brann"))
+    no_fallen_unit_acts(fight)
+    assert fight.ruleset.ties_due(fight) == []
+    assert "brann" not in [b.actions[0].actor for b in fight.plan().beats]
+
+
+# -- random dice: the outcome is the rule's ---------------------------------------------
+
+TARGETS = ("hask", "gorm", "vask", "odo")
+
+
+@hs.composite
+def attacks(draw: Any) -> dict[str, Any]:
+    d20 = draw(hs.one_of(hs.sampled_from([1, 20]), hs.integers(1, 20)))
+    chain: list[int] = []
+    if d20 in (1, 20):
+        chain.append(draw(hs.integers(1, 4)))
+        if chain[0] == 4:
+            chain.append(draw(hs.integers(1, 6)))
+    return {"target": draw(hs.sampled_from(TARGETS)), "d20": d20,
+            "chain": " ".join(map(str, chain)), "damage": str(draw(hs.integers(1, 6))),
+            "flank": draw(hs.booleans()), "sneak": draw(hs.booleans()),
+            "zone": draw(hs.booleans()), "aim": draw(hs.sampled_from(["", "centre"])),
+            "condition": draw(hs.sampled_from(["", "tied", "prone", "paralysed"])),
+            "bought": draw(hs.booleans()), "disrupted": draw(hs.booleans())}
+
+
+def rule_needed(fight: Fight, target: str, condition: str, sneak: bool) -> int:
+    """AO-7, AO-13, worked out here from the rules' words, apart from the ruleset."""
+    agility = stats.agility(fight.roster[target])
+    if sneak or condition in ("tied", "paralysed"):
+        return 5
+    return 5 + agility if condition == "prone" else 10 + agility
+
+
+def rule_level(d20: int, chain: list[int], wanted: int) -> int:
+    """AO-8, AO-9: 1, +1 for a 4 on the d4, +1 more for a 6 on the d6 (then it ends)."""
+    if d20 != wanted:
+        return 0
+    return 1 + sum(1 for size, value in zip((4, 6), chain, strict=False) if value == size)
+
+
+def set_up(a: dict[str, Any]) -> Fight:
+    fight = demo()
+    if a["condition"]:
+        fight.enter(ev.Condition(round=1, target=a["target"], name=a["condition"]))
+    if a["disrupted"]:
+        fight.enter(ao.Wound(round=1, target="sable", effect="disrupting"))
+    if a["bought"]:
+        enter_all(fight, fight.ruleset.run_command(fight, "bonus", "sable", {"use": "hit"},
+                                                   random.Random(0)))
+    return fight
+
+
+@settings(max_examples=150, deadline=None)
+@given(attacks())
+def test_the_fold_records_the_outcome_its_dice_give(a: dict[str, Any]) -> None:
+    fight = set_up(a)
+    before = len(fight.log)
+    values = {k: v for k, v in a.items() if k not in ("condition", "bought", "disrupted")}
+    enter_all(fight, fight.ruleset.run_command(fight, "attack", "sable", values,
+                                               random.Random(1)))
+    attack = next(e for e in fight.log[before:] if isinstance(e, ao.Attack))
+    chain = [int(v) for v in a["chain"].split()]
+    needed = rule_needed(fight, a["target"], a["condition"], a["sneak"])
+    bonus = (2 - (3 if a["disrupted"] else 0) + a["flank"] + (a["aim"] == "centre")
+             + a["bought"])
+    hit = a["d20"] == 20 or (a["d20"] != 1 and a["d20"] + bonus >= needed)
+    crit, fumble = rule_level(a["d20"], chain, 20), rule_level(a["d20"], chain, 1)
+    assert (attack.needed, attack.bonus, attack.hit) == (needed, bonus, hit)
+    assert (attack.crit, attack.fumble, list(attack.chain)) == (crit, fumble, chain)
+    rs = fight.ruleset
+    assert rs.dead(fight, a["target"]) == (crit == 3)  # AO-8: felled at once
+    assert rs.dead(fight, "sable") == (fumble == 3 and a["zone"])  # AO-9
+
+
+@settings(max_examples=100, deadline=None)
+@given(attacks(), hs.sampled_from(["hit", "needed", "bonus", "level", "chain"]))
+def test_a_save_whose_outcome_contradicts_its_dice_is_refused(a: dict[str, Any],
+                                                              change: str) -> None:
+    fight = set_up(a)
+    before = len(fight.log)
+    values = {k: v for k, v in a.items() if k not in ("condition", "bought", "disrupted")}
+    events = fight.ruleset.run_command(fight, "attack", "sable", values, random.Random(1))
+    attack = next(e for e in events if isinstance(e, ao.Attack))
+    at = events.index(attack)
+    enter_all(fight, events[:at])
+    wrong = contradiction(attack, change)
+    if wrong is None:
+        return
+    try:
+        fight.push(wrong)
+    except RefereeError:
+        assert len(fight.log) == before + at
+        return
+    raise AssertionError(f"accepted {wrong}")
+
+
+def contradiction(e: ao.Attack, change: str) -> ao.Attack | None:
+    """The attack with one of its outcomes (or what decides it) no longer its dice's."""
+    if change == "hit":
+        return replace(e, hit=not e.hit)
+    if change == "needed":
+        return replace(e, needed=e.needed + 3)
+    if change == "bonus":
+        return replace(e, bonus=e.bonus + 2)
+    if change == "level":
+        if e.crit:
+            return replace(e, crit=1 + e.crit % 3)
+        return replace(e, fumble=1 + e.fumble % 3) if e.fumble else None
+    if e.chain:  # a die past the decisive d6, or a chain that stopped short of it
+        return replace(e, chain=e.chain + (1,))
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(1, 20), hs.integers(1, 20), hs.integers(1, 20))
+def test_tie_rolls_order_the_lineup_and_must_be_their_dice(brann: int, vask: int,
+                                                            die: int) -> None:
+    fight = demo()
+    rs = fight.ruleset
+    if die != brann:
+        wrong = ao.Initiative(round=1, ties={"brann": brann, "vask": vask},
+                              dice={"brann": [die], "vask": [vask]})
+        try:
+            fight.push(wrong)
+        except RefereeError:
+            pass
+        else:
+            raise AssertionError("a tie roll that is not its die was accepted")
+    fight.enter(ao.Initiative(round=1, ties={"brann": brann, "vask": vask},
+                              dice={"brann": [brann], "vask": [vask]}))
+    order = [b.actions[0].actor for b in fight.plan().beats]
+    if brann != vask:
+        first = "brann" if brann > vask else "vask"
+        assert order.index(first) < order.index("vask" if first == "brann" else "brann")
+    else:
+        assert set(rs.ties_due(fight)) == {"brann", "vask"}  # rolled equal: again
