@@ -230,3 +230,51 @@ def test_sanctum_odds_chart(snap_compare, size):
     and the runs to open in replay."""
     app = app_on(save(SANCTUM, "sanctum.toml"))
     assert snap_compare(app, terminal_size=size, run_before=odds_charted)
+
+
+def mid_round(table: Table) -> None:
+    """Any ruleset's demo in the middle of its first round: everyone declared (the last
+    action the ruleset lists that each may take — demon-idol's G, count-up's defensive
+    attack — prefilled), initiative rolled where it is due, one beat resolved."""
+    kinds = [kind for kind in table.fight.ruleset.actions() if kind.hotkey][::-1]
+    for actor in list(table.undeclared()) if kinds else []:
+        for kind in kinds:
+            try:
+                table.declare(actor, kind.key, **table.prefill(actor, kind.key))
+                break
+            except Exception:  # noqa: BLE001 - not this action for this combatant: the next
+                continue
+    if table.initiative_due():
+        table.roll_initiative()
+    if table.current_beat() is not None:
+        table.resolve_next()
+
+
+@pytest.mark.parametrize("logic", available())
+def test_each_ruleset_mid_round_at_80x24(snap_compare, logic):
+    """In the middle of a round on a small screen the footer still shows the keys that
+    move the fight on (n, r where it works, ctrl+z) and ?."""
+    from tests.test_contract import _copy_ruleset, demo_of
+
+    demo = demo_of(logic)
+    _copy_ruleset(demo, Path("."))
+    path = save(demo, demo.name, mid_round)
+    assert snap_compare(app_on(path), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("logic", available())
+async def test_the_footer_keeps_the_keys_that_move_the_fight_at_80x24(logic):
+    from referee.app.widgets.keys import KeyLine
+    from tests.test_contract import _copy_ruleset, demo_of
+
+    demo = demo_of(logic)
+    _copy_ruleset(demo, Path("."))
+    path = save(demo, demo.name, mid_round)
+    app = app_on(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = app.screen.query_one(KeyLine).line().plain
+        for key in (" n ", " ^z ", " ? "):
+            assert key in line, (logic, line)
+        if app.screen.check_action("next_round", ()):
+            assert " r " in line, (logic, line)

@@ -57,6 +57,9 @@ BINDINGS: list[BindingType] = [
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
+# the keys that move the fight on: first on the footer, the last a narrow screen drops
+MOVING = frozenset({"next_beat", "next_round", "roll_initiative", "undo", "declare"})
+FOLD = 3  # a ruleset's shown commands fold into one footer entry from this many on
 
 
 def ignore(_: object) -> None:
@@ -150,13 +153,14 @@ class CombatScreen(Screen[None]):
         table = self.table
         plan = self.plan()
         shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
-        self.query_one(StatusLine).show(f"{shown.status} · {table.session.path.name}")
+        self.query_one(StatusLine).show(shown.status, table.session.path.name)
         self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = str(table.session.path)
         bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
         # these screens and the app bind Binding objects only, never (key, action) tuples
-        self.query_one(KeyLine).show(working_keys(self, cast("list[Binding]", bindings)))
+        self.query_one(KeyLine).show(working_keys(self, cast("list[Binding]", bindings),
+                                                  MOVING))
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
@@ -549,6 +553,18 @@ class CombatScreen(Screen[None]):
         self.notify(said, title="Players' view", timeout=60)
 
 
+def command_keys(commands: list[Any]) -> list[Binding]:
+    """A ruleset's commands as bindings; from FOLD shown ones on, the footer shows them as
+    one entry (its letters, "Act": `?` says what each one does)."""
+    shown = [c for c in commands if c.show]
+    fold = len(shown) >= FOLD
+    every = ",".join(c.key for c in shown)
+    return [Binding(c.key, f"command('{c.id}')", "Act" if fold else c.label,
+                    show=c.show and (not fold or c is shown[0]),
+                    key_display=every if fold and c is shown[0] else None)
+            for c in commands]
+
+
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
     """A combat screen with the ruleset's own keys bound: its declaration keys (a–g and
     p, or count-up's action keys) and its commands (morale, fire ...)."""
@@ -559,7 +575,6 @@ def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
                     "Declare" if number == 0 else f"declare {kind.key}", show=number == 0,
                     key_display=every if number == 0 else None)
             for number, kind in enumerate(kinds)]
-    keys += [Binding(command.key, f"command('{command.id}')", command.label, show=command.show)
-             for command in table.commands() if command.key]
+    keys += command_keys([c for c in table.commands() if c.key])
     screen_class = type("RulesetCombatScreen", (CombatScreen,), {"BINDINGS": keys + BINDINGS})
     return screen_class(table, setup)

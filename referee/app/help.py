@@ -37,6 +37,9 @@ def describe(screen: Screen, binding: Binding) -> str:
     return binding.description
 
 
+HELP_WIDTH = 72  # #help's width in app.tcss
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
@@ -49,7 +52,10 @@ class HelpScreen(ModalScreen[None]):
         bindings += [b for b in type(self.app).BINDINGS if isinstance(b, Binding)]
         rows, seen = [], set()
         for binding in bindings:
-            summary = binding.key_display and not binding.action.startswith("declare(")
+            # a key_display that folds a ruleset's letters (declarations, commands) is the
+            # footer's: here each letter has its own row
+            summary = binding.key_display and not binding.action.startswith(
+                ("declare(", "command("))
             key = None if summary else self.app.get_key_display(Binding(binding.key,
                                                                          binding.action))
             for one in binding.key.split(","):
@@ -71,7 +77,10 @@ class HelpScreen(ModalScreen[None]):
         table = self.query_one(DataTable)
         rows = self.rows() + FORMS
         key_width = max(len(key) for key, _ in rows)
-        room = max(self.query_one("#help").scrollable_content_region.width - key_width - 4, 20)
+        # the box's width as the stylesheet gives it (72 cells, at most 95% of the screen,
+        # less border and padding): known before the first layout, unlike its region
+        inner = min(HELP_WIDTH, self.app.size.width * 95 // 100) - 4
+        room = max(inner - key_width - 6, 20)  # less the cells between columns, the scrollbar
         table.add_column("key", width=key_width)
         table.add_column("what it does", width=room)
         for key, what in rows:

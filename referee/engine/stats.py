@@ -27,17 +27,22 @@ class _Never:
     """No value is of this type: a key without a quick acceptance."""
 
 
-# (the type a value that needs no reading has, its least value, the key's reader)
-_Entry = tuple[type, "int | None", Reader]
-_UNKNOWN: _Entry = (_Never, None, _unknown_key)
+# (the type a value that needs no reading has, its least and greatest value for a number,
+# the key's reader)
+_Entry = tuple[type, "int | None", "int | None", Reader]
+_UNKNOWN: _Entry = (_Never, None, None, _unknown_key)
 _AS_GIVEN = {"int": int, "bool": bool, "number": float, "text": str}
 
 
 def _entry(spec: Field, reader: Reader) -> _Entry:
-    """A value of the kind's own type (an integer at least `minimum`) is its own reading:
-    it is kept without a call to the reader, which checks every other value."""
+    """A value of the kind's own type (a number within its range) is its own reading:
+    it is kept without a call to the reader, which checks every other value (and says
+    what is wrong with it)."""
     given = _AS_GIVEN.get(spec.kind, _Never)
-    return (given, spec.minimum if given is int else None, reader)
+    if given not in (int, float):
+        return (given, None, None, reader)
+    top = LARGEST if spec.maximum is None else spec.maximum
+    return (given, -top if spec.minimum is None else spec.minimum, top, reader)
 
 
 class Schema:
@@ -67,8 +72,9 @@ class Schema:
             entry = known.get(key, _UNKNOWN)
             if entry is None:
                 continue
-            given, least, reader = entry
-            if type(value) is given and (least is None or cast(int, value) >= least):
+            given, least, most, reader = entry
+            if type(value) is given and (least is None
+                                         or least <= cast(int, value) <= cast(int, most)):
                 out[key] = value
             elif entry is _UNKNOWN:
                 raise FormatError(self.unknown(key, skip), path + (key,))

@@ -28,6 +28,7 @@ RULESET_FORMAT = "referee-ruleset"
 SAVE_VERSION = 1
 RULESET_VERSION = 1
 MAX_BYTES = 64 * 1024 * 1024
+SEEDS = 2**63 - 1  # a save's seed: any 64-bit number (the app draws them below 2**31)
 NESTING = 100  # no save or ruleset nests values more than a few levels; a file may not
 
 
@@ -369,7 +370,7 @@ def read_encounter(data: dict[str, Any], ruleset: Ruleset) -> tuple[Encounter, l
     encounter = Encounter(
         ruleset=f.str("ruleset"),
         title=f.str("title", ""),
-        seed=f.int("seed", 0),
+        seed=f.int("seed", 0, maximum=SEEDS),  # any seed random.Random takes
         sides=sides,
         combatants=combatants,
         notes=f.str("notes", ""),

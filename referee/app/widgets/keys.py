@@ -73,9 +73,13 @@ def append(line: Text, key: tuple[str, str]) -> None:
     line.append(f" {key[1]}  ")
 
 
-def working_keys(screen, bindings: list[Binding]) -> list[tuple[str, str]]:
-    """The shown bindings whose actions the screen allows now, as (key, description)."""
-    out = []
+def working_keys(screen, bindings: list[Binding],
+                 first: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """The shown bindings whose actions the screen allows now, as (key, description);
+    those whose action is in `first` (the keys that move the fight on) lead, so a narrow
+    screen drops the others before them."""
+    out: list[tuple[str, str]] = []
+    later: list[tuple[str, str]] = []
     for binding in bindings:
         if not binding.show:
             continue
@@ -83,5 +87,5 @@ def working_keys(screen, bindings: list[Binding]) -> list[tuple[str, str]]:
         if screen.check_action(action, ()) is False:
             continue
         key = binding.key_display or screen.app.get_key_display(binding)
-        out.append((key, binding.description))
-    return out
+        (out if action in first else later).append((key, binding.description))
+    return out + later

@@ -3,8 +3,8 @@ row is rendered again only when its cells change. The tracker and the plan use i
 key press with hundreds of combatants costs the few rows that changed.
 
 It never scrolls sideways (a scrollbar would cover the bottom row): on a narrow screen the
-columns marked as folding are left out, right to left, and a line still too long is cut
-with an ellipsis."""
+columns marked as folding are first shortened (their text cut with an ellipsis), then left
+out, right to left, and a line still too long is cut with an ellipsis."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from textual.strip import Strip
 
 Cell = tuple[str, str]  # text, style
 GAP = 2
+SHORT = 7  # a folding column shortened on a narrow screen: "The pa…", "prone …"
 LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
 
 
@@ -54,7 +55,8 @@ class LineTable(ScrollView, can_focus=True):
         self.widths = [len(label) for label in labels]
         self.strips: dict[int, tuple[tuple, Strip]] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
-        self.fitted: tuple[tuple[Any, ...], list[int]] | None = None  # visible_columns
+        # visible_columns: (what it was worked out from, the columns, their widths)
+        self.fitted: tuple[tuple[Any, ...], list[int], list[int]] | None = None
 
     # -- content -------------------------------------------------------------------------
 
@@ -197,20 +199,33 @@ class LineTable(ScrollView, can_focus=True):
         return self.scrollable_content_region.width
 
     def visible_columns(self) -> list[int]:
-        """The columns that fit: folding ones are left out, the highest fold first (then
-        the rightmost), until the rest do. Kept while the widths and the room stay."""
+        """The columns that fit: folding ones are shortened, then left out, the highest
+        fold first (then the rightmost), until the rest do. Kept while the widths and the
+        room stay."""
+        return self.fit()[0]
+
+    def fit(self) -> tuple[list[int], list[int]]:
+        """The columns that fit and each one's width (see `visible_columns`)."""
         basis = (tuple(self.widths), self.room, self.folds)
         if self.fitted is not None and self.fitted[0] == basis:
-            return self.fitted[1]
-        columns = list(range(len(self.labels)))
+            return self.fitted[1], self.fitted[2]
+        columns, widths = list(range(len(self.labels))), list(self.widths)
         folding = sorted((c for c in columns if self.folds[c]),
                          key=lambda c: (-self.folds[c], -c))
+
+        def fits() -> bool:
+            return sum(widths[c] + GAP for c in columns) - GAP <= self.room
+
         for index in folding:
-            if sum(self.widths[c] + GAP for c in columns) - GAP <= self.room:
+            if fits():
+                break
+            widths[index] = min(widths[index], SHORT)
+        for index in folding:
+            if fits():
                 break
             columns.remove(index)
-        self.fitted = (basis, columns)
-        return columns
+        self.fitted = (basis, columns, widths)
+        return columns, widths
 
     def look(self, style: str, base: Style | None) -> Style:
         """A cell's style over the row's (the cursor's), parsed once."""
@@ -226,11 +241,13 @@ class LineTable(ScrollView, can_focus=True):
         segments = []
         room = self.room
         used = 0
-        columns = self.visible_columns()
+        columns, widths = self.fit()
         last = columns[-1]
         for index in columns:
             text, style = cells[index]
-            width = self.widths[index] + (GAP if index != last else 0)
+            if len(text) > widths[index]:  # a shortened column: say it is cut
+                text = shortened(text, widths[index])
+            width = widths[index] + (GAP if index != last else 0)
             piece = text.ljust(width)[:width]
             if used + len(text) > room:  # too long for the screen: cut, and say so
                 piece = text[: max(room - used - 1, 0)] + "…"
@@ -291,3 +308,11 @@ def fitted_strip(segments: list[Segment], used: int, room: int, base: Style | No
             segments.append(Segment(" " * (room - used), base or Style()))
         return Strip(segments, room)
     return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+
+
+def shortened(text: str, width: int) -> str:
+    """`text` in `width` cells: a leading "The " goes first ("The party" and "The pack"
+    would both begin "The pa…"), then the rest is cut with an ellipsis."""
+    if text[:4].lower() == "the " and len(text) > 4:
+        text = text[4:]
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"

@@ -15,16 +15,26 @@ class StatusLine(Widget):
     DEFAULT_CSS = "StatusLine { height: 1; }"
 
     text = ""
+    keep = ""  # said at the end whatever the width: the file's name
 
-    def show(self, text: str) -> None:
-        if text != self.text:
-            self.text = text
+    def show(self, text: str, keep: str = "") -> None:
+        if (text, keep) != (self.text, self.keep):
+            self.text, self.keep = text, keep
             self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        text = self.text if y == 0 else ""
-        if len(text) > width:
-            text = text[: max(width - 1, 0)] + "…"
+        text = self.line(width) if y == 0 else ""
         return Strip([Segment(text, self.rich_style)]).extend_cell_length(width,
                                                                            self.rich_style)
+
+    def line(self, width: int) -> str:
+        """The text, cut with an ellipsis before the kept end where it is too long."""
+        tail = f" · {self.keep}" if self.keep else ""
+        if len(self.text) + len(tail) <= width:
+            return self.text + tail
+        if len(tail) >= width // 2:  # a very long name gives way too
+            tail = ""
+        room = width - len(tail)
+        return (self.text[: max(room - 1, 0)] + "…" if len(self.text) > room
+                else self.text) + tail
