@@ -54,11 +54,15 @@ BINDINGS: list[BindingType] = [
     Binding("ctrl+e", "setup", "Set up", show=False),
     Binding("R", "replay", "Replay", show=False),
     Binding("V", "serve", "Players' view", show=False),
+    Binding("E", "end", "End the fight", show=False),
+    Binding("N", "note", "Note", show=False),
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
 # the keys that move the fight on: first on the footer, the last a narrow screen drops
 MOVING = frozenset({"next_beat", "next_round", "roll_initiative", "undo", "declare"})
+OVER = frozenset({"roll_initiative", "enter_initiative", "next_beat", "next_round", "declare",
+                  "join", "end"})  # what an ended fight no longer offers
 FOLD = 3  # a ruleset's shown commands fold into one footer entry from this many on
 
 
@@ -112,6 +116,8 @@ class CombatScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that work right now are shown in the footer."""
         table = self.table
+        if action in OVER and table.fight.ended:  # the fight is over: only undo reopens it
+            return False
         if action in ("roll_initiative", "enter_initiative"):
             return table.initiative_due()
         if action in RESOLVING:
@@ -424,6 +430,34 @@ class CombatScreen(Screen[None]):
         self.point_at_work()
         for title, text in notices:
             self.notify(text, title=title, severity="warning")
+
+    def action_end(self) -> None:
+        """The fight is over (asked first): the ruleset's end rules follow, logged."""
+        if self.table.fight.ended:
+            self.notify("the fight is over already: ctrl+z takes the end back",
+                        title="Not done", severity="error")
+            return
+        fields = (Field("sure", "end the fight", "bool", False,
+                        help="ctrl+z takes it back"),
+                  Field("note", "note", help="how it ended: they fled, a truce …"))
+
+        def done(values: dict[str, Any]) -> None:
+            if values.get("sure"):
+                self.apply(self.table.end, values.get("note"))
+                self.point_at_work()
+
+        self.ask(Form("End the fight", fields,
+                      hint="the ruleset's end rules follow (a recovery turn, initiative "
+                           "wiped, MP refilled …); ctrl+z takes the end back"), done)
+
+    def action_note(self) -> None:
+        fields = (Field("text", "note", required=True, help="anything to remember"),
+                  Field("hidden", "keep from the players", "bool", False))
+
+        def done(values: dict[str, Any]) -> None:
+            self.apply(self.table.note, values["text"], bool(values.get("hidden")))
+
+        self.ask(Form("A note in the log", fields), done)
 
     def action_join(self) -> None:
         from referee.session.roster import RosterEditor

@@ -171,6 +171,7 @@ class Phase(Event):
 class Note(Event):
     TYPE = "note"
     text: str = _f("str!", "")
+    hidden: bool = _f("bool", False)  # the referee's own: never in the players' view
 
 
 @record(frozen=True)

@@ -335,6 +335,8 @@ class Fight:
 
     def check(self, event: ev.Event) -> None:
         kind = event.TYPE
+        if kind in MOVES_ON and self.state.ended:
+            raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
         if kind == "undo" and not self.batches:
             raise IllegalEvent("nothing to undo")
         if kind == "redo" and not self.undone:
@@ -554,5 +556,9 @@ CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
                                                          "_check_named")}
 APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
            if name.startswith("_apply_")}
+# what moves a fight on, refused once it has ended (what the end leaves to do — healing,
+# conditions, notes, a death — is not)
+MOVES_ON = frozenset({"declare", "initiative", "round", "resolve", "surprise", "phase",
+                      "end", "join", "morale"})
 CHECKPOINT_EVERY = 200
 KEEP_RS = 64  # the ruleset states an undo can take back as they were

@@ -66,7 +66,12 @@ class Told:
     text: str
 
 
+HIDDEN = "hidden note"  # a note the referee kept from the players
+
+
 def is_public(fight: Fight, told: Told) -> bool:
+    if told.type == HIDDEN:
+        return False
     if told.type in PUBLIC_TYPES:
         return True
     if told.type in CORE_TYPES:
@@ -150,7 +155,8 @@ class Follower:
                 text = describe(fight, event)
         except Exception:  # a line that cannot be told is left out, never the event
             text = event.TYPE
-        self.told.append(Told(event.round, event.TYPE, text))
+        kind = HIDDEN if isinstance(event, ev.Note) and event.hidden else event.TYPE
+        self.told.append(Told(event.round, kind, text))
 
     def _append(self, key: tuple[int, int, int, int]) -> bool:
         assert self.fight is not None

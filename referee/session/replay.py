@@ -367,7 +367,7 @@ TELLERS: dict[str, Any] = {
     "death": lambda f, e: f"{name(f, e.target)} dies" + (f" ({e.cause})" if e.cause else ""),
     "round": lambda f, e: f"round {e.round} begins",
     "phase": lambda f, e: f"phase: {e.phase}" + (" (skipped)" if e.skipped else ""),
-    "note": lambda f, e: f"note: {e.text}",
+    "note": lambda f, e: f"note: {e.text}" + (" (kept from the players)" if e.hidden else ""),
     "resolve": tell_resolve,
     "end": lambda f, e: "the fight is over" + (f": {e.note}" if e.note else ""),
 }

@@ -295,6 +295,15 @@ class Table:
         return self.session.append(ev.Condition(round=self.round, target=target, name=name,
                                                 duration=rounds, on=on))
 
+    def end(self, note: str | None = None) -> list[ev.Event]:
+        """The fight is over: the ruleset's end rules follow it, logged (one undo takes the
+        whole end back)."""
+        return self.session.append(ev.End(round=max(self.round, 1), note=note or None))
+
+    def note(self, text: str, hidden: bool = False) -> list[ev.Event]:
+        return self.session.append(ev.Note(round=max(self.round, 0), text=text,
+                                           hidden=hidden))
+
     def next_round(self) -> list[ev.Event]:
         return self.session.append(ev.NewRound(round=self.round + 1))
 
