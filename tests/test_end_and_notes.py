@@ -97,3 +97,13 @@ async def test_n_writes_a_note_kept_from_the_players(tmp_path):
         note = app.table.fight.log[-1]
         assert isinstance(note, ev.Note) and note.hidden and note.text == "the ogre has the key"
         assert "(kept from the players)" in app.screen.query_one("#log").lines[-1]
+
+
+def test_the_recap_says_the_fight_is_over(tmp_path, capsys):
+    from referee.cli import main
+
+    path = demo(tmp_path)
+    with Session.open(path) as session:
+        Table(session, random.Random(2)).end("the goblins fled")
+    assert main(["export", str(path), "--markdown"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("**The fight is over: the goblins fled**")

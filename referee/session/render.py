@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import Fight
+from referee.engine import events as ev
 from referee.engine.plan import Plan
 
 from . import view
@@ -143,4 +144,9 @@ def markdown(story: Chronicle) -> str:
         if r.happened:
             out += ["**What happened**", ""] + [f"- {h}" for h in r.happened] + [""]
         out += [f"**Fell:** {', '.join(r.fell) if r.fell else 'nobody'}", ""]
+    fight = story.fight
+    if fight is not None and fight.ended:
+        end = next((e for e in reversed(fight.events) if isinstance(e, ev.End)), None)
+        how = f": {end.note}" if end is not None and end.note else "."
+        out += [f"**The fight is over{how}**", ""]
     return "\n".join(out).rstrip("\n") + "\n"
