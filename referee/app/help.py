@@ -12,7 +12,8 @@ from textual.widgets import DataTable, Label
 FORMS = [
     ("space", "fold or unfold the group under the cursor (where the ruleset groups rows)"),
     ("Z", "fold or unfold every group"),
-    ("Enter", "confirm a form"),
+    ("Tab", "move between the tracker and the plan"),
+    ("Enter", "confirm a form; on a beat of the plan, show it whole"),
     ("Esc", "cancel a form"),
     ("↑ ↓", "move between a form's fields"),
     ("← → space", "change a choice (or type its first letter)"),

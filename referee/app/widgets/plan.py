@@ -3,6 +3,8 @@ the current one marked, skipped actions and notes below."""
 
 from __future__ import annotations
 
+from textual.binding import Binding
+
 from referee.session.view import PlanRow
 
 from .lines import LineTable
@@ -11,9 +13,28 @@ STYLES = {"▶": "bold", "✓": "dim", "✗": "dim"}
 
 
 class PlanView(LineTable):
+    """Tab reaches it from the tracker; Enter on a beat shows its row whole (a narrow
+    screen cuts the why)."""
+
+    BINDINGS = [Binding("enter", "whole", "The beat in full", show=False)]
+
     def __init__(self, id: str | None = None) -> None:
         super().__init__(("", "beat", "actions", "rules", "why"), id=id)
         self.cells: dict[int, tuple[PlanRow, tuple[tuple[str, str], ...]]] = {}
+
+    def whole(self, row: int) -> str:
+        """A beat's row as one text, nothing cut."""
+        if not 0 <= row < len(self.rows):
+            return ""
+        mark, label, actions, rules, why = (text for text, _ in self.row_cells(row))
+        head = f"{label}. {actions}" if label else actions
+        return "\n".join(part for part in (head, f"rules: {rules}" if rules else "", why)
+                         if part)
+
+    def action_whole(self) -> None:
+        text = self.whole(self.cursor)
+        if text:
+            self.notify(text, title="The beat in full", timeout=20)
 
     @staticmethod
     def styled(r: PlanRow) -> tuple[tuple[str, str], ...]:

@@ -1,0 +1,45 @@
+"""The screen says what is true at 80x24 too (issue 24 C): the why a narrow plan cuts
+is read whole with Enter on its beat; shortened columns; the status keeps the file."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from referee.app import RefereeApp
+from referee.app.widgets import PlanView, StatusLine, Tracker
+from tests.conftest import ROOT
+
+
+def demo(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / "a-long-name-for-the-mill-fight.toml"
+    shutil.copyfile(ROOT / "saves" / name, path)
+    return path
+
+
+async def test_enter_on_a_beat_shows_its_why_whole(tmp_path):
+    app = RefereeApp(demo(tmp_path, "agility-order.toml"), tmp_path, random.Random(1))
+    told: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify = lambda message, **kw: told.append(str(message))  # type: ignore[method-assign]
+        plan = app.screen.query_one(PlanView)
+        await pilot.press("tab")
+        assert app.focused is plan
+        await pilot.press("down", "enter")
+        assert told and told[-1].startswith("2. brann:turn")
+        assert "the tie is not rolled yet (roster order)" in " ".join(told[-1].split())
+
+
+async def test_the_status_keeps_the_file_and_columns_come_back_short(tmp_path):
+    app = RefereeApp(demo(tmp_path, "count-up.toml"), tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = app.screen.query_one(StatusLine)
+        assert status.line(80).endswith("· a-long-name-for-the-mill-fight.toml")
+        tracker = app.screen.query_one(Tracker)
+        columns, widths = tracker.fit()
+        labels = [tracker.labels[c] for c in columns]
+        assert "side" in labels  # shortened, not dropped
+        side = tracker.row_strip(tracker.row_cells(3), None).text
+        assert "pack" in side  # "The pack", its article dropped, not "The pa…"
