@@ -146,3 +146,11 @@ def test_replay_headings_after_an_undo_across_rounds(tmp_path, capsys):
     assert [out.count(f"order of round {n}:") for n in (1, 2, 3)] == [1, 1, 1]
     kept = out.split("== Round 3 again ==")[1]
     assert kept.index("at The ogre") < kept.index("order of round 3:")
+
+
+def test_a_replay_marks_no_past_round_with_the_current_beat(capsys):
+    """Issue 24 C.14: the orders a replay tells are history: no ▶ in them."""
+    path = ROOT / "tests" / "scenarios" / "demon-idol" / "di-01-won-initiative.toml"
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "order of round 1:" in out and "▶" not in out

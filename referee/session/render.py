@@ -18,10 +18,14 @@ def table(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
             + "  " + row[-1] for row in rows]
 
 
-def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None) -> list[str]:
+def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None,
+               current: bool = True) -> list[str]:
+    """The plan as a text table; without `current`, no beat is marked as the one to act
+    now (a past round's order, told in a replay)."""
     rows: list[tuple[str, ...]] = [("", "beat", "actions", "rules", "why")]
     found = view.plan_rows(plan, resolved or set())
-    rows += [(r.mark, r.label, r.actions, r.rules, r.why) for r in found if r.label != "note"]
+    rows += [(r.mark if current or r.mark != "▶" else "", r.label, r.actions, r.rules, r.why)
+             for r in found if r.label != "note"]
     lines = table(rows, indent) if len(rows) > 1 else [indent + "(no beats yet)"]
     lines += [f"{indent}note: {r.why}" for r in found if r.label == "note"]
     return lines
@@ -96,7 +100,8 @@ def round_heading(number: int, before: int, seen: set[int]) -> str:
 
 
 def order_lines(r: Any) -> list[str]:
-    return [f"       order of round {r.number}:"] + plan_lines(r.plan, indent="         ")
+    return [f"       order of round {r.number}:"] + plan_lines(r.plan, indent="         ",
+                                                                current=False)
 
 
 def state_text(story: Chronicle, upto: int) -> str:
