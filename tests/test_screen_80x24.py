@@ -43,3 +43,20 @@ async def test_the_status_keeps_the_file_and_columns_come_back_short(tmp_path):
         assert "side" in labels  # shortened, not dropped
         side = tracker.row_strip(tracker.row_cells(3), None).text
         assert "pack" in side  # "The pack", its article dropped, not "The pa…"
+
+
+async def test_a_long_placeholder_is_read_whole_under_its_field(tmp_path):
+    from referee.app.forms import FormScreen
+    from referee.app.setup import SetupScreen
+
+    app = RefereeApp(demo(tmp_path, "demo.toml"), tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+e")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("a")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        helps = [str(n.render()) for n in form.query(".field-help")]
+        weapons = next(f for f in form.spec.fields if f.name == "weapons")
+        assert weapons.help in helps  # whole, under the field
+        assert form.query_one("#f-weapons").placeholder == ""  # not cut in the input

@@ -27,6 +27,7 @@ from .widgets.choice import Choice
 
 HINT = "Enter confirms · Esc cancels · ↑/↓ fields · ←/→ change a choice"
 LABEL, LABEL_MOST = 24, 36  # a form's label column: its narrowest, its widest
+FORM_WIDTH = 72  # #form's width in app.tcss
 
 
 class FieldError(ValueError):
@@ -63,11 +64,16 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical(id="form"):
             yield Label(self.spec.title, id="form-title")
             for field in self.spec.fields:
+                below = placed_below(field, width)
                 with Horizontal(classes="row", id=f"row-{field.name}"):
                     label = Label(field.title, classes="label")
                     label.styles.width = width
                     yield label
-                    yield widget(field)
+                    yield widget(field, placeholder=not below)
+                if below:  # a placeholder this long would be cut: read whole under the field
+                    note = Static(escape(field.help), classes="field-help")
+                    note.styles.padding = (0, 0, 0, width)
+                    yield note
             yield Static("", id="form-extra")
             yield Label(self.spec.hint or HINT, id="form-hint")
 
@@ -144,13 +150,20 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-def widget(field: Field) -> Input | Choice:
+def widget(field: Field, placeholder: bool = True) -> Input | Choice:
     if field.kind == "choice":
         return Choice(list(field.options), field.default, id=f"f-{field.name}")
     if field.kind == "bool":
         return Choice([("no", False), ("yes", True)], bool(field.default), id=f"f-{field.name}")
     text = "" if field.default is None else str(field.default)
-    return Input(text, id=f"f-{field.name}", placeholder=field.help)
+    return Input(text, id=f"f-{field.name}", placeholder=field.help if placeholder else "")
+
+
+def placed_below(field: Field, label_width: int) -> bool:
+    """Whether a typed field's help is too long for its input's placeholder (the box is
+    FORM_WIDTH wide, less its border and padding, less the label column)."""
+    room = FORM_WIDTH - 4 - label_width
+    return field.kind not in ("choice", "bool") and len(field.help) > room
 
 
 def read_text(field: Field, raw: str) -> Any:
