@@ -202,12 +202,13 @@ class CombatScreen(Screen[None]):
         return events
 
     def ask(self, spec: Form, done: Callable[[dict[str, Any]], object],
-            clock: DeclarationClock | None = None) -> None:
+            clock: DeclarationClock | None = None, running: bool = True) -> None:
         """Open a form; Enter gives `done` its values while the form is still open: a
         Refused from it keeps the form open, with the message beside the field at fault
-        and everything typed (a cancelled form does nothing)."""
+        and everything typed (a cancelled form does nothing). A declaration `clock` runs
+        from the start if `running`."""
         module = forms()
-        module.open_form(self.app, module.form_screen(spec, clock, done), ignore)
+        module.open_form(self.app, module.form_screen(spec, clock, done, running), ignore)
 
     def ask_then(self, spec: Form, after: Callable[[dict[str, Any]], None]) -> None:
         """Open a form whose answer opens another screen: `after` runs once it has closed."""
@@ -281,7 +282,14 @@ class CombatScreen(Screen[None]):
             else:
                 self.point_at_work()
 
-        self.ask(spec, done, clock)
+        self.ask(spec, done, clock, running=self.run_by_players(actor))
+
+    def run_by_players(self, actor: str) -> bool:
+        """The clock runs for a player's declaration; the referee's own monsters need no
+        clock (ctrl+t starts it anyway)."""
+        fight = self.table.fight
+        side = fight.encounter.side(fight.roster[actor].side)
+        return bool(side and side.players)
 
     # -- initiative ---------------------------------------------------------------------
 
@@ -401,9 +409,8 @@ class CombatScreen(Screen[None]):
         self.ask(Form("Who misses?", fields), done)
 
     def action_heal(self) -> None:
-        healer = self.selected()
         fields = (Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
-                  self.target_field(self.declared_target(healer) or healer),
+                  self.target_field(self.selected()),  # the one under the cursor
                   Field("stabilize", "stabilise", "bool", False))
 
         def done(values: dict[str, Any]) -> None:
@@ -413,9 +420,8 @@ class CombatScreen(Screen[None]):
         self.ask(Form("Heal", fields), done)
 
     def action_condition(self) -> None:
-        actor = self.selected()
         fields = (Field("name", "condition", required=True, help="prone, stunned, held …"),
-                  self.target_field(self.declared_target(actor) or actor),
+                  self.target_field(self.selected()),  # the one under the cursor
                   Field("rounds", "rounds", "int", minimum=1, help="blank: until removed"))
 
         def done(values: dict[str, Any]) -> None:

@@ -195,19 +195,34 @@ class ClockForm(FormScreen):
 
     BINDINGS = [Binding("ctrl+t", "clock", "Clock on/off")]
 
-    def __init__(self, spec: Form, clock: DeclarationClock, apply: Apply | None = None) -> None:
+    def __init__(self, spec: Form, clock: DeclarationClock, apply: Apply | None = None,
+                 running: bool = True) -> None:
         super().__init__(spec, apply)
         self.clock = clock
-        self.touched = False
+        self.running = running  # off for a side the referee runs: ctrl+t starts it
+        self.touched = not running
+        self.ready = False  # the form's own first focus is not the referee's doing
 
     def on_mount(self) -> None:
         super().on_mount()
         self.clock.start()
+        if not self.running:
+            self.clock.pause()
         self.tick()
         self.set_interval(0.5, self.tick)
+        self.call_after_refresh(self.settle)
+
+    def settle(self) -> None:
+        self.ready = True
 
     def on_key(self, event: Any) -> None:
         if event.key != "ctrl+t":
+            self.entered()
+
+    def on_descendant_focus(self) -> None:
+        """Moving between fields (the arrows are the screen's, not a field's keys) is the
+        referee at work: the player has decided."""
+        if self.ready and self.is_current:
             self.entered()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -227,6 +242,8 @@ class ClockForm(FormScreen):
             self.tick()
 
     def tick(self) -> None:
+        if not self.query("#form-extra"):  # closed and being removed
+            return
         seconds = int(self.clock.seconds())
         state = "running" if self.clock.running else "stopped"
         self.query_one("#form-extra", Static).update(
@@ -250,9 +267,9 @@ class ClockForm(FormScreen):
 
 
 def form_screen(spec: Form, clock: DeclarationClock | None = None,
-                apply: Apply | None = None) -> FormScreen:
+                apply: Apply | None = None, running: bool = True) -> FormScreen:
     if spec.clock and clock is not None:
-        return ClockForm(spec, clock, apply)
+        return ClockForm(spec, clock, apply, running)
     return FormScreen(spec, apply)
 
 
