@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=2000, help="how many mutated files")
     parser.add_argument("--seed", type=int, default=1, help="the mutations' seed")
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
-    parser.add_argument("--findings", type=Path, default=ROOT / "tests" / "artifacts" / "fuzz",
+    parser.add_argument("--findings", type=Path, default=ROOT / "fuzz-findings",
                         help="where files that found something are kept")
     args = parser.parse_args(argv)
     found = fuzz(args.count, args.seed, args.findings, max(1, args.workers))

@@ -54,3 +54,18 @@ async def test_heal_and_condition_start_on_the_one_under_the_cursor(tmp_path):
         assert value(pilot, "target") == "odo"  # not odo's declared target, gob1
         await pilot.press("escape", "exclamation_mark")
         assert value(pilot, "target") == "odo"
+
+
+async def test_i_with_combatants_undeclared_says_who_and_asks(tmp_path):
+    async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        pilot.app.screen.refresh_view()
+        await pilot.press("i")
+        asked = form(pilot)
+        assert asked.spec.title.startswith("Not declared yet: Zed the magic-user")
+        assert "Brann" not in asked.spec.title
+        await pilot.press("enter")  # no: nothing rolled
+        assert not [e for e in table.fight.log if e.TYPE == "initiative"]
+        await pilot.press("i", "space", "enter")
+        assert [e for e in table.fight.log if e.TYPE == "initiative"]

@@ -188,7 +188,7 @@ async def test_declaring_again_replaces_and_after_initiative_asks_first(tmp_path
         assert len(table.fight.declared(1)) == 1 and table.fight.log[-1].replaces
         await pilot.press("ctrl+z")
         assert table.declared()["brann"].action == "G"
-        await pilot.press("i")
+        await pilot.press("i", "space", "enter")  # the others undeclared: asked, yes
         pilot.app.screen.query_one(Tracker).select("brann")
         await pilot.press("a")
         assert "declared already" in form(pilot).spec.title

@@ -294,6 +294,23 @@ class CombatScreen(Screen[None]):
     # -- initiative ---------------------------------------------------------------------
 
     def action_roll_initiative(self) -> None:
+        """Roll; with combatants still undeclared, say who first and ask."""
+        fight = self.table.fight
+        waiting = [fight.roster[cid].name for cid in self.table.undeclared()
+                   if fight.alive(cid)]
+        if not waiting:
+            self.roll_initiative()
+            return
+        field = Field("sure", "roll initiative now", "bool", False)
+
+        def done(values: dict[str, Any]) -> None:
+            if values.get("sure"):
+                self.roll_initiative()
+
+        self.ask_then(Form(f"Not declared yet: {', '.join(waiting)}", (field,),
+                           hint="yes rolls now: they declare nothing this round"), done)
+
+    def roll_initiative(self) -> None:
         self.attempt(self.table.roll_initiative)
         self.point_at_work()
 
