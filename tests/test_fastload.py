@@ -28,11 +28,11 @@ HEAD = HEAD.split("[[events]]")[0]
 def same(text: str) -> None:
     try:
         want = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        with pytest.raises(tomllib.TOMLDecodeError):
+    except (tomllib.TOMLDecodeError, RecursionError) as error:  # nested past the reader
+        with pytest.raises(type(error)):
             loads(text, tomllib.loads)
         return
-    assert loads(text, tomllib.loads) == want
+    assert _types(loads(text, tomllib.loads)) == _types(want)  # nan is nan
 
 
 @settings(max_examples=200, deadline=None)
