@@ -60,3 +60,17 @@ async def test_a_long_placeholder_is_read_whole_under_its_field(tmp_path):
         weapons = next(f for f in form.spec.fields if f.name == "weapons")
         assert weapons.help in helps  # whole, under the field
         assert form.query_one("#f-weapons").placeholder == ""  # not cut in the input
+
+
+async def test_the_plan_keeps_room_for_rules_and_why_and_ticks_no_empty_beat_early(tmp_path):
+    """phases: a beat of many actors left no room for its rules and why; a phase where
+    everyone holds was ticked off before the fight began."""
+    app = RefereeApp(demo(tmp_path, "phases.toml"), tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        plan = app.screen.query_one(PlanView)
+        columns, widths = plan.fit()
+        assert [plan.labels[c] for c in columns] == ["", "beat", "actions", "rules", "why"]
+        assert widths[4] >= 10
+        marks = [plan.row_cells(n)[0][0] for n in range(len(plan.rows))]
+        assert "✓" not in marks  # nothing done yet, not even the phase where all hold

@@ -210,7 +210,10 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     points = points_before(plan)
     for number, beat in enumerate(plan.beats, start=1):
         rows += points.pop(number, [])
-        done = all(key in resolved for key in beat.action_keys())
+        keys = beat.action_keys()
+        # a beat with nothing to do (a phase where all hold) is passed, not done, until
+        # the round has gone past it
+        done = all(key in resolved for key in keys) if keys else now is None or number < now
         mark = "✓" if done else "▶" if number == now else ""
         found = _ROWS.get((id(beat), number, mark))
         if found is None or found[0] is not beat:

@@ -55,6 +55,7 @@ class LineTable(ScrollView, can_focus=True):
         self.widths = [len(label) for label in labels]
         self.strips: dict[int, tuple[tuple, Strip]] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
+        self.caps: dict[int, float] = {}  # column -> the share of the room it may take
         # visible_columns: (what it was worked out from, the columns, their widths)
         self.fitted: tuple[tuple[Any, ...], list[int], list[int]] | None = None
 
@@ -206,10 +207,12 @@ class LineTable(ScrollView, can_focus=True):
 
     def fit(self) -> tuple[list[int], list[int]]:
         """The columns that fit and each one's width (see `visible_columns`)."""
-        basis = (tuple(self.widths), self.room, self.folds)
+        basis = (tuple(self.widths), self.room, self.folds, tuple(self.caps.items()))
         if self.fitted is not None and self.fitted[0] == basis:
             return self.fitted[1], self.fitted[2]
         columns, widths = list(range(len(self.labels))), list(self.widths)
+        for index, cap in self.caps.items():  # a column that may crowd out the rest
+            widths[index] = min(widths[index], max(len(self.labels[index]), int(self.room * cap)))
         folding = sorted((c for c in columns if self.folds[c]),
                          key=lambda c: (-self.folds[c], -c))
 

@@ -21,6 +21,9 @@ class PlanView(LineTable):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(("", "beat", "actions", "rules", "why"), id=id)
         self.cells: dict[int, tuple[PlanRow, tuple[tuple[str, str], ...]]] = {}
+        # a beat of many actors (a phases squad) must leave room for its rules and why:
+        # Enter shows the row whole
+        self.caps = {2: 0.4, 3: 0.15}
 
     def whole(self, row: int) -> str:
         """A beat's row as one text, nothing cut."""
