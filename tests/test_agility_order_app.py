@@ -135,3 +135,105 @@ async def test_disengage_is_its_own_key_and_never_the_ma(tmp_path: Path) -> None
         await pilot.press("enter")
         spend = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
         assert (spend.use, spend.aa, spend.ma, spend.ba) == ("disengage", 0, 0, 2)
+
+
+async def test_h_takes_off_armour_and_wounds_at_six_net_undone_as_one(tmp_path: Path) -> None:
+    """AO-11: the hit key's damage goes through the target's armour, the form says what
+    it will do first, and a hit of 6+ net wounds; ctrl+z takes both back."""
+    path = tmp_path / "raid.toml"
+    shutil.copyfile(DEMO, path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")  # Sable's turn: at Vask (armour 1)
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert form.query_one("#f-target").value == "vask"
+        shown = form.query_one("#f-armour")
+        assert shown.options[shown.index][0] == "Vask the spearman: 1 off, 7+ wounds"
+        form.query_one("#f-amount").value = "8"
+        await pilot.press("enter")
+        assert not isinstance(pilot.app.screen, Form)
+        log = logged(path)
+        damage = next(e for e in log if isinstance(e, ev.Damage))
+        assert (damage.target, damage.amount, damage.source) == ("vask", 8, "sable")
+        wound = next(e for e in log if isinstance(e, ao.Wound))
+        assert (wound.target, wound.by, wound.effect) == ("vask", "sable", None)
+        fight = load_save(path).fight
+        assert fight.status["vask"].hp == 15 - 7
+        assert fight.ruleset.facts(fight, "vask")["wounds"] == [""]
+
+        await pilot.press("h")  # 6 on Odo's armour 2: 4 net, no wound
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        form.query_one("#f-target").value = "odo"
+        form.query_one("#f-amount").value = "6"
+        await pilot.press("enter")
+        fight = load_save(path).fight
+        assert fight.status["odo"].hp == 20 - 4
+        assert fight.ruleset.facts(fight, "odo")["wounds"] == []
+
+        await pilot.press("ctrl+z", "ctrl+z")  # each hit with its wound, one act each
+        fight = load_save(path).fight
+        assert fight.status["vask"].hp == 15 and fight.status["odo"].hp == 20
+        assert fight.ruleset.facts(fight, "vask")["wounds"] == []
+
+
+async def test_w_adds_a_wound_by_hand_and_ctrl_z_takes_it_back(tmp_path: Path) -> None:
+    path = tmp_path / "raid.toml"
+    shutil.copyfile(DEMO, path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = pilot.app.screen
+        screen.query_one(Tracker).select("hask")
+        await pilot.press("w")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert form.query_one("#f-target").value == "hask"  # the unit under the cursor
+        assert form.query_one("#f-by").value == "sable"  # whose turn it is, a foe
+        form.query_one("#f-effect").value = "slowing"
+        await pilot.press("enter")  # Sable has not hit Hask: the aimed effect refused
+        assert isinstance(pilot.app.screen, Form)
+        assert "an aimed effect needs a hit" in form.fault()
+        form.query_one("#f-by").value = ""  # nobody named: the referee's ruling
+        await pilot.press("enter")
+        assert not isinstance(pilot.app.screen, Form)
+        wound = [e for e in logged(path) if isinstance(e, ao.Wound)][-1]
+        assert (wound.target, wound.effect, wound.by) == ("hask", "slowing", None)
+        fight = load_save(path).fight
+        assert fight.ruleset.agility_now(fight, "hask") == 2
+        await pilot.press("ctrl+z")
+        fight = load_save(path).fight
+        assert fight.ruleset.facts(fight, "hask")["wounds"] == []
+
+
+async def test_c_asks_a_caster_for_the_spell_and_its_target(tmp_path: Path) -> None:
+    """AO-4: a cast names one of the caster's spells and whom it is cast at; a unit with
+    no spells is offered no cast."""
+    path = tmp_path / "raid.toml"
+    shutil.copyfile(DEMO, path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = pilot.app.screen
+        await pilot.press("c")  # Sable: no spells
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert "cast" not in [v for _, v in form.query_one("#f-use").options]
+        assert not form.query("#f-spell")
+        await pilot.press("escape")
+        for _ in range(3):  # Sable, Brann, Vask take their turns
+            await pilot.press("n")
+        assert screen.selected() == "mira"
+        await pilot.press("c")
+        form = pilot.app.screen
+        assert isinstance(form, Form)
+        assert form.query_one("#f-use").value == "cast"
+        spell = form.query_one("#f-spell")
+        assert [v for _, v in spell.options] == ["fire dart", "mend"]
+        spell.value = "mend"
+        form.query_one("#f-target").value = "odo"
+        form.query_one("#f-mp").value = "2"
+        await pilot.press("enter")
+        spend = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
+        assert (spend.use, spend.spell, spend.target, spend.mp) == ("cast", "mend", "odo", 2)
+        fight = load_save(path).fight
+        assert fight.ruleset.mp_left(fight, "mira") == 10

@@ -204,6 +204,64 @@ def test_standing_up_off_turn_takes_from_the_next_turn() -> None:
     assert fight.ruleset.left(fight, "sable") == (1, 0, 2)
 
 
+def test_a_cast_names_one_of_the_casters_spells_and_its_target() -> None:
+    """AO-4: the other action's form asks a caster which spell and at whom; the spend
+    records both, and its line names them."""
+    from referee.session.replay import describe
+
+    fight = demo()
+    for cid in ("sable", "brann", "vask"):
+        fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
+    form = fight.ruleset.command_form(fight, "act", "mira")
+    assert form is not None
+    fields = {f.name: f for f in form.fields}
+    assert fields["use"].default == "cast"
+    assert [v for _, v in fields["spell"].options] == ["fire dart", "mend"]
+    targets = [v for _, v in fields["target"].options]
+    assert targets[0] == fields["target"].default == "vask"  # foes first
+    assert targets[-2:] == ["mira", ""]  # the caster itself, or no one (an area)
+    spend = fight.ruleset.run_command(fight, "act", "mira", {
+        "use": "cast", "spell": "mend", "target": "odo", "pay": "AA", "mp": 2},
+        random.Random(0))[0]
+    assert isinstance(spend, ao.Spend)
+    assert (spend.spell, spend.target, spend.mp, spend.aa) == ("mend", "odo", 2, 1)
+    assert describe(fight, spend) == ("Mira the hedge-mage casts mend at Odo the "
+                                      "shieldman: AA, 2 MP (AO-4)")
+    fight.enter(spend)
+    assert fight.ruleset.mp_left(fight, "mira") == 10
+
+
+def test_a_cast_without_a_spell_of_the_casters_is_refused_at_its_field() -> None:
+    fight = demo()
+    rs = fight.ruleset
+    for cid in ("sable", "brann", "vask"):
+        fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
+    with pytest.raises(IllegalEvent, match="a cast names its spell") as caught:
+        rs.run_command(fight, "act", "mira", {"use": "cast"}, random.Random(0))
+    assert caught.value.path == ("spell",)
+    with pytest.raises(IllegalEvent, match="no spell 'fireball'"):
+        rs.run_command(fight, "act", "mira", {"use": "cast", "spell": "fireball"},
+                       random.Random(0))
+    fight.enter(ev.Resolve(round=1, actions=("mira:turn",)))
+    fight.enter(ev.Resolve(round=1, actions=("odo:turn",)))
+    fight.enter(ev.Resolve(round=1, actions=("gorm:turn",)))
+    fight.enter(ev.NewRound(round=2))
+    fight.enter(ev.Resolve(round=2, actions=("sable:turn",)))
+    brann = rs.command_form(fight, "act", "brann")
+    assert brann is not None and "cast" not in [v for _, v in brann.fields[0].options]
+    assert "spell" not in [f.name for f in brann.fields]
+    with pytest.raises(IllegalEvent, match="Brann has no spell to cast"):
+        rs.run_command(fight, "act", "brann", {"use": "cast"}, random.Random(0))
+    # another use names no spell; a save that says otherwise is refused
+    talk = rs.run_command(fight, "act", "brann", {"use": "talk"}, random.Random(0))[0]
+    assert isinstance(talk, ao.Spend) and talk.spell is None and talk.target is None
+    with pytest.raises(IllegalEvent, match="only a cast names a spell"):
+        fight.enter(ao.Spend(round=2, actor="brann", aa=1, use="talk", spell="mend"))
+    with pytest.raises(IllegalEvent, match="Brann has no spell 'mend'"):
+        fight.enter(ao.Spend(round=2, actor="brann", aa=1, use="cast", spell="mend"))
+    fight.enter(ao.Spend(round=2, actor="brann", aa=1, use="cast"))  # as older saves say
+
+
 # -- AO-7 … AO-12: attacks -----------------------------------------------------------------
 
 
@@ -301,6 +359,125 @@ def test_healing_six_removes_the_wound_and_its_effect() -> None:
     assert fight.ruleset.agility_now(fight, "hask") == 3
 
 
+# -- AO-11: a hit entered as damage alone (h), and a wound by hand (w) --------------------
+
+
+def hit(fight: Fight, target: str, amount: int, source: str = "sable") -> list[ev.Event]:
+    """What the hit key enters: damage with its source, and what the rules add."""
+    return fight.enter(ev.Damage(round=max(fight.round, 1), target=target, amount=amount,
+                                 source=source))
+
+
+def test_a_hit_entered_as_damage_goes_through_armour_and_wounds_at_six_net() -> None:
+    fight = demo()
+    pushed = hit(fight, "odo", 7)  # armour 2: 5 net, no wound
+    assert fight.status["odo"].hp == 20 - 5 and len(pushed) == 1
+    pushed = hit(fight, "odo", 8)  # 6 net: a wound
+    assert fight.status["odo"].hp == 15 - 6
+    wound = pushed[-1]
+    assert isinstance(wound, ao.Wound) and (wound.target, wound.by, wound.effect) == (
+        "odo", "sable", None)
+    assert wound.follows  # one act with its damage
+    assert fight.ruleset.facts(fight, "odo")["wounds"] == [""]
+    hit(fight, "gorm", 3)
+    assert fight.status["gorm"].hp == 13  # no armour: all of it
+
+
+def test_a_hit_and_its_wound_go_back_together_and_fold_the_same_from_the_save() -> None:
+    fight = demo()
+    hit(fight, "vask", 9)  # armour 1: 8 net
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "battle.toml"
+        path.write_text(save_text(load_save(DEMO).encounter, fight.log))
+        again = load_save(path).fight
+    assert again.status["vask"].hp == fight.status["vask"].hp == 7
+    assert again.rs == fight.rs
+    fight.enter(ev.Undo(round=1))
+    assert fight.status["vask"].hp == 15 and fight.ruleset.facts(fight, "vask")["wounds"] == []
+
+
+def test_an_attacks_own_damage_is_net_already_and_wounds_once() -> None:
+    fight = demo()
+    pushed = run(fight, "attack", "sable", target="hask", d20=19, damage="6")
+    damage = next(e for e in pushed if isinstance(e, ev.Damage))
+    assert damage.amount == 5 and fight.status["hask"].hp == 15  # armour off once
+    assert not [e for e in pushed if isinstance(e, ao.Wound)]
+    pushed = run(fight, "attack", "sable", target="hask", d20=19, damage="6", pay="extra")
+    assert len([e for e in pushed if isinstance(e, ao.Wound)]) == 0
+    other = demo()
+    pushed = run(other, "attack", "sable", target="gorm", d20=19, damage="6")
+    assert len([e for e in pushed if isinstance(e, ao.Wound)]) == 1  # attack.py's own
+    hit(other, "gorm", 2)  # the next hit is a hit of its own, not the attack's damage
+    assert other.status["gorm"].hp == 16 - 6 - 2
+
+
+def test_damage_with_no_source_is_no_hit_and_no_armour_stops_it() -> None:
+    fight = demo()
+    pushed = fight.enter(ev.Damage(round=1, target="odo", amount=9))
+    assert fight.status["odo"].hp == 11 and not [e for e in pushed if isinstance(e, ao.Wound)]
+
+
+def test_the_hit_form_shows_the_armour_taken_off_and_where_a_wound_begins() -> None:
+    from referee.session.replay import describe
+
+    fight = demo()
+    (shown,) = fight.ruleset.damage_fields(fight)
+    options = dict((v, label) for label, v in shown.options)
+    assert options["vask"] == "Vask the spearman: 1 off, 7+ wounds"
+    assert options["odo"] == "Odo the shieldman: 2 off, 8+ wounds"
+    assert options["gorm"] == "Gorm: 0 off, 6+ wounds"
+    assert shown.default == "vask"  # the first foe of Sable, whose turn it is
+    line = describe(fight, ev.Damage(round=1, target="vask", amount=9, source="sable"))
+    assert line == ("Vask the spearman takes 8 damage (9 − armour 1) from Sable the scout "
+                    "(hp 7/15)")
+    hit(fight, "vask", 9)
+    assert describe(fight.at(len(fight.log) - 1), fight.log[-1]) == (
+        "Vask the spearman is wounded: 6+ net damage (AO-11)")
+
+
+def test_a_wound_by_hand_with_its_aimed_effect() -> None:
+    fight = demo()
+    rs = fight.ruleset
+    form = rs.command_form(fight, "wound", "hask")
+    assert form is not None
+    fields = {f.name: f for f in form.fields}
+    assert list(fields) == ["target", "effect", "by", "fatal"]
+    assert fields["target"].default == "hask" and fields["by"].default == "sable"
+    assert [v for _, v in fields["effect"].options] == ["", "fatal", "slowing", "weakening",
+                                                        "disrupting"]
+    assert rs.can_run(fight, "wound", None) == ""
+    with pytest.raises(IllegalEvent, match="an aimed effect needs a hit"):
+        run(fight, "wound", None, target="hask", effect="slowing", by="sable")
+    hit(fight, "hask", 2)  # a hit by Sable: an aimed effect may follow it
+    run(fight, "wound", None, target="hask", effect="slowing", by="sable")
+    assert rs.facts(fight, "hask")["wounds"] == ["slowing"] and rs.agility_now(
+        fight, "hask") == 2
+    run(fight, "wound", None, target="odo")  # a plain wound, by nobody named
+    assert rs.facts(fight, "odo")["wounds"] == [""]
+    fight.enter(ev.Undo(round=1))
+    assert rs.facts(fight, "odo")["wounds"] == []
+
+
+def test_a_fatal_wound_by_hand_rolls_its_d4_and_no_armour_stops_the_bonus() -> None:
+    fight = demo()
+    pushed = run(fight, "wound", None, target="odo", effect="fatal", fatal=4)
+    roll = next(e for e in pushed if isinstance(e, ev.Roll))
+    assert roll.dice == (4,) and roll.real
+    assert fight.status["odo"].hp == 20 - 16  # armour 2 does not stop it
+    assert [e.TYPE for e in pushed] == ["wound", "roll", "damage"]
+    pushed = run(fight, "wound", None, target="vask", effect="fatal", fatal=3)
+    assert [e.TYPE for e in pushed] == ["wound", "roll"] and fight.status["vask"].hp == 15
+    with pytest.raises(IllegalEvent, match="only a fatal wound rolls") as caught:
+        run(fight, "wound", None, target="vask", effect="slowing", fatal=4)
+    assert caught.value.path == ("fatal",)
+    with pytest.raises(IllegalEvent, match="1 to 4") as caught:
+        run(fight, "wound", None, target="vask", effect="fatal", fatal=5)
+    assert caught.value.path == ("fatal",)
+    fight.enter(ev.Death(round=1, target="gorm"))
+    with pytest.raises(IllegalEvent, match="Gorm is dead"):
+        run(fight, "wound", None, target="gorm")
+
+
 # -- AO-13 … AO-15 -------------------------------------------------------------------------
 
 
@@ -342,7 +519,7 @@ def test_an_end_with_both_teams_standing_has_no_victors_and_refills_no_mp() -> N
     fight = demo()
     for cid in ("sable", "brann", "vask"):
         fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
-    run(fight, "act", "mira", use="cast", mp=5)
+    run(fight, "act", "mira", use="cast", spell="fire dart", mp=5)
     fight.enter(ev.End(round=1, note="a parley"))
     assert fight.ruleset.fight_facts(fight)["victors"] == []
     assert fight.ruleset.facts(fight, "mira")["mp"] == 7
@@ -382,7 +559,7 @@ def test_a_round_far_ahead_is_refused_not_walked_through() -> None:
 # -- properties ----------------------------------------------------------------------------
 
 COMMANDS = ("attack", "move", "bonus", "act", "free", "stand", "delay", "next", "round",
-            "prone")
+            "prone", "hit", "wound")
 
 
 def random_battle(seed: int, steps: int) -> Fight:
@@ -401,6 +578,8 @@ def random_battle(seed: int, steps: int) -> Fight:
                 fight.enter(ev.NewRound(round=max(fight.round, 1) + 1))
             elif command == "prone":
                 fight.enter(ev.Condition(round=max(fight.round, 1), target=actor, name="prone"))
+            elif command == "hit":  # the hit key: damage alone, through armour (AO-11)
+                hit(fight, actor, rng.randint(1, 12), rng.choice(list(fight.roster)))
             else:
                 form = rs.command_form(fight, command, actor)
                 values = {f.name: f.default for f in form.fields} if form else {}

@@ -155,6 +155,21 @@ def spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
         spaces(rs, fight, e, e.spaces)
     if e.mp:
         mp(rs, fight, e)
+    if e.spell is not None or e.target is not None:
+        cast(fight, e)
+
+
+def cast(fight: Fight, e: ao.Spend) -> None:
+    """A spell and a target belong to a cast, and the spell is one the caster has (a
+    cast saved before they were recorded names neither)."""
+    if e.use != "cast":
+        raise IllegalEvent(f"only a cast names a spell or a target, not {e.use!r} (AO-4)",
+                           ("spell" if e.spell is not None else "target",))
+    caster = fight.roster[e.actor]
+    if e.spell is not None and caster.spell(e.spell) is None:
+        known = ", ".join(s.name for s in caster.spells) or "none"
+        raise IllegalEvent(f"{caster.name} has no spell {e.spell!r} (spells: {known})",
+                           ("spell",))
 
 
 def spaces(rs: AgilityOrder, fight: Fight, e: ao.Spend, count: int) -> None:

@@ -37,6 +37,8 @@ class Spend(ev.Event):
     how: str | None = f("str")  # sneaking, swimming, climbing ... (AO-5)
     mp: int = f("int0", 0)  # MP paid (a spell)
     off_turn: bool = f("bool", False)  # AO-6: standing up off-turn, from the next turn
+    spell: str | None = f("str")  # a cast: which of the caster's spells (AO-4)
+    target: str | None = f("str")  # a cast: at whom (none: the caster, an area)
 
 
 @record(frozen=True)

@@ -8,7 +8,8 @@ RULES = {
     "AO-3": "lineup.py: _delayed, _place (a fallen unit's place), _overtaken; "
             "ruleset.py: _after_tail, check_delay, the delay command",
     "AO-4": "state.py: Budget, left; ruleset.py: check_spend, bonus/move/attack/disengage "
-            "commands; checks.py: spend (disengage: the AA or 2 BA, never the MA)",
+            "commands, the other action (_act_form, _cast: a cast's spell and target); "
+            "checks.py: spend (disengage: the AA or 2 BA, never the MA), cast",
     "AO-5": "ruleset.py: movement_of, more_spaces, the move command; checks.py: spaces",
     "AO-6": "ruleset.py: stand-up command (off-turn: from the next turn); state.py: owed",
     "AO-7": "attack.py: outcome; ruleset.py: target_number, hit_bonus, the attack command; "
@@ -18,7 +19,11 @@ RULES = {
     "AO-9": "attack.py: chain (fumble), free-hit grants, tragedy; state.py: grants, felled; "
             "checks.py: chain",
     "AO-10": "state.py: free_used; stats.py: slots; ruleset.py: the free-hit command",
-    "AO-11": "attack.py: wounds and aimed effects; state.py: wounds; events.py: Heal.wound",
+    "AO-11": "attack.py: wounds and aimed effects; state.py: wounds, pending, struck; "
+             "wounds.py: a hit entered as damage alone through armour (armour_off, net, "
+             "folded), its wound at 6+ net (wound_of_hit), the hit form's display "
+             "(hit_fields), a wound by hand (wound_form, run_wound, fatal); "
+             "events.py: Heal.wound",
     "AO-12": "attack.py: sneak dice multiplied by criticals; flat-footed while undetected",
     "AO-13": "ruleset.py: flat_footed (conditions, sickness, channelling, Battle caster)",
     "AO-14": "ruleset.py: summoned_in (a join's round), sick, gone, check_summon "

@@ -16,7 +16,7 @@ from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Cell, Column, Command, Field, Form
 
-from . import checks, stats
+from . import checks, stats, wounds
 from . import events as ao
 from . import lineup as lu
 from . import ranges as rg
@@ -35,7 +35,7 @@ BA_USES = (("+1 to hit this round", "hit"), ("+1 melee damage this round", "dama
            ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"),
            ("toggle a spell's effect", "toggle"), ("disengage (2 BA)", "disengage"))
 # paid with the AA or the MA: never disengage, which the MA cannot pay (AO-4; see DISENGAGE)
-ACT_USES = (("pay a spell's cast time", "cast"), ("draw or sheathe", "draw"),
+ACT_USES = (("cast a spell (its cast time)", "cast"), ("draw or sheathe", "draw"),
             ("pick up an item", "pick up"), ("talk", "talk"))
 # AO-4: disengage is paid with the AA or with both BA, never with the MA
 DISENGAGE = {"AA": (1, 0, 0), "2 BA": (0, 0, 2)}
@@ -111,6 +111,7 @@ class AgilityOrder(Ruleset):
         if event.round > state.round:
             state = st.new_round(state, event.round, {cid: self._agility(fight, state, cid)
                                                       for cid in fight.roster})
+        state = wounds.folded(fight, state, event)
         if isinstance(event, ao.Initiative):
             ties = dict(state.ties)
             for cid, value in event.ties.items():
@@ -559,11 +560,22 @@ class AgilityOrder(Ruleset):
 
     # -- consequences ----------------------------------------------------------------------
 
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        """AO-11: a hit entered as damage alone goes through the target's armour."""
+        status.hp -= wounds.net(fight, self.state(fight), event)
+
     def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
         status.hp = min(status.max_hp, status.hp + event.amount)
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
-        """AO-15: the battle ends when one team has nobody standing."""
+        """AO-11: a hit entered as damage alone that deals 6+ net wounds; AO-15: the
+        battle ends when one team has nobody standing."""
+        return wounds.wound_of_hit(self, fight, event) + self._battle_over(fight, event)
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        return wounds.hit_fields(self, fight)
+
+    def _battle_over(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         if fight.ended or event.TYPE not in ("damage", "death", "condition"):
             return []
         sides = self.standing_sides(fight)
@@ -590,7 +602,7 @@ class AgilityOrder(Ruleset):
             budget += "*"
         agility = self.agility_now(fight, cid)
         base = stats.agility(fight.roster[cid])
-        wounds = st.effects(self.state(fight), cid)
+        had = st.effects(self.state(fight), cid)
         conditions = [f"{n} {d}" if d else n for n, d in status.conditions.items()]
         flat = self.flat_footed(fight, cid)
         if flat and flat not in status.conditions:
@@ -604,7 +616,7 @@ class AgilityOrder(Ruleset):
                 "agi": Cell(f"{agility:+d}", "warn" if agility != base else ""),
                 "left": Cell(budget, "dim" if budget == "—" else ""),
                 "fhs": Cell(f"{self.free_left(fight, cid)}/{self.slots(fight, cid)}"),
-                "wounds": Cell(", ".join(w or "wound" for w in wounds), "bad"),
+                "wounds": Cell(", ".join(w or "wound" for w in had), "bad"),
                 "conditions": Cell(", ".join(conditions), "warn" if flat else "")}
 
     def state_word(self, fight: Fight, cid: str) -> str:
@@ -707,8 +719,8 @@ class AgilityOrder(Ruleset):
             Command("move", "Move", "v", "move with MA (AO-5)", needs_actor=True),
             Command("bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
                     "... (AO-4)", needs_actor=True),
-            Command("act", "Other action", "c", "spend AA or MA: cast, draw, pick up, "
-                    "talk (AO-4)", show=False, needs_actor=True),
+            Command("act", "Cast / other action", "c", "spend AA or MA: cast a spell (which, "
+                    "at whom), draw, pick up, talk (AO-4)", show=False, needs_actor=True),
             Command("disengage", "Disengage", "e", "disengage with the AA or 2 BA, never "
                     "the MA (AO-4)", show=False, needs_actor=True),
             Command("delay", "Delay", "d", "delay this turn (AO-3)", needs_actor=True),
@@ -717,6 +729,8 @@ class AgilityOrder(Ruleset):
             Command("stand", "Stand up", "u", "stand up from prone, on or off turn (AO-6)",
                     needs_actor=True),
             Command("ties", "Roll ties", "t", "roll or type the d20 tie rolls (AO-1)"),
+            Command("wound", "Add wound", "w", "a wound by hand, plain or with an aimed "
+                    "effect (AO-11)", show=False),
             Command("cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
                     "wound (AO-11)", show=False, needs_actor=True),
         ]
@@ -726,6 +740,8 @@ class AgilityOrder(Ruleset):
             if self.tie_mode == "players":
                 return "ties go to the players' side first (rulesets file): nothing to roll"
             return "" if self.ties_due(fight) else "no tie to roll"
+        if command == "wound":
+            return "" if any(fight.alive(cid) for cid in fight.roster) else "nobody to wound"
         if actor is None or actor not in fight.roster:
             return "select a unit first"
         name = fight.roster[actor].name
@@ -784,6 +800,8 @@ class AgilityOrder(Ruleset):
                            for cid in self.ties_due(fight))
             return Form("Tie rolls: d20, higher first (AO-1)", fields,
                         hint="leave blank for the program's dice")
+        if command == "wound":
+            return wounds.wound_form(self, fight, actor)
         if actor is None or actor not in fight.roster:
             return None
         c = fight.roster[actor]
@@ -796,13 +814,7 @@ class AgilityOrder(Ruleset):
             return Form(f"{c.name}: a bonus action (AO-4)",
                         (Field("use", "for", "choice", "hit", options=BA_USES),))
         if command == "act":
-            pay = tuple(opt for opt in (("AA", "AA"), ("MA", "MA"))
-                        if self.left(fight, actor)[0 if opt[1] == "AA" else 1])
-            return Form(f"{c.name}: an action (AO-4)",
-                        (Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
-                               options=pay or (("AA", "AA"),)),
-                         Field("use", "for", "choice", "cast", options=ACT_USES),
-                         Field("mp", "MP spent", "int", 0, minimum=0)))
+            return self._act_form(fight, actor)
         if command == "disengage":
             left = self.left(fight, actor)
             pay = tuple((k, k) for k in DISENGAGE if (left[0] if k == "AA" else left[2] >= 2))
@@ -827,14 +839,40 @@ class AgilityOrder(Ruleset):
                         (Field("pay", "pay with", "choice", pay[-1][1] if pay else "BA",
                                options=pay or (("BA", "BA"),)),))
         if command == "cure":
-            wounds = st.effects(self.state(fight), actor)
+            had = st.effects(self.state(fight), actor)
             options = tuple((f"{n}: {w or 'plain wound'}", n)
-                            for n, w in enumerate(wounds, start=1))
+                            for n, w in enumerate(had, start=1))
             return Form(f"Remove one of {c.name}'s wounds (AO-11)",
-                        (Field("wound", "which", "choice", len(wounds), options=options),
+                        (Field("wound", "which", "choice", len(had), options=options),
                          Field("amount", "healing", "int", 0, minimum=0,
                                help="0: a spell that says so")))
         return None
+
+    def _act_form(self, fight: Fight, actor: str) -> Form:
+        """AO-4: what the AA or MA pays for; a caster is asked which of its spells it
+        casts and at whom (asked of a cast only: another use names neither)."""
+        c = fight.roster[actor]
+        pay = tuple(opt for opt in (("AA", "AA"), ("MA", "MA"))
+                    if self.left(fight, actor)[0 if opt[1] == "AA" else 1])
+        uses = ACT_USES if c.spells else ACT_USES[1:]  # cast: a unit with spells
+        fields = [Field("use", "for", "choice", uses[0][1], options=uses)]
+        if c.spells:
+            targets = self._cast_targets(fight, actor)
+            fields += [Field("spell", "spell (a cast)", "choice", c.spells[0].name,
+                             options=tuple((s.name, s.name) for s in c.spells)),
+                       Field("target", "target (a cast)", "choice", targets[0][1],
+                             options=targets)]
+        fields += [Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
+                         options=pay or (("AA", "AA"),)),
+                   Field("mp", "MP spent", "int", 0, minimum=0)]
+        return Form(f"{c.name}: cast or another action (AO-4)", tuple(fields))
+
+    def _cast_targets(self, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
+        """Whom a spell may be cast at: foes first, then the others, the caster itself,
+        and no one (an area, or a spell with no target)."""
+        me = (f"{fight.roster[actor].name} (self)", actor)
+        living = tuple(opt for opt in self._enemies(fight, actor) if fight.alive(opt[1]))
+        return living + (me, ("no one (an area, none)", ""))
 
     def _attack_form(self, fight: Fight, command: str, actor: str) -> Form:
         c = fight.roster[actor]
@@ -874,6 +912,8 @@ class AgilityOrder(Ruleset):
         round_ = max(fight.round, 1)
         if command == "ties":
             return [self._ties(fight, values, rng)]
+        if command == "wound":
+            return wounds.run_wound(self, fight, values, rng)
         if actor is None or actor not in fight.roster:
             raise IllegalEvent("select a unit first")
         why = self.can_run(fight, command, actor)
@@ -888,14 +928,7 @@ class AgilityOrder(Ruleset):
         if command == "bonus":
             return [self._bonus(fight, actor, str(values.get("use") or "hit"))]
         if command == "act":
-            pay = str(values.get("pay") or "AA")
-            left = self.left(fight, actor)
-            if not left[0 if pay == "AA" else 1]:
-                raise IllegalEvent(f"{actor} has no {pay} left this turn (left: "
-                                   f"{self.left_text(left)})")
-            return [ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"),
-                             ma=int(pay == "MA"), use=str(values.get("use") or "cast"),
-                             mp=int(values.get("mp") or 0))]
+            return [self._act(fight, actor, values)]
         if command == "disengage":
             pay = str(values.get("pay") or "AA")
             if pay not in DISENGAGE:
@@ -920,6 +953,37 @@ class AgilityOrder(Ruleset):
             return [ao.Heal(round=round_, target=actor, amount=int(values.get("amount") or 0),
                             wound=int(which) if which else None)]
         return super().run_command(fight, command, actor, values, rng)
+
+    def _act(self, fight: Fight, actor: str, values: Mapping[str, Any]) -> ao.Spend:
+        pay = str(values.get("pay") or "AA")
+        left = self.left(fight, actor)
+        if not left[0 if pay == "AA" else 1]:
+            raise IllegalEvent(f"{actor} has no {pay} left this turn (left: "
+                               f"{self.left_text(left)})", ("pay",))
+        use = str(values.get("use") or "cast")
+        spell, target = self._cast(fight, actor, values) if use == "cast" else (None, None)
+        return ao.Spend(round=max(fight.round, 1), actor=actor, aa=int(pay == "AA"),
+                        ma=int(pay == "MA"), use=use, mp=int(values.get("mp") or 0),
+                        spell=spell, target=target)
+
+    @staticmethod
+    def _cast(fight: Fight, actor: str, values: Mapping[str, Any]
+              ) -> tuple[str | None, str | None]:
+        """The spell a cast names (one of the caster's) and its target (None: the
+        caster, an area, no one)."""
+        c = fight.roster[actor]
+        if not c.spells:
+            raise IllegalEvent(f"{c.name} has no spell to cast (spells are set up with "
+                               "ctrl+e)", ("use",))
+        spell = str(values.get("spell") or "")
+        if c.spell(spell) is None:
+            known = ", ".join(s.name for s in c.spells)
+            said = f"no spell {spell!r}" if spell else "a cast names its spell"
+            raise IllegalEvent(f"{said} ({c.name}'s spells: {known})", ("spell",))
+        target = str(values.get("target") or "") or None
+        if target is not None and target not in fight.roster:
+            raise IllegalEvent(f"unknown target {target!r}", ("target",))
+        return spell, target
 
     def _bonus(self, fight: Fight, actor: str, use: str) -> ao.Spend:
         count = 2 if use == "disengage" else 1

@@ -40,6 +40,12 @@ class State:
     felled: dict[str, str] = field(default_factory=dict)
     victors: tuple[str, ...] = ()
     ended: bool = False
+    # AO-11: "actor>target" of the attack that just hit: its damage, next in the log, is
+    # net already (the attack took the armour off and wrote its wound)
+    pending: str = ""
+    # AO-11: the hit entered as damage alone (h) that the last event was, as (target,
+    # source, net): its wound, at 6+ net, is the consequence the rules add
+    struck: tuple[str, str, int] | None = None
 
 
 BOUGHT = {"hit": 0, "damage": 1, "dodge": 2, "move 2": 3}

@@ -8,6 +8,7 @@ from referee.engine import events as ev
 from referee.engine.fight import Fight
 
 from . import events as ao
+from . import wounds
 
 if TYPE_CHECKING:
     from .ruleset import AgilityOrder
@@ -35,8 +36,9 @@ def tell(rs: AgilityOrder, fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, ao.Attack):
         return tell_attack(fight, event)
     if isinstance(event, ao.Wound):
-        effect = f" — {event.effect}" if event.effect else ""
-        return f"{name(fight, event.target)} is wounded{effect} (AO-11)"
+        return tell_wound(rs, fight, event)
+    if isinstance(event, ev.Damage):
+        return tell_damage(rs, fight, event)
     if isinstance(event, ao.Heal) and event.wound is not None:
         return (f"{name(fight, event.target)} heals {event.amount}, wound {event.wound} "
                 "removed (AO-11)")
@@ -47,6 +49,8 @@ def tell_spend(fight: Fight, e: ao.Spend) -> str:
     paid = " + ".join(p for p, n in (("AA", e.aa), ("MA", e.ma)) if n)
     if e.ba:
         paid = (paid + " + " if paid else "") + ("2 BA" if e.ba == 2 else "BA")
+    if e.spell:
+        return tell_cast(fight, e, paid)
     what = e.use
     if e.use == "move 2":  # AO-5: added before the move halves
         what = "2 more spaces" + (f" ({e.spaces} further)" if e.spaces is not None
@@ -57,6 +61,13 @@ def tell_spend(fight: Fight, e: ao.Spend) -> str:
         what += f", {e.mp} MP"
     off = ", from its next turn (AO-6)" if e.off_turn else ""
     return f"{name(fight, e.actor)}: {paid or 'nothing'} for {what}{off}"
+
+
+def tell_cast(fight: Fight, e: ao.Spend, paid: str) -> str:
+    """A cast names its spell and its target (AO-4)."""
+    at = f" at {name(fight, e.target)}" if e.target else ""
+    mp = f", {e.mp} MP" if e.mp else ""
+    return f"{name(fight, e.actor)} casts {e.spell}{at}: {paid or 'nothing'}{mp} (AO-4)"
 
 
 def tell_attack(fight: Fight, e: ao.Attack) -> str:
@@ -76,3 +87,24 @@ def tell_attack(fight: Fight, e: ao.Attack) -> str:
         return f"{who}'s {kind} at {whom}{aim}: {roll}, a miss (AO-7)"
     crit = f", {CRITS.get(e.crit, 'a decisive victory')} (AO-8)" if e.crit else ""
     return f"{who}'s {kind} at {whom}{aim}: {roll}, a hit{crit}"
+
+
+def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
+    """The line of a hit entered as damage alone, with its armour (None: the core's)."""
+    off = wounds.armour_off(fight, rs.state(fight), e)
+    if off is None or e.target not in fight.status:
+        return None
+    amount = max(e.amount - off, 0)
+    status = fight.status[e.target]
+    how = f"{e.amount} − armour {off}" if off else "no armour"
+    return (f"{name(fight, e.target)} takes {amount} damage ({how}) from "
+            f"{name(fight, e.source)} (hp {status.hp - amount}/{status.max_hp})")
+
+
+def tell_wound(rs: AgilityOrder, fight: Fight, e: ao.Wound) -> str:
+    effect = f" — {e.effect}" if e.effect else ""
+    struck = rs.state(fight).struck
+    # the players' view shows this line: the damage itself stays the referee's
+    hit = struck is not None and (struck[0], struck[1]) == (e.target, e.by)
+    why = f": {rs.wound_at}+ net damage" if hit else ""
+    return f"{name(fight, e.target)} is wounded{effect}{why} (AO-11)"
