@@ -74,3 +74,18 @@ async def test_the_plan_keeps_room_for_rules_and_why_and_ticks_no_empty_beat_ear
         assert widths[4] >= 10
         marks = [plan.row_cells(n)[0][0] for n in range(len(plan.rows))]
         assert "✓" not in marks  # nothing done yet, not even the phase where all hold
+
+
+async def test_no_column_is_lost_at_80x24(tmp_path):
+    """The columns a narrow screen dropped (side, agility-order's wounds, sanctum's
+    effects, count-up's conditions) come back shortened, one cell apart."""
+    wanted = {"agility-order.toml": ["side", "wounds", "conditions"],
+              "sanctum.toml": ["side", "effects", "conditions"],
+              "count-up.toml": ["side", "conditions"]}
+    for name, labels in wanted.items():
+        app = RefereeApp(demo(tmp_path, name), tmp_path, random.Random(1))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            tracker = app.screen.query_one(Tracker)
+            shown = [tracker.labels[c] for c in tracker.visible_columns()]
+            assert all(label in shown for label in labels), (name, shown)

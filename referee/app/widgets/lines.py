@@ -56,6 +56,7 @@ class LineTable(ScrollView, can_focus=True):
         self.strips: dict[int, tuple[tuple, Strip]] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
         self.caps: dict[int, float] = {}  # column -> the share of the room it may take
+        self.gap = GAP  # cells between columns: one on a screen that needs it
         # visible_columns: (what it was worked out from, the columns, their widths)
         self.fitted: tuple[tuple[Any, ...], list[int], list[int]] | None = None
 
@@ -209,24 +210,29 @@ class LineTable(ScrollView, can_focus=True):
         """The columns that fit and each one's width (see `visible_columns`)."""
         basis = (tuple(self.widths), self.room, self.folds, tuple(self.caps.items()))
         if self.fitted is not None and self.fitted[0] == basis:
-            return self.fitted[1], self.fitted[2]
+            return self.fitted[1], self.fitted[2]  # self.gap is still theirs
         columns, widths = list(range(len(self.labels))), list(self.widths)
         for index, cap in self.caps.items():  # a column that may crowd out the rest
             widths[index] = min(widths[index], max(len(self.labels[index]), int(self.room * cap)))
         folding = sorted((c for c in columns if self.folds[c]),
                          key=lambda c: (-self.folds[c], -c))
 
+        gap = GAP
+
         def fits() -> bool:
-            return sum(widths[c] + GAP for c in columns) - GAP <= self.room
+            return sum(widths[c] + gap for c in columns) - gap <= self.room
 
         for index in folding:
             if fits():
                 break
             widths[index] = min(widths[index], SHORT)
+        if not fits():  # one cell between columns, before any is left out
+            gap = 1
         for index in folding:
             if fits():
                 break
             columns.remove(index)
+        self.gap = gap
         self.fitted = (basis, columns, widths)
         return columns, widths
 
@@ -250,7 +256,7 @@ class LineTable(ScrollView, can_focus=True):
             text, style = cells[index]
             if len(text) > widths[index]:  # a shortened column: say it is cut
                 text = shortened(text, widths[index])
-            width = widths[index] + (GAP if index != last else 0)
+            width = widths[index] + (self.gap if index != last else 0)
             piece = text.ljust(width)[:width]
             if used + len(text) > room:  # too long for the screen: cut, and say so
                 piece = text[: max(room - used - 1, 0)] + "…"
