@@ -399,8 +399,10 @@ class CombatScreen(Screen[None]):
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))
+            own = {f.name: values.get(f.name) for f in table.fight.ruleset.damage_fields(
+                table.fight)}
             self.apply(table.damage, values["target"], values["amount"], source=values["by"],
-                       critical=bool(values.get("critical")))
+                       critical=bool(values.get("critical")), values=own)
 
         self.ask(Form(f"{who} hits: damage", fields), done)
 

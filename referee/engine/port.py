@@ -426,6 +426,13 @@ class Ruleset:
         """Extra fields of the damage form (critical ...)."""
         return ()
 
+    def damage_events(self, fight: Fight, hit: ev.Damage,
+                      values: Mapping[str, Any]) -> list[ev.Event]:
+        """The events a hit from the damage form is entered as, given the answers to
+        `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
+        damage event itself."""
+        return [hit]
+
 
 # -- shared helpers for rulesets ----------------------------------------------------------
 

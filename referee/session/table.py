@@ -269,13 +269,16 @@ class Table:
         return max(roll.total, 0), [roll]
 
     def damage(self, target: str, amount: int | str, source: str | None = None,
-               critical: bool = False, dice: list[int] | None = None) -> list[ev.Event]:
+               critical: bool = False, dice: list[int] | None = None,
+               values: Mapping[str, Any] | None = None) -> list[ev.Event]:
         """Damage as a number, or a dice expression rolled here or read from real dice;
-        the roll and the damage are one act (one undo)."""
+        the roll and the damage are one act (one undo). `values`: the answers to the
+        ruleset's own damage fields, which it may enter the hit as it says."""
         total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice)
         hit = ev.Damage(round=self.round, target=target, amount=total, source=source,
                         critical=critical, beat=self.current_beat())
-        return self.append([*rolls, hit])
+        made = self.fight.ruleset.damage_events(self.fight, hit, values or {})
+        return self.append([*rolls, *made])
 
     def damage_default(self, source: str | None) -> str:
         return self.fight.ruleset.damage_default(self.fight, source)
