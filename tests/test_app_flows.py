@@ -203,6 +203,8 @@ async def test_help_and_command_palette(tmp_path):
         await pilot.press(*"roll init")
         await pilot.press("enter")
         await pilot.pause()
+        assert "Not declared yet" in pilot.app.screen.spec.title  # nobody has: asked first
+        await pilot.press("space", "enter")
         assert 1 in pilot.app.table.fight.initiatives
 
 

@@ -29,11 +29,16 @@ class Join(ev.Join):
 
 @record(frozen=True)
 class Injury(ev.Event):
+    """CU-9: a combat injury, from the table's row the d20 (`roll`) names; `chance` is the
+    d% that was at or under the `damage` dealt (older saves have neither)."""
+
     TYPE = "injury"
     target: str = f("str!", "")
     roll: int | None = f("int")
     injury: str = f("str!", "")
     table: str | None = f("str")
+    chance: int | None = f("int")
+    damage: int | None = f("int0")
 
 
 EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Join, Injury)

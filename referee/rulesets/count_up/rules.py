@@ -2,13 +2,18 @@
 
 RULES = {
     "CU-1": "ruleset.py: surprised (skipped in round 1)",
-    "CU-2": "ruleset.py: roll_initiative, initiative_from, base_initiative; State.base",
+    "CU-2": "ruleset.py: roll_initiative, initiative_from, base_initiative; State.base; "
+            "outcomes.py: check_initiative (a rolled base is its die less Agility)",
     "CU-3": "ruleset.py: modifier, weapon_used, round_initiative; rulesets/count-up.toml",
-    "CU-4": "ruleset.py: plan, beat (lowest first, equal counts together)",
+    "CU-4": "ruleset.py: plan, beat (lowest first, equal counts together); standing, "
+            "fell_in_beat (one slain in its own beat still acts)",
     "CU-5": "ruleset.py: latecomer_turns, missed; join_fields",
-    "CU-6": "ruleset.py: morale_triggers, morale_check, roll_morale; notices",
+    "CU-6": "ruleset.py: morale_triggers, morale_check, roll_morale; notices; outcomes.py: "
+            "check_morale (the verdict is its dice against the TN)",
     "CU-7": "ruleset.py: apply_damage, critical_damage",
-    "CU-8": "ruleset.py: condition, after, end_of_round, stabilize_tn",
-    "CU-9": "ruleset.py: injury, roll_injury",
+    "CU-8": "ruleset.py: condition, after, end_of_round, stabilize_tn; standing (the dead "
+            "take no turn)",
+    "CU-9": "ruleset.py: injury, roll_injury; outcomes.py: check_injury (d% against the "
+            "damage, the d20's row)",
     "CU-10": "ruleset.py: apply (end wipes initiative)",
 }

@@ -14,14 +14,14 @@ from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent, RefereeError
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Weapon
-from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.plan import Beat, Plan, PlannedAction, action_key
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields, describe
 from referee.engine.record import field, record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as cu
-from . import stats
+from . import outcomes, ranges, stats
 from .rules import RULES
 
 ADDS = ("", "weapon", "spell")
@@ -78,6 +78,9 @@ class State:
 
     base: dict[str, int]
     injuries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # who has died, in which round, and the planned actions done when it did: one slain
+    # while its own beat is under way still acts in it (CU-4: double knock-outs happen)
+    died: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
 
 
 class CountUp(Ruleset):
@@ -89,10 +92,12 @@ class CountUp(Ruleset):
     EVENTS = cu.EVENTS
 
     def read(self, f: Fields) -> None:
-        self.die = f.int("initiative_die", 12, minimum=2)
-        self.shift = f.int("latecomer_shift", 12)
-        self.morale_tn = f.int("morale_tn", 11)
-        self.heal_tn: int = f.int("heal_tn", 10)
+        # each number within the range the rules make sense in: a die the dice reader
+        # rolls, a shift no larger than it, a TN a 3d6 roll with its modifiers can meet
+        self.die = f.int("initiative_die", 12, minimum=2, maximum=100)
+        self.shift = f.int("latecomer_shift", 12, minimum=0, maximum=100)
+        self.morale_tn = f.int("morale_tn", 11, minimum=0, maximum=99)
+        self.heal_tn: int = f.int("heal_tn", 10, minimum=0, maximum=99)
         self.morale_dice = self._dice(f, "morale_dice", "3d6")
         self.injury_die = self._dice(f, "injury_die", "d%")
         self.kinds = self._read_actions(f.list("actions"))
@@ -115,7 +120,8 @@ class CountUp(Ruleset):
         for index, item in enumerate(items):
             f = Fields(item, ("actions", index))
             key, name, hotkey = f.str("key"), f.str("name", ""), f.str("hotkey", "")
-            modifier, adds = f.int("modifier", 0), f.str("adds", "")
+            modifier = f.int("modifier", 0, maximum=ranges.MODIFIER)
+            adds = f.str("adds", "")
             optional = f.bool("weapon_optional", False)
             if adds not in ADDS:
                 raise FormatError(f"`adds` is weapon, spell or empty, found {adds!r}",
@@ -162,6 +168,9 @@ class CountUp(Ruleset):
                 "big_hit_round": 0}
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        return self.deaths(fight, self.folded(fight, state, event), event)
+
+    def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
         if isinstance(event, cu.Initiative):
             return replace(state, base={**state.base, **self.base_initiative(fight, event)})
         if isinstance(event, cu.Join) and event.base is not None and event.combatant:
@@ -174,6 +183,18 @@ class CountUp(Ruleset):
             return replace(state, base={})  # CU-10: initiative is wiped
         return state
 
+    def deaths(self, fight: Fight, state: State, event: ev.Event) -> State:
+        """A death (an event, or damage to minus Strength) noted with what was done of
+        the round's plan then (CU-4, CU-8)."""
+        target = getattr(event, "target", None)
+        if not isinstance(event, (ev.Death, ev.Damage)) or target in state.died \
+                or target not in fight.roster:
+            return state
+        if self.condition(fight.roster[target], fight.status[target]) != "dead":
+            return state
+        done = frozenset(fight.resolved.get(event.round, ()))
+        return replace(state, died={**state.died, target: (event.round, done)})
+
     @staticmethod
     def base(fight: Fight) -> dict[str, int]:
         state: State = fight.rs
@@ -183,14 +204,27 @@ class CountUp(Ruleset):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
+        ranges.check_event(event, fight.round)
         if isinstance(event, cu.Initiative):
             self._check_initiative(fight, event)
+            outcomes.check_initiative(self, fight, event)
         elif isinstance(event, cu.Declare):
             self._check_declare(fight, event)
         elif isinstance(event, cu.Join) and event.base is None:
             raise IllegalEvent("a latecomer needs its base initiative (CU-5)", ("base",))
-        elif isinstance(event, cu.Injury) and event.target not in fight.roster:
-            raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+        elif isinstance(event, cu.Injury):
+            if event.target not in fight.roster:
+                raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+            outcomes.check_injury(self, fight, event)
+        elif isinstance(event, ev.Roll):
+            outcomes.check_roll(event)
+        elif isinstance(event, (ev.Damage, ev.Heal)):
+            outcomes.check_amount(fight, event)
+        elif isinstance(event, ev.Morale):
+            outcomes.check_morale(self, fight, event)
+
+    def check_encounter(self, encounter: Any) -> None:
+        ranges.check_encounter(encounter)
 
     def _check_initiative(self, fight: Fight, e: cu.Initiative) -> None:
         groups = {stats.group(c) for c in fight.roster.values() if stats.group(c)}
@@ -296,12 +330,40 @@ class CountUp(Ruleset):
         for index, d in fight.declared(round_):
             if isinstance(d, cu.Declare):
                 turns.extend(self.turns(fight, index, d, plan))
+        if round_ == max(fight.round, 1):  # a round gone by: its plan is what happened
+            turns = self.standing(fight, round_, turns, plan)
         by_count: dict[int, list[Turn]] = defaultdict(list)
         for turn in turns:
             by_count[turn.count].append(turn)
         for count in sorted(by_count):
             plan.beats.append(self.beat(fight, count, by_count[count]))
         return plan
+
+    def standing(self, fight: Fight, round_: int, turns: list[Turn], plan: Plan) -> list[Turn]:
+        """The turns still taken (CU-8): the dead take none after the beat they fell in.
+        A turn already done stays (it is what happened); one slain while its own beat was
+        under way still acts in it, for equal counts act at once (CU-4)."""
+        done = fight.resolved.get(round_, set())
+        died = self.state(fight).died
+        kept: list[Turn] = []
+        for turn in sorted(turns, key=lambda t: t.count):
+            cid = turn.action.actor
+            if not self.can_act(fight, cid) or key_of(turn) in done or \
+                    self.fell_in_beat(died.get(cid), round_, turn, kept):
+                kept.append(turn)
+                continue
+            plan.skipped.append({"actor": cid, "action": turn.action.action, "rule": "CU-8",
+                                 "why": "dead: does not act"})
+        return kept
+
+    @staticmethod
+    def fell_in_beat(died: tuple[int, frozenset[str]] | None, round_: int, turn: Turn,
+                     kept: list[Turn]) -> bool:
+        """Whether its actor died while `turn`'s beat was the one under way: every turn
+        taken at a lower count was done by then (CU-4)."""
+        if died is None or died[0] != round_:
+            return False
+        return all(key_of(t) in died[1] for t in kept if t.count < turn.count)
 
     def beat(self, fight: Fight, count: int, turns: list[Turn]) -> Beat:
         turns.sort(key=lambda t: (fight.roster_index(t.action.actor), t.action.turn or 0))
@@ -422,8 +484,8 @@ class CountUp(Ruleset):
         return "dead" if word == "dead" else ""
 
     def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
-        if self.can_act(fight, cid):
-            return ("CU-8", "dead: does not act")
+        """None: the plan leaves out the turns the dead no longer take (`standing`), and
+        one slain in its own beat still acts there (CU-4)."""
         return None
 
     def state_word(self, fight: Fight, cid: str) -> str:
@@ -496,11 +558,12 @@ class CountUp(Ruleset):
                                        purpose=f"critical injury chance for {target} (CU-9)")]
         if chance.total > damage:
             return out
-        d20 = roll_dice("d20", rng)
+        d20 = roll_dice(outcomes.INJURY_DIE, rng)
         out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=dice_values(d20),
                            total=d20.total, purpose=f"{damage_type} injury table (CU-9)"))
         out.append(cu.Injury(round=fight.round, target=target, roll=d20.total,
-                             injury=self.injury(damage_type, d20.total), table=damage_type))
+                             injury=self.injury(damage_type, d20.total), table=damage_type,
+                             chance=chance.total, damage=damage))
         return out
 
 
@@ -610,6 +673,11 @@ class CountUp(Ruleset):
         return [("Morale check due (CU-6)",
                  f"{fight.roster[cid].name}: {why} — M rolls morale")
                 for cid, why in self.morale_triggers(fight)]
+
+
+def key_of(turn: Turn) -> str:
+    """What a `resolve` event records of a turn (count-up beats carry no segment)."""
+    return action_key(Beat([]), turn.action)
 
 
 def dice_values(result: Any) -> tuple[int, ...]:

@@ -117,15 +117,37 @@ def read_pairs(value: Any, path: Path, name: str) -> tuple[tuple[str, str], ...]
     return tuple(out)
 
 
+def read_seed(value: Any, path: Path, name: str) -> int:
+    """`seed`: the seed of a turn's draws, any 64-bit number (the odds' run seeds take 32
+    bits, a run asked for by `--seed` may take more)."""
+    from .ranges import SEED, within
+
+    if type(value) is not int:
+        raise FormatError(f"expected an integer, found {describe(value)}", path + (name,))
+    within(value, SEED, path + (name,))
+    return value
+
+
+# The fields sanctum reads itself, by event type: (the field, its reader, required).
+OWN: dict[str, tuple[str, Any, bool]] = {"combats": ("pairs", read_pairs, True),
+                                         "combat": ("seed", read_seed, False)}
+
+
 class Reader(ev.EventReader):
-    """The core's reader, with `pairs` read as a list of pairs (no core kind for it): the
-    rest of the event is read by the core, then its pairs by `read_pairs`."""
+    """The core's reader, with the fields no core kind reads (`OWN`): a combats event's
+    `pairs`, a list of pairs, and a combat's `seed`, a 64-bit number. The rest of the
+    event is read by the core, then that field by its own reader."""
 
     def read(self, data: Any, path: Path) -> ev.Event:
-        if not isinstance(data, dict) or data.get("type") != "combats":
+        kind = data.get("type") if isinstance(data, dict) else None
+        own = OWN.get(kind) if isinstance(kind, str) else None
+        if own is None:
             return super().read(data, path)
-        if "pairs" not in data:
-            raise FormatError("missing required field", path + ("pairs",))
-        rest = {k: v for k, v in data.items() if k != "pairs"}
+        name, reader, required = own
+        if name not in data:
+            if required:
+                raise FormatError("missing required field", path + (name,))
+            return super().read(data, path)
+        rest = {k: v for k, v in data.items() if k != name}
         event = super().read(rest, path)
-        return replace(event, pairs=read_pairs(data["pairs"], path, "pairs"))
+        return replace(event, **{name: reader(data[name], path, name)})

@@ -22,8 +22,9 @@ from referee.engine.record import field, record, replace
 from referee.engine.specs import Cell, Column, Command, Field, Form, Report
 
 from . import events as se
-from . import sim, stats
+from . import ranges, sim, stats
 from .rules import RULES
+from .seeded import Opening, check_step
 
 
 @record(frozen=True)
@@ -36,6 +37,12 @@ class State:
     current: tuple[str, ...] = ()  # the combat under way: (first, second)
     promoted: dict[str, int] = field(default_factory=dict)  # recruit -> turn of its kill
     ends: dict[int, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    # The turn's start as the fold last saw it, before its first step (SA-11): its steps
+    # are worked out from it once, and every step logged is held to them. Taken again at
+    # each event until the turn's first step (cheap: no simulation), kept from then on.
+    # Not compared: it is worked out from the fight, a cache of what the log already says.
+    opening: Opening | None = field(default=None, compare=False)
+    logged: int = 0  # the steps of the opening's turn logged so far
 
 
 class Sanctum(Ruleset):
@@ -46,9 +53,12 @@ class Sanctum(Ruleset):
     # -- house rules -----------------------------------------------------------------
 
     def read(self, f: Fields) -> None:
-        self.rounds: int = f.int("rounds", sim.ROUNDS, minimum=1)
-        self.penalty: int = f.int("missile_round_penalty", 1, minimum=0)
-        self.odds_runs: int = f.int("odds_runs", 1000, minimum=1)
+        # within the ranges the rules make sense in, so that no file makes a combat run
+        # its rounds, or the odds their runs, without end
+        self.rounds: int = f.int("rounds", sim.ROUNDS, minimum=1, maximum=ranges.ROUNDS)
+        self.penalty: int = f.int("missile_round_penalty", 1, minimum=0,
+                                  maximum=ranges.DAMAGE)
+        self.odds_runs: int = f.int("odds_runs", 1000, minimum=1, maximum=ranges.RUNS)
 
     def switches(self) -> list[str]:
         return [f"a combat lasts up to {self.rounds} rounds (SA-3)",
@@ -68,6 +78,7 @@ class Sanctum(Ruleset):
 
     def check_encounter(self, encounter: Any) -> None:
         enc: Encounter = encounter
+        ranges.check_encounter(enc)
         sides = {s.id for s in enc.sides}
         leaders = [s.id for s in enc.sides if stats.standing(s) == "initiative"]
         if len(leaders) > 1:
@@ -136,6 +147,9 @@ class Sanctum(Ruleset):
         return {}
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        return self.opened(fight, state, self.folded(fight, state, event), event)
+
+    def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
         if isinstance(event, se.Combats):
             return replace(state, pairs={**state.pairs, event.round: event.pairs})
         if isinstance(event, se.Combat):
@@ -162,6 +176,31 @@ class Sanctum(Ruleset):
             return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
         return state
 
+    def opened(self, fight: Fight, before: State, after: State, event: ev.Event) -> State:
+        """The turn's opening kept up to date (SA-11): a step keeps it (taking it now if
+        none was), any other event before the turn's first step takes it again."""
+        same = before.opening is not None and before.opening.turn == fight.round
+        if event.TYPE in se.STEPS:
+            if same:
+                return counted(after, before.logged + 1)
+            return replace(after, opening=self.opening_of(fight, before), logged=1)
+        if same and before.logged:
+            return after  # the turn has begun: its opening stays
+        return replace(after, opening=self.opening_of(fight, after), logged=0)
+
+    def opening_of(self, fight: Fight, state: State) -> Opening:
+        """The turn's start as `fight` stands now (no simulation yet)."""
+        turn = fight.round
+        return Opening(turn, self.roster(fight, state), self.hit_points(fight),
+                       list(state.pairs.get(turn, ())), self.reader.types)
+
+    def opening(self, fight: Fight) -> tuple[Opening, int]:
+        """The opening of the fight's turn and the steps logged since."""
+        state = self.state(fight)
+        if state.opening is not None and state.opening.turn == fight.round:
+            return state.opening, state.logged
+        return self.opening_of(fight, state), 0
+
     def shapes_plan(self, event: ev.Event) -> bool:
         return event.TYPE in ("combats", "combat", "combat-end", "undo", "redo", "resolve",
                               "death", "damage")
@@ -182,6 +221,7 @@ class Sanctum(Ruleset):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
+        ranges.check_event(event, fight.round)
         if isinstance(event, se.Combats):
             self._check_pairs(fight, event)
         elif isinstance(event, se.Combat):
@@ -193,6 +233,29 @@ class Sanctum(Ruleset):
                 raise IllegalEvent(f"unknown minion {event.actor!r}", ("actor",))
             if isinstance(event, se.Victim) and event.victim not in fight.roster:
                 raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
+        if event.TYPE in se.STEPS:
+            self._check_step(fight, event)
+
+    def _check_step(self, fight: Fight, event: ev.Event) -> None:
+        """A step of a combat is the one the turn's seed gives there (SA-11): its draws
+        and every outcome they decide (seeded.py)."""
+        turn = fight.round
+        if event.round < turn:
+            raise IllegalEvent(f"turn {event.round} is over: the fight is in turn {turn}",
+                               ("round",))
+        if not self.state(fight).pairs.get(event.round):
+            raise IllegalEvent(f"turn {event.round} lists no combats: a {event.TYPE!r} step "
+                               "has no combat to belong to (SA-2)", ("type",))
+        opening, done = self.opening(fight)
+        check_step(opening, done, self.turn_seed(fight, None if done else event), event)
+
+    def turn_seed(self, fight: Fight, first: ev.Event | None = None) -> int:
+        """The seed of the turn's draws: its first step's (a `combat` event carries it),
+        else the save's. `first`: the turn's first step, as it is logged."""
+        if first is None:
+            return self.state(fight).seeds.get(fight.round, fight.encounter.seed)
+        seed = getattr(first, "seed", None)
+        return fight.encounter.seed if seed is None else int(seed)
 
     def _check_pairs(self, fight: Fight, event: se.Combats) -> None:
         if not event.pairs:
@@ -230,21 +293,12 @@ class Sanctum(Ruleset):
             raise IllegalEvent(f"{event.victim} is dead: it cannot be attacked", ("victim",))
         if fight.status[event.attacker].dead:
             raise IllegalEvent(f"{event.attacker} is dead: it cannot attack", ("attacker",))
-        if event.soaked > event.damage:
-            raise IllegalEvent("armor soaks at most the damage", ("soaked",))
-        if not event.hit and (event.damage or event.soaked or event.result):
-            raise IllegalEvent("a miss deals no damage and has no result", ("hit",))
-        if event.hit:
-            left = fight.status[event.victim].hp - (event.damage - event.soaked)
-            want = ("bounced" if event.damage == event.soaked else
-                    "killed" if left <= 0 else "damaged")
-            if event.result != want:
-                raise IllegalEvent(f"the result is {want}, not {event.result!r} (SA-9)",
-                                   ("result",))
+        # hit or miss, damage, armor soaked, result and hit points: what the turn's seed
+        # gives (_check_step), never what a hand wrote
 
     # -- the simulator's view of the fight --------------------------------------------
 
-    def roster(self, fight: Fight) -> sim.Roster:
+    def roster(self, fight: Fight, state: State | None = None) -> sim.Roster:
         """The minions and groups as the simulator reads them, at the fight's turn."""
         r = sim.Roster()
         r.rounds, r.penalty = self.rounds, self.penalty
@@ -255,7 +309,7 @@ class Sanctum(Ruleset):
                         int(g["created"]))
         for cid, c in fight.roster.items():
             hand, missile = stats.attack(c, "hand"), stats.attack(c, "missile")
-            r.add(cid, stats.group(c), self.level(fight, cid), stats.armor(c),
+            r.add(cid, stats.group(c), self.level(fight, cid, state), stats.armor(c),
                   (hand[0], hand[1]), missile, stats.quasi_immune(c), stats.no_attack(c),
                   stats.no_deal(c), stats.must_attack(c))
         return r
@@ -267,15 +321,6 @@ class Sanctum(Ruleset):
     def pairs(self, fight: Fight, turn: int | None = None) -> list[tuple[str, str]]:
         turn = fight.round if turn is None else turn
         return list(self.state(fight).pairs.get(turn, ()))
-
-    def simulate(self, fight: Fight, seed: int, log: list[dict[str, Any]] | None = None
-                 ) -> tuple[list[Any], set[int], list[int], sim.Roster]:
-        """The whole of the fight's turn from where `fight` stands, drawn from `seed`."""
-        roster = self.roster(fight)
-        hp = self.hit_points(fight)
-        results, promoted = sim.run_turn(roster, hp, self.pairs(fight), random.Random(seed),
-                                         log)
-        return results, promoted, hp, roster
 
     def turn_start(self, fight: Fight) -> tuple[Fight, list[ev.Event], int | None]:
         """The fight as its turn's combats began, the steps logged since, and the seed
@@ -291,37 +336,27 @@ class Sanctum(Ruleset):
 
     def pending(self, fight: Fight, seed: int | None = None) -> tuple[list[ev.Event], int]:
         """The steps still to log for the turn's combats (SA-2), and the seed. A turn half
-        fought (a fight cut short) goes on from its own seed, after the steps logged are
-        checked against it."""
+        fought (a fight cut short) goes on from its own seed: the steps logged are the
+        first ones it gives (every step is checked as it is logged)."""
         turn = fight.round
         if not self.pairs(fight):
             raise IllegalEvent(f"turn {max(turn, 1)} lists no combats: add a `combats` event "
                                "(SA-2)")
-        base, logged, used = self.turn_start(fight)
-        if used is not None and seed is not None and seed != used:
-            raise IllegalEvent(f"turn {turn} was begun with seed {used}: it goes on with it "
-                               f"(fight a copy of the save made before it with seed {seed})")
-        seed = used if used is not None else (fight.encounter.seed if seed is None else seed)
-        events = self.steps(base, seed)
-        plain = [strip(e) for e in logged]
-        if [strip(e) for e in events[: len(logged)]] != plain:
-            raise IllegalEvent(f"the steps logged for turn {turn} are not what seed {seed} "
-                               "gives: the log was changed by hand")
-        return events[len(logged):], seed
+        opening, done = self.opening(fight)
+        if done:
+            used = self.turn_seed(fight)
+            if seed is not None and seed != used:
+                raise IllegalEvent(f"turn {turn} was begun with seed {used}: it goes on with "
+                                   f"it (fight a copy of the save made before it with seed "
+                                   f"{seed})")
+            seed = used
+        elif seed is None:
+            seed = fight.encounter.seed
+        return opening.steps(seed)[done:], seed
 
     def steps(self, fight: Fight, seed: int) -> list[ev.Event]:
-        log: list[dict[str, Any]] = []
-        self.simulate(fight, seed, log)
-        turn = max(fight.round, 1)
-        types = self.reader.types
-        out = []
-        for step in log:
-            values = dict(step)
-            kind = values.pop("type")
-            if kind == "combat":
-                values["seed"] = seed
-            out.append(types[kind](round=turn, **values))
-        return out
+        """The whole of the fight's turn from where `fight` stands, drawn from `seed`."""
+        return self.opening_of(fight, self.state(fight)).steps(seed)
 
     # -- the plan -----------------------------------------------------------------------
 
@@ -336,15 +371,24 @@ class Sanctum(Ruleset):
             return plan
         roster = self.roster(fight)
         seen: set[tuple[str, str]] = set()
-        started = self.state(fight).started.get(round_, 0) if round_ == fight.round else 0
+        now = round_ == fight.round
+        started = self.state(fight).started.get(round_, 0) if now else 0
         fought = 0
         ends = self.state(fight).ends.get(round_, ())
+        fallen = self.fallen(fight) if now else set()
+        left_out: set[str] = set()
         for number, (a, b) in enumerate(pairs, start=1):
             first, second, why = sim.precedence(roster, a, b)
             key = sim.pair_key(a, b)
             # SA-7's attack order: the minions of the group with precedence, then the other's
-            minions = [roster.ids[i] for g in (first, second) for i in roster.members[g]]
-            actions = [PlannedAction(cid, "combat", routine=number) for cid in minions]
+            minions = {g: [roster.ids[i] for i in roster.members[g]] for g in (first, second)}
+            if number > started:  # a combat to come: the fallen no longer fight (SA-3)
+                left_out.update(cid for ids in minions.values() for cid in ids
+                                if cid in fallen)
+                minions = {g: [cid for cid in ids if cid not in fallen]
+                           for g, ids in minions.items()}
+            actions = [PlannedAction(cid, "combat", routine=number)
+                       for ids in minions.values() for cid in ids]
             extra: dict[str, Any] = {"pair": number, "groups": [a, b], "first": first}
             if key in seen:
                 actions = [x.with_extra(skipped="this pair has fought this turn (SA-2)")
@@ -356,6 +400,8 @@ class Sanctum(Ruleset):
                 beat = Beat(actions, ["SA-1", "SA-2"],
                             [f"pair {number} of the listed order", why], extra,
                             tag=f"#{number}", note=f"{first} vs {second}")
+                for group in (g for g, ids in minions.items() if not ids):
+                    beat.cite("SA-3", f"{group} has no minions left: the combat ends at once")
                 if number <= started:  # fought already (F, n or `referee fight`)
                     fought += 1
                     end = ends[fought - 1] if fought <= len(ends) else None
@@ -366,7 +412,16 @@ class Sanctum(Ruleset):
                     beat.extra["fought"] = True
             seen.add(key)
             plan.beats.append(beat)
+        plan.skipped.extend({"actor": cid, "action": "combat", "rule": "SA-3",
+                             "why": "dead: no longer fights"}
+                            for cid in fight.roster if cid in left_out)
         return plan
+
+    @staticmethod
+    def fallen(fight: Fight) -> set[str]:
+        """The minions out of the fight: killed, or brought to 0 hit points (the
+        simulator counts them out, SA-3)."""
+        return {cid for cid, s in fight.status.items() if s.dead or s.hp <= 0}
 
     def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
         if fight.status[cid].dead:
@@ -570,12 +625,15 @@ class Sanctum(Ruleset):
         return base, self.pending(base, seed)[0]
 
 
+def counted(state: State, logged: int) -> State:
+    """`state` with one more step logged: its fields copied, not passed through a call
+    (once a step, and a long turn logs hundreds)."""
+    out: State = object.__new__(State)
+    out.__dict__.update(state.__dict__, logged=logged)
+    return out
+
+
 def other(event: se.Combat) -> str:
     a, b = event.groups
     return b if event.first == a else a
 
-
-def strip(event: ev.Event) -> dict[str, Any]:
-    data = event.to_dict()
-    data.pop("follows", None)
-    return data

@@ -7,6 +7,8 @@ from typing import Any
 from referee.engine.model import Combatant, Encounter, Side
 from referee.engine.specs import Field
 
+from .ranges import ATTACKS, CREATED, DAMAGE, LEVEL
+
 STANDINGS = ("initiative", "neutral", "other")  # SA-1: precedence, highest first
 
 # SA-10: quasi-immunities against non-magical missile damage.
@@ -16,17 +18,20 @@ NO_DEAL = frozenset({"does not deal", "nor deal", "nor deals", "no longer deal",
                      "no longer deals"})
 MUST = "must attack"
 
+# each number within the range the rules make sense in (ranges.py)
 ATTACK = (
-    Field("attacks", "attacks a round", "int", 1, minimum=0),
-    Field("damage", "damage", "int", 1, minimum=0),
+    Field("attacks", "attacks a round", "int", 1, minimum=0, maximum=ATTACKS),
+    Field("damage", "damage", "int", 1, minimum=0, maximum=DAMAGE),
 )
 MISSILE = ATTACK + (Field("magical", "magical", "bool", False),)
 
 COMBATANT = (
     Field("group", "group", "id", required=True, help="the minion's group (SA-7 order)",
           refers="groups"),
-    Field("level", "level", "int", 0, minimum=0, help="0: a recruit without a level (SA-9)"),
-    Field("armor", "maximum armor", "int", 0, minimum=0, help="reset every round (SA-5)"),
+    Field("level", "level", "int", 0, minimum=0, maximum=LEVEL,
+          help="0: a recruit without a level (SA-9)"),
+    Field("armor", "maximum armor", "int", 0, minimum=0, maximum=DAMAGE,
+          help="reset every round (SA-5)"),
     Field("hand", "hand attack", "table", items=ATTACK),
     Field("missile", "missile attack", "table", items=MISSILE),
     Field("effects", "effects", "texts", help="Pixie Dust, does not attack ... (SA-10)"),
@@ -40,7 +45,7 @@ SIDE = (
 GROUP = (
     Field("id", "id", "id", required=True),
     Field("side", "side", "id", required=True, refers="sides"),
-    Field("created", "created", "int", required=True, minimum=0,
+    Field("created", "created", "int", required=True, minimum=0, maximum=CREATED,
           help="creation order: the older group has precedence (SA-1)"),
 )
 ENCOUNTER = (Field("groups", "groups", "items", items=GROUP),)
