@@ -27,7 +27,7 @@ COMMANDS = (
     Command("delay", "Delay", "d", "the selected unit keeps its Move and/or Action into the "
             "next round (PH-3)", needs_actor=True),
     Command("status", "Status", "s", "stun, immobilize, incapacitate or calm the selected "
-            "unit from this phase (PH-10)", needs_actor=True),
+            "unit from this phase (PH-10), or mark it fled (PH-21)", needs_actor=True),
     Command("order", "Order", "o", "change the selected unit's squad's order at the start of "
             "a round (PH-9, PH-20)", show=False, needs_actor=True),
     Command("regroup", "Regroup", "G", "an Action: leave or join a squad, name a leader, "
@@ -67,8 +67,9 @@ def would(rs: Phases, fight: Fight, command: str, actor: str,
 def can_run(rs: Phases, fight: Fight, command: str, actor: str | None) -> str:
     if actor is None or actor not in fight.roster:
         return "select a unit first"
-    if rs.croaked(fight, actor):
-        return f"{fight.roster[actor].name} is croaked"
+    out = rs.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
+    if out:
+        return f"{fight.roster[actor].name} is {out}"
     state = rs.state(fight)
     if command == "order" and state.member.get(actor) is None:
         return f"{fight.roster[actor].name} is in no squad"
@@ -145,7 +146,8 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
             Field("action", "keep the Action", "bool", "action" in has or later)))
     if command == "status":
         return Form(f"{name}: a status (PH-10)", (
-            Field("name", "status", "choice", "stun", options=tuple((s, s) for s in STATUSES)),
+            Field("name", "status", "choice", "stun",
+                  options=tuple((s, s) for s in STATUSES + ("fled",))),
             Field("on", "on (off: it ends)", "bool", True), phase_field,
             Field("duration", "rounds (blank: until ended)", "int", minimum=1)))
     if command == "order":
@@ -166,10 +168,10 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
             fight.roster[m].side == side for m in s.members))
         chosen = state.chosen.get(actor, stats.modifiers(fight.roster[actor]))
         leaders: tuple[tuple[str, Any], ...] = (("(no change)", ""),)
-        if own:
+        if own and may_name_leader(rs, fight, actor, own):
             leaders += choices(fight, [m for m in state.squads[own].members
                                        if squads.command_unit(fight.roster[m])
-                                       and not rs.croaked(fight, m)])
+                                       and not rs.can_act(fight, m)])
         return Form(f"{name} regroups (an Action, PH-12)", (
             Field("join", "join squad", "choice", "", options=(("(stay)", ""),) + others),
             Field("leave", "leave its squad", "bool", False),
@@ -208,6 +210,13 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
             Field("damage", "the attack's damage", "int", None, required=True, minimum=0),
             Field("dice", "real d6 (blank: the program rolls)", "text", ""), phase_field))
     return None
+
+
+def may_name_leader(rs: Phases, fight: Fight, actor: str, sid: str) -> bool:
+    """PH-7: the leader names the next as it drops out; with the leader gone, any member."""
+    leader = rs.state(fight).squads[sid].leader
+    return leader is None or leader == actor or leader not in fight.roster or \
+        bool(rs.can_act(fight, leader))
 
 
 def _phase(values: Mapping[str, Any], rs: Phases, fight: Fight) -> int:

@@ -84,7 +84,10 @@ class Decay(ev.Event):
 @record(frozen=True)
 class Manoeuvre(ev.Event):
     """The result of a bull rush, dismount or subdue (PH-13, PH-15, PH-14); its dice are
-    the `roll` events before it."""
+    the `roll` events just before it, and `check` refuses an outcome they do not give.
+    What else decided it is written beside (older saves without it are read as they
+    can be: a unit with no roll may have dodged, a rush that failed may have had no
+    room)."""
 
     TYPE = "manoeuvre"
     kind: str = f("str!", "")
@@ -94,6 +97,10 @@ class Manoeuvre(ev.Event):
     phase: int | None = f("int0")
     simultaneous: bool = f("bool", False)  # PH-6: costs no Action
     result: str | None = f("str")
+    dodging: tuple[str, ...] | None = f("ids")  # bull rush: who dodged (lose, PH-13)
+    room: bool | None = f("bool")  # bull rush: a square for everyone displaced
+    defense: int | None = f("int0")  # dismount: the mount's Defense the dice had to beat
+    damage: int | None = f("int0")  # subdue: the attack's damage, before the d6 (PH-14)
 
 
 @record(frozen=True)

@@ -32,13 +32,25 @@ def real_dice(text: str | None) -> list[int] | None:
         raise IllegalEvent(f"dice are whole numbers, found {text!r}", ("dice",)) from None
 
 
-def rusher_of(fight: Fight, cid: str) -> Combatant:
-    """PH-19: a rider counts as its mount (the mount's stats) in a bull rush."""
+def rusher_of(rs: Phases, fight: Fight, cid: str) -> Combatant:
+    """PH-19: a rider counts as its mount (the mount's stats) in a bull rush; once
+    dismounted the two are separate units (PH-15)."""
     c = fight.roster[cid]
     mount = c.stats.get("mount")
-    if mount and mount in fight.roster:
+    if mount and mount in fight.roster and cid not in rs.state(fight).dismounted:
         return fight.roster[mount]
     return c
+
+
+def agile(rs: Phases, fight: Fight, actor: str) -> str:
+    """Why `actor` cannot bull rush (PH-13: Agile; PH-19: a rider as its mount), or ""."""
+    rusher = rusher_of(rs, fight, actor)
+    if not stats.has(rusher, "Agile"):
+        return ""
+    if rusher.id != actor:
+        return (f"{fight.roster[actor].name} rides {rusher.name}, which is Agile: the pair "
+                "cannot bull rush (PH-13, PH-19)")
+    return f"{rusher.name} is Agile: it cannot bull rush (PH-13)"
 
 
 def rush_dice(c: Combatant) -> str:
@@ -55,10 +67,10 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
     round_ = max(fight.round, 1)
     if not targets:
         raise IllegalEvent("a bull rush names whom it rushes", ("target",))
-    rusher = rusher_of(fight, actor)
-    if stats.has(fight.roster[actor], "Agile"):
-        raise IllegalEvent(f"{fight.roster[actor].name} is Agile: it cannot bull rush (PH-13)",
-                           ("actor",))
+    rusher = rusher_of(rs, fight, actor)
+    why = agile(rs, fight, actor)
+    if why:
+        raise IllegalEvent(why, ("actor",))
     given = list(typed)
     out: list[ev.Event] = []
     real = given.pop(0) if given else None
@@ -70,14 +82,15 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
             beaten.append(f"{cid} dodging: loses (PH-13)")
             continue
         real = given.pop(0) if given else None
-        theirs = dice_roll(rush_dice(rusher_of(fight, cid)), rng, real)
+        theirs = dice_roll(rush_dice(rusher_of(rs, fight, cid)), rng, real)
         out.append(roll_event(round_, theirs, f"bull rush: {cid} resists (PH-13)", cid,
                               real is not None))
         if mine.total <= theirs.total:
             result = f"{actor} {mine.total} does not beat {cid} {theirs.total}"
             out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor,
                                     target=tuple(targets), success=False, phase=phase,
-                                    simultaneous=simultaneous, result=result))
+                                    simultaneous=simultaneous, result=result,
+                                    dodging=tuple(dodging), room=room))
             return out
         beaten.append(f"{cid} {theirs.total}")
     if not room:
@@ -89,7 +102,7 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
         success = True
     out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor, target=tuple(targets),
                             success=success, phase=phase, simultaneous=simultaneous,
-                            result=result))
+                            result=result, dodging=tuple(dodging), room=room))
     return out
 
 
@@ -102,18 +115,32 @@ def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
     if not mount:
         raise IllegalEvent(f"{fight.roster[rider].name} rides no mount", ("target",))
     if defense is None:
-        defense = rs.effective(fight, mount)[1] + modifiers.elevation_bonus(
-            fight.roster[mount], fight.roster[actor])
+        defense = mount_defense(rs, fight, mount, actor)
     roll = dice_roll(f"{2 + helpers}d6", rng, real)
     out: list[ev.Event] = [roll_event(round_, roll, f"dismount {rider} (PH-15)", actor,
                                       real is not None)]
     success = roll.total > defense
     verdict = "dismounted" if success else "stays mounted"
     out.append(ph.Manoeuvre(round=round_, kind="dismount", actor=actor, target=(rider,),
-                            success=success, phase=phase,
+                            success=success, phase=phase, defense=defense,
                             result=f"{roll.total} vs the mount's Defense {defense}: {rider} "
                                    f"{verdict}"))
     return out
+
+
+def mount_defense(rs: Phases, fight: Fight, mount: str, actor: str) -> int:
+    """PH-15, PH-16: the mount's modified Defense against the unit that tries."""
+    return rs.effective(fight, mount)[1] + modifiers.elevation_bonus(fight.roster[mount],
+                                                                     fight.roster[actor])
+
+
+def subdue_outcome(face: int, damage: int) -> tuple[int, bool, str]:
+    """PH-14: the d6 after a subdue attack: (amount, Fatigue or not, in words)."""
+    if face <= 3:
+        return damage // 2, True, f"half Fatigue ({damage // 2})"
+    if face <= 5:
+        return damage, True, f"full Fatigue ({damage})"
+    return damage, False, f"full normal damage ({damage})"
 
 
 def subdue(rs: Phases, fight: Fight, actor: str, target: str, damage: int,
@@ -124,14 +151,10 @@ def subdue(rs: Phases, fight: Fight, actor: str, target: str, damage: int,
     out: list[ev.Event] = [roll_event(round_, roll, f"subdue {target} (PH-14)", actor,
                                       real is not None)]
     face = roll.total
-    if face <= 3:
-        amount, fatigue, what = damage // 2, True, f"half Fatigue ({damage // 2})"
-    elif face <= 5:
-        amount, fatigue, what = damage, True, f"full Fatigue ({damage})"
-    else:
-        amount, fatigue, what = damage, False, f"full normal damage ({damage})"
+    amount, fatigue, what = subdue_outcome(face, damage)
     out.append(ph.Manoeuvre(round=round_, kind="subdue", actor=actor, target=(target,),
-                            success=True, phase=phase, result=f"d6 {face}: {what}"))
+                            success=True, phase=phase, damage=damage,
+                            result=f"d6 {face}: {what}"))
     out.append(ph.Damage(round=round_, target=target, amount=amount, source=actor,
                          fatigue=fatigue, note=f"subdue (PH-14): {what}"))
     return out

@@ -24,31 +24,45 @@ PER_ATTACK = {  # modifiers that count attacks: one attack per level
 }
 
 
-def raw(c: Combatant, chosen: Iterable[str], decay: tuple[int, int] = (0, 0),
-        statuses: Iterable[str] = ()) -> tuple[int, int]:
-    """Combat and Defense before the floor of 1."""
+def unmodified(c: Combatant, decay: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """Combat and Defense before any combat modifier: base, Elite, decay (PH-17)."""
     com, dfn = stats.combat(c), stats.defense(c)
-    if stats.has(c, "Elite"):  # PH-17
+    if stats.has(c, "Elite"):
         com, dfn = com + 1, dfn + 2
-    com, dfn = com - decay[0], dfn - decay[1]
+    return com - decay[0], dfn - decay[1]
+
+
+def modified(c: Combatant, chosen: Iterable[str],
+             decay: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """... with the combat modifiers added, before any floor (PH-11)."""
+    com, dfn = unmodified(c, decay)
     for name in chosen:
         dc, dd = EFFECT.get(name, (0, 0))
         com, dfn = com + dc, dfn + dd
-    if c.stats.get("carried_by"):  # PH-18
-        com, dfn = com - 2, dfn - 4
-    names = set(statuses)
-    if "immobilized" in names:  # no Defense bonuses, -2 (PH-10)
-        dfn = min(dfn, stats.defense(c)) - 2
     return com, dfn
+
+
+def floor(before: int, after: int) -> int:
+    """PH-11: a combat modifier never takes a score below 1 (nor lower than it was, if it
+    was below 1 already): a base Combat of 0 stays 0, not 1."""
+    return after if after >= before else max(after, min(before, 1))
 
 
 def effective(c: Combatant, chosen: Iterable[str], decay: tuple[int, int] = (0, 0),
               statuses: Iterable[str] = ()) -> tuple[int, int]:
-    """PH-11: never below 1; Incapacitated and dragged: Defense 0 (PH-10, PH-18)."""
+    """Combat and Defense as they stand: the modifiers' floor of 1 (PH-11); carried -2
+    Combat -4 Defense (PH-18); Immobilized no Defense bonuses and -2 (PH-10); never below
+    0; Incapacitated and dragged: Defense 0 (PH-10, PH-18)."""
     names = set(statuses)
-    com, dfn = raw(c, chosen, decay, names)
-    com, dfn = max(com, 1), max(dfn, 1)
-    if "incapacitated" in names or c.stats.get("dragged_by"):
+    base = unmodified(c, decay)
+    com, dfn = modified(c, chosen, decay)
+    com, dfn = floor(base[0], com), floor(base[1], dfn)
+    if stats.carriers(c):
+        com, dfn = com - 2, dfn - 4
+    if "immobilized" in names:
+        dfn = min(dfn, stats.defense(c)) - 2
+    com, dfn = max(com, 0), max(dfn, 0)
+    if "incapacitated" in names or stats.draggers(c):
         dfn = 0
     return com, dfn
 
@@ -75,9 +89,10 @@ def check(c: Combatant, chosen: tuple[str, ...], path: Path, event: bool = False
     if len(chosen) > stats.level(c):
         raise error(f"{c.id} is level {stats.level(c)}: {len(chosen)} modifiers, one per level "
                     "(PH-11)", path)
-    com, dfn = raw(c, chosen)
-    if com < 1 or dfn < 1:
-        which = f"Combat {com}" if com < 1 else f"Defense {dfn}"
+    (com0, dfn0), (com, dfn) = unmodified(c), modified(c, chosen)
+    low_com, low_dfn = com < 1 and com < com0, dfn < 1 and dfn < dfn0
+    if low_com or low_dfn:
+        which = f"Combat {com}" if low_com else f"Defense {dfn}"
         raise error(f"{', '.join(chosen)} would leave {c.id} at {which}: never below 1 "
                     "(PH-11)", path)
 

@@ -18,6 +18,7 @@ BOTH = frozenset(KINDS)
 NONE: frozenset[str] = frozenset()
 STATUSES = ("stun", "immobilized", "incapacitated", "calm")
 WORD = {"move": "Move", "action": "Action"}
+HELD = "\x00"  # in a why, where the kinds held go: "a delayed Move and Action"
 
 
 @record(frozen=True)
@@ -55,6 +56,7 @@ class RoundLog:
     start: dict[str, Start] = field(default_factory=dict)  # only units not EMPTY
     ops: dict[str, tuple[Op, ...]] = field(default_factory=dict)
     reached: int = -1  # the furthest phase (its index) an event has named
+    delaying: frozenset[str] = NONE  # members of squads on Delay: gains held at once (PH-20)
 
     def pos(self, phase: int) -> int | None:
         """The index of `phase` in the order, or None."""
@@ -72,12 +74,17 @@ def phase_order(combats: list[int], count_up: bool) -> tuple[int, ...]:
 
 
 class Unit:
-    """Facts about one unit the simulation needs."""
+    """Facts about one unit the simulation needs: `carried` is Immobilized while carried;
+    `bound` says what keeps it from taking an Action (PH-18: carrying, dragging or
+    dragged), "" when nothing does."""
 
-    __slots__ = ("cid", "name", "base", "agile", "immune")
+    __slots__ = ("cid", "name", "base", "agile", "immune", "carried", "bound", "plain")
 
-    def __init__(self, cid: str, name: str, base: int, agile: bool, immune: bool) -> None:
+    def __init__(self, cid: str, name: str, base: int, agile: bool, immune: bool,
+                 carried: bool = False, bound: str = "") -> None:
         self.cid, self.name, self.base, self.agile, self.immune = cid, name, base, agile, immune
+        self.carried, self.bound = carried, bound
+        self.plain = not carried and not bound  # its round needs no more than the common case
 
 
 class Run:
@@ -85,10 +92,12 @@ class Run:
 
     __slots__ = ("held", "fresh", "used", "stun", "statuses", "gained", "lost", "blocked",
                  "keep", "holding", "gains", "invalid", "round", "unit", "base_pos", "done",
-                 "share")
+                 "share", "hold")
 
-    def __init__(self, unit: Unit, start: Start, round_: int, base_pos: int | None) -> None:
+    def __init__(self, unit: Unit, start: Start, round_: int, base_pos: int | None,
+                 hold: bool = False) -> None:
         self.unit = unit
+        self.hold = hold  # its squad is on Delay: what it gains is held at once (PH-20)
         self.round = round_
         self.base_pos = base_pos
         self.held = set(start.held)
@@ -107,7 +116,8 @@ class Run:
         self.share: Any = None  # its part of the plan, worked out once (views.Share)
 
     def has(self, status: str) -> bool:
-        return status in self.statuses
+        # a carried unit is Immobilized while carried, and only then (PH-18)
+        return status in self.statuses or (status == "immobilized" and self.unit.carried)
 
     # -- steps --------------------------------------------------------------------------
 
@@ -120,22 +130,29 @@ class Run:
             if self.has("incapacitated"):
                 self.blocked.append((pos, kind, "PH-10", f"{name} is incapacitated: "
                                      f"regains no {word}"))
-            elif kind == "move" and self.has("immobilized"):
+            elif kind == "move" and "immobilized" in self.statuses:
                 self.blocked.append((pos, kind, "PH-10", f"{name} is immobilized: "
                                      "regains no Move"))
-            elif kind in self.held:
-                self.blocked.append((pos, kind, "PH-3", f"{name} holds a delayed {word}: "
-                                     "gains no new one"))
+            elif kind == "move" and self.unit.carried:
+                self.blocked.append((pos, kind, "PH-18", f"{name} is carried, so immobilized:"
+                                     " regains no Move"))
+            elif kind in self.held:  # the kinds held, named once for both (views.stopped)
+                self.blocked.append((pos, kind, "PH-3", f"{name} holds a delayed {HELD}: "
+                                     f"gains no new {word}"))
             elif kind in self.stun:
                 self.stun.discard(kind)
                 self.lost[kind] = "stunned (PH-10)"
                 self.blocked.append((pos, kind, "PH-10", f"{name} is stunned: loses this "
                                      f"{word}"))
+            elif kind == "action" and self.unit.bound:
+                self.lost[kind] = f"{self.unit.bound} (PH-18)"
+                self.blocked.append((pos, kind, "PH-18", f"{name} {self.unit.bound}: takes "
+                                     "no Action"))
             else:
                 out.append(kind)
                 self.gained.append(kind)
-                if kind == "action" and self.has("calm"):
-                    self.held.add(kind)  # PH-10: calm delays its Action at once
+                if self.hold or (kind == "action" and self.has("calm")):
+                    self.held.add(kind)  # PH-20, PH-10: held at once
                 else:
                     self.fresh.add(kind)
         self.gains = tuple(out)
@@ -164,6 +181,8 @@ class Run:
 
     def use(self, op: Op, phase: int | None) -> str:
         kind, name, word = op.kind, self.unit.name, WORD[op.kind]
+        if kind == "action" and self.unit.bound:
+            return f"{name} {self.unit.bound}: it cannot act (PH-18)"
         if kind == "action" and self.has("calm"):
             return (f"{name} is calm: its Action waits until it is attacked or woken "
                     "(PH-10)")
@@ -233,14 +252,16 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
     still to be checked: IllegalEvent if it cannot happen."""
     start = log.start.get(unit.cid, EMPTY)
     base_pos = log.pos(unit.base) if unit.cid in log.fighting else None
-    run = Run(unit, start, log.round, base_pos)
+    hold = unit.cid in log.delaying
+    run = Run(unit, start, log.round, base_pos, hold)
     ops = log.ops.get(unit.cid, ())
     if extra is not None:
         ops = ops + (extra,)
         if len(ops) > 1 and ops[-2].pos > extra.pos:
             ops = tuple(sorted(ops, key=lambda o: (o.pos, o.seq)))
     last = len(log.order) - 1 if upto is None else upto
-    if not ops and start is EMPTY:  # the common case: nothing held, nothing happened
+    # the common case: nothing held, nothing happened, nothing held back
+    if not ops and start is EMPTY and unit.plain and not hold:
         if base_pos is not None and base_pos <= last:
             run.gains = KINDS
             run.gained = list(KINDS)
@@ -249,6 +270,8 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
         if keep_all:
             run.keep |= BOTH
         return run
+    if unit.carried:
+        run.lose_moves("immobilized while carried (PH-18)")  # its delayed Move too
     index = 0
     count = len(ops)
     while index < count and ops[index].pos < 0:
@@ -284,7 +307,7 @@ def added(log: RoundLog, cid: str, op: Op, reach: bool = True) -> RoundLog:
         ops = tuple(sorted(ops, key=lambda o: (o.pos, o.seq)))
     reached = max(log.reached, op.pos) if reach else log.reached
     return RoundLog(log.round, log.order, log.fighting, log.start, {**log.ops, cid: ops},
-                    reached)
+                    reached, log.delaying)
 
 
 def describe_kinds(kinds: Any) -> list[str]:

@@ -10,14 +10,14 @@ from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Encounter
-from referee.engine.plan import Beat, Plan, action_key
+from referee.engine.plan import Plan
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
 from referee.engine.specs import Cell, Column, Command, Field, Form
 
+from . import carrying, limits, manoeuvres, modifiers, outcomes, squads, stats
 from . import events as ph
-from . import manoeuvres, modifiers, squads, stats
 from .rounds import (
     BOTH,
     EMPTY,
@@ -53,6 +53,10 @@ class State:
     dismounted: tuple[str, ...] = ()
     seq: int = 0
     memo: dict[Any, Any] = field(default_factory=dict, compare=False)
+    # the units out of the fight (PH-21): the round each left it, and how (croaked, fled,
+    # surrendered, removed)
+    out: dict[str, tuple[int, str]] = field(default_factory=dict)
+    bound: dict[str, str] = field(default_factory=dict)  # who takes no Action (PH-18)
 
 
 class Phases(Ruleset):
@@ -67,17 +71,23 @@ class Phases(Ruleset):
         if self.direction not in ("down", "up"):
             raise FormatError(f"expected down or up, found {self.direction!r}",
                               ("phases_run",))
-        self.limits = {"stack": f.int("stack_size", 8, minimum=1),
-                       "horde": f.int("horde_size", 24, minimum=1)}
-        self.decay_every = f.int("extended_decay_every", 3, minimum=1)
-        self.decay_hits = f.int("decay_hits", 2, minimum=0)
-        self.extended_hits = f.int("extended_decay_hits", 3, minimum=0)
+        self.limits = {"stack": self.number(f, "stack_size", 8, 1, 99),
+                       "horde": self.number(f, "horde_size", 24, 1, 999)}
+        self.decay_every = self.number(f, "extended_decay_every", 3, 1, 99)
+        self.decay_hits = self.number(f, "decay_hits", 2, 0, 99)
+        self.extended_hits = self.number(f, "extended_decay_hits", 3, 0, 99)
+
+    @staticmethod
+    def number(f: Fields, key: str, default: int, low: int, high: int) -> int:
+        value: int = f.int(key, default, minimum=low)
+        limits.within(value, low, high, (key,))
+        return value
 
     def switches(self) -> list[str]:
         return [f"phases run {self.direction}: highest base Combat + 1 phases (PH-1)",
                 f"a stack holds {self.limits['stack']}, a horde {self.limits['horde']} (PH-7)",
-                f"decay -{self.decay_hits} Hits a turn, -{self.extended_hits} every "
-                f"{self.decay_every} turns (PH-17)"]
+                f"decay -{self.decay_hits} Hits a turn, and every {self.decay_every} turns "
+                f"the extended decay's -{self.extended_hits} as well (PH-17)"]
 
     # -- the roster --------------------------------------------------------------------
 
@@ -101,17 +111,15 @@ class Phases(Ruleset):
         return self._schemas
 
     def check_encounter(self, encounter: Any) -> None:
+        for index, c in enumerate(encounter.combatants):  # numbers first: nothing huge is built
+            limits.check_combatant(c, ("combatants", index))
         squads.check_squads(encounter, self.limits)
-        ids = {c.id for c in encounter.combatants}
+        carrying.check(encounter.combatants, encounter.stats.get("squads", ()))
         for index, c in enumerate(encounter.combatants):
             modifiers.check(c, stats.modifiers(c), ("combatants", index, "modifiers"))
-            for key in ("mount", "carried_by", "dragged_by"):
-                other = c.stats.get(key)
-                if other is not None and other not in ids:
-                    raise FormatError(f"unknown unit {other!r}", ("combatants", index, key))
             traits = stats.traits(c)
             for number, trait in enumerate(traits):
-                if trait.lower() not in {t.lower() for t in stats.TRAITS}:
+                if trait.lower() not in stats.KNOWN_TRAITS:
                     raise FormatError(f"unknown trait {trait!r} (traits: "
                                       f"{', '.join(stats.TRAITS)})",
                                       ("combatants", index, "traits", number))
@@ -134,13 +142,46 @@ class Phases(Ruleset):
 
     def unit(self, fight: Fight, cid: str) -> Unit:
         c = fight.roster[cid]
-        cache: dict[str, tuple[Combatant, Unit]] = self.__dict__.setdefault("_units", {})
+        bound = self.state(fight).bound
+        cache: dict[str, tuple[Combatant, Unit, dict[str, str]]] = self.__dict__.setdefault(
+            "_units", {})
         found = cache.get(cid)
-        if found is not None and found[0] is c:
+        if found is not None and found[0] is c and found[2] is bound:
             return found[1]
-        unit = Unit(cid, c.name, stats.combat(c), stats.has(c, "Agile"), stats.stun_immune(c))
-        cache[cid] = (c, unit)
+        traits = stats.lowered(c)
+        unit = Unit(cid, c.name, stats.combat(c), "agile" in traits,
+                    not traits.isdisjoint(stats.STUN_IMMUNE),
+                    carried=bool(c.stats.get("carried_by")), bound=bound.get(cid, ""))
+        cache[cid] = (c, unit, bound)
         return unit
+
+    def elites(self, encounter: Encounter) -> list[str]:
+        """The Elite units of the roster (PH-17), found once an encounter: a fight starts
+        again from it on every undo that refolds, every copy."""
+        kept: tuple[Any, ...] | None = self.__dict__.get("_elites")
+        if kept is None or kept[0] is not encounter:
+            kept = (encounter, [c.id for c in encounter.combatants
+                                if "elite" in stats.lowered(c)])
+            self.__dict__["_elites"] = kept
+        found: list[str] = kept[1]
+        return found
+
+    def bound(self, fight: Fight) -> dict[str, str]:
+        """PH-18: the units a carry or a drag keeps from acting, worked out once a roster
+        (the same object for every fight of that roster, copies too: a unit's facts are
+        kept by it)."""
+        kept: tuple[Any, ...] | None = self.__dict__.get("_bound")
+        if kept is not None and kept[0] is fight.encounter and kept[1] == len(fight.roster):
+            found: dict[str, str] = kept[2]
+            return found
+        found = carrying.bound(fight.roster)
+        self.__dict__["_bound"] = (fight.encounter, len(fight.roster), found)
+        return found
+
+    def out_of_fight(self, fight: Fight, cid: str) -> str:
+        """PH-21: how the unit left the fight (croaked, fled, surrendered, removed), or ""."""
+        gone = self.state(fight).out.get(cid)
+        return gone[1] if gone is not None else ""
 
     def croaked(self, fight: Fight, cid: str) -> bool:
         status = fight.status[cid]
@@ -148,42 +189,45 @@ class Phases(Ruleset):
 
     def start(self, fight: Fight) -> State:
         encounter = fight.encounter
+        for cid in self.elites(encounter):
+            elite_hits(fight, cid)
         table = squads.squads_of(encounter)
         member = {cid: sid for sid, s in table.items() for cid in s.members}
-        fighting = frozenset(cid for cid in fight.roster if not self.croaked(fight, cid))
+        out = {cid: (0, "croaked") for cid, s in fight.status.items() if s.dead or s.hp <= 0}
+        fighting = frozenset(cid for cid in fight.roster if cid not in out)
         order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
                             self.direction == "up")
         opening = {c.id: Start(held=BOTH) for c in encounter.combatants
                    if stats.defending(encounter.side(c.side)) and c.id in fighting}  # PH-4
-        return State(RoundLog(1, order, fighting, opening), {}, table, member)
+        log = RoundLog(1, order, fighting, opening, delaying=squads.delaying(table))
+        return State(log, {}, table, member, out=out, bound=self.bound(fight))
 
     def roll(self, fight: Fight, state: State) -> State:
         """The next round: what each unit keeps (PH-3, PH-20), who still fights, how
         many phases (PH-1, PH-17)."""
         log = state.now
-        delaying = self.delaying(state)
+        delaying, out = log.delaying, state.out
         nexts: dict[str, Start] = {}
         for cid in fight.roster:
             keep_all = cid in delaying
-            if cid not in log.ops and cid not in log.start and not keep_all:
-                continue
+            if cid in out or (cid not in log.ops and cid not in log.start and not keep_all):
+                continue  # PH-21: a unit out of the fight carries nothing on
             run = simulate(log, self.unit(fight, cid), keep_all=keep_all)
             end = run.end()
             if end != EMPTY:
                 nexts[cid] = end
-        out = set(state.surrendered)
-        fighting = frozenset(cid for cid, c in fight.roster.items()
-                             if not self.croaked(fight, cid) and c.side not in out)
+        gave_up = set(state.surrendered)
+        fighting = frozenset(cid for cid, c in fight.roster.items() if cid not in out
+                             and not self.croaked(fight, cid) and c.side not in gave_up)
         order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
                             self.direction == "up")
-        new = RoundLog(log.round + 1, order, fighting, nexts)
+        new = RoundLog(log.round + 1, order, fighting, nexts, delaying=delaying)
         return replace(state, now=new, past={**state.past, log.round: log}, memo={})
 
     @staticmethod
-    def delaying(state: State) -> set[str]:
+    def delaying(state: State) -> frozenset[str]:
         """PH-20: the members of squads whose tactic is Delay."""
-        return {cid for s in state.squads.values() if s.order.tactic == "delay"
-                for cid in s.members}
+        return state.now.delaying
 
     def new_round(self, fight: Fight, state: State) -> State:
         while state.now.round < fight.round:
@@ -222,6 +266,8 @@ class Phases(Ruleset):
             return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
                            memo=carried(state, event.actor))
         if isinstance(event, ph.Condition):
+            if event.name in OUT_NAMES:
+                return self.apply_out(fight, state, event.target, event.name, event.on)
             if event.name not in STATUSES:
                 return state
             return replace(state, now=self.with_condition(state.now, event, seq), seq=seq,
@@ -235,19 +281,97 @@ class Phases(Ruleset):
         if isinstance(event, ph.Decay):
             com, dfn = state.decay.get(event.target, (0, 0))
             fight.status[event.target].hp -= event.hits
-            return replace(state, decay={**state.decay, event.target: (
-                com + event.combat, dfn + event.defense)}, memo=carried(state))
+            return self.apply_hits(fight, state, event.target, decay={
+                **state.decay, event.target: (com + event.combat, dfn + event.defense)})
         if isinstance(event, ph.Surrender):
-            return replace(state, surrendered=state.surrendered + (event.side,),
-                           memo=carried(state))
-        if isinstance(event, ev.Join) and event.combatant is not None:
-            log = state.now
-            new = RoundLog(log.round, log.order, log.fighting | {event.combatant.id},
-                           log.start, log.ops, log.reached)
-            return replace(state, now=new, memo={})
-        if event.TYPE in ("damage", "death", "heal"):
+            state = replace(state, surrendered=state.surrendered + (event.side,))
+            for cid, c in fight.roster.items():  # PH-21: the whole side is out
+                if c.side == event.side and cid not in state.out:
+                    state = self.apply_out(fight, state, cid, "surrendered", True)
             return replace(state, memo=carried(state))
+        if isinstance(event, ev.Join) and event.combatant is not None:
+            return self.apply_join(fight, state, event.combatant.id)
+        if event.TYPE in ("damage", "death", "heal"):
+            return self.apply_hits(fight, state, getattr(event, "target", ""))
         return state
+
+    def apply_join(self, fight: Fight, state: State, cid: str) -> State:
+        if stats.has(fight.roster[cid], "Elite"):
+            elite_hits(fight, cid)
+        state = replace(state, bound=self.bound(fight))  # it may carry, drag, be dragged
+        log = state.now
+        if self.croaked(fight, cid):
+            return replace(state, out={**state.out, cid: (max(fight.round, 1), "croaked")},
+                           memo={})
+        new = RoundLog(log.round, log.order, log.fighting | {cid}, log.start, log.ops,
+                       log.reached, log.delaying)
+        return replace(state, now=new, memo={})
+
+    def apply_hits(self, fight: Fight, state: State, cid: str, **changes: Any) -> State:
+        """Hits lost or healed (and `changes` to the state): a unit croaked leaves the
+        fight, one healed comes back (PH-21); only a change of either works its round out
+        again."""
+        down = cid in fight.status and self.croaked(fight, cid)
+        gone = state.out.get(cid)
+        if down and gone is None:
+            return self.apply_out(fight, replace(state, **changes), cid, "croaked", True)
+        if not down and gone is not None and gone[1] == "croaked" and cid in fight.status:
+            return self.apply_out(fight, replace(state, **changes), cid, "croaked", False)
+        return replace(state, memo=carried(state), **changes)
+
+    def apply_out(self, fight: Fight, state: State, cid: str, how: str, on: bool) -> State:
+        """PH-21: `cid` leaves the fight (`on`), or comes back; a squad whose leader left
+        with no Command Unit standing in it dissolves (PH-7)."""
+        out = dict(state.out)
+        if on and cid not in out:
+            out[cid] = (max(fight.round, 1), how)
+        elif not on and cid in out and out[cid][1] == how:
+            del out[cid]
+        else:
+            return replace(state, memo=carried(state))
+        state = replace(state, out=out)
+        sid = state.member.get(cid)
+        if on and sid is not None:
+            return self.settled(fight, state, state.squads, state.member, sid, cid)
+        return replace(state, memo=carried(state, cid))
+
+    def settled(self, fight: Fight, state: State, table: dict[str, Squad],
+                member: dict[str, str], sid: str, *changed: str,
+                now: RoundLog | None = None) -> State:
+        """The squads after `sid` changed: it dissolves when it has no standing leader
+        and no standing Command Unit to name one, or no members (PH-7)."""
+        squad = table.get(sid)
+        if squad is not None and self.leaderless(fight, state, squad):
+            table, member = dict(table), dict(member)
+            del table[sid]
+            for cid in squad.members:
+                member.pop(cid, None)
+            changed += squad.members
+        return self.with_squads(state, table, member, *changed, now=now)
+
+    def leaderless(self, fight: Fight, state: State, squad: Squad) -> bool:
+        def standing(cid: str) -> bool:
+            return cid in fight.roster and cid not in state.out
+
+        if not squad.members:
+            return True
+        if squad.leader is not None and squad.leader in squad.members and \
+                standing(squad.leader):
+            return False
+        return not any(standing(cid) and squads.command_unit(fight.roster[cid])
+                       for cid in squad.members)
+
+    def with_squads(self, state: State, table: dict[str, Squad], member: dict[str, str],
+                    *changed: str, now: RoundLog | None = None, **more: Any) -> State:
+        """The state with new squads; the members whose squad's Delay (PH-20) began or
+        ended have their rounds worked out again."""
+        log = state.now if now is None else now
+        delaying = squads.delaying(table)
+        moved = delaying ^ log.delaying
+        if moved:
+            log = replace(log, delaying=delaying)
+        return replace(state, now=log, squads=table, member=member, **more,
+                       memo=carried(state, *changed, *moved))
 
     def with_condition(self, log: RoundLog, event: ph.Condition, seq: int) -> RoundLog:
         pos = -1 if event.phase is None else (log.pos(event.phase) or 0)
@@ -270,30 +394,36 @@ class Phases(Ruleset):
         squad = state.squads[event.squad]
         order = squads.Order(event.tactic, event.target or "any", tuple(event.at))
         rank = self.order_rank(fight, squad, event.by)
-        return replace(state, squads={**state.squads, squad.id: replace(squad, order=order)},
-                       ordered={**state.ordered, squad.id: (event.round, rank)},
-                       memo=carried(state))
+        return self.with_squads(state, {**state.squads, squad.id: replace(squad, order=order)},
+                                state.member, ordered={**state.ordered, squad.id: (
+                                    event.round, rank)})
 
     def apply_regroup(self, fight: Fight, state: State, event: ph.Regroup, seq: int) -> State:
         log = state.now
         op = Op(self.action_pos(fight, log, event.actor, event.phase), seq, "use", "action")
         table, member = dict(state.squads), dict(state.member)
-        own = member.get(event.actor)
+        actor = event.actor
+        own = member.get(actor)
         if own is not None and event.leader is not None:
             table[own] = replace(table[own], leader=event.leader)
         if own is not None and (event.join is not None or event.leave):
             old = table[own]
-            table[own] = replace(old, members=tuple(m for m in old.members if m != event.actor))
-            del member[event.actor]
+            leader = None if old.leader == actor else old.leader  # PH-7: it leaves with it
+            table[own] = replace(old, members=tuple(m for m in old.members if m != actor),
+                                 leader=leader)
+            del member[actor]
         if event.join is not None:
             new = table[event.join]
-            table[event.join] = replace(new, members=new.members + (event.actor,))
-            member[event.actor] = event.join
+            table[event.join] = replace(new, members=new.members + (actor,))
+            member[actor] = event.join
         chosen = dict(state.chosen)
         if event.modifiers is not None:
-            chosen[event.actor] = tuple(event.modifiers)
-        return replace(state, now=added(log, event.actor, op), squads=table, member=member,
-                       chosen=chosen, seq=seq, memo=carried(state, event.actor))
+            chosen[actor] = tuple(event.modifiers)
+        state = replace(state, chosen=chosen, seq=seq)
+        now = added(log, actor, op)
+        if own is not None:
+            return self.settled(fight, state, table, member, own, actor, now=now)
+        return self.with_squads(state, table, member, actor, now=now)
 
     def apply_manoeuvre(self, fight: Fight, state: State, event: ph.Manoeuvre,
                         seq: int) -> State:
@@ -363,14 +493,17 @@ class Phases(Ruleset):
         ops_of, start_of, fighting = log.ops, log.start, log.fighting
         if cid not in fighting and cid not in start_of and cid not in ops_of:
             return None
+        gone = self.state(fight).out.get(cid)
+        if gone is not None and gone[0] <= log.round:
+            return None  # PH-21: out of the fight, it holds nothing and gains nothing
         cache: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_runs", {})
         unit = self.unit(fight, cid)
         basis = (log.round, log.order, cid in fighting, start_of.get(cid), ops_of.get(cid),
-                 unit)
+                 unit, cid in log.delaying)
         kept = cache.get(cid)
         if kept is not None and kept[0] == basis[0] and kept[1] == basis[1] and \
-                all(a is b for a, b in zip(kept[2:6], basis[2:], strict=True)):
-            run: Run = kept[6]
+                all(a is b for a, b in zip(kept[2:7], basis[2:], strict=True)):
+            run: Run = kept[7]
             return run
         run = simulate(log, unit)
         cache[cid] = basis + (run,)
@@ -384,6 +517,8 @@ class Phases(Ruleset):
         if run is None:
             return []
         names = list(run.statuses)
+        if run.unit.carried and "immobilized" not in names:
+            names.append("immobilized")  # while carried (PH-18)
         if run.stun:
             names.append("stunned")
         return names
@@ -392,6 +527,7 @@ class Phases(Ruleset):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
+        limits.check_event(fight, event)
         actor = getattr(event, "actor", None)
         if isinstance(event, (ph.Use, ph.Delay, ph.Regroup, ph.Manoeuvre)):
             if actor not in fight.roster:
@@ -415,6 +551,8 @@ class Phases(Ruleset):
             self.check_manoeuvre(fight, event)
         elif isinstance(event, (ph.Decay,)) and event.target not in fight.roster:
             raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+        elif isinstance(event, ph.Damage):
+            outcomes.check_subdue_damage(self, fight, event)
         elif isinstance(event, ph.Surrender) and event.side not in fight.side_ids():
             raise IllegalEvent(f"unknown side {event.side!r}", ("side",))
 
@@ -438,6 +576,10 @@ class Phases(Ruleset):
     def check_actor_fights(self, fight: Fight, cid: str) -> None:
         if self.croaked(fight, cid):
             raise IllegalEvent(f"{fight.roster[cid].name} is croaked", ("actor",))
+        how = self.out_of_fight(fight, cid)
+        if how:
+            raise IllegalEvent(f"{fight.roster[cid].name} is out of the fight ({how}): it "
+                               "holds and gains nothing (PH-21)", ("actor",))
         sid = self.state(fight).member.get(cid)
         if sid is not None and cid in self.delaying(self.state(fight)):
             raise IllegalEvent(f"{fight.roster[cid].name}'s squad {sid} is on Delay: it holds "
@@ -523,18 +665,52 @@ class Phases(Ruleset):
             if sides and c.side not in sides:
                 raise IllegalEvent(f"squad {target.id} is on another side", ("join",))
         if event.leader is not None:
-            if own is None:
-                raise IllegalEvent(f"{cid} is in no squad to name a leader for", ("leader",))
-            squad = state.squads[own]
-            if event.leader not in squad.members or event.leader not in fight.roster:
-                raise IllegalEvent(f"leader {event.leader!r} is not a member of squad {own} "
-                                   "(PH-7)", ("leader",))
-            if not squads.command_unit(fight.roster[event.leader]):
-                raise IllegalEvent(f"{event.leader} is not a Command Unit (PH-8)", ("leader",))
+            self.check_new_leader(fight, event, own)
+        self.check_pair_stays(fight, event, own)
         if event.modifiers is not None:
             modifiers.check(c, tuple(event.modifiers), ("modifiers",), event=True)
         self.check_actor_fights(fight, cid)
         self.check_action(fight, event.round, cid, event.phase)
+
+    def check_new_leader(self, fight: Fight, event: ph.Regroup, own: str | None) -> None:
+        """PH-7: the leader that drops out names a Command Unit of its squad; with the
+        leader gone (croaked, fled), any member of it may."""
+        state = self.state(fight)
+        if own is None:
+            raise IllegalEvent(f"{event.actor} is in no squad to name a leader for",
+                               ("leader",))
+        squad = state.squads[own]
+        if event.leader not in squad.members or event.leader not in fight.roster:
+            raise IllegalEvent(f"leader {event.leader!r} is not a member of squad {own} "
+                               "(PH-7)", ("leader",))
+        if not squads.command_unit(fight.roster[event.leader]):
+            raise IllegalEvent(f"{event.leader} is not a Command Unit (PH-8)", ("leader",))
+        leader = squad.leader
+        standing = leader is not None and leader in fight.roster and leader in squad.members \
+            and leader not in state.out
+        if standing and leader != event.actor:
+            raise IllegalEvent(f"squad {own} is led by {leader}: only the leader names the "
+                               "next one, as it drops out (PH-7)", ("leader",))
+
+    def check_pair_stays(self, fight: Fight, event: ph.Regroup, own: str | None) -> None:
+        """PH-19: a mount with a rider is in a squad only if its rider is in it too; a
+        Regroup that would part them is refused (a dismounted pair are two units)."""
+        if event.join is None and not event.leave:
+            return
+        state = self.state(fight)
+        pairs = {m: r for m, r in carrying.ridden(fight.roster).items()
+                 if r not in state.dismounted}
+        riders = {r: m for m, r in pairs.items()}
+        actor, joins = event.actor, event.join
+        rider = pairs.get(actor)
+        if rider is not None and joins is not None and state.member.get(rider) != joins:
+            raise IllegalEvent(carrying.pair_apart(actor, rider), ("join",))
+        mount = riders.get(actor)
+        stays = state.member.get(mount) if mount is not None else None
+        if stays is not None and stays != joins:
+            raise IllegalEvent(f"{actor} rides {mount}, which stays in squad {stays}: a mount "
+                               "with a rider is in a squad only if its rider is in it too "
+                               "(PH-19)", ("join" if joins else "leave",))
 
     def check_action(self, fight: Fight, round_: int, cid: str, phase: int | None) -> None:
         log = self.log_for(fight, round_)
@@ -551,12 +727,30 @@ class Phases(Ruleset):
         for index, cid in enumerate(event.target):
             if cid not in fight.roster:
                 raise IllegalEvent(f"unknown combatant {cid!r}", ("target", index))
-        c = fight.roster[event.actor]
-        if event.kind == "bull-rush" and stats.has(c, "Agile"):
-            raise IllegalEvent(f"{c.name} is Agile: it cannot bull rush (PH-13)", ("actor",))
+        why = manoeuvres.agile(self, fight, event.actor) if event.kind == "bull-rush" else ""
+        if why:
+            raise IllegalEvent(why, ("actor",))
+        if event.kind == "dismount":
+            self.check_dismount(fight, event)
         if not event.simultaneous:
             self.check_actor_fights(fight, event.actor)
             self.check_action(fight, event.round, event.actor, event.phase)
+        outcomes.check(self, fight, event)
+
+    def check_dismount(self, fight: Fight, event: ph.Manoeuvre) -> None:
+        """PH-15: an enemy tries it (never the rider's own side), on a rider still
+        mounted."""
+        actor = fight.roster[event.actor]
+        for index, cid in enumerate(event.target):
+            where = ("target", index) if len(event.target) > 1 else ("target",)
+            rider = fight.roster[cid]
+            if rider.side == actor.side:
+                raise IllegalEvent(f"{actor.name} is on {rider.name}'s own side: only an enemy "
+                                   "may try to dismount a rider (PH-15)", ("actor",))
+            if not rider.stats.get("mount"):
+                raise IllegalEvent(f"{rider.name} rides no mount (PH-15)", where)
+            if cid in self.state(fight).dismounted:
+                raise IllegalEvent(f"{rider.name} is already dismounted (PH-15)", where)
 
     # -- consequences ------------------------------------------------------------------
 
@@ -603,14 +797,17 @@ class Phases(Ruleset):
         return out
 
     def end_of_round(self, fight: Fight) -> list[ev.Event]:
-        """PH-17: every Uncroaked unit decays; every third turn the extended decay."""
+        """PH-17: every Uncroaked unit decays; every third turn the extended decay as well
+        as the normal one (that turn -2 Combat, -2 Defense, -5 Hits)."""
         out: list[ev.Event] = []
         extended = fight.round % self.decay_every == 0
         for cid, c in fight.roster.items():
             if stats.uncroaked(c) and not self.croaked(fight, cid):
                 out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
-                                    hits=self.extended_hits if extended else self.decay_hits,
-                                    extended=extended))
+                                    hits=self.decay_hits))
+                if extended:
+                    out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
+                                        hits=self.extended_hits, extended=True))
         return out
 
     # -- the plan ----------------------------------------------------------------------
@@ -626,37 +823,18 @@ class Phases(Ruleset):
 
         return plan(self, fight, round_)
 
-    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+    def can_act(self, fight: Fight, cid: str) -> str:
         if self.croaked(fight, cid):
-            return ("PH-2", "croaked: gains nothing")
-        return None
+            return "croaked"
+        return self.out_of_fight(fight, cid)
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        why = self.can_act(fight, cid)
+        return ("PH-21", f"{why}: gains nothing") if why else None
 
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
-        """The port's marking, quick on a big battle: only a croaked unit is unable, so
-        only their actions are looked at; and a beat is copied before it is marked, as
-        the plan may hand the same beat out again (views.plan keeps unchanged phases)."""
-        if plan.round != max(fight.round, 1):
-            return plan  # a round gone by: its plan is what happened
-        down = {cid for cid, s in fight.status.items() if s.dead or s.hp <= 0}
-        if not down:
-            return plan
-        done = fight.resolved.get(plan.round, set())
-        for number, beat in enumerate(plan.beats, start=1):
-            marked: Beat | None = None
-            for index, action in enumerate(beat.actions):
-                if action.actor not in down or action_key(beat, action) in done or \
-                        action.flag("skipped"):
-                    continue
-                found = self.unable(fight, action.actor, number)
-                if found is None:
-                    continue
-                if marked is None:
-                    marked = copied(beat)
-                    plan.beats[number - 1] = marked
-                rule, why = found
-                marked.actions[index] = action.with_extra(skipped=why)
-                entry = {"actor": action.actor, "action": action.action, "why": why}
-                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        """Nothing to mark: a unit out of the fight is not in the plan at all, neither
+        gaining nor holding (PH-21), so no action of its waits to be skipped."""
         return plan
 
     def now_pos(self, fight: Fight) -> int:
@@ -721,6 +899,9 @@ class Phases(Ruleset):
         side = fight.roster[cid].side
         if side in self.state(fight).surrendered:
             return "surrendered"
+        how = self.out_of_fight(fight, cid)
+        if how:
+            return how  # fled, removed (PH-21)
         from .views import now_run, statuses_now
 
         names = statuses_now(self, fight, cid, now_run(self, fight, cid)[0])
@@ -790,11 +971,18 @@ class Phases(Ruleset):
                       help="subdual damage: Fatigue, not Hits (PH-14)"),)
 
 
-def copied(beat: Beat) -> Beat:
-    return Beat(list(beat.actions), list(beat.rules), list(beat.why), dict(beat.extra),
-                beat.tag, beat.note)
+def elite_hits(fight: Fight, cid: str) -> None:
+    """PH-17: Elite +5 Hits, on its hit points and their maximum (a unit croaked at the
+    start stays croaked)."""
+    status = fight.status[cid]
+    status.max_hp += ELITE_HITS
+    if status.hp > 0:
+        status.hp += ELITE_HITS
+        status.hp_at_round_start = status.hp
 
 
+ELITE_HITS = 5
+OUT_NAMES = ("fled", "removed")  # conditions that take a unit out of the fight (PH-21)
 LOOSE = ""  # the tracker's group of the units in no squad: no squad's id can be empty
 SINCE = "since"  # the memo's key for what `carried` hands on
 

@@ -18,6 +18,7 @@ LIMITS = {"stack": 8, "horde": 24}
 HORDE_TRAITS = ("Uncroaked", "Thriller", "Bone Warlord")
 TACTICS = ("hold", "delay", "rally", "bull-rush", "withdraw")
 PLACED = ("rally", "bull-rush", "withdraw")  # the tactics that name a square (X, Y)
+COORDINATE = (-9999, 9999)  # a square of the map: the range `at` makes sense in
 
 ORDER = (Field("tactic", "tactic", "choice", "hold", options=tuple((t, t) for t in TACTICS)),
          Field("target", "target", "text", "any"),
@@ -70,6 +71,10 @@ def read_order(data: Any, path: Path) -> dict[str, Any]:
             for index, item in enumerate(value):
                 if type(item) is not int:
                     raise FormatError(f"expected an integer, found {describe(item)}",
+                                      path + (key, index))
+                low, high = COORDINATE
+                if not low <= item <= high:
+                    raise FormatError(f"{item} is out of range ({low} to {high})",
                                       path + (key, index))
             if len(value) != 2:
                 raise FormatError(f"expected [x, y], found {len(value)} numbers",
@@ -179,6 +184,12 @@ def check_squads(encounter: Encounter, limits: Mapping[str, int] | None = None) 
         if leader not in members:
             raise FormatError(f"leader {leader!r} is not a member of squad {sid!r} (PH-7)",
                               path + ("leader",))
+
+
+def delaying(table: Mapping[str, Squad]) -> frozenset[str]:
+    """PH-20: the members of squads whose tactic is Delay."""
+    return frozenset(cid for s in table.values() if s.order.tactic == "delay"
+                     for cid in s.members)
 
 
 def squads_of(encounter: Encounter) -> dict[str, Squad]:

@@ -12,7 +12,7 @@ from referee.engine.specs import Cell, Column
 
 from . import events as ph
 from . import manoeuvres, modifiers, squads, stats
-from .rounds import KINDS, WORD, RoundLog, Run
+from .rounds import HELD, KINDS, WORD, RoundLog, Run
 
 if TYPE_CHECKING:
     from .ruleset import Phases
@@ -45,11 +45,11 @@ def names(fight: Fight, ids: list[str]) -> str:
 # A big battle's plan is worked out again after every event, and an event changes one
 # unit's round (its Run; the others keep theirs, the same objects). So each Run's share of
 # the plan is worked out once, and a phase no changed share touches keeps its beat from
-# the last plan: the same object, never changed after it is made (Phases.mark_unable
-# copies a beat before it marks it).
+# the last plan: the same object, never changed after it is made (nothing is marked
+# skipped in it: a unit out of the fight is left out of the runs, PH-21).
 
 
-NO_BLOCKED: Mapping[int, list[tuple[str, str, str]]] = {}  # shared: never changed
+NO_BLOCKED: Mapping[int, list[tuple[str, str]]] = {}  # shared: never changed
 NO_HOLDING: Mapping[int, dict[str, Any]] = {}
 
 
@@ -68,10 +68,7 @@ class Share:
         self.actions = tuple([PlannedAction(cid, kind) for kind in run.gains])
         self.blocked = NO_BLOCKED
         if run.blocked:
-            blocked: dict[int, list[tuple[str, str, str]]] = {}
-            for pos, _kind, rule, why in run.blocked:  # why, up to its colon, groups
-                blocked.setdefault(pos, []).append((cid, rule, why.split(":")[0]))
-            self.blocked = blocked
+            self.blocked = stopped(run.blocked)
         self.holding = NO_HOLDING
         if run.holding:
             self.holding = holding_of(cid, run.holding)
@@ -88,6 +85,24 @@ class Share:
         """All the share puts into phase `pos` (to compare one run with another)."""
         return (self.actions if pos == self.base_pos else None, self.blocked.get(pos),
                 self.holding.get(pos))
+
+
+def stopped(blocked: list[tuple[int, str, str, str]]) -> dict[int, list[tuple[str, str]]]:
+    """Each phase's (rule, why) for what a unit does not gain there, the kinds one reason
+    stops told in one why that names them (the other may well be gained: a why never
+    contradicts the actions). The why, up to its colon, is the reason."""
+    grouped: dict[int, dict[tuple[str, str], list[str]]] = {}
+    for pos, kind, rule, why in blocked:
+        grouped.setdefault(pos, {}).setdefault((rule, why.split(":")[0]), []).append(kind)
+    return {pos: [stopped_why(rule, head, kinds) for (rule, head), kinds in reasons.items()]
+            for pos, reasons in grouped.items()}
+
+
+def stopped_why(rule: str, head: str, kinds: list[str]) -> tuple[str, str]:
+    words = [WORD[k] for k in KINDS if k in kinds]
+    if HELD in head:  # PH-3: "holds a delayed Move and Action: gains no new one"
+        return rule, f"{head.replace(HELD, ' and '.join(words))}: gains no new one"
+    return rule, f"{head}: gains no {' or '.join(words)}"
 
 
 def holding_of(cid: str, holding: dict[int, frozenset[str]]) -> dict[int, dict[str, Any]]:
@@ -119,7 +134,7 @@ class Inputs:
 
     def __init__(self) -> None:
         self.gaining: list[Share] = []
-        self.blocked: list[tuple[str, str, str]] = []
+        self.blocked: list[tuple[str, str]] = []
         self.holding: list[dict[str, Any]] = []
 
 
@@ -150,8 +165,15 @@ class Frame:
         self.round = round_
         self.log = rs.at_round(fight, round_)
         self.way = "up" if rs.direction == "up" else "down"
-        self.delaying = frozenset(rs.delaying(state))
+        self.delaying = self.log.delaying
         self.surrendered = tuple((s, rs.side_name(fight, s)) for s in state.surrendered)
+        # PH-21: the units that left the fight in this round, by their own phase
+        self.gone: dict[int, list[tuple[str, str]]] = {}
+        for cid, (round_gone, how) in state.out.items():
+            if round_gone == round_ and cid in self.log.fighting and cid in fight.roster:
+                pos = self.log.pos(stats.combat(fight.roster[cid]))
+                if pos is not None:
+                    self.gone.setdefault(pos, []).append((cid, how))
         self._defenders: set[str] | None = None
 
     def same(self, other: Frame) -> bool:
@@ -159,7 +181,7 @@ class Frame:
                 and self.log.start is other.log.start
                 and self.fight.encounter is other.fight.encounter
                 and self.way == other.way and self.delaying == other.delaying
-                and self.surrendered == other.surrendered)
+                and self.surrendered == other.surrendered and self.gone == other.gone)
 
     def keep(self, other: Frame) -> None:
         """What `other`, the same frame, worked out already."""
@@ -268,7 +290,7 @@ def stale_positions(old: dict[str, Run], runs: dict[str, Run],
 
 
 def lost_moves(log: RoundLog, runs: dict[str, Run]) -> list[str]:
-    return [cid for cid in log.ops if share(runs[cid]).lost_move]
+    return [cid for cid in log.ops if cid in runs and share(runs[cid]).lost_move]
 
 
 class Cites:
@@ -301,7 +323,11 @@ def beat(frame: Frame, pos: int, here: Inputs, lost: Lost) -> Beat:
     if gaining:
         verb = "gains" if len(gaining) == 1 else "gain"
         out.cite("PH-2", f"{names(fight, gaining)} {verb} on base Combat {phase}")
-    cite_stopped(out, here.blocked)
+    for rule, why in here.blocked:
+        out.cite(rule, why)
+    for cid, how in frame.gone.get(pos, ()):
+        out.cite("PH-21", f"{name(fight, cid)} left the fight ({how}): gains and holds "
+                          "nothing")
     holding = here.holding
     if holding:
         ids = [str(h["actor"]) for h in holding]
@@ -317,17 +343,6 @@ def beat(frame: Frame, pos: int, here: Inputs, lost: Lost) -> Beat:
         out.cite("PH-10", "surrendered: " + ", ".join(name for _, name in frame.surrendered))
     return Beat(actions, list(out.rules), list(out.why), {"phase": phase, "holding": holding},
                 tag=f"phase {phase}", note=f"{len(holding)} holding" if holding else "")
-
-
-def cite_stopped(out: Cites, blocked: list[tuple[str, str, str]]) -> None:
-    stopped: dict[tuple[str, str], list[str]] = {}
-    for cid, rule, why in blocked:
-        stopped.setdefault((rule, why), []).append(cid)
-    for (rule, why), ids in stopped.items():
-        if len(ids) == 1:
-            out.cite(rule, f"{why}: gains none of it")
-        else:
-            out.cite(rule, f"{len(ids)} units stopped ({why.split(' ', 1)[-1]})")
 
 
 # -- the tracker ---------------------------------------------------------------------------
@@ -373,6 +388,8 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
         state.memo[key] = now
     if cid not in log.fighting and cid not in log.start and cid not in log.ops:
         return None, now
+    if cid in state.out:
+        return None, now  # PH-21: nothing held, nothing to gain
     key2 = ("now-run", cid, now)
     run = state.memo.get(key2)
     if run is None:
@@ -432,7 +449,7 @@ def facts(rs: Phases, fight: Fight, cid: str) -> dict[str, Any]:
         "leader": sid is not None and state.squads[sid].leader == cid,
         "tactic": state.squads[sid].order.tactic if sid is not None else None,
         "mounted": bool(c.stats.get("mount")) and cid not in state.dismounted,
-        "rush_dice": manoeuvres.rush_dice(manoeuvres.rusher_of(fight, cid)),
+        "rush_dice": manoeuvres.rush_dice(manoeuvres.rusher_of(rs, fight, cid)),
         "elevation_defense": dfn + 4 * min(stats.elevation(c), 4),
     }
 
@@ -490,7 +507,7 @@ def tell(rs: Phases, fight: Fight, event: ev.Event) -> str | None:
         return f"{name(fight, event.actor)} regroups (an Action, PH-12): " + (
             "; ".join(parts) or "no change")
     if isinstance(event, ph.Decay):
-        kind = "extended decay" if event.extended else "decay"
+        kind = "extended decay (as well as the normal)" if event.extended else "decay"
         return (f"{name(fight, event.target)} {kind}: -{event.combat} Combat, "
                 f"-{event.defense} Defense, -{event.hits} Hits (PH-17)")
     if isinstance(event, ph.Manoeuvre):
