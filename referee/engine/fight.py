@@ -345,12 +345,28 @@ class Fight:
         if checker is not None:
             checker(self, event)
         self.ruleset.check_event(self, event)
+        if kind == "roll":  # after the ruleset's own word on it, which may say more
+            self._roll_adds_up(event)  # type: ignore[arg-type]
 
     def _check_target(self, cid: str, field_name: str = "target") -> None:
         try:
             self.combatant(cid)
         except UnknownCombatant as error:
             raise error.at(field_name) from None
+
+    def _roll_adds_up(self, e: ev.Roll) -> None:
+        """A roll's total is what its dice make: a save cannot say otherwise."""
+        if not e.dice:
+            return  # a total alone (typed from the table): nothing to hold it to
+        from .dice import DiceError, from_values
+
+        try:
+            made = from_values(e.expr, list(e.dice)).total
+        except DiceError as error:
+            raise IllegalEvent(str(error), ("dice",)) from None
+        if made != e.total:
+            raise IllegalEvent(f"{e.total} is not what the dice make: {e.expr} with "
+                               f"{list(e.dice)} is {made}", ("total",))
 
     def _check_declare(self, e: ev.Declare) -> None:
         if e.round < self.round:
