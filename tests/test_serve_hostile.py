@@ -85,20 +85,26 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
 
 async def connect(port: int, then: list[list[object]], read_first: bool = True) -> int:
     """Open the view, read what it draws, send `then`, and go; the bytes it drew."""
-    drawn = 0
     async with aiohttp.ClientSession() as client, client.ws_connect(
             f"http://127.0.0.1:{port}/ws?width=80&height=24") as ws:
         await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
-        deadline = time.monotonic() + (8 if read_first else 0)
-        while time.monotonic() < deadline and drawn < 2000:
-            try:
-                message = await asyncio.wait_for(ws.receive(), 0.5)
-            except TimeoutError:
-                continue
-            if message.type == aiohttp.WSMsgType.BINARY:
-                drawn += len(message.data)
+        drawn = await drawing(ws, 8 if read_first else 0)
         for envelope in then:
             await ws.send_str(json.dumps(envelope))
+    return drawn
+
+
+async def drawing(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> int:
+    """The bytes the view draws within `seconds` (enough: 2,000 of them)."""
+    drawn = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and drawn < 2000:
+        try:
+            message = await asyncio.wait_for(ws.receive(), 0.5)
+        except TimeoutError:
+            continue
+        if message.type == aiohttp.WSMsgType.BINARY:
+            drawn += len(message.data)
     return drawn
 
 
@@ -190,16 +196,8 @@ def test_a_token_is_the_key_to_the_view(tmp_path):
                 no_socket = True
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as player:
             page = await player.get(f"{base}/?token=table-7")
-            drawn = 0
             async with player.ws_connect(f"{base}/ws?width=80&height=24") as ws:
-                deadline = time.monotonic() + 8
-                while time.monotonic() < deadline and drawn < 2000:
-                    try:
-                        message = await asyncio.wait_for(ws.receive(), 0.5)
-                    except TimeoutError:
-                        continue
-                    if message.type == aiohttp.WSMsgType.BINARY:
-                        drawn += len(message.data)
+                drawn = await drawing(ws, 8)
             return turned_away, page.status, no_socket, drawn
 
     try:
