@@ -71,6 +71,13 @@ class Board:
             where[(item.index, item.routine)] = slot
             counts[item.side] += 1
 
+    def renumber(self, item: Any, routine: int) -> None:
+        """Make `item`, where it stands, routine `routine` (a single blow that DMG-66 gives
+        more blows is numbered 1 like the others)."""
+        slot = self.where.pop(key(item))
+        item.number(routine)
+        self.where[key(item)] = slot
+
     def slot_of(self, item: Any) -> Beat:
         return self.where[key(item)]
 

@@ -26,6 +26,9 @@ class Declare(ev.Declare):
     shots: tuple[str, ...] = f("ids", ())  # a missile volley: one target per shot, in order
     distance: float | None = f("number0")  # inches (") an E covers: with `move`, its segments
     indoors: bool | None = f("bool")  # None: as the encounter says
+    # a G's routines, one table each, in order: `weapon` (one of the actor's), and its own
+    # `initiative` (as the declaration's); none: every routine with `weapon`
+    routines: tuple[dict[str, str], ...] = f("tables", ())
 
 
 @record(frozen=True)

@@ -12,16 +12,17 @@ from .events import Declare
 
 
 class Item:
-    """Built once per plan and never changed after: what the rules ask of an item most
-    often (its side, delay, whether it is a first routine, a missile, a casting) is
-    worked out here, once, rather than on every look."""
+    """Built once per plan: what the rules ask of an item most often (its side, delay,
+    whether it is a first routine, a missile, a casting, what overrides its initiative)
+    is worked out here, once, rather than on every look. Only `number` changes one after
+    (a single blow that DMG-66 gives more blows becomes routine 1)."""
 
     __slots__ = ("index", "decl", "actor", "rank", "letter", "role", "routine", "replaced",
-                 "arm", "side", "delay", "first", "missile", "casting", "place")
+                 "arm", "side", "delay", "first", "missile", "casting", "place", "override")
 
     def __init__(self, index: int, decl: Declare, actor: Combatant, rank: int, letter: str,
                  role: str, routine: int | None = None, replaced: str | None = None,
-                 arm: Weapon | None = None) -> None:
+                 arm: Weapon | None = None, word: str | None = None) -> None:
         self.index = index  # the declaration's position in the log
         self.decl = decl
         self.actor = actor
@@ -40,6 +41,8 @@ class Item:
         self.casting: bool = discharge and (decl.spell is not None or decl.device is not None
                                             or decl.usage_time is not None)
         self.place: tuple[int, int] = (rank, routine or 0)  # its order inside a beat
+        # `word`: the routine's own initiative (a declaration's `routines`), else none
+        self.override = initiative_override(decl, actor, arm, word)
 
     def __repr__(self) -> str:
         return (f"Item(index={self.index!r}, actor={self.actor.id!r}, letter={self.letter!r}, "
@@ -47,6 +50,11 @@ class Item:
 
     def weapon(self) -> Weapon | None:
         return self.arm
+
+    def number(self, routine: int) -> None:
+        """Make this single blow routine `routine` (see the class); the board re-keys it."""
+        self.routine = routine
+        self.place = (self.rank, routine)
 
     @property
     def is_device(self) -> bool:
@@ -73,9 +81,8 @@ class Item:
             extra = (("replaces", self.replaced),)
         if self.decl.prepared:
             extra += (("prepared", True),)
-        override = initiative_override(self.decl, self.actor, self.arm)
-        if override is not None:
-            extra += (("initiative", override),)
+        if self.override is not None:
+            extra += (("initiative", self.override),)
         if self.decl.shots and self.routine is not None and self.routine <= len(self.decl.shots):
             extra += (("target", self.decl.shots[self.routine - 1]),)
         # PlannedAction(actor, letter, routine, None, index, extra), filled without the
@@ -97,9 +104,13 @@ _new = object.__new__
 INITIATIVE = {"haste": "wins", "speed": "wins", "slow": "loses"}
 
 
-def initiative_override(decl: Declare, actor: Combatant, arm: Weapon | None) -> str | None:
-    """What overrides the side's initiative for this action: the declaration's own word,
-    else a weapon of speed, else the actor hasted or slowed (None: nothing)."""
+def initiative_override(decl: Declare, actor: Combatant, arm: Weapon | None,
+                        word: str | None = None) -> str | None:
+    """What overrides the side's initiative for this action: the routine's own word, else
+    the declaration's, else a weapon of speed, else the actor hasted or slowed (None:
+    nothing)."""
+    if word is not None:
+        return word
     if decl.initiative is not None:
         return decl.initiative
     if arm is not None and stats.of_speed(arm):

@@ -15,7 +15,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from . import book, stats
 from . import events as di
 from .board import Board, mark_ready, ready, repeats
-from .items import INITIATIVE, Item, initiative_override, weapon_of
+from .items import INITIATIVE, Item, weapon_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -52,8 +52,10 @@ def expander(rs: DemonIdol, fight: Fight) -> Callable[[int, di.Declare, str | No
         actor = roster[decl.actor]
         letter = avoid if replaced else decl.action
         role = role_of[letter]
-        arm = weapon_of(decl, actor, role)
         rank = rank_of(actor.id)
+        if decl.routines and not replaced:
+            return named_routines(index, decl, actor, rank, letter, role)
+        arm = weapon_of(decl, actor, role)
         count = 1 if replaced else routines(rs, actor, role, arm)
         if count == 1:
             return [Item(index, decl, actor, rank, letter, role, None, replaced, arm)]
@@ -61,6 +63,16 @@ def expander(rs: DemonIdol, fight: Fight) -> Callable[[int, di.Declare, str | No
                 for k in range(1, count + 1)]
 
     return expand_one
+
+
+def named_routines(index: int, decl: di.Declare, actor: Combatant, rank: int, letter: str,
+                   role: str) -> list[Item]:
+    """A G whose routines each name their weapon (and their own initiative, DI-3): one
+    item a routine, in the order declared."""
+    many = len(decl.routines) > 1
+    return [Item(index, decl, actor, rank, letter, role, number if many else None, None,
+                 actor.weapon(routine["weapon"]), routine.get("initiative"))
+            for number, routine in enumerate(decl.routines, start=1)]
 
 
 def collect_segments(rs: DemonIdol, fight: Fight, round_: int,
@@ -206,8 +218,8 @@ class Layout:
                  dice: dict[str, int]) -> None:
         self.rs, self.fight, self.board, self.items, self.dice = rs, fight, board, items, dice
         self.by_step: dict[tuple[str, str], list[Item]] = defaultdict(list)
-        for item in items:
-            self.by_step[(item.side, item.letter)].append(item)
+        for item in sorted(items, key=_place):  # roster order: a beat's why whatever was
+            self.by_step[(item.side, item.letter)].append(item)  # declared first
         order = [s.id for s in fight.encounter.sides]
         in_play = sorted({i.side for i in items if i.role != "psionic"},
                          key=lambda s: (-dice[s], order.index(s)))
@@ -407,6 +419,12 @@ class Rules:
     def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
         return [i for i in self.first_items if predicate(i)]
 
+    def in_order(self, items: list[Item]) -> list[Item]:
+        """`items` as the board has them now, the earliest first (roster order within a
+        beat): a rule that moves them one by one then gives the same plan whatever order
+        they were declared in."""
+        return sorted(items, key=lambda i: (self.board.pos(i), i.place))
+
     def whole(self, item: Item) -> list[Item]:
         return self.by_decl[item.index]
 
@@ -431,33 +449,42 @@ class Rules:
     # DI-3 for one action: haste or a weapon of speed wins initiative, slow loses it
     def overrides(self) -> None:
         for first in self.first_items:
-            word = initiative_override(first.decl, first.actor, first.arm)
-            if word is None:
-                continue
-            movers = self.whole(first)
-            enemies = [span for side in sorted(self.sides - {first.side})
-                       if (span := self.enemy_span(side)) is not None]
-            if not enemies:
-                continue
-            what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed"}[word]
-            if INITIATIVE[word] == "wins":
-                at = min(span[0] for span in enemies)
-                if max(self.board.positions(movers)) < at:
-                    continue
-                why = (f"{first.actor.id}: {what}, wins initiative for this action: "
-                       "before the enemy's actions")
-            else:
-                at = max(span[1] for span in enemies)
-                if min(self.board.positions(movers)) > at:
-                    continue
-                why = (f"{first.actor.id}: {what}, loses initiative for this action: "
-                       "after the enemy's actions")
-            self.board.lift(movers)
-            spans = [span for side in sorted(self.sides - {first.side})
-                     if (span := self.enemy_span(side)) is not None]
-            at = (min(s[0] for s in spans) if INITIATIVE[word] == "wins"
-                  else max(s[1] for s in spans) + 1)
-            self.board.add(movers, ["DI-3"], [why], at=at)
+            for movers, word in self.overridden(first):
+                self.override(movers, word)
+
+    def overridden(self, first: Item) -> list[tuple[list[Item], str]]:
+        """What moves together, and its word: a declaration's routines as one, unless
+        each names its own weapon, when each routine goes by its own."""
+        whole = self.whole(first)
+        if first.decl.routines:
+            return [([item], item.override) for item in whole if item.override is not None]
+        return [(whole, first.override)] if first.override is not None else []
+
+    def override(self, movers: list[Item], word: str) -> None:
+        first = movers[0]
+        enemies = [span for side in sorted(self.sides - {first.side})
+                   if (span := self.enemy_span(side)) is not None]
+        if not enemies:
+            return
+        what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed"}[word]
+        who, this = first.actor.id, "action"
+        if first.decl.routines and first.routine is not None:  # one routine of several
+            who += f" (routine {first.routine}, {first.arm.name if first.arm else 'no weapon'})"
+            this = "routine"
+        if INITIATIVE[word] == "wins":
+            if max(self.board.positions(movers)) < min(span[0] for span in enemies):
+                return
+            why = f"{who}: {what}, wins initiative for this {this}: before the enemy's actions"
+        else:
+            if min(self.board.positions(movers)) > max(span[1] for span in enemies):
+                return
+            why = f"{who}: {what}, loses initiative for this {this}: after the enemy's actions"
+        self.board.lift(movers)
+        spans = [span for side in sorted(self.sides - {first.side})
+                 if (span := self.enemy_span(side)) is not None]
+        at = (min(s[0] for s in spans) if INITIATIVE[word] == "wins"
+              else max(s[1] for s in spans) + 1)
+        self.board.add(movers, ["DI-3"], [why], at=at)
 
     # DI-6: missiles and reaction
     def missiles(self) -> None:
@@ -528,7 +555,8 @@ class Rules:
         if by_book:
             self.first_and_last()
         anchors: dict[frozenset[str], Beat | None] = {}
-        for first in self.items:
+        slotted: dict[frozenset[str], Beat] = {}  # first routines slotted before the same
+        for first in sorted(self.items, key=_place):  # roster order: whatever was declared first
             if first.routine != 1 or not (first.role == "strike" or first.missile):
                 continue
             if by_book and first.role == "strike":
@@ -547,12 +575,21 @@ class Rules:
                 continue
             why = (f"{first.actor.id}: first of {len(self.whole(first))} attack routines slots "
                    f"in just before {' and '.join(sorted(winners))}'s first attack")
+            shared = slotted.get(group)
+            if shared is not None and shared in self.board.sides:  # one beat, in any order
+                self.board.join([first], shared, "DI-7", why)
+                continue
             self.board.lift([first])
-            self.board.add([first], ["DI-7"], [why], at=self.board.slots.index(anchor))
+            slotted[group] = self.board.add([first], ["DI-7"], [why],
+                                            at=self.board.slots.index(anchor))
 
     # DMG-62 (by the book): multiple attack routines (G) strike first and last, whichever
     # side won (a missile volley keeps DI-7; the volley switch, DMG-63, spreads its shots)
     def first_and_last(self) -> None:
+        several = [i for i in self.items if i.role == "strike" and i.routine is not None]
+        if len({i.side for i in several}) > 1:
+            self.routine_by_routine(several)
+            return
         for first in self.items:
             if first.routine != 1 or first.role != "strike":
                 continue
@@ -572,6 +609,51 @@ class Rules:
                 self.board.lift([last])
                 self.board.add([last], ["DMG-62"], [why],
                                at=self.board.slots.index(final) + 1)
+
+    def routine_by_routine(self, several: list[Item]) -> None:
+        """Several routines on both sides: the first routines, in initiative order, before
+        the first attack of the round; the others after its last one, second routines
+        before third ones, each number in initiative order (a#1, b#1, ..., a#2, b#2)."""
+        attacks = [n for n, slot in enumerate(self.board.slots) if not ready(slot)
+                   and any(a.role == "strike" or a.missile
+                           for a in cast("list[Item]", slot.actions))]
+        ahead = self.board.slots[:attacks[0]]
+        upto = self.board.slots[:attacks[-1] + 1]
+        self.board.lift(several)
+        kept = self.board.sides  # the beats still on the board
+        later = [i for i in several if i.routine != 1]
+        self.lay_routines(later, sum(1 for slot in upto if slot in kept))
+        self.lay_routines([i for i in several if i.routine == 1],
+                          sum(1 for slot in ahead if slot in kept))
+
+    def lay_routines(self, items: list[Item], at: int) -> None:
+        """`items` in beats from position `at` on: by routine number, then initiative
+        (higher die first; equal dice, the lower speed factor first), equals sharing."""
+        sides_of: dict[int, set[str]] = defaultdict(set)
+        for item in items:
+            sides_of[self.dice[item.side]].add(item.side)
+        factors = [f for i in items if (f := factor_of(i)) is not None]
+        lowest = min(factors, default=0)  # no speed factor: with the first (as DI-11)
+
+        def key(item: Item) -> tuple[int, int, int]:
+            die = self.dice[item.side]
+            tied = len(sides_of[die]) > 1
+            factor = factor_of(item)
+            speed = (lowest if factor is None else factor) + item.delay if tied else 0
+            return (item.routine or 1, -die, speed)
+
+        groups: dict[tuple[int, int, int], list[Item]] = defaultdict(list)
+        for item in sorted(items, key=lambda i: (key(i), i.place)):
+            groups[key(item)].append(item)
+        for (number, die, speed), members in groups.items():
+            who = ", ".join(dict.fromkeys(m.actor.id for m in members))
+            order = f"die {-die}" + (f", speed factor {speed}" if speed else "")
+            then = ("several routines on both sides: the first routines strike first"
+                    if number == 1 else f"after every routine {number - 1}")
+            self.board.add(members, ["DMG-62"], [
+                f"{who}: attack routine {number}, in initiative order ({order}): {then} "
+                "(by the book)"], at=at)
+            at += 1
 
     def last_attack(self, sides: frozenset[str]) -> Beat | None:
         for slot in reversed(self.board.slots):
@@ -660,15 +742,17 @@ class Rules:
     def blow_against(self, blow: Item, d: Item) -> None:
         weapon = blow.weapon()
         factor = stats.speed_factor(weapon) if weapon is not None else None
-        rule = "DI-10"
         if factor is not None and self.book["caster_speed_less_die"]:
-            losing = min(self.dice[blow.side], self.dice[d.side])
-            base, what, rule = factor - losing, f"speed factor {factor} - losing die {losing} =", \
-                "DMG-67"
+            self.blow_by_book(blow, d, factor)
         elif factor is not None:
-            base, what = factor, "speed factor"
+            self.blow_timed(blow, d, factor, "speed factor", "DI-10")
         else:
-            base, what = self.dice[d.side], "the caster's die"
+            self.blow_timed(blow, d, self.dice[d.side], "the caster's die", "DI-10")
+
+    def blow_timed(self, blow: Item, d: Item, base: int, what: str, rule: str,
+                   note: str = "") -> None:
+        """The spell (or device) set before, with or after the blow: its time against
+        the blow's `base` (as `what` says it, `note` after) and its declaration delay."""
         time = base + blow.delay
         cast = d.cast_time()
         how, sign = self.compare(cast, time)
@@ -677,36 +761,56 @@ class Rules:
         raw = self.compare(d.base_time(), base)[0]
         blow_time = f"{base} + {blow.delay} delay = {time}" if blow.delay else str(time)
         self.board.place([d], blow, how, rule,
-                         f"G-vs-D: {kind} time {timed(d)} {sign} {what} {blow_time}, {outcome}",
+                         f"G-vs-D: {kind} time {timed(d)} {sign} {what} {blow_time}{note}, "
+                         f"{outcome}",
                          delayed(raw, how))
 
-    # DMG-65 (by the book): a missile lands on its side's die segment, in won rounds too
+    # DMG-67 (by the book): against a caster, the speed factor less the losing die
+    def blow_by_book(self, blow: Item, d: Item, factor: int) -> None:
+        ours, theirs = self.dice[blow.side], self.dice[d.side]
+        if ours > theirs:  # the caster's side lost: nothing to compare, the blow is first
+            self.board.place([d], blow, "after", "DMG-67",
+                             f"G-vs-D: {d.actor.id}'s side lost initiative ({theirs} vs "
+                             f"{ours}): the blow goes first")
+        elif ours == theirs:  # no losing die to take off
+            self.blow_timed(blow, d, factor, "speed factor", "DMG-67",
+                            " (a tied round: no losing die to take off)")
+        else:
+            less = factor - ours
+            what = f"speed factor {factor} - losing die {ours} ="
+            if less < 0:  # a negative result counts as positive
+                what += f" {less}, taken as"
+            self.blow_timed(blow, d, abs(less), what, "DMG-67")
+
+    # DMG-65 (by the book): a missile at a caster whose side won lands on the segment of
+    # the caster's side's die (tied, DI-12 has done the same)
     def missiles_on_die(self) -> None:
         if not self.book["missiles_on_die_segment"]:
             return
         for shot in self.firsts(lambda i: i.missile):
-            die = self.dice[shot.side]
             for target in self.targets(shot):
                 for d in self.by_actor.get(target, []):
-                    if not d.casting or d.side == shot.side or self.dice[d.side] == die:
-                        continue  # a tied round: DI-12 already did this
-                    lands = die + shot.delay
-                    how, sign = self.compare(d.cast_time(), lands)
-                    kind = "casting" if d.decl.spell else "usage"
-                    outcome = {"before": "spell first", "with": "one beat",
-                               "after": "missile first"}[how]
-                    landing = f"{die} + {shot.delay} delay = {lands}" if shot.delay else str(die)
-                    self.board.place(
-                        [d], shot, how, "DMG-65",
-                        f"missile against a caster: {kind} time {timed(d)} {sign} segment "
-                        f"{landing} ({possessive(shot.side)} die) where the missile lands, "
-                        f"{outcome}")
+                    if (d.casting and d.side != shot.side
+                            and self.dice[d.side] > self.dice[shot.side]):
+                        self.shot_at_caster(shot, d)
+
+    def shot_at_caster(self, shot: Item, d: Item) -> None:
+        die = self.dice[d.side]
+        lands = die + shot.delay
+        how, sign = self.compare(d.cast_time(), lands)
+        kind = "casting" if d.decl.spell else "usage"
+        outcome = {"before": "spell first", "with": "one beat", "after": "missile first"}[how]
+        landing = f"{die} + {shot.delay} delay = {lands}" if shot.delay else str(die)
+        self.board.place(
+            [d], shot, how, "DMG-65",
+            f"missile against a caster whose side won: {kind} time {timed(d)} {sign} segment "
+            f"{landing} ({possessive(d.side)} die) where the missile lands, {outcome}")
 
     # DMG-64 (by the book): a device goes off on its usage time's segment
     def devices(self) -> None:
         if not self.book["devices_by_usage_time"]:
             return
-        for d in self.firsts(lambda i: i.casting and i.is_device):
+        for d in self.in_order(self.firsts(lambda i: i.casting and i.is_device)):
             enemy = self.enemy_side(d)
             if enemy is None or enemy not in self.dice or self.dice[enemy] == self.dice[d.side]:
                 continue  # no enemy die, or a tied round (DI-12)
@@ -722,7 +826,7 @@ class Rules:
                              f"{d.actor.id}'s device: usage time {timed(d)} {sign} "
                              f"{possessive(enemy)} die {die}, {where} its first action")
 
-    # DMG-66 (by the book): a much faster weapon strikes again after the slower one
+    # DMG-66 (by the book): a much faster weapon strikes twice before the slower one
     def extra_blows(self) -> None:
         if not self.book["weapon_speed_blows"]:
             return
@@ -748,45 +852,57 @@ class Rules:
 
     def more_blows(self, blow: Item, fast: int, best: tuple[int, int, Item, int],
                    made: dict[tuple[int, int], Beat]) -> None:
+        """The second blow in a beat just before the slower one's (shared by every blow
+        that comes second against it); a third one in the slower one's own beat. Every
+        blow is a numbered routine, the first one too."""
         count, _, other, slow = best
-        anchor = self.board.slot_of(other)
+        slower = self.board.slot_of(other)
+        self.board.renumber(blow, 1)
+        gap = "10 or more greater" if count == 3 else "twice or more, or 5 or more greater"
+        who, than = blow.actor.id, f"speed factor {fast} against {other.actor.id}'s {slow} ({gap})"
         for number in range(2, count + 1):
             extra = Item(blow.index, blow.decl, blow.actor, blow.rank, blow.letter, blow.role,
                          number, None, blow.arm)
             self.by_decl[blow.index].append(extra)
-            if number == 2:
-                why = (f"{blow.actor.id}: speed factor {fast} against {other.actor.id}'s "
-                       f"{slow} (twice or more, or 5 or more greater): a second blow after "
-                       "the slower one")
-            else:
-                why = (f"{blow.actor.id}: speed factor {fast} against {other.actor.id}'s "
-                       f"{slow} (10 or more greater): a third blow")
-            key = (id(anchor), number)
+            if number == 3:
+                self.board.put([extra], slower, "DMG-66",
+                               f"{who}: {than}: a third blow, with the slower one's")
+                continue
+            why = f"{who}: {than}: a second blow, before the slower one strikes"
+            key = (id(slower), number)
             if key in made:
                 self.board.put([extra], made[key], "DMG-66", why)
             else:
-                at = self.board.slots.index(anchor) + 1
+                at = max(self.board.slots.index(slower), self.board.pos(blow) + 1)
                 made[key] = self.board.add([extra], ["DMG-66"], [why], at=at)
-            anchor = made[key]
 
     # DI-13: charge and weapon length
     def lengths(self) -> None:
-        for charge in self.firsts(lambda i: i.role == "move" and i.decl.charge):
+        # two charging each other clash where the first of them goes
+        for charge in self.in_order(self.firsts(lambda i: i.role == "move" and i.decl.charge)):
             striking = self.retaliators(charge)
             if striking:
                 self.order_by_length(charge, striking)
 
     def retaliators(self, charge: Item) -> list[Item]:
         """Who strikes within reach of `charge`: a set weapon or a G aimed at the charger,
-        a counter-charge at it (its blow lands in the same clash), and an F set where the
+        a counter-charge (its blow lands in the same clash), and an F set where the
         charger is going."""
         found = [i for i in self.aimed_at.get(charge.actor.id, [])
-                 if i.side != charge.side
-                 and (i.role in ("set", "strike") or (i.role == "move" and i.decl.charge))]
+                 if i.side != charge.side and self.answers(i, charge)]
         for target in self.targets(charge):
             found.extend(i for i in self.by_actor.get(target, [])
                          if i.role == "set" and not i.decl.target and i.side != charge.side)
         return found
+
+    def answers(self, item: Item, charge: Item) -> bool:
+        """Whether `item`, aimed at the charger, meets `charge` in its clash: a set weapon
+        or a G does; a charge only when `charge` is aimed back at its actor (two charging
+        each other), never one whose charger runs at someone else or at no one."""
+        if item.role in ("set", "strike"):
+            return True
+        return (item.role == "move" and item.decl.charge
+                and item.actor.id in self.targets(charge))
 
     def order_by_length(self, charge: Item, striking: list[Item]) -> None:
         reach = length_of(charge)
@@ -839,7 +955,7 @@ class Rules:
             numbers = sorted(shots)
             last = slot
             for number in numbers[1:]:
-                movers = shots[number]
+                movers = sorted(shots[number], key=_place)  # roster order, as declared or not
                 who = ", ".join(dict.fromkeys(m.actor.id for m in movers))
                 self.board.lift(movers)
                 last = self.board.add(

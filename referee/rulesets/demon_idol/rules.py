@@ -4,7 +4,8 @@ RULES = {
     "DI-0": "order.py: Board.place (a rule moves only what the order breaks)",
     "DI-1": "the app's procedure phases (phase events); recorded, not ordered",
     "DI-2": "ruleset.py: roll_initiative, initiative_from; order.py: side_dice",
-    "DI-3": "order.py: Layout (won round, letter order)",
+    "DI-3": "order.py: Layout (won round, letter order), Rules.overrides (an action's or a "
+            "routine's own initiative); routines.py (routines naming their own weapons)",
     "DI-4": "order.py: Layout (tied round, letter order across sides)",
     "DI-5": "order.py: Layout.run (psionics at the top of every segment)",
     "DI-6": "order.py: Rules.missiles",
@@ -29,16 +30,18 @@ RULES = {
 # not in RULES; each names the DMG page the switch follows. Pages 65-67 are the issue's;
 # 62-64 are our reading of where the DMG treats the matter.
 DMG_RULES = {
-    "DMG-62": "order.py: Rules.first_and_last (switch routines_first_and_last: multiple "
-              "routines strike first and last; DMG p62, initiative)",
+    "DMG-62": "order.py: Rules.first_and_last, routine_by_routine (switch "
+              "routines_first_and_last: multiple routines strike first and last; on both "
+              "sides, routine by routine in initiative order; DMG p62, initiative)",
     "DMG-63": "order.py: Rules.volleys, stop_at_contact, charge_against (switch "
               "volley_shots_in_turn: rate of fire, shot after shot; DMG p63, missile fire)",
     "DMG-64": "order.py: Rules.devices (switch devices_by_usage_time: a device goes off on "
               "its usage time's segment; DMG p64, our reading)",
     "DMG-65": "order.py: Rules.missiles_on_die (switch missiles_on_die_segment: missiles "
-              "against a caster land on their side's die segment; DMG p65)",
-    "DMG-66": "order.py: Rules.extra_blows (switch weapon_speed_blows: weapon speed factor "
-              "gives a faster weapon more blows in a tied round; DMG p66)",
-    "DMG-67": "order.py: Rules.blow_against (switch caster_speed_less_die: the losing die off "
-              "the speed factor against casting time; DMG p67)",
+              "against a caster whose side won land on the segment of its side's die; DMG p65)",
+    "DMG-66": "order.py: Rules.extra_blows (switch weapon_speed_blows: a much faster weapon "
+              "strikes twice before the slower one in a tied round, a third time with it; "
+              "DMG p66)",
+    "DMG-67": "order.py: Rules.blow_by_book (switch caster_speed_less_die: the losing die off "
+              "the speed factor against casting time, as a positive number; DMG p67)",
 }

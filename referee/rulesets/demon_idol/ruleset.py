@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
+from referee.engine.dice import DiceError, Roll
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
 from referee.engine.fight import Fight
-from referee.engine.forms import prefill
+from referee.engine.forms import last_declaration, prefill
 from referee.engine.plan import Plan
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields
@@ -23,32 +24,36 @@ from referee.engine.record import record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as di
-from . import stats
+from . import ranges, routines, stats
 from .items import INITIATIVE
 from .rules import RULES
 
 # The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
 BOOK: dict[str, tuple[str, str, str]] = {
     "weapon_speed_blows": (
-        "DMG-66", "tied rounds: a much faster weapon strikes again after the slower (DMG-66)",
-        "tied rounds: one blow each, by speed factor (DI-11)"),
+        "DMG-66", "tied rounds: a weapon twice as fast or 5 factors faster strikes twice "
+                  "before the slower one, 10 faster a third time with it (DMG-66)",
+        "tied rounds: one blow each, by speed factor (DI-11; not DMG-66)"),
     "caster_speed_less_die": (
-        "DMG-67", "melee against a caster: speed factor less the losing die (DMG-67)",
-        "melee against a caster: speed factor against casting time (DI-10)"),
+        "DMG-67", "melee against a caster: the attacker's side lost, speed factor less its "
+                  "die (negative counts as positive); tied, nothing off; the caster's side "
+                  "lost, the blow first (DMG-67)",
+        "melee against a caster: speed factor against casting time (DI-10; not DMG-67)"),
     "missiles_on_die_segment": (
-        "DMG-65", "missiles against a caster land on their side's die segment, won rounds "
-                  "too (DMG-65)",
-        "missiles against a caster by die only in tied rounds (DI-12)"),
+        "DMG-65", "missiles against a caster whose side won land on the segment of the "
+                  "caster's side's die (DMG-65)",
+        "missiles against a caster by die only in tied rounds (DI-12; not DMG-65)"),
     "routines_first_and_last": (
-        "DMG-62", "multiple attack routines (G) strike first and last, whichever side won (DMG-62)",
-        "multiple routines slot in before the winner's first attack (DI-7)"),
+        "DMG-62", "multiple attack routines (G) strike first and last, whichever side won; "
+                  "several on both sides, routine by routine in initiative order (DMG-62)",
+        "multiple routines slot in before the winner's first attack (DI-7; not DMG-62)"),
     "volley_shots_in_turn": (
         "DMG-63", "a volley's shots one after another; a charge's contact stops them (DMG-63)",
-        "a volley's shots in one beat (DI-7)"),
+        "a volley's shots in one beat (DI-7; not DMG-63)"),
     "devices_by_usage_time": (
         "DMG-64", "devices go off on their usage time's segment against the enemy's die "
                   "(DMG-64)",
-        "devices at the D place (DI-3)"),
+        "devices at the D place (DI-3; not DMG-64)"),
 }
 
 ROLES = ("psionic", "avoid", "parley", "await", "discharge", "move", "set", "strike")
@@ -60,7 +65,7 @@ FIELDS = {
     "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target", "shots"),
     "move": ("charge", "distance", "indoors", "closing", "weapon", "target"),
     "set": ("weapon", "target"),
-    "strike": ("weapon", "target"),
+    "strike": ("weapon", "target", "routines"),
 }
 ALWAYS = ("prepared", "trigger", "delay", "segment", "note", "initiative")
 DECLARE_SPECS = {
@@ -84,16 +89,19 @@ DECLARE_SPECS = {
                         help="this action alone wins or loses initiative"),
     "shots": Field("shots", "target of each shot", "ids",
                    help="a volley: one target per shot, in order"),
+    "routines": Field("routines", "weapon of each routine", help=routines.HELP),
 }
 
 
 @record(frozen=True)
 class State:
-    """demon-idol's part of the fold: spells lost, preparations fired, who died when."""
+    """demon-idol's part of the fold: spells lost, preparations fired, who fell when."""
 
     lost_spells: dict[tuple[int, str], di.SpellLost]
     fired: dict[tuple[int, str], di.Fire]
-    died: dict[str, tuple[int, frozenset[str]]]  # cid -> (round, actions resolved then)
+    # who is down, dying or dead, since when: cid -> (round, the beat the blow named,
+    # actions resolved then)
+    fell: dict[str, tuple[int, int | None, frozenset[str]]]
 
 
 class DemonIdol(Ruleset):
@@ -110,6 +118,8 @@ class DemonIdol(Ruleset):
         self.die = f.int("initiative_die", 6, minimum=2)
         self.death_at = f.int("death_at", -10)
         self.bleed = f.int("bleed", 1, minimum=0)
+        ranges.check({"initiative_die": self.die, "death_at": self.death_at,
+                      "bleed": self.bleed}, ranges.RULESET, f.path)
         self.letters = self._read_letters(f.list("letters", None))
         self.role_of = {key: role for key, _, role in self.letters}
         self.letter_of = {role: key for key, _, role in self.letters}
@@ -159,7 +169,7 @@ class DemonIdol(Ruleset):
     # -- state -----------------------------------------------------------------------------
 
     def start(self, fight: Fight) -> State:
-        return State({}, {}, {})
+        return State({}, {}, {})  # one fallen from the start has no moment: it never acts
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
         kind = event.TYPE
@@ -168,11 +178,25 @@ class DemonIdol(Ruleset):
                                                (event.round, event.actor): event})
         if kind == "fire" and isinstance(event, di.Fire):
             return replace(state, fired={**state.fired, (event.round, event.actor): event})
-        if kind == "death" and isinstance(event, ev.Death):
-            done = frozenset(fight.resolved.get(event.round, ()))
-            return replace(state, died={**state.died, event.target: (event.round, done)})
+        if kind in ("damage", "heal", "death"):
+            return self._fell(fight, state, event)
         if kind == "end":
             fight.phase = "recovery"  # DI-20: one recovery turn
+        return state
+
+    @staticmethod
+    def _fell(fight: Fight, state: State, event: ev.Event) -> State:
+        """The moment a combatant first falls (to 0 hit points or below, or dead) is kept
+        until healing stands it up again: DI-21 lets it act in that beat alone."""
+        target: str = getattr(event, "target", "")
+        status = fight.status[target]
+        down = status.dead or status.hp <= 0
+        if down and target not in state.fell:
+            done = frozenset(fight.resolved.get(event.round, ()))
+            beat = event.beat if isinstance(event, ev.Damage) else None
+            return replace(state, fell={**state.fell, target: (event.round, beat, done)})
+        if not down and target in state.fell:
+            return replace(state, fell={k: v for k, v in state.fell.items() if k != target})
         return state
 
     def announced(self) -> tuple[str, ...]:
@@ -187,9 +211,13 @@ class DemonIdol(Ruleset):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         if isinstance(event, di.Declare):
             super().check_event(fight, event)
+            ranges.check({name: getattr(event, name) for name in ranges.DECLARE},
+                         ranges.DECLARE, ())
             self._check_declare(fight, event)
         elif isinstance(event, di.Initiative):
             self._check_initiative(fight, event)
+        elif isinstance(event, di.Surprise):
+            ranges.check({"segments": event.segments}, ranges.SURPRISE, ())
         elif isinstance(event, di.Fire):
             if not any(getattr(d, "prepared", False) and d.actor == event.actor
                        for _, d in fight.declared(event.round)):
@@ -213,6 +241,8 @@ class DemonIdol(Ruleset):
                                      f"found {d.initiative!r}", ("initiative",))
         if d.shots:
             self._check_shots(fight, d)
+        if d.routines:
+            routines.check(d, fight.roster[d.actor], role)
         chosen = [n for n in ("spell", "device", "turn") if getattr(d, n)]
         if role == "discharge" and len(chosen) + (d.weapon is not None) > 1:
             raise IllegalDeclaration("a D names one of weapon, spell, device or turn",
@@ -295,6 +325,24 @@ class DemonIdol(Ruleset):
             if not 1 <= value <= self.die:
                 raise IllegalEvent(f"a d{self.die} shows 1 to {self.die}, found {value}",
                                    ("rolls", side))
+        for side, shown in e.dice.items():
+            self._check_die(e, side, shown)
+
+    def _check_die(self, e: di.Initiative, side: str, record: Any) -> None:
+        """Where the program rolled, the die it logged decides the side's roll: a save in
+        which they disagree is refused, with both values."""
+        if side not in e.rolls:
+            raise IllegalEvent(f"a die for {side!r}, which has no roll", ("dice", side))
+        try:
+            rolled = Roll.from_dict(record)
+        except DiceError as error:
+            raise IllegalEvent(str(error), ("dice", side)) from None
+        if rolled.expression != f"1d{self.die}":
+            raise IllegalEvent(f"expected one d{self.die}, found {rolled.expression}",
+                               ("dice", side))
+        if rolled.total != e.rolls[side]:
+            raise IllegalEvent(f"{e.rolls[side]}, but its die (dice.{side}) shows "
+                               f"{rolled.total}", ("rolls", side))
 
     # -- initiative ----------------------------------------------------------------------
 
@@ -329,27 +377,43 @@ class DemonIdol(Ruleset):
         return build_plan(self, fight, round_)
 
     def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
-        """DI-21: an actor slain in a beat still acts in it; one slain earlier does not."""
-        died = self.state(fight).died.get(cid)
-        if died is None:
+        """DI-21: all the actions of a beat resolve, even where they fell each other's
+        actors: one who fell (slain, dying or down) in a beat still acts in it; one who
+        fell earlier does not."""
+        status = fight.status[cid]
+        if not status.dead and status.hp > 0:
             return True
-        round_, done = died
-        if round_ != fight.round:
+        fell = self.state(fight).fell.get(cid)
+        if fell is None or fell[0] != fight.round:
             return False
-        plan = self.plan(fight, round_)
-        return all(set(plan.keys(n)) <= done for n in range(1, beat))
+        _, during, done = fell
+        return beat <= (during if during is not None else self._beat_when(fight, cid, done))
+
+    def _beat_when(self, fight: Fight, cid: str, done: frozenset[str]) -> int:
+        """The beat `cid` fell in when the blow named none: the first of the round's plan
+        not all resolved by `done`. Worked out once a plan (a big round asks it for every
+        fallen action)."""
+        key = (fight.plan_revision, cid, done)
+        kept: dict[Any, int] = self.__dict__.setdefault("_fell_beats", {})
+        found = kept.get(key)
+        if found is None:
+            if len(kept) > 4096:
+                kept.clear()
+            plan = self.plan(fight, fight.round)
+            found = next((n for n in range(1, len(plan.beats) + 1)
+                          if not set(plan.keys(n)) <= done), len(plan.beats) + 1)
+            kept[key] = found
+        return found
 
     def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
         status = fight.status[cid]
+        if self.acts_in(fight, cid, beat):
+            return None  # standing, or fell in this very beat: it still acts (DI-21)
         if status.dead:
-            if self.acts_in(fight, cid, beat):
-                return None  # slain in this very beat: it still acts (DI-21)
             return ("DI-21", "slain before this beat: does not act")
         if status.hp < 0:
             return ("DI-19", f"below 0 hit points ({status.hp}): dying, does not act")
-        if status.hp == 0:
-            return ("DI-19", "at 0 hit points: down, does not act")
-        return None
+        return ("DI-19", "at 0 hit points: down, does not act")
 
     @staticmethod
     def state(fight: Fight) -> State:
@@ -397,8 +461,11 @@ class DemonIdol(Ruleset):
     # -- forms -----------------------------------------------------------------------------
 
     def damage_default(self, fight: Fight, source: str | None) -> str:
-        """A weapon set against a charge (F) does double damage: its dice twice."""
-        damage = super().damage_default(fight, source)
+        """The acting routine's weapon's damage (where routines name their weapons), and a
+        weapon set against a charge (F) does double damage: its dice twice."""
+        weapon = routines.acting_weapon(fight, source)
+        damage = (weapon.damage if weapon is not None and weapon.damage
+                  else super().damage_default(fight, source))
         if source is not None and self.set_against_charge(fight, source):
             return f"{damage}+{damage}"
         return damage
@@ -422,12 +489,14 @@ class DemonIdol(Ruleset):
         from referee.engine.forms import declare_fields
 
         kind = self.kind(action)
+        combatant = fight.roster[actor]
         needs = tuple(n for n in (kind.fields if kind else ())
-                      if n != "shots" or self._volleys(fight.roster[actor]))
+                      if (n != "shots" or self._volleys(combatant))
+                      and (n != "routines" or routines.several_weapons(combatant)))
         needs += ("prepared", "trigger")
-        if "initiative" in prefilled or self._overrides(fight.roster[actor]):
+        if "initiative" in prefilled or self._overrides(combatant):
             needs += ("initiative",)
-        title = f"{fight.roster[actor].name} declares {action} — {kind.name if kind else ''}"
+        title = f"{combatant.name} declares {action} — {kind.name if kind else ''}"
         return Form(title, declare_fields(fight, actor, needs, prefilled, DECLARE_SPECS),
                     clock=True)
 
@@ -442,6 +511,9 @@ class DemonIdol(Ruleset):
             "speed" if weapon is not None and stats.of_speed(weapon) else None)
         if override is not None:
             out["initiative"] = override
+        last = last_declaration(fight, actor)
+        if isinstance(last, di.Declare) and last.action == action and last.routines:
+            out["routines"] = routines.text_of(last.routines)  # as last round
         return out
 
     @staticmethod
@@ -458,6 +530,12 @@ class DemonIdol(Ruleset):
 
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
+        named = values.get("routines")
+        if isinstance(named, str):  # the form's line: its routines name the weapons
+            values = {k: v for k, v in values.items() if k != "routines"}
+            if named.strip():
+                values = {k: v for k, v in values.items() if k != "weapon"}
+                values["routines"] = routines.parse(named)
         shots = values.get("shots")
         if isinstance(shots, (list, str)):
             values = {**values, "shots": (shots,) if isinstance(shots, str) else tuple(shots)}
@@ -491,6 +569,8 @@ class DemonIdol(Ruleset):
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
         d = decl if isinstance(decl, di.Declare) else None
         what = (d.weapon or d.spell or d.device or "") if d else ""
+        if d and d.routines:
+            what = " + ".join(r["weapon"] for r in d.routines)
         spell = fight.roster[cid].spell(d.spell) if d and d.spell else None
         time = stats.casting_time(spell) if spell is not None else None
         if time is not None:

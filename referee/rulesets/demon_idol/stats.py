@@ -1,4 +1,9 @@
-"""The keys demon-idol adds to the roster, and how its logic reads them."""
+"""The keys demon-idol adds to the roster, and how its logic reads them.
+
+Every number has the range the rules make sense in (a file past it is refused with its
+line and field): a time in segments up to a turn (100; a round has 10), a speed factor to
+30, a weapon's length to 50 feet, routines and shots to 20 a round.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +11,21 @@ from referee.engine.model import Combatant, Spell, Weapon
 from referee.engine.specs import Field
 from referee.engine.stats import rate_parts
 
+SEGMENTS = 100  # a time in segments: up to a turn
+
 DEVICE = (Field("name", "name", "id", required=True),
-          Field("usage_time", "segments to use", "int", 1, minimum=0))
+          Field("usage_time", "segments to use", "int", 1, minimum=0, maximum=SEGMENTS))
 
 COMBATANT = (
-    Field("reaction", "reaction adjustment", "int", 0,
+    Field("reaction", "reaction adjustment", "int", 0, minimum=-10, maximum=10,
           help="reaction / missile adjustment (DI-6)"),
-    Field("attacks", "attack routines", "int", 1, minimum=1, help="above 1: DI-7"),
+    Field("attacks", "attack routines", "int", 1, minimum=1, maximum=20, help="above 1: DI-7"),
     Field("group", "group", "id", help="a group that can be named at once", form=False),
     Field("devices", "devices", "items", items=DEVICE, form=False),
-    Field("agility", "Agility", "int", 0, form=False),  # kept: shared rosters carry it
-    Field("ac", "armour class", "int", form=False),
-    Field("level", "level", "int", form=False),
-    Field("move", "movement rate", "int", minimum=0,
+    Field("agility", "Agility", "int", 0, maximum=10, form=False),  # kept: shared rosters
+    Field("ac", "armour class", "int", maximum=10, form=False),
+    Field("level", "level", "int", minimum=0, maximum=99, form=False),
+    Field("move", "movement rate", "int", minimum=0, maximum=99,
           help='inches (") a round: with a distance, the segments an E needs'),
     Field("encumbered", "encumbered", "bool", False,
           help="loses a positive missile reaction bonus (DI-6)"),
@@ -27,8 +34,8 @@ COMBATANT = (
           help="hasted or slowed: each action wins or loses initiative"),
 )
 WEAPON = (
-    Field("speed_factor", "sf", "int", minimum=0, help="none: a natural attack"),
-    Field("length", "length", "number", help="feet, for DI-13"),
+    Field("speed_factor", "sf", "int", minimum=0, maximum=30, help="none: a natural attack"),
+    Field("length", "length", "number", minimum=0, maximum=50, help="feet, for DI-13"),
     Field("missile", "missile", "bool", False),
     Field("rate", "rate", "rate", 1, help='shots a round, or "1/2": one every 2 rounds'),
     Field("natural", "natural", "bool", False, form=False),  # documentation only
@@ -40,8 +47,8 @@ ENCOUNTER = (
           help="indoors a charge doubles the movement rate, outdoors adds a third"),
 )
 SPELL = (
-    Field("casting_time", "segments", "int", 1, minimum=0),
-    Field("level", "level", "int", form=False),
+    Field("casting_time", "segments", "int", 1, minimum=0, maximum=SEGMENTS),
+    Field("level", "level", "int", minimum=0, maximum=9, form=False),
 )
 
 

@@ -36,6 +36,9 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
 
 def tell_declare(fight: Fight, e: di.Declare) -> str:
     what = e.weapon or e.spell or e.device or ("turn undead" if e.turn else "")
+    if e.routines:
+        what = ", then ".join(r["weapon"] + (f" ({r['initiative']})" if "initiative" in r
+                                             else "") for r in e.routines)
     text = f"{name(fight, e.actor)} {e.verb} {e.action}" + (f" ({what})" if what else "")
     if e.target:
         text += " at " + ", ".join(name(fight, t) for t in e.target)
