@@ -37,6 +37,7 @@ log = logging.getLogger("textual-serve")
 MAX_MESSAGE = 16 * 1024  # bytes in one websocket message
 MAX_KEYS = 64  # characters of keystrokes in one message (an escape sequence, a key)
 MAX_SIZE = 1000  # columns or rows a resize may ask for
+PIPE = -1  # a pipe to the view (the value of asyncio's PIPE); no shell is ever used
 QUIT_WAIT, TERM_WAIT = 2.0, 2.0  # seconds a leaving view has to quit, then to end
 
 
@@ -46,8 +47,7 @@ class ViewService(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
         self._process = process = await asyncio.create_subprocess_exec(
-            *shlex.split(self.command), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            *shlex.split(self.command), stdin=PIPE, stdout=PIPE, stderr=PIPE,
             env=environment, start_new_session=True)
         assert process.stdin is not None
         self._stdin = process.stdin
