@@ -637,3 +637,34 @@ def test_replay_of_a_save_equals_its_fold(seed: int, steps: int) -> None:
         for event in fight.log[cut:]:
             part.push(event)
         assert part.rs == fight.rs
+
+
+def test_an_attack_keeps_the_referees_note():
+    """Issue 24 E.17: the attack form's note goes in the event and its log line."""
+    import random
+
+    from referee.session.files import load_save
+    from referee.session.replay import describe
+    from referee.session.store import Session
+    from referee.session.table import Table
+    from tests.conftest import ROOT
+
+    fight = load_save(ROOT / "saves" / "agility-order.toml").fight
+    form = fight.ruleset.command_form(fight, "attack", "sable")
+    assert form is not None and "note" in [f.name for f in form.fields]
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "ao.toml"
+    shutil.copyfile(ROOT / "saves" / "agility-order.toml", path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(4))
+        target = next(f for f in form.fields if f.name == "target").default
+        events = table.command("attack", "sable", {"target": target, "d20": 2,
+                                                   "note": "for the mill"})
+        attack = next(e for e in events if e.TYPE == "attack")
+        assert attack.note == "for the mill"
+        assert describe(table.fight, attack).endswith("— for the mill")
+    assert [e for e in load_save(path).fight.log if e.TYPE == "attack"][0].note == "for the mill"

@@ -901,7 +901,8 @@ class AgilityOrder(Ruleset):
             Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
             Field("reduce", "other reductions", "int", 0, minimum=0),
             Field("sneak_dice", "sneak d4s", "text", ""),
-            Field("fatal", "fatal d4", "int", None, minimum=1)]
+            Field("fatal", "fatal d4", "int", None, minimum=1),
+            Field("note", "note", help="anything to remember of it")]
         title = "Free hit (AO-10)" if command == "free" else "Attack (AO-7)"
         return Form(f"{c.name}: {title}", tuple(fields), focus="target")
 

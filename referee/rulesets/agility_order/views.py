@@ -71,6 +71,11 @@ def tell_cast(fight: Fight, e: ao.Spend, paid: str) -> str:
 
 
 def tell_attack(fight: Fight, e: ao.Attack) -> str:
+    line = attack_line(fight, e)
+    return f"{line} — {e.note}" if e.note else line
+
+
+def attack_line(fight: Fight, e: ao.Attack) -> str:
     who, whom = name(fight, e.actor), name(fight, e.target)
     kind = "free hit" if e.free else ("extra attack (MA + 2 BA)" if e.extra else "attack")
     if e.granted:
