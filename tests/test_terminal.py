@@ -177,8 +177,10 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
         for number, beat in enumerate(plan.beats, start=1):
             shown = plan_row(screen, number)
             assert shown is not None, f"beat {number} is not shown:\n{screen}"
-            for action in beat.actions:
-                assert action.label() in shown, (action.label(), shown)
+            text = ", ".join(action.label() for action in beat.actions)
+            # a beat of many actions is cut at 40% of the pane, to leave its rules and why
+            # room (Enter on it shows it whole)
+            assert text[:20] in shown and (text in shown or "…" in shown), (text, shown)
         assert plan_row(screen, 1).startswith("▶")  # the first beat is next
 
         term.keys("n")
