@@ -53,7 +53,8 @@ def generated_fight(events: int = EVENTS, seed: int = 5) -> Fight:
         fight.enter(di.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
                                                        "goblins": rng.randint(1, 6)}))
         for beat in range(1, 8):
-            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(rng.randint(1, 8),), total=3,
+            die = rng.randint(1, 8)  # a roll's total is what its dice make
+            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(die,), total=die,
                                 purpose="damage"))
             target = rng.choice(ids)
             fight.enter(ev.Damage(round=round_, target=target, amount=rng.randint(0, 2)))
