@@ -157,7 +157,8 @@ def crowd_fight(combatants: int = 200, events: int = EVENTS, seed: int = 11) -> 
         declare_all(round_)
         for beat in range(1, 8):
             target = rng.choice(ids)
-            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(rng.randint(1, 8),), total=3,
+            die = rng.randint(1, 8)  # a roll's total is what its dice make
+            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(die,), total=die,
                                 purpose="damage"))
             fight.enter(ev.Damage(round=round_, target=target, amount=rng.randint(0, 2)))
             fight.enter(ev.Heal(round=round_, target=target, amount=2))
