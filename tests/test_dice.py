@@ -520,3 +520,22 @@ def test_any_values_make_a_roll_or_raise_dice_error(values):
     except DiceError:
         return
     assert values == list(result.rolls)
+
+
+@given(dice_terms(), st.integers(0, 2**32))
+def test_a_quick_total_is_the_rolls_total(case, seed):
+    """`total_of` (a load checks every roll with it) agrees with the roll it stands for."""
+    from referee.engine.dice import total_of
+
+    result = roll(case[0], random.Random(seed))
+    assert total_of(case[0], tuple(result.rolls)) == result.total
+
+
+def test_a_quick_total_refuses_what_from_values_refuses():
+    from referee.engine.dice import DiceError, total_of
+
+    for expr, values in (("1d6", (7,)), ("2d6", (3,)), ("1d6", (0,)), ("1d4", (True,))):
+        with pytest.raises(DiceError):
+            from_values(expr, list(values))
+        with pytest.raises(DiceError):
+            total_of(expr, values)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .record import record
@@ -313,6 +314,36 @@ def from_values(expr: str | Expression, values: list[int]) -> Roll:
     for number, (value, dice) in enumerate(zip(values, owners, strict=True), start=1):
         _check_die(number, value, dice)
     return _build(expression, values)
+
+
+@lru_cache(maxsize=512)
+def parsed(expr: str) -> Expression:
+    """`parse`, kept: a long log rolls the same few expressions thousands of times."""
+    return parse(expr)
+
+
+def total_of(expr: str, values: tuple[int, ...]) -> int:
+    """What dice rolled at the table make of `expr` (DiceError as `from_values` says it),
+    worked out without building the roll: a load checks every roll of the log."""
+    expression = parsed(expr)
+    needed = sum(dice.count for dice in expression.dice)
+    if len(values) != needed:
+        raise DiceError(f"'{expression}' needs {needed} values (one per die), got {len(values)}")
+    total, at = 0, 0
+    for term in expression.terms:
+        if isinstance(term, Constant):
+            total += term.sign * term.value
+            continue
+        rolls = values[at:at + term.count]
+        for number, value in enumerate(rolls, start=at + 1):
+            if type(value) is not int or not 1 <= value <= term.sides:
+                _check_die(number, value, term)
+        at += term.count
+        if term.highest is None and term.lowest is None:
+            total += term.sign * sum(rolls)
+        else:
+            total += term.sign * sum(rolls[i] for i in term.keep(rolls))
+    return total
 
 
 def _check_die(number: int, value: Any, dice: Dice) -> None:

@@ -358,10 +358,10 @@ class Fight:
         """A roll's total is what its dice make: a save cannot say otherwise."""
         if not e.dice:
             return  # a total alone (typed from the table): nothing to hold it to
-        from .dice import DiceError, from_values
+        from .dice import DiceError, total_of
 
         try:
-            made = from_values(e.expr, list(e.dice)).total
+            made = total_of(e.expr, e.dice)
         except DiceError as error:
             raise IllegalEvent(str(error), ("dice",)) from None
         if made != e.total:
