@@ -130,10 +130,22 @@ def agrees(fight: Fight, beat: Beat, out: set[str]) -> None:
             cid = cid_of(found.group(1), name)
             kinds = {"Move": {"move"}, "Action": {"action"}}.get(found.group(2),
                                                                {"move", "action"})
-            if "holds a delayed" in why:  # PH-3: it holds what it does not gain anew
-                assert cid in holding, why
+            if "holds a delayed" in why:  # PH-3: it holds what it does not gain anew,
+                # unless a status from this phase took it after the gain (PH-10), and a
+                # why says so
+                took = any(w.startswith(name[cid] + " is ") and w.endswith(" it held")
+                           for w in beat.why)
+                assert cid in holding or took, why
             assert not any(a.actor == cid and a.action in kinds for a in beat.actions), why
             assert cid not in out, why
+        found = re.fullmatch(r"(.+?) is \w+: loses the delayed (Move and Action|Move|Action) "
+                             "it held", why)
+        if found:  # PH-10: a status took what it held: this phase lists it no more
+            cid = cid_of(found.group(1), name)
+            kinds = {"Move": {"move"}, "Action": {"action"}}.get(found.group(2),
+                                                               {"move", "action"})
+            held = [h["delayed"] for h in beat.extra["holding"] if h["actor"] == cid]
+            assert not any(kinds & set(k) for k in held), (why, held)
         if "left the fight" in why:
             cid = by_name[why.split(" left the fight")[0]]
             assert cid not in acting and cid not in holding, why

@@ -352,3 +352,220 @@ def test_a_delay_with_nothing_left_to_keep_is_refused_in_plain_words() -> None:
     fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="action"))
     assert rs.can_run(fight, "delay", "grusk") == (
         "Grusk the Warchief has no Move or Action left to keep this round (PH-3)")
+
+
+# -- issue 24: what the table expects ------------------------------------------------------
+
+
+def test_a_stunned_holder_is_not_holding_in_the_phase_it_is_stunned_in() -> None:
+    """C.13, PH-10: a stun takes the delayed Move and Action a unit holds, so the current
+    beat no longer lists it as holding (nor counts it), and its why says what was lost."""
+    fight = fight_of(DEMO)
+    before = fight.plan().beats[0]
+    assert "aldra" in [h["actor"] for h in before.extra["holding"]]
+    fight.enter(ph.Condition(round=1, target="aldra", name="stun", on=True, phase=4))
+    beat = fight.plan().beats[0]
+    holding = [h["actor"] for h in beat.extra["holding"]]
+    assert "aldra" not in holding and beat.note == f"{len(holding)} holding"
+    assert "Captain Aldra is stunned: loses the delayed Move and Action it held" in beat.why
+    assert not any("holding delayed:" in why and "Captain Aldra" in why for why in beat.why)
+
+
+def test_a_holder_stunned_before_its_phase_will_gain_there() -> None:
+    """PH-10: the stun took what Wall guard 1 held instead of its next Move and Action,
+    so it gains both on its phase: the tracker says @3, not lost."""
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    fight.enter(ph.Condition(round=1, target="guard1", name="stun", on=True, phase=4))
+    cells = rs.cells(fight, "guard1")
+    assert (cells["move"].text, cells["action"].text) == ("@3", "@3")
+    beat = fight.plan().beats[1]  # phase 3
+    assert {("guard1", "move"), ("guard1", "action")} <= {
+        (a.actor, a.action) for a in beat.actions}
+
+
+def test_an_immobilized_holder_keeps_only_its_delayed_action() -> None:
+    """PH-10: immobilized loses delayed Moves: the phase lists it holding its Action."""
+    fight = fight_of(DEMO)
+    fight.enter(ph.Condition(round=1, target="aldra", name="immobilized", on=True, phase=4))
+    beat = fight.plan().beats[0]
+    assert {"actor": "aldra", "delayed": ["action"]} in beat.extra["holding"]
+    assert "Captain Aldra is immobilized: loses the delayed Move it held" in beat.why
+
+
+def test_the_log_names_units_as_the_screen_does() -> None:
+    """C.14: a phase resolved, a bull rush, a dismount, a subdue and a wake are told with
+    the units' names; the events keep their ids (the save's contract)."""
+    from referee.rulesets.phases.views import tell
+
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    fight.enter(ph.ev.Resolve(round=1, actions=("grusk:move", "grusk:action")))
+    assert tell(rs, fight, fight.log[-1]) == (
+        "phase 4 resolved: the Move and Action of Grusk the Warchief")
+    told = []
+    for command, actor, values in (
+            ("bull-rush", "grusk", {"target": "aldra", "dice": "6 6; 1 1"}),
+            ("dismount", "guard2", {"target": "wolfrider", "dice": "6 6", "phase": 3}),
+            ("subdue", "orc1", {"target": "guard1", "damage": 4, "dice": "2", "phase": 3})):
+        for event in rs.run_command(fight, command, actor, values, random.Random(1)):
+            told.append(tell(rs, fight, event) or ph.ev.Roll.__name__ + ":" + str(
+                getattr(event, "purpose", "")))
+            fight.enter(event)
+    text = " | ".join(told)
+    for cid in ("grusk", "aldra", "guard2", "wolfrider", "orc1", "guard1"):
+        assert f" {cid} " not in f" {text} ".replace(",", " ").replace(":", " "), (cid, text)
+    assert "bull rush against Captain Aldra (PH-13)" in text
+    assert "Grusk the Warchief's bull rush against Captain Aldra succeeds" in text
+    assert "Wolf rider dismounted" in text and "subdue of Wall guard 1 (PH-14)" in text
+    manoeuvre = next(e for e in fight.log if isinstance(e, ph.Manoeuvre))
+    assert (manoeuvre.actor, manoeuvre.target) == ("grusk", ("aldra",))  # ids kept
+
+
+def test_a_wake_and_a_refused_regroup_name_the_units() -> None:
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    fight.enter(ph.Condition(round=1, target="orc2", name="calm", on=True, phase=4))
+    events = rs.run_command(fight, "wake", "orc1", {"target": "orc2", "phase": 3},
+                            random.Random(1))
+    assert events[0].note == "wakes Ironfang 2 (PH-10)"
+    with pytest.raises(RefereeError, match="Ironfang 1 is already in squad ironfang"):
+        fight.enter(ph.Regroup(round=1, actor="orc1", join="ironfang", phase=3))
+    with pytest.raises(RefereeError, match="Ironfang 3 is not a Command Unit"):
+        fight.enter(ph.Regroup(round=1, actor="orc1", leader="orc3", phase=3))
+
+
+def test_a_hit_marked_fatigue_is_entered_as_fatigue(tmp_path: Path) -> None:
+    """PH-14: the hit form's Fatigue answer reaches the ruleset: the hit is phases' own
+    damage with fatigue, Fatigue not Hits, in one undoable act; normal damage then turns
+    the Fatigue into lost Hits, and the log says so."""
+    from referee.session.store import Session
+    from referee.session.table import Table
+
+    path = tmp_path / "siege.toml"
+    shutil.copyfile(DEMO, path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(2))
+        table.told()
+        made = table.damage("aldra", 3, source="grusk", values={"fatigue": True})
+        assert [type(e) for e in made] == [ph.Damage] and made[0].fatigue
+        status = table.fight.status["aldra"]
+        assert (status.hp, status.marks["fatigue"]) == (12, 3)
+        assert table.told()[-1].text == (
+            "Captain Aldra takes 3 Fatigue from Grusk the Warchief (PH-14)")
+        table.undo()
+        assert (status.hp, table.fight.status["aldra"].marks["fatigue"]) == (12, 0)
+        table.redo()
+        table.damage("aldra", 4, source="grusk", values={"fatigue": False})
+        status = table.fight.status["aldra"]
+        assert (status.hp, status.marks["fatigue"]) == (5, 0)
+        assert table.told()[-1].text.startswith(
+            "Captain Aldra takes 4 damage from Grusk the Warchief (hp 5/12): its 3 Fatigue "
+            "turns to lost Hits (PH-14)")
+    saved = load_save(path).fight  # written as phases' damage, read back the same
+    assert [getattr(e, "fatigue", None) for e in saved.log if e.TYPE == "damage"] == [
+        True, False]
+    assert saved.status["aldra"].hp == 5
+
+
+def test_a_fatigue_hit_after_a_subdue_is_held_to_its_d6(tmp_path: Path) -> None:
+    """The Fatigue answer goes through phases' outcome checks: after a subdue whose d6
+    was a 6 (full normal damage), a hit marked Fatigue is refused, naming the die."""
+    from referee.engine.dice import from_values
+    from referee.engine.port import roll_event
+    from referee.session.store import Session
+    from referee.session.table import Table
+
+    path = tmp_path / "siege.toml"
+    shutil.copyfile(DEMO, path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(2))
+        d6 = roll_event(1, from_values("1d6", [6]), "subdue of Wall guard 1 (PH-14)", "orc1")
+        table.append([d6, ph.Manoeuvre(round=1, kind="subdue", actor="orc1",
+                                       target=("guard1",), success=True, phase=3, damage=4)])
+        with pytest.raises(RefereeError, match="the d6 6 says false"):
+            table.damage("guard1", 4, source="orc1", values={"fatigue": True})
+        table.damage("guard1", 4, source="orc1", values={"fatigue": False})
+        assert table.fight.status["guard1"].hp == 3
+
+
+def test_a_subdue_breaks_the_calm_as_any_attack_does() -> None:
+    """PH-10: any attack breaks the Calm; a subdue (Fatigue, PH-14) is an attack."""
+    fight = fight_of(DEMO)
+    fight.enter(ph.Condition(round=1, target="guard1", name="calm", on=True))
+    added = fight.enter(ph.Damage(round=1, target="guard1", amount=1, source="orc1",
+                                  fatigue=True))
+    assert [(e.TYPE, getattr(e, "on", None)) for e in added][1:] == [("condition", False)]
+    assert "calm" not in fight.ruleset.statuses(fight, "guard1")
+
+
+def test_the_action_form_takes_a_note_for_the_log() -> None:
+    """B.17: the Action's note goes on its `use` event and into its log line."""
+    from referee.rulesets.phases.views import tell
+
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    form = rs.command_form(fight, "action", "grusk")
+    assert form is not None and "note" in [f.name for f in form.fields]
+    event = rs.run_command(fight, "action", "grusk", {"phase": 4, "note": " hews at Aldra "},
+                           random.Random(1))[0]
+    assert event.note == "hews at Aldra"
+    assert tell(rs, fight, event) == (
+        "Grusk the Warchief takes its Action in phase 4: hews at Aldra")
+    assert rs.run_command(fight, "action", "grusk", {"phase": 4}, random.Random(1))[0].note \
+        is None
+
+
+def test_the_end_of_the_fight_by_phases_rules() -> None:
+    """E.16: the end is told with how each side stands and what lapses (PH-10, PH-3);
+    the tracker shows nothing held or to come, the plan no current beat and no phase
+    after the end holding anything; phases' own events that move the fight on are
+    refused; an undo reopens it as it was."""
+    from referee.rulesets.phases.views import tell
+
+    fight = fight_of(DEMO)
+    rs = fight.ruleset
+    fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="action"))
+    fight.enter(ph.Damage(round=1, target="orc1", amount=20))
+    end = ph.ev.End(round=1, note="the warband falls back")
+    assert tell(rs, fight, end) == (
+        "the fight is over: the warband falls back — Ironfang warband: 24 of 25 standing, "
+        "1 croaked; Harrowgate: 8 of 8 standing; the delayed Moves and Actions of 8 units "
+        "lapse (PH-3)")
+    fight.enter(end)
+    assert fight.ended and rs.status_parts(fight) == ["4 squads"]
+    assert {rs.cells(fight, cid)["move"].text for cid in ("aldra", "orc2", "dead1")} == {"—"}
+    assert rs.cells(fight, "grusk")["action"].text == "used"
+    plan = fight.plan()
+    assert plan.current(fight.resolved.get(1, set())) is None
+    assert all(not beat.extra["holding"] for beat in plan.beats[1:])
+    assert plan.notes[-1] == "the fight is over (round 1, phase 4)"
+    assert "the fight ended in phase 4: nothing more is gained or held (PH-3)" in \
+        plan.beats[1].why
+    assert not any("gain" in why and "on base Combat" in why for why in plan.beats[1].why)
+    assert rs.can_run(fight, "move", "orc2").startswith("the fight is over")
+    with pytest.raises(RefereeError, match="the fight is over"):
+        fight.enter(ph.Use(round=1, phase=3, actor="orc2", what="move"))
+    fight.enter(ph.ev.Undo(round=1))
+    assert not fight.ended and rs.state(fight).over == 0
+    assert fight.plan().current(fight.resolved.get(1, set())) == 1
+    assert rs.cells(fight, "orc2")["move"].text == "@3"
+
+
+def test_a_side_whose_last_uncroaked_decays_at_the_end_surrenders() -> None:
+    """PH-10, PH-17: the closing round's decay croaks the only Uncroaked unit that kept a
+    calm side from surrendering; the end's rules add the surrender in the same act."""
+    fight = fight_of(SCEN / "ph-01-phases-count-down.toml")
+    rs = fight.ruleset
+    sides = {c.side for c in fight.roster.values()}
+    side = next(iter(sorted(sides)))
+    units = [cid for cid, c in fight.roster.items() if c.side == side]
+    dead, rest = units[0], units[1:]
+    fight.roster[dead].stats["traits"] = ["Uncroaked"]
+    for cid in rest:
+        fight.enter(ph.Condition(round=1, target=cid, name="calm", on=True))
+    fight.enter(ph.Damage(round=1, target=dead, amount=fight.status[dead].hp - 1))
+    assert not rs.state(fight).surrendered
+    added = fight.enter(ph.ev.End(round=1))
+    assert [e.TYPE for e in added] == ["decay", "end", "surrender"]
+    assert rs.state(fight).surrendered == (side,)

@@ -117,7 +117,8 @@ class LineTable(ScrollView, can_focus=True):
         cells = self.rows[row]
         if cells is None:
             cells = self.rows[row] = self.load(row)
-            if self.widen(cells):  # every line drawn again, at the new widths
+            # a heading runs across the columns: it widens none (as in set_rows)
+            if not self.spans(row) and self.widen(cells):  # every line drawn again
                 self.strips.clear()
                 self.call_later(self.refresh)
         return cells

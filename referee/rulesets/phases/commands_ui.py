@@ -67,6 +67,8 @@ def would(rs: Phases, fight: Fight, command: str, actor: str,
 def can_run(rs: Phases, fight: Fight, command: str, actor: str | None) -> str:
     if actor is None or actor not in fight.roster:
         return "select a unit first"
+    if fight.ended and command != "status":
+        return "the fight is over: an undo (ctrl+z) takes the end back"
     out = rs.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
     if out:
         return f"{fight.roster[actor].name} is {out}"
@@ -136,6 +138,9 @@ def command_form(rs: Phases, fight: Fight, command: str, actor: str | None) -> F
         if command == "move":
             fields += (Field("engaged", "ends beside an enemy", "bool", False,
                              help="its Move drops to 0 (not Agile, PH-5)"),)
+        else:  # the attack, spell or potion it was, in the log (the Use's note)
+            fields += (Field("note", "note", "text", help="what it did: attacks Aldra, "
+                             "casts, drinks a potion …"),)
         return Form(f"{name}: {command} (PH-2)", fields)
     if command == "delay":
         has = available(rs, fight, actor)
@@ -230,8 +235,9 @@ def run_command(rs: Phases, fight: Fight, command: str, actor: str | None,
     if actor is None:
         raise RefereeError("select a unit first")
     if command in ("move", "action"):
+        note = str(values.get("note") or "").strip() or None
         return [ph.Use(round=round_, phase=_phase(values, rs, fight), actor=actor,
-                       what=command, engaged=bool(values.get("engaged", False)))]
+                       what=command, engaged=bool(values.get("engaged", False)), note=note)]
     if command == "delay":
         keep = tuple(k for k in KINDS if values.get(k, True))
         return [ph.Delay(round=round_, actor=actor, keep=keep)]
@@ -255,7 +261,8 @@ def run_command(rs: Phases, fight: Fight, command: str, actor: str | None,
     if command == "wake":
         phase = _phase(values, rs, fight)
         return [ph.Use(round=round_, phase=phase, actor=actor, what="action",
-                       note=f"wakes {values.get('target')} (PH-10)"),
+                       note=f"wakes {manoeuvres.name(fight, str(values.get('target')))} "
+                            "(PH-10)"),
                 ph.Condition(round=round_, target=values["target"], name="calm", on=False,
                              phase=phase)]
     phase = _phase(values, rs, fight)

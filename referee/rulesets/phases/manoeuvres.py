@@ -32,6 +32,11 @@ def real_dice(text: str | None) -> list[int] | None:
         raise IllegalEvent(f"dice are whole numbers, found {text!r}", ("dice",)) from None
 
 
+def name(fight: Fight, cid: str) -> str:
+    c = fight.roster.get(cid)
+    return c.name if c else cid
+
+
 def rusher_of(rs: Phases, fight: Fight, cid: str) -> Combatant:
     """PH-19: a rider counts as its mount (the mount's stats) in a bull rush; once
     dismounted the two are separate units (PH-15)."""
@@ -75,24 +80,27 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
     out: list[ev.Event] = []
     real = given.pop(0) if given else None
     mine = dice_roll(rush_dice(rusher), rng, real)
-    out.append(roll_event(round_, mine, f"bull rush: {actor} (PH-13)", actor, real is not None))
+    # the words a person reads name the units; the events' fields keep their ids
+    against = ", ".join(name(fight, cid) for cid in targets)
+    out.append(roll_event(round_, mine, f"bull rush against {against} (PH-13)", actor,
+                          real is not None))
     beaten = []
     for cid in targets:
         if cid in dodging:
-            beaten.append(f"{cid} dodging: loses (PH-13)")
+            beaten.append(f"{name(fight, cid)} dodging: loses (PH-13)")
             continue
         real = given.pop(0) if given else None
         theirs = dice_roll(rush_dice(rusher_of(rs, fight, cid)), rng, real)
-        out.append(roll_event(round_, theirs, f"bull rush: {cid} resists (PH-13)", cid,
-                              real is not None))
+        out.append(roll_event(round_, theirs, f"bull rush, resisting {name(fight, actor)} "
+                              "(PH-13)", cid, real is not None))
         if mine.total <= theirs.total:
-            result = f"{actor} {mine.total} does not beat {cid} {theirs.total}"
+            result = f"{mine.total} does not beat {name(fight, cid)} {theirs.total}"
             out.append(ph.Manoeuvre(round=round_, kind="bull-rush", actor=actor,
                                     target=tuple(targets), success=False, phase=phase,
                                     simultaneous=simultaneous, result=result,
                                     dodging=tuple(dodging), room=room))
             return out
-        beaten.append(f"{cid} {theirs.total}")
+        beaten.append(f"{name(fight, cid)} {theirs.total}")
     if not room:
         result = f"{mine.total} beats {', '.join(beaten)}, but nobody displaced has a square"
         success = False
@@ -117,14 +125,14 @@ def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
     if defense is None:
         defense = mount_defense(rs, fight, mount, actor)
     roll = dice_roll(f"{2 + helpers}d6", rng, real)
-    out: list[ev.Event] = [roll_event(round_, roll, f"dismount {rider} (PH-15)", actor,
-                                      real is not None)]
+    out: list[ev.Event] = [roll_event(round_, roll, f"dismount of {name(fight, rider)} "
+                                      "(PH-15)", actor, real is not None)]
     success = roll.total > defense
     verdict = "dismounted" if success else "stays mounted"
     out.append(ph.Manoeuvre(round=round_, kind="dismount", actor=actor, target=(rider,),
                             success=success, phase=phase, defense=defense,
-                            result=f"{roll.total} vs the mount's Defense {defense}: {rider} "
-                                   f"{verdict}"))
+                            result=f"{roll.total} vs the mount's Defense {defense}: "
+                                   f"{name(fight, rider)} {verdict}"))
     return out
 
 
@@ -148,8 +156,8 @@ def subdue(rs: Phases, fight: Fight, actor: str, target: str, damage: int,
     """PH-14: the attack's damage as Fatigue; d6: 1-3 half, 4-5 full, 6 full normal damage."""
     round_ = max(fight.round, 1)
     roll = dice_roll("1d6", rng, real)
-    out: list[ev.Event] = [roll_event(round_, roll, f"subdue {target} (PH-14)", actor,
-                                      real is not None)]
+    out: list[ev.Event] = [roll_event(round_, roll, f"subdue of {name(fight, target)} "
+                                      "(PH-14)", actor, real is not None)]
     face = roll.total
     amount, fatigue, what = subdue_outcome(face, damage)
     out.append(ph.Manoeuvre(round=round_, kind="subdue", actor=actor, target=(target,),

@@ -19,6 +19,7 @@ NONE: frozenset[str] = frozenset()
 STATUSES = ("stun", "immobilized", "incapacitated", "calm")
 WORD = {"move": "Move", "action": "Action"}
 HELD = "\x00"  # in a why, where the kinds held go: "a delayed Move and Action"
+DROPPED = "\x01"  # in a why's head: a status took delayed ones it held (views.stopped)
 
 
 @record(frozen=True)
@@ -92,7 +93,7 @@ class Run:
 
     __slots__ = ("held", "fresh", "used", "stun", "statuses", "gained", "lost", "blocked",
                  "keep", "holding", "gains", "invalid", "round", "unit", "base_pos", "done",
-                 "share", "hold")
+                 "share", "hold", "dropped")
 
     def __init__(self, unit: Unit, start: Start, round_: int, base_pos: int | None,
                  hold: bool = False) -> None:
@@ -113,6 +114,7 @@ class Run:
         self.gains: tuple[str, ...] = ()
         self.invalid: list[tuple[Op, str]] = []
         self.done = -2  # the last position worked out
+        self.dropped: set[str] = set()  # held kinds a status took in the phase at hand
         self.share: Any = None  # its part of the plan, worked out once (views.Share)
 
     def has(self, status: str) -> bool:
@@ -220,7 +222,7 @@ class Run:
                 return  # PH-17: Constructs and Uncroaked
             for kind in KINDS:  # kind by kind: a held one goes instead of the next
                 if kind in self.held or kind in self.fresh:
-                    self.held.discard(kind)
+                    self.drop(op, kind, "stunned")
                     self.fresh.discard(kind)
                     self.lost[kind] = "lost to a stun (PH-10)"
                 else:
@@ -228,8 +230,11 @@ class Run:
             return
         self.statuses[name] = op.until
         if name == "immobilized":
+            self.drop(op, "move", name)
             self.lose_moves("immobilized (PH-10)")
         elif name == "incapacitated":
+            for kind in KINDS:
+                self.drop(op, kind, name)
             self.lose_moves("incapacitated (PH-10)")
             if "action" in self.fresh or "action" in self.held:
                 self.lost["action"] = "incapacitated (PH-10)"
@@ -238,6 +243,17 @@ class Run:
         elif name == "calm" and "action" in self.fresh:
             self.fresh.discard("action")
             self.held.add("action")
+
+    def drop(self, op: Op, kind: str, word: str) -> None:
+        """A status takes a delayed `kind` the unit holds (PH-10): from the phase it
+        names it holds it no more, so that phase does not list it as holding, and its
+        why says what was lost (a status from the round's start: the first phase's)."""
+        if kind not in self.held:
+            return
+        self.held.discard(kind)
+        self.dropped.add(kind)
+        self.blocked.append((max(op.pos, 0), kind, "PH-10",
+                             f"{self.unit.name} is {word}{DROPPED}: loses a delayed one"))
 
     def end(self) -> Start:
         """How the unit starts the next round (PH-3: what it keeps is held)."""
@@ -277,6 +293,7 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
     while index < count and ops[index].pos < 0:
         _step(run, ops[index], extra, None)
         index += 1
+    run.dropped.clear()  # taken before the first phase began: it never lists them
     for pos in range(0, last + 1):
         run.holding[pos] = frozenset(run.held)
         run.done = pos - 1
@@ -287,6 +304,9 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
         while index < count and ops[index].pos == pos:
             _step(run, ops[index], extra, phase)
             index += 1
+        if run.dropped:  # a status from this phase: it holds them no more (PH-10)
+            run.holding[pos] = run.holding[pos] - run.dropped
+            run.dropped.clear()
     if keep_all:
         run.keep |= BOTH
     return run

@@ -3,7 +3,8 @@
 RULES = {
     "PH-1": "rounds.py: phase_order (highest base Combat + 1, down or up); ruleset.py: plan",
     "PH-2": "rounds.py: Run.gain (each unit gains on its base Combat), Run.use; views.py: plan",
-    "PH-3": "rounds.py: Run.gain (a held one blocks a new one), Run.end (delay events keep)",
+    "PH-3": "rounds.py: Run.gain (a held one blocks a new one), Run.end (delay events keep); "
+            "views.py: ended, tell_end (what is held lapses when the fight ends)",
     "PH-4": "ruleset.py: start (defending sides hold a delayed Move and Action)",
     "PH-5": "rounds.py: Run.use (the Action ends the Move; engaged, not Agile)",
     "PH-6": "manoeuvres.py: bull_rush (simultaneous = true: no Action spent)",
@@ -11,13 +12,14 @@ RULES = {
             "standing leader or Command Unit dissolves), check_new_leader",
     "PH-8": "squads.py: command_unit",
     "PH-9": "squads.py: Order; ruleset.py: order_rank, check_order (conflicting orders)",
-    "PH-10": "rounds.py: Run.condition (stun, immobilized, incapacitated, calm); "
-             "ruleset.py: surrendering, after",
+    "PH-10": "rounds.py: Run.condition (stun, immobilized, incapacitated, calm), Run.drop "
+             "(what a status takes is not held in its phase); ruleset.py: surrendering, "
+             "after (a round's or the fight's end too)",
     "PH-11": "modifiers.py: effective (the floor of 1 only for modifiers), check, attacks",
     "PH-12": "ruleset.py: apply_regroup (an Action), check_regroup",
     "PH-13": "manoeuvres.py: bull_rush; outcomes.py: check_bull_rush (the dice decide)",
     "PH-14": "manoeuvres.py: subdue; outcomes.py: check_subdue_damage; ruleset.py: "
-             "apply_damage (Fatigue into lost Hits)",
+             "apply_damage (Fatigue into lost Hits), damage_events (the hit form's Fatigue)",
     "PH-15": "manoeuvres.py: dismount; ruleset.py: check_dismount (an enemy, a rider still "
              "mounted); outcomes.py: check_dismount",
     "PH-16": "modifiers.py: elevation bonus; manoeuvres.py (dismount defense)",

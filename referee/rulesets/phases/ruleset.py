@@ -13,7 +13,7 @@ from referee.engine.model import Combatant, Encounter
 from referee.engine.plan import Plan
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
-from referee.engine.record import field, record, replace
+from referee.engine.record import field, fields, record, replace
 from referee.engine.specs import Cell, Column, Command, Field, Form
 
 from . import carrying, limits, manoeuvres, modifiers, outcomes, squads, stats
@@ -57,6 +57,8 @@ class State:
     # surrendered, removed)
     out: dict[str, tuple[int, str]] = field(default_factory=dict)
     bound: dict[str, str] = field(default_factory=dict)  # who takes no Action (PH-18)
+    over: int = 0  # the round the fight ended in (0: not over): nothing is held or gained
+    over_at: int = -1  # the phase (its index) that round was at when it ended
 
 
 class Phases(Ruleset):
@@ -291,6 +293,9 @@ class Phases(Ruleset):
             return replace(state, memo=carried(state))
         if isinstance(event, ev.Join) and event.combatant is not None:
             return self.apply_join(fight, state, event.combatant.id)
+        if isinstance(event, ev.End):  # the tracker and the plan read the round as it ended
+            return replace(state, over=max(fight.round, 1), over_at=self.now_pos(fight),
+                           memo=carried(state))
         if event.TYPE in ("damage", "death", "heal"):
             return self.apply_hits(fight, state, getattr(event, "target", ""))
         return state
@@ -528,6 +533,8 @@ class Phases(Ruleset):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
         limits.check_event(fight, event)
+        if fight.ended and isinstance(event, MOVES_ON):
+            raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
         actor = getattr(event, "actor", None)
         if isinstance(event, (ph.Use, ph.Delay, ph.Regroup, ph.Manoeuvre)):
             if actor not in fight.roster:
@@ -657,7 +664,7 @@ class Phases(Ruleset):
                 raise IllegalEvent(f"unknown squad {event.join!r} (squads: {known})", ("join",))
             target = state.squads[event.join]
             if event.join == own:
-                raise IllegalEvent(f"{cid} is already in squad {own}", ("join",))
+                raise IllegalEvent(f"{c.name} is already in squad {own}", ("join",))
             if len(target.members) >= self.limits[target.kind]:
                 raise IllegalEvent(f"{target.kind} {target.id} is full: at most "
                                    f"{self.limits[target.kind]} units (PH-7)", ("join",))
@@ -676,21 +683,25 @@ class Phases(Ruleset):
         """PH-7: the leader that drops out names a Command Unit of its squad; with the
         leader gone (croaked, fled), any member of it may."""
         state = self.state(fight)
+        actor = fight.roster[event.actor].name
         if own is None:
-            raise IllegalEvent(f"{event.actor} is in no squad to name a leader for",
-                               ("leader",))
+            raise IllegalEvent(f"{actor} is in no squad to name a leader for", ("leader",))
         squad = state.squads[own]
         if event.leader not in squad.members or event.leader not in fight.roster:
-            raise IllegalEvent(f"leader {event.leader!r} is not a member of squad {own} "
-                               "(PH-7)", ("leader",))
+            who = fight.roster[event.leader].name if event.leader in fight.roster else \
+                repr(event.leader)
+            raise IllegalEvent(f"leader {who} is not a member of squad {own} (PH-7)",
+                               ("leader",))
         if not squads.command_unit(fight.roster[event.leader]):
-            raise IllegalEvent(f"{event.leader} is not a Command Unit (PH-8)", ("leader",))
+            raise IllegalEvent(f"{fight.roster[event.leader].name} is not a Command Unit "
+                               "(PH-8)", ("leader",))
         leader = squad.leader
         standing = leader is not None and leader in fight.roster and leader in squad.members \
             and leader not in state.out
-        if standing and leader != event.actor:
-            raise IllegalEvent(f"squad {own} is led by {leader}: only the leader names the "
-                               "next one, as it drops out (PH-7)", ("leader",))
+        if standing and leader is not None and leader != event.actor:
+            raise IllegalEvent(f"squad {own} is led by {fight.roster[leader].name}: only the "
+                               "leader names the next one, as it drops out (PH-7)",
+                               ("leader",))
 
     def check_pair_stays(self, fight: Fight, event: ph.Regroup, own: str | None) -> None:
         """PH-19: a mount with a rider is in a squad only if its rider is in it too; a
@@ -703,14 +714,17 @@ class Phases(Ruleset):
         riders = {r: m for m, r in pairs.items()}
         actor, joins = event.actor, event.join
         rider = pairs.get(actor)
+        named = fight.roster
         if rider is not None and joins is not None and state.member.get(rider) != joins:
-            raise IllegalEvent(carrying.pair_apart(actor, rider), ("join",))
+            raise IllegalEvent(carrying.pair_apart(named[actor].name, named[rider].name),
+                               ("join",))
         mount = riders.get(actor)
         stays = state.member.get(mount) if mount is not None else None
-        if stays is not None and stays != joins:
-            raise IllegalEvent(f"{actor} rides {mount}, which stays in squad {stays}: a mount "
-                               "with a rider is in a squad only if its rider is in it too "
-                               "(PH-19)", ("join" if joins else "leave",))
+        if mount is not None and stays is not None and stays != joins:
+            raise IllegalEvent(f"{named[actor].name} rides {named[mount].name}, which stays "
+                               f"in squad {stays}: a mount with a rider is in a squad only "
+                               "if its rider is in it too (PH-19)",
+                               ("join" if joins else "leave",))
 
     def check_action(self, fight: Fight, round_: int, cid: str, phase: int | None) -> None:
         log = self.log_for(fight, round_)
@@ -785,10 +799,13 @@ class Phases(Ruleset):
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         out: list[ev.Event] = []
         round_ = max(fight.round, 1)
-        if isinstance(event, ev.Damage) and not getattr(event, "fatigue", False) and \
-                "calm" in self.statuses(fight, event.target):
+        # PH-10: any attack breaks the Calm, a subdue's (Fatigue, PH-14) too
+        if isinstance(event, ev.Damage) and "calm" in self.statuses(fight, event.target):
             out.append(ph.Condition(round=round_, target=event.target, name="calm", on=False))
-        if isinstance(event, (ev.Condition, ev.Damage, ev.Death, ph.Decay)):
+        # a round's or the fight's end follows its decay (PH-17), which may croak the last
+        # unit of a side that kept it from surrendering
+        if isinstance(event, (ev.Condition, ev.Damage, ev.Death, ph.Decay, ev.NewRound,
+                              ev.End)):
             trial = fight.copy() if out else fight
             if out:
                 for extra in out:
@@ -833,8 +850,14 @@ class Phases(Ruleset):
         return ("PH-21", f"{why}: gains nothing") if why else None
 
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
-        """Nothing to mark: a unit out of the fight is not in the plan at all, neither
-        gaining nor holding (PH-21), so no action of its waits to be skipped."""
+        """A unit out of the fight is not in the plan at all, neither gaining nor holding
+        (PH-21), so no action of its waits to be skipped; once the fight is over, what
+        its last round had still to do never comes (views.ended)."""
+        state = self.state(fight)
+        if state.over and plan.round == state.over:
+            from .views import ended
+
+            return ended(self, fight, plan, state.over_at)
         return plan
 
     def now_pos(self, fight: Fight) -> int:
@@ -968,7 +991,16 @@ class Phases(Ruleset):
 
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (Field("fatigue", "Fatigue", "bool", False,
-                      help="subdual damage: Fatigue, not Hits (PH-14)"),)
+                      help="subdual damage: Fatigue, not Hits (PH-14; S rolls a subdue's d6)"),)
+
+    def damage_events(self, fight: Fight, hit: ev.Damage,
+                      values: Mapping[str, Any]) -> list[ev.Event]:
+        """PH-14: a hit marked Fatigue is subdual damage, entered as Fatigue (phases' own
+        damage event), not Hits; the amount is the Fatigue dealt."""
+        if not values.get("fatigue"):
+            return [hit]
+        given = {spec.name: getattr(hit, spec.name) for spec in fields(hit)}
+        return [ph.Damage(**{**given, "fatigue": True})]
 
 
 def elite_hits(fight: Fight, cid: str) -> None:
@@ -982,6 +1014,9 @@ def elite_hits(fight: Fight, cid: str) -> None:
 
 
 ELITE_HITS = 5
+# phases' own events that move a fight on, refused once it has ended (as the core refuses
+# its own): a status, damage or a surrender may still follow the end
+MOVES_ON = (ph.Use, ph.Delay, ph.Order, ph.Regroup, ph.Manoeuvre)
 OUT_NAMES = ("fled", "removed")  # conditions that take a unit out of the fight (PH-21)
 LOOSE = ""  # the tracker's group of the units in no squad: no squad's id can be empty
 SINCE = "since"  # the memo's key for what `carried` hands on

@@ -11,27 +11,26 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.specs import Cell, Column
 
 from . import events as ph
-from . import manoeuvres, modifiers, squads, stats
-from .rounds import HELD, KINDS, WORD, RoundLog, Run
+from . import manoeuvres, modifiers, outcomes, squads, stats
+from .manoeuvres import name
+from .rounds import DROPPED, HELD, KINDS, WORD, RoundLog, Run
 
 if TYPE_CHECKING:
     from .ruleset import Phases
 
+# On a narrow screen (80 columns) the squad goes first (its heading names it and its
+# leader), the statuses last (the state column keeps the first of them); Hits, Move and
+# Action are what the referee plays by: never left out.
 COLUMNS = (
-    Column("squad", "squad", 10, fold=4),
+    Column("squad", "squad", 10, fold=5),
     Column("phase", "ph", 3),
     Column("cd", "C/D", 6),
-    Column("hits", "hits", 6, fold=5),
+    Column("hits", "hits", 9),
     Column("move", "move", 7),
     Column("action", "action", 7),
-    Column("status", "status", 14, fold=3),
+    Column("status", "status", 14, fold=1),
 )
 NAMES_SHOWN = 6
-
-
-def name(fight: Fight, cid: str) -> str:
-    c = fight.roster.get(cid)
-    return c.name if c else cid
 
 
 def names(fight: Fight, ids: list[str]) -> str:
@@ -100,6 +99,9 @@ def stopped(blocked: list[tuple[int, str, str, str]]) -> dict[int, list[tuple[st
 
 def stopped_why(rule: str, head: str, kinds: list[str]) -> tuple[str, str]:
     words = [WORD[k] for k in KINDS if k in kinds]
+    if DROPPED in head:  # PH-10: "is stunned: loses the delayed Move and Action it held"
+        return rule, f"{head.replace(DROPPED, '')}: loses the delayed {' and '.join(words)} " \
+            "it held"
     if HELD in head:  # PH-3: "holds a delayed Move and Action: gains no new one"
         return rule, f"{head.replace(HELD, ' and '.join(words))}: gains no new one"
     return rule, f"{head}: gains no {' or '.join(words)}"
@@ -345,6 +347,31 @@ def beat(frame: Frame, pos: int, here: Inputs, lost: Lost) -> Beat:
                 tag=f"phase {phase}", note=f"{len(holding)} holding" if holding else "")
 
 
+def ended(rs: Phases, fight: Fight, plan: Plan, at: int) -> Plan:
+    """The plan of the round the fight ended in: what was not done never will be (its
+    actions marked skipped, so no beat is current), and the phases after the one it
+    ended in gain and hold nothing (PH-3: what a unit held lapses). New beats: the kept
+    ones are shared with later plans."""
+    done = fight.resolved.get(plan.round, set())
+    log = rs.at_round(fight, plan.round)
+    where = f"phase {log.order[at]}" if 0 <= at < len(log.order) else "its first phase"
+    why = f"the fight ended in {where}: nothing more is gained or held (PH-3)"
+    beats = []
+    for pos, beat in enumerate(plan.beats):
+        actions = [action if key in done else action.with_extra(skipped="the fight is over")
+                   for key, action in zip(beat.action_keys(), beat.actions, strict=True)]
+        if pos <= at:
+            beats.append(Beat(actions, beat.rules, beat.why, beat.extra, beat.tag, beat.note))
+            continue
+        out = Cites()
+        out.cite("PH-1", beat.why[0] if beat.why else "")
+        out.cite("PH-3", why)
+        beats.append(Beat(actions, list(out.rules), list(out.why),
+                          {**beat.extra, "holding": []}, beat.tag))
+    notes = plan.notes + [f"the fight is over (round {plan.round}, {where})"]
+    return Plan(plan.ruleset, plan.round, beats, notes, plan.skipped, plan.points)
+
+
 # -- the tracker ---------------------------------------------------------------------------
 
 
@@ -357,14 +384,23 @@ def kind_cell(run: Run | None, kind: str, now: int, order: tuple[int, ...]) -> C
         return Cell("kept", "warn") if kind in run.keep else Cell("ready", "good")
     if kind in run.used:
         return Cell("used", "dim")
-    if kind in run.lost:
-        return Cell("lost", "bad")
     if kind in run.stun:  # the next one it gains goes to the stun (PH-10)
         return Cell("stun", "bad")
-    if run.base_pos is not None and run.base_pos > now and \
-            not any(b[1] == kind for b in run.blocked):
-        return Cell(f"@{order[run.base_pos]}", "")
+    if run.base_pos is not None and run.base_pos > now and will_gain(run, kind):
+        return Cell(f"@{order[run.base_pos]}", "")  # a delayed one lost, a new one to come
+    if kind in run.lost:
+        return Cell("lost", "bad")
     return Cell("—", "dim")
+
+
+def will_gain(run: Run, kind: str) -> bool:
+    """Whether nothing that stands now will stop the unit gaining `kind` on its phase
+    (as Run.gain tells them: PH-3, PH-10, PH-18)."""
+    if run.has("incapacitated") or kind in run.held:
+        return False
+    if kind == "move":
+        return not run.has("immobilized")
+    return not run.unit.bound
 
 
 def statuses_now(rs: Phases, fight: Fight, cid: str, run: Run | None) -> list[str]:
@@ -416,15 +452,44 @@ def cells(rs: Phases, fight: Fight, cid: str) -> dict[str, Cell]:
     fatigue = status.marks.get("fatigue", 0)
     hits = f"{status.hp}/{status.max_hp}" + (f" F{fatigue}" if fatigue else "")
     words = statuses_now(rs, fight, cid, run)
+    move, action = kind_cell(run, "move", now, order), kind_cell(run, "action", now, order)
+    if state.over:  # the fight is over: what was done stays, nothing is held or to come
+        move, action = over_cell(run, "move"), over_cell(run, "action")
+        words = [w for w in words if w != "stunned" or run is None or not run.stun]
+    words += bearing(rs, fight, cid)
     return {
         "squad": Cell(squad_text, "strong" if squad and squad.leader == cid else ""),
         "phase": Cell(str(base_c)),
         "cd": Cell(f"{com}/{dfn}", tone),
         "hits": Cell(hits, "bad" if status.hp <= 0 else ""),
-        "move": kind_cell(run, "move", now, order),
-        "action": kind_cell(run, "action", now, order),
+        "move": move,
+        "action": action,
         "status": Cell(", ".join(words), "warn" if words else ""),
     }
+
+
+def bearing(rs: Phases, fight: Fight, cid: str) -> list[str]:
+    """What it carries, drags or rides (PH-18, PH-19), beside its statuses: why a
+    carrier has no Action, and that a rider is still mounted until a dismount."""
+    state = rs.state(fight)
+    out = []
+    bound = state.bound.get(cid)
+    if bound:
+        out.append(bound.removeprefix("is "))  # "carries Redcap 2", "dragged"
+    mount = fight.roster[cid].stats.get("mount")
+    if mount and cid not in state.dismounted:
+        out.append(f"on {name(fight, str(mount))}")
+    return out
+
+
+def over_cell(run: Run | None, kind: str) -> Cell:
+    """A Move or Action once the fight is over: used or lost in its last round, else
+    nothing (a delayed one lapses: there is no next round, PH-3)."""
+    if run is not None and kind in run.used:
+        return Cell("used", "dim")
+    if run is not None and kind in run.lost:
+        return Cell("lost", "bad")
+    return Cell("—", "dim")
 
 
 def facts(rs: Phases, fight: Fight, cid: str) -> dict[str, Any]:
@@ -458,7 +523,7 @@ def status_parts(rs: Phases, fight: Fight) -> list[str]:
     state = rs.state(fight)
     log = state.now
     parts = []
-    if log.order:
+    if log.order and not state.over:  # once over, no phase is under way
         now = rs.now_pos(fight)
         if now >= 0:
             parts.append(f"phase {log.order[now]} ({now + 1}/{len(log.order)})")
@@ -514,24 +579,94 @@ def tell(rs: Phases, fight: Fight, event: ev.Event) -> str | None:
         targets = ", ".join(name(fight, t) for t in event.target)
         verdict = "succeeds" if event.success else "fails"
         cost = " (simultaneous: no Action, PH-6)" if event.simultaneous else ""
-        return (f"{name(fight, event.actor)}'s {event.kind} against {targets} {verdict}"
+        kind = outcomes.LABELS.get(event.kind, event.kind)
+        return (f"{name(fight, event.actor)}'s {kind} against {targets} {verdict}"
                 f"{cost}" + (f": {event.result}" if event.result else ""))
     if isinstance(event, ph.Surrender):
         return (f"{rs.side_name(fight, event.side)} surrenders: every unit calm, "
                 "incapacitated or croaked (PH-10)")
-    if isinstance(event, ph.Damage) and event.fatigue:
-        return f"{name(fight, event.target)} takes {event.amount} Fatigue (PH-14)"
+    if isinstance(event, ev.Damage):
+        return tell_damage(fight, event)
+    if isinstance(event, ev.Resolve) and event.actions:
+        return tell_resolve(fight, event)
+    if isinstance(event, ev.End):
+        return tell_end(rs, fight, event)
     return None
+
+
+def tell_end(rs: Phases, fight: Fight, event: ev.End) -> str:
+    """The fight is over: how each side stands (PH-10, PH-21), and what the units held
+    lapses (PH-3: a delay keeps into the next round, and there is none)."""
+    text = "the fight is over" + (f": {event.note}" if event.note else "")
+    sides = "; ".join(side_at_end(rs, fight, side.id) for side in fight.encounter.sides)
+    runs = rs.runs(fight, rs.state(fight).now.round)
+    holding = sum(1 for run in runs.values() if run.held or run.fresh & run.keep)
+    lapse = f"; the delayed Moves and Actions of {holding} unit{'s' if holding != 1 else ''} " \
+        "lapse (PH-3)" if holding else ""
+    return f"{text} — {sides}{lapse}"
+
+
+def side_at_end(rs: Phases, fight: Fight, side: str) -> str:
+    """"Harrowgate: 6 of 8 standing, 2 croaked", or "... surrendered (PH-10)"."""
+    state = rs.state(fight)
+    name_ = rs.side_name(fight, side)
+    if side in state.surrendered:
+        return f"{name_} surrendered (PH-10)"
+    units = [cid for cid, c in fight.roster.items() if c.side == side]
+    gone: dict[str, int] = {}
+    for cid in units:
+        how = "croaked" if rs.croaked(fight, cid) else rs.out_of_fight(fight, cid)
+        if how:
+            gone[how] = gone.get(how, 0) + 1
+    standing = len(units) - sum(gone.values())
+    return f"{name_}: {standing} of {len(units)} standing" + "".join(
+        f", {count} {how}" for how, count in gone.items())
+
+
+def tell_damage(fight: Fight, event: ev.Damage) -> str | None:
+    """Fatigue dealt, or normal damage that turns the Fatigue a unit has into lost Hits
+    (PH-14); other damage is the core's line."""
+    status = fight.status.get(event.target)
+    source = f" from {name(fight, event.source)}" if event.source else ""
+    note = f" — {event.note}" if event.note else ""
+    if getattr(event, "fatigue", False):
+        return f"{name(fight, event.target)} takes {event.amount} Fatigue{source} (PH-14){note}"
+    fatigue = status.marks.get("fatigue", 0) if status is not None else 0
+    if not fatigue or status is None:
+        return None
+    hp = status.hp - event.amount - fatigue  # told before it is applied
+    return (f"{name(fight, event.target)} takes {event.amount} damage{source} (hp {hp}/"
+            f"{status.max_hp}): its {fatigue} Fatigue turns to lost Hits (PH-14){note}")
+
+
+def tell_resolve(fight: Fight, event: ev.Resolve) -> str:
+    """A phase done, by the units' names: "phase 3 resolved: the Move and Action of
+    Ironfang 1, Ironfang 2" (its keys are `unit:move`, `unit:action`)."""
+    kinds: dict[str, list[str]] = {}
+    for key in event.actions:
+        actor, _, kind = key.rpartition(":")
+        kinds.setdefault(actor or key, []).append(WORD.get(kind, kind))
+    roster = fight.roster  # a phase of a big battle resolves hundreds of units
+    whose: dict[str, list[str]] = {}
+    phases = set()
+    for actor, words in kinds.items():
+        c = roster.get(actor)
+        whose.setdefault(" and ".join(words), []).append(c.name if c else actor)
+        if c is not None:
+            phases.add(stats.combat(c))
+    where = f"phase {phases.pop()} resolved" if len(phases) == 1 else "resolved"
+    return f"{where}: " + "; ".join(f"the {words} of {', '.join(who)}"
+                                    for words, who in whose.items())
 
 
 def squad_line(rs: Phases, fight: Fight, sid: str) -> str:
     squad = rs.state(fight).squads[sid]
-    leader = squad.leader or "none"
+    leader = name(fight, squad.leader) if squad.leader else "none"
     alive = [m for m in squad.members if not rs.croaked(fight, m)]
     word = ""
     if squad.leader is None or rs.croaked(fight, squad.leader):
         others = [m for m in alive if squads.command_unit(fight.roster[m])]
-        word = " — leader down: Regroup names " + (", ".join(others) if others else
+        word = " — leader down: Regroup names " + (names(fight, others) if others else
                                                    "nobody: the squad dissolves") + " (PH-7)"
     return (f"{squad.id} ({squad.kind}, {len(alive)}/{len(squad.members)}): leader {leader}; "
             f"order {squad.order.text()}{word}")
