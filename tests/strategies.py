@@ -71,8 +71,9 @@ def di_declaration(draw, combatant, others):
         choice = draw(st.sampled_from(["weapon", "spell", "turn", "device"]))
         if choice == "spell" and combatant.spells:
             fields["spell"] = draw(st.sampled_from(combatant.spells)).name
-        elif choice == "weapon":
-            fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
+        elif choice == "weapon" and any(w.stat("missile") for w in combatant.weapons):
+            loosed = [w for w in combatant.weapons if w.stat("missile")]  # D needs one
+            fields["weapon"] = draw(st.sampled_from(loosed)).name
         elif choice == "device":
             fields.update(device="wand", usage_time=draw(st.integers(1, 6)))
         else:

@@ -289,3 +289,254 @@ def test_a_volley_names_a_target_per_shot():
         with pytest.raises(IllegalDeclaration):
             fight.copy().push(di.Declare(round=1, actor="mira", action="D", weapon="long bow",
                                          shots=shots_named, replaces=True))
+
+
+# -- issue 24: the forms and the table know the rules ------------------------------------
+
+
+def demo() -> Fight:
+    return load_save(ROOT / "saves" / "demo.toml").fight
+
+
+def declare(fight: Fight, actor: str, action: str, **values: object) -> di.Declare:
+    """A declaration as the app's form gives it (the form's own words and lines), pushed."""
+    event = fight.ruleset.declaration(fight, actor, action, values)
+    assert isinstance(event, di.Declare)
+    fight.push(event)
+    return event
+
+
+def row(fight: Fight, cid: str) -> str:
+    """What the tracker and the players' view show of `cid`'s declaration."""
+    decl = {d.actor: d for _, d in fight.declared(fight.round)}[cid]
+    return fight.ruleset.declared_text(fight, cid, decl)
+
+
+# B.4: a D discharges a missile or thrown weapon, a device, a spell or turning
+
+
+@pytest.mark.parametrize("values", [{"weapon": "long sword"}, {"weapon": "spear"}, {}])
+def test_a_d_with_a_melee_weapon_or_nothing_is_refused(values):
+    fight = demo()
+    with pytest.raises(IllegalDeclaration) as refused:
+        fight.push(di.Declare(round=1, actor="brann", action="D", target=("gob1",),
+                              **values))
+    assert refused.value.path == ("weapon",)
+    assert "a missile or thrown weapon, a device, a spell or turning undead" in str(
+        refused.value)
+    for allowed in ({"weapon": "short bow"}, {"spell": "sleep"}, {"turn": True},
+                    {"device": "wand", "usage_time": 2}):
+        fight.copy().push(di.Declare(round=1, actor="zed" if "spell" in allowed else "mira",
+                                     action="D", target=("gob1",), **allowed))
+
+
+def test_one_with_nothing_to_discharge_cannot_declare_d_and_no_form_offers_a_sword():
+    fight = demo()
+    ruleset = fight.ruleset
+    assert "has nothing a D discharges" in ruleset.can_declare(fight, "brann", "D")
+    assert ruleset.can_declare(fight, "brann", "G") == ""
+    assert ruleset.prefill(fight, "gob2", "D")["weapon"] == "heavy crossbow"
+    assert ruleset.prefill(fight, "zed", "D") == {"spell": "sleep", "target": "gob1"}
+    for cid in fight.roster:
+        if not ruleset.can_declare(fight, cid, "D"):
+            declare(fight.copy(), cid, "D", **ruleset.prefill(fight, cid, "D"))
+
+
+def test_a_thrown_weapon_is_discharged_as_a_missile():
+    fight = fight_from("di-rule-06-thrown-dagger.toml")
+    assert fight.plan().labels() == [["hal:D"], ["orc:G"]]
+    assert fight.ruleset.prefill(fight, "hal", "D")["weapon"] == "dagger"
+    assert fight.ruleset.damage_default(fight, "hal") == "1d4"
+
+
+# B.5: a volley split between targets, from the form's one line
+
+
+def test_the_form_splits_a_volley_between_targets_by_id_or_name():
+    fight = demo()
+    event = declare(fight, "mira", "D", weapon="short bow", target="gob3",
+                    shots="Goblin 1, gob2")
+    assert event.shots == ("gob1", "gob2") and event.target == ("gob1", "gob2")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    shots = [a for b in fight.plan().beats for a in b.actions if a.actor == "mira"]
+    assert [a.flag("target") for a in shots] == ["gob1", "gob2"]
+    assert row(fight, "mira") == "D short bow → gob1, gob2"
+    told = fight.ruleset.tell(fight, event)
+    assert told == ("Mira the ranger declares D (short bow) at Goblin 1, Goblin 2 "
+                    "(2 shots, in order)")
+
+
+def test_several_shots_at_one_target_and_what_is_refused():
+    fight = demo()
+    two = fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                         "shots": "gob1 x2"})
+    assert two.shots == ("gob1", "gob1") and two.target == ("gob1",)
+    blank = fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                           "target": "gob3", "shots": " "})
+    assert blank.shots == () and blank.target == ("gob3",)
+    with pytest.raises(IllegalDeclaration, match="no one is called 'gob9'") as unknown:
+        fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                       "shots": "gob1, gob9"})
+    assert unknown.value.path == ("shots",)
+    with pytest.raises(IllegalDeclaration, match="3 targets for short bow's 2 shot"):
+        declare(fight, "mira", "D", weapon="short bow", shots="gob1 x2, gob2")
+
+
+# B.8: a group that broke shows its avoidance, never the old declaration
+
+
+def test_a_group_that_broke_shows_its_avoidance_not_its_declaration():
+    from referee.session.follow import players_view
+
+    fight = demo()
+    declare(fight, "gob1", "G", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    assert row(fight, "gob1") == "G → brann"
+    before = fight.rs
+    fight.push(ev.Morale(round=1, group=("goblins",), passed=False, avoid="surrender"))
+    assert fight.rs is not before  # the tracker redraws the rows of who broke
+    assert row(fight, "gob1") == "A surrender (morale, DI-18)"
+    shown = players_view(fight, "demo").text()
+    assert "G → brann" not in shown and "A surrender (morale, DI-18)" in shown
+
+
+# B.8: F asks whom it fires before when more than one could have triggered it
+
+
+def prepared_mira(dice: dict[str, int]) -> Fight:
+    fight = demo()
+    declare(fight, "mira", "D", weapon="short bow", target="gob1", prepared=True,
+            trigger="a goblin moves")
+    declare(fight, "gob1", "G", target="brann")
+    declare(fight, "gob3", "G", weapon="club", target="brann")
+    declare(fight, "brann", "G", weapon="long sword", target="gob1")
+    fight.push(di.Initiative(round=1, rolls=dice))
+    return fight
+
+
+def test_fire_asks_whom_it_fires_before_when_several_could_trigger_it():
+    fight = prepared_mira({"party": 2, "goblins": 5})  # the goblins' G beat first
+    ruleset = fight.ruleset
+    form = ruleset.command_form(fight, "fire", "mira")
+    assert form is not None
+    options = [value for _, value in form.fields[0].options]
+    assert options == ["gob1", "gob3", None]
+    (fire,) = ruleset.run_command(fight, "fire", "mira", {"before": "gob3"}, random.Random(1))
+    assert isinstance(fire, di.Fire) and fire.before == "gob3"
+    fight.push(fire)
+    labels = fight.plan().labels()
+    assert labels.index(["mira:D#1", "mira:D#2"]) == labels.index(["gob1:G", "gob3:G"]) - 1
+
+
+def test_fire_asks_nothing_when_one_could_trigger_it():
+    fight = demo()
+    declare(fight, "mira", "D", weapon="short bow", target="gob1", prepared=True)
+    declare(fight, "gob1", "G", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
+    assert fight.ruleset.command_form(fight, "fire", "mira") is None
+    (fire,) = fight.ruleset.run_command(fight, "fire", "mira", {"before": "mira"},
+                                        random.Random(1))
+    assert fire.before is None  # its own ready beat: it fires where it is ready
+
+
+# B.8: the hit form offers the acting action's own damage, never a weapon's for a spell
+
+
+def test_a_spell_offers_its_own_damage_never_the_weapons(tmp_path):
+    fight = demo()
+    declare(fight, "zed", "D", spell="sleep", target="gob1")
+    declare(fight, "mira", "D", weapon="short bow", target="gob1")
+    declare(fight, "ogre", "G", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    ruleset = fight.ruleset
+    assert ruleset.damage_default(fight, "zed") == ""  # sleep does no damage; not the dagger's
+    assert ruleset.damage_default(fight, "mira") == "1d6"
+    assert ruleset.damage_default(fight, "ogre") == "2d6"
+    assert ruleset.damage_default(fight, "odo") == "1d6+1"  # no declaration: its weapon's
+    path = tmp_path / "demo.toml"
+    path.write_text((ROOT / "saves" / "demo.toml").read_text().replace(
+        '{ name = "magic missile", casting_time = 1 }',
+        '{ name = "magic missile", casting_time = 1, damage = "1d4+1" }'))
+    fight = load_save(path).fight
+    declare(fight, "zed", "D", spell="magic missile", target="gob1")
+    assert fight.ruleset.damage_default(fight, "zed") == "1d4+1"
+
+
+# B.9: the declaration delay is shown with the declaration
+
+
+def test_the_declaration_delay_is_shown_with_the_declaration():
+    fight = demo()
+    declare(fight, "zed", "D", spell="web", target="gob1", delay=2)
+    declare(fight, "brann", "G", weapon="long sword", target="gob1")
+    assert row(fight, "zed") == "D (+2 seg) web (2 seg) → gob1"
+    assert row(fight, "brann") == "G long sword → gob1"
+
+
+# B.10: a G after an E strikes whom the E closed on
+
+
+def test_a_g_after_an_e_defaults_to_the_e_s_target_this_round():
+    fight = demo()
+    declare(fight, "brann", "G", weapon="long sword", target="gob1")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    fight.push(ev.NewRound(round=2))
+    assert fight.ruleset.prefill(fight, "brann", "G")["target"] == "gob1"  # last round's
+    declare(fight, "brann", "E", target="gob2", distance=2)
+    assert fight.ruleset.prefill(fight, "brann", "G")["target"] == "gob2"
+    declare(fight, "brann", "G", then=True, **fight.ruleset.prefill(fight, "brann", "G"))
+    assert row(fight, "brann") == "E → gob2, then G long sword → gob2"
+
+
+# C.12: the log says what the plan says of a charge's segments
+
+
+def test_the_log_says_the_segments_to_close_the_plan_reckons():
+    fight = fight_from("di-12-charge-distance-indoors.toml")
+    charge = next(d for _, d in fight.declared(1) if d.charge)
+    told = fight.ruleset.tell(fight, charge)
+    assert "?" not in told
+    assert told.endswith('charging indoors at 12" a round (twice 6") over 3": 3 segments to '
+                         "close")
+    assert any("3 segment(s) to close" in why for b in fight.plan().beats for why in b.why)
+    typed = fight_from("di-12-closing-wins-over-distance.toml")
+    charge = next(d for _, d in typed.declared(1) if d.charge)
+    assert typed.ruleset.tell(typed, charge).endswith(", charging: 2 segments to close")
+
+
+# E.16: the end of the fight: one recovery turn, logged (DI-20); the plan reads as over
+
+
+def test_the_end_logs_the_recovery_turn_and_leaves_no_beat_under_way():
+    from referee.session.replay import describe
+
+    fight = fight_from("di-01-won-initiative.toml")
+    end = ev.End(round=1, note="the goblins flee")
+    assert describe(fight, end) == (
+        "the fight is over: the goblins flee — one recovery turn passes (DI-20): no travel, "
+        "but bleeding can be staunched, spells cast, prisoners tied")
+    fight.push(ev.Resolve(round=1, actions=tuple(fight.plan().keys(1)), beat=1))
+    fight.enter(end)
+    plan = fight.plan()
+    assert plan.current(fight.resolved[1]) is None
+    later = [a for b in plan.beats[1:] for a in b.actions]
+    assert later and all("DI-20" in a.flag("skipped") for a in later)
+    assert not any(a.flag("skipped") for a in plan.beats[0].actions)
+    assert plan.notes[-1].startswith("the fight is over: one recovery turn passes (DI-20)")
+    assert fight.phase == "recovery"
+    fight.enter(ev.Undo(round=1))
+    assert not fight.ended and fight.plan().current(fight.resolved[1]) == 2
+
+
+# B.17: the A form takes a note: how it avoids
+
+
+def test_the_a_form_takes_a_note_kept_in_the_event_the_log_and_the_tracker():
+    fight = demo()
+    ruleset = fight.ruleset
+    form = ruleset.declare_form(fight, "odo", "A", ruleset.prefill(fight, "odo", "A"))
+    assert "note" in [f.name for f in form.fields]
+    event = declare(fight, "odo", "A", note="slams the door")
+    assert event.note == "slams the door"
+    assert ruleset.tell(fight, event) == "Brother Odo declares A — slams the door"
+    assert row(fight, "odo") == "A: slams the door"

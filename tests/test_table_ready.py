@@ -182,9 +182,9 @@ async def test_declaring_again_replaces_and_after_initiative_asks_first(tmp_path
     async with app_on(path).run_test(size=LARGE) as pilot:
         await pilot.press("g", "enter")
         pilot.app.screen.query_one(Tracker).select("brann")
-        await pilot.press("d", "enter")
+        await pilot.press("a", "enter")  # Brann has nothing to discharge: an A
         table = pilot.app.table
-        assert table.declared()["brann"].action == "D"
+        assert table.declared()["brann"].action == "A"
         assert len(table.fight.declared(1)) == 1 and table.fight.log[-1].replaces
         await pilot.press("ctrl+z")
         assert table.declared()["brann"].action == "G"

@@ -220,13 +220,16 @@ class LineTable(ScrollView, can_focus=True):
 
         gap = GAP
 
-        def fits() -> bool:
-            return sum(widths[c] + gap for c in columns) - gap <= self.room
+        def over() -> int:
+            return sum(widths[c] + gap for c in columns) - gap - self.room
 
-        for index in folding:
+        def fits() -> bool:
+            return over() <= 0
+
+        for index in folding:  # cut by what does not fit, never below SHORT
             if fits():
                 break
-            widths[index] = min(widths[index], SHORT)
+            widths[index] = max(min(widths[index], SHORT), widths[index] - over())
         if not fits():  # one cell between columns, before any is left out
             gap = 1
         for index in folding:

@@ -36,7 +36,8 @@ class Item:
         self.delay: int = decl.delay
         self.first: bool = routine is None or routine == 1
         discharge = role == "discharge"
-        self.missile: bool = discharge and arm is not None and stats.missile(arm)
+        # a missile weapon, or one thrown: loosed alike (DI-6, DI-7, DI-9)
+        self.missile: bool = discharge and arm is not None and stats.discharged(arm)
         # a spell or device: what damage can interrupt and DI-9/10/12 move
         self.casting: bool = discharge and (decl.spell is not None or decl.device is not None
                                             or decl.usage_time is not None)

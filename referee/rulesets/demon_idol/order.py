@@ -12,7 +12,7 @@ from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.plan import Beat, Plan, PlannedAction
 
-from . import book, stats
+from . import book, ending, stats
 from . import events as di
 from .board import Board, mark_ready, ready, repeats
 from .items import INITIATIVE, Item, weapon_of
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 
 def routines(rs: DemonIdol, actor: Combatant, role: str, arm: Weapon | None) -> int:
     """How many routines a declaration makes: the actor's attacks for a G, the weapon's
-    rate for a missile, else one."""
+    rate for a missile (or a thrown weapon), else one."""
     if role == "strike":
         return stats.attacks(actor)
-    if role == "discharge" and arm is not None and stats.missile(arm):
+    if role == "discharge" and arm is not None and stats.discharged(arm):
         return stats.rate(arm)
     return 1
 
@@ -141,9 +141,11 @@ def _build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
         for segment in range(1, segments + 1):
             plan.beats.extend(surprise_beats(rs, found[segment], segment, segments))
     items = found[None]
+    over = ending.over(fight, round_)  # DI-20: nothing is left to roll or to wait for
     if items and round_ not in fight.initiatives:
-        plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll initiative "
-                          "to order them (DI-2)")
+        if not over:
+            plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll "
+                              "initiative to order them (DI-2)")
     elif items:
         items, reloading, firing = book.slow_shots(rs, fight, round_, items)
         plan.skipped.extend(reloading)
@@ -156,8 +158,8 @@ def _build_plan(rs: DemonIdol, fight: Fight, round_: int) -> Plan:
         starts = {index: offset + board.slots.index(slot) + 1
                   for index, slot in board.starts.items() if slot in board.slots}
         book.casting_points(fight, plan, starts)
-    plan.notes.extend(morale_notes(fight, round_))
-    return plan
+    plan.notes.extend(morale_notes(fight, round_, due=not over))
+    return ending.close(fight, plan) if over else plan
 
 
 def order_round(rs: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> Board:
@@ -197,14 +199,15 @@ def mark(fight: Fight, round_: int, item: Item) -> PlannedAction:
     return action
 
 
-def morale_notes(fight: Fight, round_: int) -> list[str]:
+def morale_notes(fight: Fight, round_: int, due: bool = True) -> list[str]:
+    """Checks due (unless the fight is over) and failures that replaced actions."""
     notes = []
     for check in fight.morale.get(round_, []):
         who = ", ".join(check.group)
-        if check.passed is None:
+        if check.passed is None and due:
             notes.append(f"morale check due for {who}: roll it when their side's turn comes "
                          "(DI-18)")
-        elif check.passed is False:
+        if check.passed is False:
             notes.append(f"{who} failed morale: {check.avoid or 'flee'} replaces their actions "
                          "(DI-18)")
     return notes

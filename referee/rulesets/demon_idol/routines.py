@@ -14,8 +14,7 @@ from .events import Declare
 from .items import INITIATIVE
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
-    from referee.engine.model import Combatant, Weapon
+    from referee.engine.model import Combatant
 
 KEYS = ("weapon", "initiative")
 MOST = 20  # routines a round: as many as `attacks` may give (stats.COMBATANT)
@@ -85,21 +84,3 @@ def several_weapons(actor: Combatant) -> bool:
     """The form offers routines with weapons of their own to one carrying more than one
     weapon to strike with."""
     return len(actor.weapons) > 1
-
-
-def acting_weapon(fight: Fight, source: str | None) -> Weapon | None:
-    """The weapon `source` strikes with in the current beat, where its declaration names
-    one a routine (the damage offered is that weapon's); None otherwise."""
-    round_ = max(fight.round, 1)
-    if source not in fight.roster or not any(
-            isinstance(d, Declare) and d.actor == source and d.routines
-            for _, d in fight.declared(round_)):
-        return None
-    plan = fight.plan(round_)
-    now = plan.current(fight.resolved.get(round_, set()))
-    for action in plan.beats[now - 1].actions if now is not None else ():
-        decl = fight.log[action.declared]
-        if action.actor == source and isinstance(decl, Declare) and decl.routines:
-            named = decl.routines[(action.routine or 1) - 1]["weapon"]
-            return fight.roster[source].weapon(named)
-    return None

@@ -16,13 +16,17 @@ RULES = {
     "DI-11": "order.py: Layout.speed_factor_keys",
     "DI-12": "order.py: Layout.tied_discharge_keys",
     "DI-13": "order.py: Rules.lengths",
-    "DI-14": "order.py: Rules.fired, lapsed_preparations; ruleset.py: the fire command",
+    "DI-14": "order.py: Rules.fired, lapsed_preparations; ruleset.py: the fire command; "
+             "prepared.py (whom it fires before, asked when several could trigger it)",
     "DI-15": "order.py: spell_lost_by; ruleset.py: after",
-    "DI-16": "order.py: delay_ranks; the declaration clock (Form.clock)",
+    "DI-16": "order.py: delay_ranks; the declaration clock (Form.clock); views.py: the "
+             "delay shown with the declaration",
     "DI-17": "order.py: surprise_beats; ruleset.py: _check_surprise_declare",
-    "DI-18": "order.py: morale_failures, morale_notes; ruleset.py: the morale command",
+    "DI-18": "order.py: morale_failures, morale_notes; ruleset.py: the morale command, "
+             "State.broken; views.py: the avoidance shown in place of the declaration",
     "DI-19": "ruleset.py: after, end_of_round (bleeding, death)",
-    "DI-20": "ruleset.py: apply (end: a recovery turn)",
+    "DI-20": "ruleset.py: apply (end: a recovery turn); views.py: tell (the end logged "
+             "with the recovery turn); ending.py (the plan once the fight is over)",
     "DI-21": "ruleset.py: acts_in",
 }
 

@@ -23,8 +23,8 @@ from referee.engine.reading import Fields
 from referee.engine.record import record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
+from . import discharge, hits, prepared, ranges, routines, stats, volleys
 from . import events as di
-from . import ranges, routines, stats
 from .items import INITIATIVE
 from .rules import RULES
 
@@ -59,7 +59,7 @@ BOOK: dict[str, tuple[str, str, str]] = {
 ROLES = ("psionic", "avoid", "parley", "await", "discharge", "move", "set", "strike")
 FIELDS = {
     "psionic": ("target",),
-    "avoid": (),
+    "avoid": ("note",),
     "parley": ("target",),
     "await": (),
     "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target", "shots"),
@@ -87,8 +87,8 @@ DECLARE_SPECS = {
                         options=(("as its side", None), ("haste: wins", "haste"),
                                  ("weapon of speed: wins", "speed"), ("slow: loses", "slow")),
                         help="this action alone wins or loses initiative"),
-    "shots": Field("shots", "target of each shot", "ids",
-                   help="a volley: one target per shot, in order"),
+    "shots": Field("shots", "shots at each target", help=volleys.HELP),
+    "note": Field("note", "how", help="slams the door, flees north, escapes by magic …"),
     "routines": Field("routines", "weapon of each routine", help=routines.HELP),
 }
 
@@ -99,6 +99,9 @@ class State:
 
     lost_spells: dict[tuple[int, str], di.SpellLost]
     fired: dict[tuple[int, str], di.Fire]
+    # who broke (DI-18), by round: their avoidance replaces what they declared; kept
+    # here, not only in the fold's morale checks, so a tracker row redraws when one breaks
+    broken: dict[tuple[int, str], str]
     # who is down, dying or dead, since when: cid -> (round, the beat the blow named,
     # actions resolved then)
     fell: dict[str, tuple[int, int | None, frozenset[str]]]
@@ -169,7 +172,7 @@ class DemonIdol(Ruleset):
     # -- state -----------------------------------------------------------------------------
 
     def start(self, fight: Fight) -> State:
-        return State({}, {}, {})  # one fallen from the start has no moment: it never acts
+        return State({}, {}, {}, {})  # one fallen from the start has no moment: it never acts
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
         kind = event.TYPE
@@ -180,6 +183,10 @@ class DemonIdol(Ruleset):
             return replace(state, fired={**state.fired, (event.round, event.actor): event})
         if kind in ("damage", "heal", "death"):
             return self._fell(fight, state, event)
+        if kind == "morale" and isinstance(event, ev.Morale) and event.passed is False:
+            broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
+                                  event.avoid or "flee")
+            return replace(state, broken={**state.broken, **broke})
         if kind == "end":
             fight.phase = "recovery"  # DI-20: one recovery turn
         return state
@@ -258,6 +265,8 @@ class DemonIdol(Ruleset):
             raise IllegalDeclaration("a D after an E is a shot on the move: name a missile "
                                      "weapon (spells and devices are not cast moving)",
                                      ("then",))
+        if role == "discharge":
+            discharge.check(d, fight.roster[d.actor])
 
     @staticmethod
     def _check_distance(fight: Fight, d: di.Declare) -> None:
@@ -276,7 +285,7 @@ class DemonIdol(Ruleset):
     @staticmethod
     def _shot(fight: Fight, d: di.Declare) -> bool:
         weapon = fight.roster[d.actor].weapon(d.weapon) if d.weapon else None
-        return weapon is not None and stats.missile(weapon)
+        return weapon is not None and stats.discharged(weapon)
 
     def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
                 action: str) -> str:
@@ -284,11 +293,19 @@ class DemonIdol(Ruleset):
 
         return further(self, earlier, action)
 
+    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
+        """... and a D only of one with something to discharge (a fighter with a long
+        sword alone has none)."""
+        why = super().can_declare(fight, actor, action)
+        if why or self.role_of.get(action) != "discharge":
+            return why
+        return discharge.why_not(fight.roster[actor], action)
+
     def _check_shots(self, fight: Fight, d: di.Declare) -> None:
         weapon = fight.roster[d.actor].weapon(d.weapon) if d.weapon else None
-        if weapon is None or not stats.missile(weapon):
-            raise IllegalDeclaration("shots: one target per shot of a missile weapon named",
-                                     ("shots",))
+        if weapon is None or not stats.discharged(weapon):
+            raise IllegalDeclaration("shots: one target per shot of a missile (or thrown) "
+                                     "weapon named", ("shots",))
         if len(d.shots) > stats.rate(weapon):
             raise IllegalDeclaration(f"shots: {len(d.shots)} targets for {weapon.name}'s "
                                      f"{stats.rate(weapon)} shot(s) a round", ("shots",))
@@ -363,6 +380,8 @@ class DemonIdol(Ruleset):
         return [di.Initiative(round=max(fight.round, 1), rolls=dict(values))]
 
     def status_parts(self, fight: Fight) -> list[str]:
+        if fight.ended:  # the recovery turn (DI-20) rolls no dice: room for "over"
+            return []
         initiative = fight.initiatives.get(max(fight.round, 1))
         rolls = getattr(initiative, "rolls", None)
         if not rolls:
@@ -461,12 +480,13 @@ class DemonIdol(Ruleset):
     # -- forms -----------------------------------------------------------------------------
 
     def damage_default(self, fight: Fight, source: str | None) -> str:
-        """The acting routine's weapon's damage (where routines name their weapons), and a
+        """The acting action's own damage (hits.py): its weapon's, its routine's weapon's,
+        its spell's, or nothing for a spell without damage, a device or turning; and a
         weapon set against a charge (F) does double damage: its dice twice."""
-        weapon = routines.acting_weapon(fight, source)
-        damage = (weapon.damage if weapon is not None and weapon.damage
-                  else super().damage_default(fight, source))
-        if source is not None and self.set_against_charge(fight, source):
+        damage = hits.offered(self, fight, source) if source in fight.roster else None
+        if damage is None:  # no declaration this round: its own weapon's, as any ruleset
+            damage = super().damage_default(fight, source)
+        if damage and source is not None and self.set_against_charge(fight, source):
             return f"{damage}+{damage}"
         return damage
 
@@ -506,6 +526,11 @@ class DemonIdol(Ruleset):
         out = prefill(fight, actor, action, missile=self.role_of.get(action) == "discharge",
                       needs=needs)
         combatant = fight.roster[actor]
+        if self.role_of.get(action) == "discharge":
+            out = discharge.prefill(combatant, out)
+        aimed = self._aimed_this_round(fight, actor)
+        if aimed is not None and "target" in needs:
+            out["target"] = aimed  # a G after an E strikes whom the E closed on
         weapon = combatant.weapon(out["weapon"]) if out.get("weapon") else None
         override = stats.hasted(combatant) or (
             "speed" if weapon is not None and stats.of_speed(weapon) else None)
@@ -517,6 +542,27 @@ class DemonIdol(Ruleset):
         return out
 
     @staticmethod
+    def _volley(fight: Fight, values: Mapping[str, Any],
+                shots: tuple[str, ...]) -> dict[str, Any]:
+        """A volley split from the form: its shots, and as its target whom they aim at
+        (the target field is the whole volley's when no shots are typed)."""
+        out = {k: v for k, v in values.items() if k != "shots"}
+        if shots:
+            out["shots"], out["target"] = shots, volleys.targets(shots)
+        return out
+
+    @staticmethod
+    def _aimed_this_round(fight: Fight, actor: str) -> str | None:
+        """Whom `actor` already aims at this round (its E, before a further G or D; its
+        own declaration, when it declares again), if that one still stands in the fight:
+        this round's word beats last round's."""
+        for _, decl in reversed(fight.declared(max(fight.round, 1))):
+            if decl.actor == actor and getattr(decl, "segment", None) is None and decl.target:
+                aimed = decl.target[0]
+                return aimed if aimed in fight.roster and fight.alive(aimed) else None
+        return None
+
+    @staticmethod
     def _overrides(combatant: Any) -> bool:
         """The declaration form asks for an initiative override only of a combatant hasted,
         slowed or carrying a weapon of speed."""
@@ -526,7 +572,7 @@ class DemonIdol(Ruleset):
     @staticmethod
     def _volleys(combatant: Any) -> bool:
         """... and for a target per shot only of one with a missile of rate 2 or more."""
-        return any(stats.missile(w) and stats.rate(w) > 1 for w in combatant.weapons)
+        return any(stats.discharged(w) and stats.rate(w) > 1 for w in combatant.weapons)
 
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
@@ -537,8 +583,10 @@ class DemonIdol(Ruleset):
                 values = {k: v for k, v in values.items() if k != "weapon"}
                 values["routines"] = routines.parse(named)
         shots = values.get("shots")
-        if isinstance(shots, (list, str)):
-            values = {**values, "shots": (shots,) if isinstance(shots, str) else tuple(shots)}
+        if isinstance(shots, str):  # the form's line: the shots name the volley's targets
+            values = self._volley(fight, values, volleys.parse(fight, shots))
+        elif isinstance(shots, (list, tuple)):
+            values = {**values, "shots": tuple(shots)}
         where = values.get("indoors")
         if isinstance(where, str):  # the form's words: a choice cannot carry a false value
             values = {k: v for k, v in values.items() if k != "indoors"}
@@ -567,24 +615,9 @@ class DemonIdol(Ruleset):
         return {"dice": dict(getattr(initiative, "rolls", {}) or {})}
 
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
-        d = decl if isinstance(decl, di.Declare) else None
-        what = (d.weapon or d.spell or d.device or "") if d else ""
-        if d and d.routines:
-            what = " + ".join(r["weapon"] for r in d.routines)
-        spell = fight.roster[cid].spell(d.spell) if d and d.spell else None
-        time = stats.casting_time(spell) if spell is not None else None
-        if time is not None:
-            what += f" ({time} seg)"
-        text = f"{decl.action} {what}".strip()
-        if decl.target:
-            text += f" → {', '.join(decl.target)}"
-        if d and d.spell and (fight.round, cid) in self.state(fight).lost_spells:
-            text += " (lost)"
-        if decl.then:  # close, then strike: the whole round's intent in one cell
-            first = fight.own_declarations(decl)[0]
-            lead = f"{first.action} → {', '.join(first.target)}" if first.target else first.action
-            text = f"{lead}, then {text}"
-        return text
+        from .views import declared
+
+        return declared(self, fight, cid, decl)
 
     # -- commands ------------------------------------------------------------------------
 
@@ -603,6 +636,8 @@ class DemonIdol(Ruleset):
         return ""
 
     def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+        if command == "fire" and actor is not None:
+            return prepared.form(fight, actor)  # whom it fires before, when not plain
         if command != "morale" or actor is None:
             return None
         combatant = fight.roster[actor]
@@ -622,7 +657,8 @@ class DemonIdol(Ruleset):
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
         round_ = max(fight.round, 1)
         if command == "fire" and actor is not None:
-            return [di.Fire(round=round_, actor=actor, before=values.get("before"))]
+            return [di.Fire(round=round_, actor=actor,
+                            before=prepared.before(fight, actor, values))]
         if command == "morale":
             return [ev.Morale(round=round_, group=(values["group"],),
                               passed=values.get("passed"), roll=values.get("roll"),

@@ -32,11 +32,15 @@ COMBATANT = (
     Field("initiative", "initiative", "choice", None, form=False,
           options=(("as its side", None), ("hasted: wins", "haste"), ("slowed: loses", "slow")),
           help="hasted or slowed: each action wins or loses initiative"),
+    Field("turns", "turns undead", "bool", False,
+          help="a cleric or paladin: a D may turn undead"),
 )
 WEAPON = (
     Field("speed_factor", "sf", "int", minimum=0, maximum=30, help="none: a natural attack"),
     Field("length", "length", "number", minimum=0, maximum=50, help="feet, for DI-13"),
     Field("missile", "missile", "bool", False),
+    Field("thrown", "thrown", "bool", False,
+          help="a melee weapon that can be thrown: a D may throw it (a missile then)"),
     Field("rate", "rate", "rate", 1, help='shots a round, or "1/2": one every 2 rounds'),
     Field("natural", "natural", "bool", False, form=False),  # documentation only
     Field("speed", "of speed", "bool", False, form=False,
@@ -48,6 +52,7 @@ ENCOUNTER = (
 )
 SPELL = (
     Field("casting_time", "segments", "int", 1, minimum=0, maximum=SEGMENTS),
+    Field("damage", "damage", "dice", help="what a hit by it does: the hit form offers it"),
     Field("level", "level", "int", minimum=0, maximum=9, form=False),
 )
 
@@ -72,6 +77,24 @@ def length(w: Weapon) -> float | None:
 
 def missile(w: Weapon) -> bool:
     return bool(w.stats.get("missile", False))
+
+
+def thrown(w: Weapon) -> bool:
+    return bool(w.stats.get("thrown", False))
+
+
+def discharged(w: Weapon) -> bool:
+    """Whether a D can loose `w`: a missile weapon, or a melee weapon that can be thrown
+    (a dagger, a spear). Thrown, it is a missile like any other (DI-6, DI-7, DI-9)."""
+    return missile(w) or thrown(w)
+
+
+def turns(c: Combatant) -> bool:
+    return bool(c.stats.get("turns", False))
+
+
+def devices(c: Combatant) -> list[str]:
+    return [str(d.get("name")) for d in c.stats.get("devices", ()) if d.get("name")]
 
 
 def rate(w: Weapon) -> int:
@@ -104,6 +127,11 @@ def of_speed(w: Weapon) -> bool:
 def hasted(c: Combatant) -> str | None:
     """"haste" or "slow" (the roster's `initiative`), or None."""
     value = c.stats.get("initiative")
+    return None if value is None else str(value)
+
+
+def spell_damage(s: Spell) -> str | None:
+    value = s.stats.get("damage")
     return None if value is None else str(value)
 
 

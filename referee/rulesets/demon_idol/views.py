@@ -1,11 +1,22 @@
-"""How demon-idol tells its own events and offers damage."""
+"""How demon-idol tells its events (its own, and the end of a fight: DI-20) and shows
+a declaration in the tracker."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 
+from . import book, stats, volleys
 from . import events as di
+
+if TYPE_CHECKING:
+    from .ruleset import DemonIdol
+
+# DI-20: what the recovery turn after a fight allows, said where the fight ends
+RECOVERY = ("one recovery turn passes (DI-20): no travel, but bleeding can be staunched, "
+            "spells cast, prisoners tied")
 
 
 def name(fight: Fight, cid: str | None) -> str:
@@ -27,6 +38,9 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, di.Fire):
         return (f"{name(fight, event.actor)}'s prepared action fires"
                 + (f", before {name(fight, event.before)}" if event.before else ""))
+    if isinstance(event, ev.End):
+        over = "the fight is over" + (f": {event.note}" if event.note else "")
+        return f"{over} — {RECOVERY}"
     if isinstance(event, di.Surprise):
         return (f"surprise: {', '.join(side_or_name(fight, i) for i in event.surprised)} "
                 "surprised" + (f", {event.segments} surprise segment(s)"
@@ -40,14 +54,86 @@ def tell_declare(fight: Fight, e: di.Declare) -> str:
         what = ", then ".join(r["weapon"] + (f" ({r['initiative']})" if "initiative" in r
                                              else "") for r in e.routines)
     text = f"{name(fight, e.actor)} {e.verb} {e.action}" + (f" ({what})" if what else "")
-    if e.target:
+    if e.shots:  # a volley: its targets shot by shot
+        text += " at " + volleys.text_of(e.shots, lambda cid: name(fight, cid))
+        text += f" ({len(e.shots)} shots, in order)" if len(e.shots) > 1 else ""
+    elif e.target:
         text += " at " + ", ".join(name(fight, t) for t in e.target)
-    if e.charge:
-        text += f", charging ({e.closing if e.closing is not None else '?'} segments to close)"
+    text += moving(fight, e)
     if e.prepared:
         text += f", prepared: {e.trigger or 'on a trigger'}"
     if e.delay:
         text += f", {e.delay} segment(s) of declaration delay"
     if e.segment:
         text += f", in surprise segment {e.segment}"
+    if e.note:
+        text += f" — {e.note}"
     return text
+
+
+def moving(fight: Fight, e: di.Declare) -> str:
+    """A charge, or a move over a distance, with the segments it needs to close as the
+    plan reckons them (book.closing): `, charging: 2 segments to close` (typed), `, moving
+    at 9" a round over 2": 3 segments to close` (a distance at its movement rate)."""
+    if not e.charge and e.distance is None and e.closing is None:
+        return ""
+    actor = fight.roster.get(e.actor)
+    count = book.closing(fight, e, actor)[0] if actor is not None else 1
+    segments = f"{count} segment{'s' if count != 1 else ''} to close"
+    word = "charging" if e.charge else "moving"
+    rate = stats.move(actor) if actor is not None else None
+    if e.closing is not None or e.distance is None or not rate:
+        given = "" if e.closing is not None else " (none given)"  # the plan takes 1
+        return f", {word}: {segments}{given}"
+    pace = book.pace(fight, e, rate)[1]  # a charge's says "charging" itself
+    return f", {pace if e.charge else f'{word} {pace}'} over {e.distance:g}\": {segments}"
+
+
+# -- the tracker's declared column (and the players' view, which shows the same) ----------
+
+
+def declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
+    """A declaration in the tracker's few columns; a group that broke shows the avoidance
+    that replaced what it declared (DI-18), never the old declaration."""
+    broke = rs.state(fight).broken.get((max(fight.round, 1), cid))
+    if broke is not None:
+        return f"{rs.letter_of['avoid']} {broke} (morale, DI-18)"
+    text = one_declared(rs, fight, cid, decl)
+    if decl.then:  # close, then strike: the whole round's intent in one cell
+        first = fight.own_declarations(decl)[0]
+        text = f"{one_declared(rs, fight, cid, first, brief=True)}, then {text}"
+    return text
+
+
+def one_declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
+                 brief: bool = False) -> str:
+    """`G (+1 seg) long sword → gob1`: the letter, the declaration delay it added (DI-16),
+    what it uses, at whom (a volley's shots grouped by target), and its note; `brief`:
+    the letter and the target alone."""
+    d = decl if isinstance(decl, di.Declare) else None
+    text = decl.action
+    if d is not None and d.delay:
+        text += f" (+{d.delay} seg)"
+    what = "" if brief or d is None else using(fight, cid, d)
+    if what:
+        text += f" {what}"
+    if d is not None and d.shots and not brief:
+        text += f" → {volleys.text_of(d.shots)}"
+    elif decl.target:
+        text += f" → {', '.join(decl.target)}"
+    if d is not None and d.spell and (fight.round, cid) in rs.state(fight).lost_spells:
+        text += " (lost)"
+    if decl.note and not brief:
+        text += f": {decl.note}"
+    return text
+
+
+def using(fight: Fight, cid: str, d: di.Declare) -> str:
+    """What a declaration uses: its weapon (each routine's), spell with its casting time,
+    device, or turning."""
+    if d.routines:
+        return " + ".join(r["weapon"] for r in d.routines)
+    what = d.weapon or d.spell or d.device or ("turn undead" if d.turn else "")
+    spell = fight.roster[cid].spell(d.spell) if d.spell else None
+    time = stats.casting_time(spell) if spell is not None else None
+    return f"{what} ({time} seg)" if time is not None else what

@@ -1,0 +1,34 @@
+"""DI-20: once the fight is over, one recovery turn passes. The round it ended in keeps the
+beats already resolved; the rest never come (each action marked skipped, DI-20), so no beat
+stands as the one under way, and the plan says what the recovery turn allows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.plan import action_key
+
+from .views import RECOVERY
+
+if TYPE_CHECKING:
+    from referee.engine.fight import Fight
+    from referee.engine.plan import Plan
+
+NEVER = "the fight is over: not resolved (DI-20)"
+
+
+def over(fight: Fight, round_: int) -> bool:
+    """Whether `round_` is the round the fight ended in (earlier rounds' plans are what
+    happened)."""
+    return fight.ended and round_ == max(fight.round, 1)
+
+
+def close(fight: Fight, plan: Plan) -> Plan:
+    """The plan of the round the fight ended in: what was not resolved is skipped, and a
+    note says the recovery turn has begun."""
+    done = fight.resolved.get(plan.round, set())
+    for beat in plan.beats:
+        beat.actions = [a if action_key(beat, a) in done or a.flag("skipped")
+                        else a.with_extra(skipped=NEVER) for a in beat.actions]
+    plan.notes.append(f"the fight is over: {RECOVERY}")
+    return plan

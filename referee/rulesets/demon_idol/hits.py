@@ -1,0 +1,66 @@
+"""What the hit form offers as damage: the acting action's own. A blow or a shot offers
+its weapon's dice (a routine naming its weapon, that one); a spell offers the spell's
+`damage`, else nothing — a spell, a device or turning never offers a weapon's dice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.errors import RefereeError
+
+from . import stats
+from .events import Declare
+from .items import weapon_of
+
+if TYPE_CHECKING:
+    from referee.engine.fight import Fight
+    from referee.engine.model import Weapon
+
+    from .ruleset import DemonIdol
+
+
+def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:
+    """The declaration `source` acts on now, and the routine: its action in the current
+    beat; else (a hit out of turn) its latest declaration this round; None if it has
+    none."""
+    round_ = max(fight.round, 1)
+    own = [d for _, d in fight.declared(round_) if isinstance(d, Declare) and d.actor == source]
+    if not own:
+        return None
+    if len(own) == 1 and not own[0].routines:  # plain: no plan needed (a big one is slow)
+        return own[0], None
+    try:
+        plan = fight.plan(round_)
+    except RefereeError:  # no plan yet (initiative to roll): what it declared
+        return own[-1], None
+    now = plan.current(fight.resolved.get(round_, set()))
+    for action in plan.beats[now - 1].actions if now is not None else ():
+        decl = fight.log[action.declared]
+        if action.actor == source and isinstance(decl, Declare):
+            return decl, action.routine
+    return own[-1], None
+
+
+def offered(rs: DemonIdol, fight: Fight, source: str) -> str | None:
+    """The damage the acting action offers ("" for a spell without damage, a device or
+    turning: nothing sensible to offer); None when it has no declaration this round."""
+    found = acting(fight, source)
+    if found is None:
+        return None
+    decl, routine = found
+    actor = fight.roster[source]
+    if rs.role_of.get(decl.action) == "discharge" and decl.weapon is None:
+        spell = actor.spell(decl.spell) if decl.spell else None
+        return (stats.spell_damage(spell) or "") if spell is not None else ""
+    weapon = arm(decl, routine, fight, rs)
+    return weapon.damage if weapon is not None and weapon.damage else None
+
+
+def arm(decl: Declare, routine: int | None, fight: Fight, rs: DemonIdol) -> Weapon | None:
+    """The weapon the action strikes or shoots with: its routine's own, else the one it
+    names, else (a G) the first melee weapon."""
+    actor = fight.roster[decl.actor]
+    if decl.routines:
+        named = decl.routines[min(routine or 1, len(decl.routines)) - 1]["weapon"]
+        return actor.weapon(named)
+    return weapon_of(decl, actor, rs.role_of.get(decl.action, ""))
