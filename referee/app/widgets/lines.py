@@ -57,6 +57,7 @@ class LineTable(ScrollView, can_focus=True):
         self.leaping = False  # the cursor is being moved for the user, not by the user
         self.caps: dict[int, float] = {}  # column -> the share of the room it may take
         self.gap = GAP  # cells between columns: one on a screen that needs it
+        self.cut_last = False  # the last column's text may be cut at the edge (the plan's why)
         # visible_columns: (what it was worked out from, the columns, their widths)
         self.fitted: tuple[tuple[Any, ...], list[int], list[int]] | None = None
 
@@ -209,7 +210,8 @@ class LineTable(ScrollView, can_focus=True):
 
     def fit(self) -> tuple[list[int], list[int]]:
         """The columns that fit and each one's width (see `visible_columns`)."""
-        basis = (tuple(self.widths), self.room, self.folds, tuple(self.caps.items()))
+        basis = (tuple(self.widths), self.room, self.folds, tuple(self.caps.items()),
+                 self.cut_last)
         if self.fitted is not None and self.fitted[0] == basis:
             return self.fitted[1], self.fitted[2]  # self.gap is still theirs
         columns, widths = list(range(len(self.labels))), list(self.widths)
@@ -221,7 +223,10 @@ class LineTable(ScrollView, can_focus=True):
         gap = GAP
 
         def over() -> int:
-            return sum(widths[c] + gap for c in columns) - gap - self.room
+            total = sum(widths[c] + gap for c in columns) - gap
+            if self.cut_last and columns:  # the last column may run off the edge, cut
+                total -= max(widths[columns[-1]] - len(self.labels[columns[-1]]), 0)
+            return total - self.room
 
         def fits() -> bool:
             return over() <= 0

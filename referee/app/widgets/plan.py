@@ -24,6 +24,7 @@ class PlanView(LineTable):
         # a beat of many actors (a phases squad) must leave room for its rules and why:
         # Enter shows the row whole
         self.caps = {2: 0.4, 3: 0.15}
+        self.cut_last = True  # the why: Enter shows it whole
 
     def whole(self, row: int) -> str:
         """A beat's row as one text, nothing cut."""
