@@ -540,3 +540,28 @@ def test_the_a_form_takes_a_note_kept_in_the_event_the_log_and_the_tracker():
     assert event.note == "slams the door"
     assert ruleset.tell(fight, event) == "Brother Odo declares A — slams the door"
     assert row(fight, "odo") == "A: slams the door"
+
+
+def test_every_demo_combatants_d_form_goes_through_as_it_opens():
+    """A D's form opens on one thing to discharge, never two: Zed's dagger (thrown) and
+    his sleep spell both prefilled made Enter refuse the form."""
+    import random
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from referee.session.store import Session
+    from referee.session.table import Table
+    from tests.conftest import ROOT
+
+    path = Path(tempfile.mkdtemp()) / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        for actor in list(table.fight.roster):
+            if table.fight.ruleset.can_declare(table.fight, actor, "D"):
+                continue  # nothing to discharge: D is not offered
+            values = {f.name: f.default for f in table.declare_form(actor, "D").fields
+                      if f.default not in (None, False, "")}
+            table.declare(actor, "D", **values)
+            assert table.declared()[actor].action == "D"

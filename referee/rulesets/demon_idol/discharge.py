@@ -65,6 +65,12 @@ def prefill(combatant: Combatant, filled: dict[str, Any]) -> dict[str, Any]:
         loosed = first_weapon(combatant)
         if loosed is not None:
             out["weapon"] = loosed
+    if out.get("weapon") and out.get("spell"):  # a D names one: a caster casts, unless
+        loosed = combatant.weapon(out["weapon"])  # its weapon is a true missile one
+        if loosed is None or not stats.missile(loosed):
+            del out["weapon"]
+        else:
+            del out["spell"]
     if out.get("weapon") or out.get("spell"):
         return out
     if combatant.spells:
