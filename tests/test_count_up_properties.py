@@ -265,8 +265,15 @@ def test_an_injury_is_the_row_its_d20_names_when_the_d_percent_allows(
     events = ruleset(fight).roll_injury(fight, "w0", damage, "blunt", random.Random(seed))
     chance = events[0]
     assert isinstance(chance, ev.Roll) and chance.expr == "1d100"
-    if chance.total > damage:  # CU-9: over the damage dealt, no injury
-        assert len(events) == 1
+    if chance.total > damage:  # CU-9: over the damage dealt, no injury: the verdict says so
+        verdict = events[1]
+        assert len(events) == 2 and isinstance(verdict, cu.Injury) and not verdict.injury
+        refused(fight, [chance, replace(verdict, injury=CU.injuries["blunt"][0])], "chance")
+        other = chance.total + 1 if chance.total < 100 else chance.total - 1
+        refused(fight, [chance, replace(verdict, chance=other)],
+                "chance" if other > damage else "injury")
+        enter(fight, *events)
+        assert "w0" not in ruleset(fight).state(fight).injuries
         return
     _, d20, injury = events
     assert isinstance(d20, ev.Roll) and isinstance(injury, cu.Injury)

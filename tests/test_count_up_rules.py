@@ -1,11 +1,16 @@
-"""count-up rules over the state: CU-1, CU-2, CU-6 ... CU-10."""
+"""count-up rules over the state: CU-1, CU-2, CU-6 ... CU-10, and what the forms and the
+log say of them (issue 24: B.3, B.7, B.10, B.17, E.16)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from referee.engine import Combatant, Encounter, Fight, Side, Weapon
 from referee.engine import events as ev
+from referee.engine.errors import RefereeError
+from referee.engine.record import replace
 from referee.rulesets.count_up import events as cu
 from referee.session.files import load_ruleset
 
@@ -108,7 +113,9 @@ def test_critical_injury_roll_and_table():
     assert isinstance(injury, cu.Injury) and injury.table == "blunt"
     assert injury.injury == RULESET.injuries["blunt"][injury.roll - 1]
     none = RULESET.roll_injury(f, "w1", damage=0, damage_type="blunt", rng=random.Random(3))
-    assert len(none) == 1  # d% above the damage dealt: no injury
+    roll, verdict = none  # d% above the damage dealt: no injury, and the log says so
+    assert isinstance(verdict, cu.Injury) and not verdict.injury and verdict.roll is None
+    assert (verdict.chance, verdict.damage) == (roll.total, 0)
     assert "referee decides" in RULESET.injury("fire", 4)
 
 
@@ -141,3 +148,201 @@ def test_morale_triggers_at_the_end_of_the_round():
     assert RULESET.morale_triggers(f) == []
     assert RULESET.morale_triggers(f, intimidated=("w1",)) == [
         ("w1", "the target of Intimidation")]
+
+
+# -- issue 24: the forms know the rules, and a fight can end --------------------------------
+
+
+def declared(f: Fight) -> Fight:
+    """Round 1 declared: Brann attacks Wolf 1 with the sword (×3), the wolves Brann."""
+    f.push(cu.Declare(round=1, actor="brann", action="attack", weapon="sword", target=("w1",)))
+    f.push(cu.Declare(round=1, actor="w1", action="attack", target=("brann",)))
+    f.push(cu.Declare(round=1, actor="w2", action="attack", target=("brann",)))
+    return f
+
+
+def enter(f: Fight, *events: ev.Event) -> list[ev.Event]:
+    """As the table enters an act: the first event, then the rest following it."""
+    pushed = f.enter(events[0])
+    for later in events[1:]:
+        pushed += f.enter(later, follows=True)
+    return pushed
+
+
+def told(f: Fight, *events: ev.Event) -> list[str]:
+    """The log lines of an act, each told against the state just before it."""
+    from referee.session.replay import describe
+
+    lines = []
+    for number, event in enumerate(events):
+        lines.append(describe(f, event))
+        f.enter(event, follows=number > 0)
+    return lines
+
+
+def test_a_critical_hit_deals_its_weapons_multiple_and_the_log_says_so():
+    """B.3 (CU-7): the hit is entered multiplied by the sword's ×3, naming both."""
+    f = declared(fight())
+    roll = ev.Roll(round=1, expr="1d8", dice=(5,), total=5, purpose="damage to Wolf 1")
+    hit = ev.Damage(round=1, target="w1", amount=5, source="brann", critical=True)
+    (dealt,) = RULESET.damage_events(f, hit, {"critical": True})
+    assert isinstance(dealt, cu.Damage)
+    assert (dealt.amount, dealt.multiplier, dealt.weapon) == (15, 3, "sword")
+    line = told(f, roll, dealt)[1]
+    assert "takes 15 critical damage (5 × 3, sword) from Brann" in line and "W-7/8" in line
+    plain = ev.Damage(round=1, target="w2", amount=5, source="brann")
+    assert RULESET.damage_events(f, plain, {}) == [plain]
+
+
+def test_a_critical_hit_is_held_to_its_dice_and_its_weapon():
+    """B.3: the fold and the checks agree with what the hit form enters (outcomes.py)."""
+    f = declared(fight())
+    roll = ev.Roll(round=1, expr="1d8", dice=(5,), total=5, purpose="damage to Wolf 1")
+    good = cu.Damage(round=1, target="w1", amount=15, source="brann", critical=True,
+                     weapon="sword", multiplier=3)
+    for wrong, field_name in ((replace(good, amount=10), "amount"),
+                              (replace(good, multiplier=2, amount=10), "multiplier"),
+                              (replace(good, critical=False), "multiplier"),
+                              (replace(good, weapon="axe"), "weapon")):
+        trial = f.copy()
+        with pytest.raises(RefereeError) as caught:
+            enter(trial, roll, wrong)
+        assert caught.value.path[-1] == field_name, caught.value.reason
+    enter(f, roll, good)
+    assert f.status["w1"].marks["wounds"] == -7  # straight to Wound Points
+
+
+def test_the_hit_forms_critical_names_the_multiplier_it_uses():
+    """B.3: the form says ×3 and the damage it multiplies, for the one acting now."""
+    f = declared(fight())
+    f.push(ev.Resolve(round=1, actions=("w1:attack", "w2:attack")))  # the wolves at 6
+    (field_spec,) = RULESET.damage_fields(f)
+    assert field_spec.title == "critical: ×3 sword"  # Brann's turn, at 3 + 5
+    assert dict((v, k) for k, v in field_spec.options)[True] == \
+        "yes: 1d8 × 3 to Wound Points"
+
+
+def test_a_stabilised_combatant_reads_stabilised_and_no_longer_bleeds():
+    """B.7 (CU-8)."""
+    f = fight()
+    f.push(ev.Damage(round=1, target="w1", amount=10, critical=True))
+    assert RULESET.state_word(f, "w1") == "dying"
+    f.push(ev.Heal(round=1, target="w1", amount=0, stabilize=True))
+    assert RULESET.state_word(f, "w1") == "stabilised" and RULESET.end_of_round(f) == []
+    f.push(ev.Heal(round=1, target="w1", amount=5))  # up again: a later fall is Dying again
+    f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
+    assert RULESET.state_word(f, "w1") == "dying"
+
+
+def test_the_heal_check_is_against_ten_plus_the_largest_wound():
+    """B.7 (CU-8): the heal form's Heal check names its TN; the check decides."""
+    f = fight()
+    f.push(ev.Damage(round=1, target="w1", amount=3, critical=True))
+    f.push(ev.Damage(round=1, target="w1", amount=7, critical=True))  # W-2: dying
+    (check,) = RULESET.heal_fields(f, "w1")
+    assert check.title == "Heal check (TN 17)" and "Wolf 1 17" in check.help
+    assert RULESET.cells(f, "w1")["points"].text == "S0 W-2/8 TN17"
+    heal = ev.Heal(round=1, target="w1", amount=0)
+    (failed,) = RULESET.heal_events(f, heal, {"check": 16})
+    assert isinstance(failed, cu.Heal) and not failed.stabilize and failed.tn == 17
+    with pytest.raises(RefereeError, match="under TN 17"):
+        RULESET.heal_events(f, replace(heal, stabilize=True), {"check": 16})
+    (held,) = RULESET.heal_events(f, heal, {"check": 17})
+    assert held.stabilize
+    with pytest.raises(RefereeError) as caught:
+        f.copy().enter(replace(held, tn=12))
+    assert caught.value.path == ("tn",)
+    line = told(f, held)[0]
+    assert line == "Wolf 1 heals 0; Heal check 17 vs TN 17: stabilised (CU-8)"
+    assert RULESET.state_word(f, "w1") == "stabilised"
+
+
+def test_a_morale_check_made_is_not_asked_for_again():
+    """B.7 (CU-6): once rolled, the reminder does not come back for the same hit or odds;
+    a new big hit brings it back; one that broke is never asked again."""
+    f = fight()
+    f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
+    assert [cid for cid, _ in RULESET.morale_triggers(f)] == ["w1"]
+    held = [replace(e, passed=True) if isinstance(e, ev.Morale) else e
+            for e in RULESET.roll_morale(f, "w1", random.Random(1))]
+    f.push(held[0])
+    f.push(ev.Morale(round=1, group=("w1",), passed=True))  # the referee's verdict, no dice
+    assert RULESET.morale_triggers(f) == []
+    f.push(ev.NewRound(round=2))
+    f.push(ev.Death(round=2, target="w2"))  # now 1 to 1: not outnumbered
+    f.push(ev.Damage(round=2, target="w1", amount=5, critical=True))  # a new big hit
+    assert [cid for cid, _ in RULESET.morale_triggers(f)] == ["w1"]
+    f.push(ev.Morale(round=2, group=("w1",), passed=False, avoid="flee"))
+    f.push(ev.NewRound(round=3))
+    f.push(ev.Damage(round=3, target="w1", amount=1))
+    assert RULESET.morale_triggers(f) == []  # it broke: it flees, the referee's call
+
+
+def test_the_morale_line_adds_up_as_cu6_does():
+    """B.7: roll, Insight, HD and allies against 11 + opponents."""
+    f = fight()
+    roll, morale = RULESET.roll_morale(f, "w1", random.Random(1))
+    line = told(f, roll, morale)[1]
+    verdict = "holds" if morale.passed else "breaks (will flee)"
+    assert line == (f"Wolf 1's morale {verdict}: 3d6 {roll.total} + Insight 1 + HD 2 + "
+                    f"1 allies = {roll.total + 4} vs TN 11 + 1 opponents = 12 (CU-6)")
+
+
+def test_the_injury_form_opens_on_the_last_critical_hit():
+    """B.10 (CU-9): target, damage dealt, weapon's damage type and who struck."""
+    f = declared(fight())
+    before = {spec.name: spec.default for spec in RULESET.command_form(f, "injury", "w2").fields}
+    assert before["target"] == "w2" and before["damage"] is None
+    enter(f, ev.Roll(round=1, expr="1d8", dice=(3,), total=3, purpose="damage to Wolf 1"),
+          cu.Damage(round=1, target="w1", amount=9, source="brann", critical=True,
+                    weapon="sword", multiplier=3))
+    f.push(ev.Damage(round=1, target="w2", amount=1, critical=True, note="dying: ..."))
+    form = RULESET.command_form(f, "injury", "w2")
+    defaults = {spec.name: spec.default for spec in form.fields}
+    assert defaults == {"target": "w1", "damage": 9, "damage_type": "blunt", "source": "brann"}
+
+
+def test_the_injury_line_names_who_struck_and_the_verdict():
+    """B.10: at or under the damage, the row; over it, no injury — both logged."""
+    f = declared(fight())
+    events = RULESET.run_command(f, "injury", None, {"target": "w1", "damage": 100,
+                                                     "damage_type": "blunt",
+                                                     "source": "brann"}, random.Random(3))
+    line = told(f, *events)[-1]
+    assert line.startswith("Wolf 1 suffers a combat injury from Brann's critical: d% ")
+    assert ", at or under the damage dealt; blunt d20 " in line and "100" not in line
+    events = RULESET.run_command(f, "injury", None, {"target": "w2", "damage": 0,
+                                                     "damage_type": "blunt",
+                                                     "source": "brann"}, random.Random(3))
+    line = told(f, *events)[-1]
+    assert line.startswith("Wolf 2: no combat injury from Brann's critical: d% ")
+    assert line.endswith(", over the damage dealt (CU-9)")
+    assert "w2" not in RULESET.state(f).injuries
+
+
+def test_the_declaration_form_takes_a_note():
+    """B.17: a note in count-up's declaration forms, in the event and its log line."""
+    f = fight()
+    form = RULESET.declare_form(f, "brann", "attack", RULESET.prefill(f, "brann", "attack"))
+    assert [spec.name for spec in form.fields] == ["weapon", "target", "note"]
+    event = RULESET.declaration(f, "brann", "attack", {"weapon": "sword", "target": "w1",
+                                                       "note": "aims at the eyes"})
+    assert isinstance(event, cu.Declare) and event.note == "aims at the eyes"
+    assert told(f, event)[0] == \
+        "Brann declares attack (sword) at Wolf 1 — aims at the eyes"
+
+
+def test_the_end_wipes_initiative_and_leaves_no_turn_to_take():
+    """E.16 (CU-10): logged with the end; the round's turns not taken never come."""
+    f = declared(fight())
+    f.push(ev.Resolve(round=1, actions=("w1:attack", "w2:attack")))
+    assert f.plan().current(f.resolved[1]) == 2
+    line = told(f, ev.End(round=1, note="the wolves fled"))[0]
+    assert line == ("the fight is over: the wolves fled — combat ends, initiative is wiped "
+                    "(CU-10)")
+    plan = f.plan()
+    assert plan.current(f.resolved[1]) is None and "initiative wiped (CU-10)" in plan.notes[0]
+    assert RULESET.base(f) == {} and not RULESET.initiative_due(f)
+    assert RULESET.status_parts(f) == []  # no base in force; the status line says it ended
+    f.push(ev.Undo(round=1))  # the end taken back: the fight goes on where it was
+    assert RULESET.base(f) and f.plan().current(f.resolved[1]) == 2

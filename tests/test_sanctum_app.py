@@ -46,8 +46,14 @@ async def test_f_fights_the_turn_and_the_log_fills(tmp_path: Path) -> None:
 
     assert [plain(e) for e in steps] == [plain(e) for e in fight.log[1:]]
     assert all(e.follows for e in fight.log[2:])
-    plan = fight.plan()
-    assert all(a.flag("skipped") for b in plan.beats for a in b.actions)
+    plan = fight.plan()  # every combat done: fought ones ticked off, a repeat skipped
+    done = fight.resolved[1]
+    for beat in plan.beats:
+        if beat.extra.get("skipped"):
+            assert all(a.flag("skipped") for a in beat.actions)
+        else:
+            assert done.issuperset(beat.action_keys())
+    assert plan.current(done) is None
 
 
 async def odds_shown(pilot: Any) -> ReportScreen:
@@ -214,7 +220,85 @@ async def test_p_lists_the_next_turn_once_this_ones_combats_are_fought(
         form = pilot.app.screen
         assert isinstance(form, FormScreen)
         assert form.query_one("#f-pairs").value == ""  # only wild-1 has minions standing
+        said = form.query_one("#f-pairs").placeholder  # C.13: no wiped-out group offered
+        assert "red-1" not in said and "blue-1" not in said and "E ends the fight" in said
         form.query_one("#f-pairs").value = "wild-1 blue-1"
         await pilot.press("enter")
         await pilot.pause()
     assert [(e.round, e.pairs) for e in combats(path)][1:] == [(2, (("wild-1", "blue-1"),))]
+
+
+# -- issue 24: C.13 and E.16 --------------------------------------------------------------
+
+
+def plan_texts(pilot: Any) -> list[str]:
+    from referee.app.widgets import PlanView
+
+    rows = pilot.app.screen.query_one(PlanView).cells.values()
+    return [f"{row.mark} {row.actions}" for row, _ in rows]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_after_f_the_fought_combats_read_done_and_the_turn_is_named_once(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    """C.13: after F every fought pair is ticked off, not [skipped] (the repeat pair
+    alone is skipped, SA-2); the status line names the turn once."""
+    from referee.app.widgets import StatusLine
+
+    path = demo(tmp_path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("F")
+        await pilot.pause()
+        texts = plan_texts(pilot)
+        fought = [t for t in texts if "fought:" in t]
+        assert len(fought) == 3 and all(t.startswith("✓") and "[skipped]" not in t
+                                        for t in fought)
+        assert [t for t in texts if "[skipped]" in t] == [
+            t for t in texts if "blue-1 vs red-1: skipped" in t]
+        status = pilot.app.screen.query_one(StatusLine).text
+        assert "turn 1" not in status and "4/4 pairs fought" in status
+
+
+async def test_e_ends_the_fight_and_no_combat_is_offered(tmp_path: Path) -> None:
+    """E.16: ended after one pair, no combat is offered: F, P and O are gone from the
+    keys and do nothing, the status line says the fight is over, the plan has no current
+    beat and says the pairs left are never fought."""
+    from referee.app.widgets import StatusLine
+    from referee.app.widgets.keys import KeyLine
+
+    path = demo(tmp_path)
+    app = RefereeApp(path, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("E", "right", "enter")
+        table = pilot.app.table
+        assert table.fight.ended and table.current_beat() is None
+        keys = pilot.app.screen.query_one(KeyLine).line().plain
+        assert " F " not in keys and " O " not in keys and "^z" in keys
+        assert pilot.app.screen.query_one(StatusLine).text.endswith(
+            "1/4 pairs fought · the fight is over")
+        before = path.read_text()
+        for key in ("F", "P", "O"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, CombatScreen), key
+        assert path.read_text() == before
+        assert not [t for t in plan_texts(pilot) if t.startswith("▶")]
+        assert any("never fought" in t for t in plan_texts(pilot))
+
+
+def test_referee_fight_refuses_an_ended_fight(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """E.16: `referee fight` on an ended save says so, and writes nothing."""
+    from referee.session.store import Session
+    from referee.session.table import Table
+
+    path = demo(tmp_path)
+    with Session.open(path) as session:
+        Table(session).end("a truce")
+    before = path.read_text()
+    assert main(["fight", str(path)]) == 1
+    assert "the fight is over" in capsys.readouterr().err
+    assert path.read_text() == before

@@ -5,8 +5,9 @@
   to come, and every why agrees with its beat's actions: the pair's two groups, the one
   with precedence first, each minion of theirs still standing in save order (SA-7), a
   group with none left said to end the combat at once (SA-3), a repeat said to be skipped
-  (SA-2). A combat begun (or a repeat logged as skipped) is what happened: its actions
-  are all marked done, as they were (issue 19).
+  (SA-2). A combat begun (or a repeat logged as skipped) is what happened: a combat over
+  is done (its actions resolved, none read as skipped: issue 24 C.13), one under way or a
+  repeat is passed over (issue 19).
 - For random seeds, the outcome the fold records is the one the rules give: every attack's
   hit or miss, damage, armor soaked, result and hit points worked out here from SA-4 and
   SA-9 alone, every draw the seed's, and the fold's hit points and deaths theirs; an
@@ -106,9 +107,13 @@ def check_plan(fight: Fight) -> None:
         first = beat.extra["first"]
         second = b if first == a else a
         assert first in (a, b)
-        if number <= started:  # fought, being fought or skipped: what happened, done
-            assert all(x.flag("skipped") for x in beat.actions)
+        if number <= started:  # fought, being fought or skipped: what happened
             assert beat.extra.get("fought") or beat.extra.get("skipped")
+            if beat.extra.get("skipped") or "being fought" in beat.note:
+                assert all(x.flag("skipped") for x in beat.actions)  # n passes them over
+            else:  # over: done, as n would have marked it, never read as skipped (C.13)
+                assert fight.resolved[fight.round].issuperset(beat.action_keys())
+                assert not any(x.flag("skipped") for x in beat.actions)
             continue
         standing = {g: [cid for cid, c in fight.roster.items()
                         if stats.group(c) == g and cid not in out] for g in (first, second)}

@@ -6,6 +6,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +159,95 @@ def test_the_quiet_pipeline_of_the_odds_is_the_logged_one(
     quiet = sim.run_turn(quiet_roster, quiet_hp, pairs, quiet_rng)
     assert quiet == logged and quiet_hp == hp
     assert quiet_rng.getstate() == rng.getstate()  # not one draw more or less
+
+
+# -- issue 24: the screen says what is true (C.13), and a fight can end (E.16) ---------------
+
+
+def demo_fight(pairs: tuple[tuple[str, str], ...]) -> Any:
+    """The demo's roster with `pairs` as turn 1's combats, nothing fought."""
+    from referee.engine import Fight
+    from referee.rulesets.sanctum import events as se
+    from referee.session.files import load_save
+    from tests.conftest import ROOT
+
+    save = load_save(ROOT / "saves" / "sanctum.toml")
+    fought = Fight(save.encounter, save.fight.ruleset)
+    fought.enter(se.Combats(round=1, pairs=pairs))
+    return fought
+
+
+def fight_turn(fought: Any) -> None:
+    steps, _ = fought.ruleset.pending(fought)
+    for step in steps:
+        fought.enter(step)
+
+
+DEMO_PAIRS = (("red-1", "blue-1"), ("blue-1", "wild-1"), ("blue-1", "red-1"),
+              ("red-1", "wild-1"))
+
+
+def test_a_fought_combat_is_done_not_skipped() -> None:
+    """C.13: after F, a fought pair's beat is ticked off (its actions resolved), never
+    read as skipped; only the repeat pair (SA-2) is skipped."""
+    from referee.session import view
+
+    fought = demo_fight(DEMO_PAIRS)
+    fight_turn(fought)
+    plan = fought.plan()
+    rows = view.plan_rows(plan, fought.resolved.get(1, set()))
+    beats = [r for r in rows if r.key.isdigit()]
+    assert [r.mark for r in beats] == ["✓", "✓", "", "✓"]
+    assert [("[skipped]" in r.actions) for r in beats] == [False, False, True, False]
+    assert "fought: no minions, 5 rounds" in beats[0].actions
+    assert plan.current(fought.resolved[1]) is None
+
+
+def test_the_status_names_the_turn_once() -> None:
+    """C.13: the status line said "round 2 · turn 2"; the turn is named once, by the
+    status line (`round_text`), and the ruleset's parts say what is left to do."""
+    from referee.session import view
+
+    fought = demo_fight(DEMO_PAIRS)
+    assert fought.ruleset.status_parts(fought) == ["0/4 pairs fought · F fights the turn, "
+                                                   "O the odds"]
+    fight_turn(fought)
+    parts = view.status_text(fought, "the crossing").split(" · ")
+    assert len([p for p in parts if p.endswith(" 1")]) == 1  # round 1 (a hook: turn 1)
+    assert parts[-2:] == ["4/4 pairs fought", "no hostile groups standing: E ends the fight"]
+    assert fought.ruleset.round_text(fought) == "turn 1"
+
+
+def test_the_pairs_form_offers_only_groups_still_standing() -> None:
+    """C.13: blue-1 wiped out in turn 1 is not offered for turn 2."""
+    fought = demo_fight((("red-1", "blue-1"),))
+    fight_turn(fought)
+    assert all(fought.status[cid].dead for cid in ("brute", "sprite", "slinger"))
+    (pairs,) = fought.ruleset.command_form(fought, "pairs", None).fields
+    assert pairs.default == "red-1 wild-1"
+    assert fought.ruleset.status_parts(fought) == ["1/1 pairs fought · P lists turn 2's"]
+
+
+def test_an_ended_fight_offers_no_combat() -> None:
+    """E.16: the source says nothing of ending a whole fight: the end shows cleanly. The
+    pairs not fought are never fought (skipped, none current); F, P and O say so."""
+    from referee.engine import events as ev
+    from referee.engine.errors import RefereeError
+    from referee.rulesets.sanctum import events as se
+
+    fought = demo_fight(DEMO_PAIRS)
+    fought.enter(ev.Resolve(round=1, actions=("knight:combat#1",)))  # n: pair 1 fought
+    fought.enter(ev.End(round=1, note="a truce"))
+    plan = fought.plan()
+    assert plan.current(fought.resolved[1]) is None
+    assert "never fought" in plan.beats[1].note and all(
+        a.flag("skipped") for a in plan.beats[1].actions)
+    assert plan.notes == ["the fight is over: its combats not fought never will be"]
+    for command in ("fight", "pairs", "odds"):
+        assert fought.ruleset.can_run(fought, command, None).startswith("the fight is over")
+    with pytest.raises(RefereeError, match="the fight is over"):
+        fought.ruleset.pending(fought)  # `referee fight` too
+    later = se.Combats(round=2, pairs=(("red-1", "wild-1"),))
+    with pytest.raises(RefereeError, match="the fight is over"):
+        fought.enter(later)  # nor written by hand
+    assert fought.ruleset.status_parts(fought) == ["1/4 pairs fought"]

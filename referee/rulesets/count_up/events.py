@@ -1,4 +1,5 @@
-"""count-up's own events: its declarations, base initiative, latecomers and injuries."""
+"""count-up's own events: its declarations, base initiative, latecomers, critical hits and
+injuries."""
 
 from __future__ import annotations
 
@@ -28,17 +29,37 @@ class Join(ev.Join):
 
 
 @record(frozen=True)
+class Damage(ev.Damage):
+    """CU-7: a critical hit deals its damage times the `weapon`'s `multiplier`; `amount`
+    is what was dealt (the multiplied damage), so the log says what the target took."""
+
+    weapon: str | None = f("str")
+    multiplier: int | None = f("int")
+
+
+@record(frozen=True)
+class Heal(ev.Heal):
+    """CU-8: healing that came with a Heal check: the `check` rolled against `tn`, 10 +
+    the target's largest wound then; it stabilises (`stabilize`) when it meets the TN."""
+
+    check: int | None = f("int")
+    tn: int | None = f("int")
+
+
+@record(frozen=True)
 class Injury(ev.Event):
-    """CU-9: a combat injury, from the table's row the d20 (`roll`) names; `chance` is the
-    d% that was at or under the `damage` dealt (older saves have neither)."""
+    """CU-9: the d% after a critical hit by `source`, and its verdict: at or under the
+    `damage` dealt, a combat injury from the table's row the d20 (`roll`) names; over it,
+    none (`injury` blank). Older saves have neither `chance` nor `damage`."""
 
     TYPE = "injury"
     target: str = f("str!", "")
     roll: int | None = f("int")
-    injury: str = f("str!", "")
+    injury: str = f("str", "")
     table: str | None = f("str")
     chance: int | None = f("int")
     damage: int | None = f("int0")
+    source: str | None = f("str")
 
 
-EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Join, Injury)
+EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Join, Damage, Heal, Injury)

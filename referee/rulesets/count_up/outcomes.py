@@ -89,14 +89,43 @@ def roll_before(fight: Fight, purpose: str, back: int = 1) -> ev.Roll | None:
 
 
 def check_amount(fight: Fight, event: ev.Damage | ev.Heal) -> None:
-    """Damage or healing rolled with it is that roll's total (none below 0)."""
+    """Damage or healing rolled with it is that roll's total (none below 0), times a
+    critical hit's multiplier (CU-7)."""
+    times = multiplier(fight, event) if isinstance(event, ev.Damage) else 1
     roll = roll_before(fight, DAMAGE if isinstance(event, ev.Damage) else HEALING)
     if roll is None:
         return
-    made = max(roll.total, 0)
+    made = max(roll.total, 0) * times
     if event.amount != made:
-        raise IllegalEvent(f"the roll entered with it ({roll.expr}: {roll.total}) makes "
+        by = f" × {times}" if times != 1 else ""
+        raise IllegalEvent(f"the roll entered with it ({roll.expr}: {roll.total}){by} makes "
                            f"{made}, the log has {event.amount}", ("amount",))
+
+
+def multiplier(fight: Fight, event: ev.Damage) -> int:
+    """CU-7: the multiplier a hit names, held to its weapon's; the damage dealt is a
+    multiple of it."""
+    times: int | None = getattr(event, "multiplier", None)
+    weapon: str | None = getattr(event, "weapon", None)
+    if times is None and weapon is None:
+        return 1
+    if not event.critical:
+        raise IllegalEvent("only a critical hit is multiplied (CU-7)", ("multiplier",))
+    if times is None or weapon is None:
+        raise IllegalEvent("a critical hit's multiplier comes with the weapon it is of (CU-7)",
+                           ("weapon",) if weapon is None else ("multiplier",))
+    attacker = fight.roster.get(event.source or "")
+    found = attacker.weapon(weapon) if attacker is not None else None
+    if found is None:
+        raise IllegalEvent(f"{event.source or 'no one'} has no weapon {weapon!r} to strike "
+                           "with (CU-7)", ("weapon",))
+    if times != stats.critical(found):
+        raise IllegalEvent(f"the {weapon}'s critical multiplier is ×{stats.critical(found)}, "
+                           f"the log has ×{times} (CU-7)", ("multiplier",))
+    if event.amount % times:
+        raise IllegalEvent(f"{event.amount} is not the damage times ×{times} (CU-7)",
+                           ("amount",))
+    return times
 
 
 def check_morale(rs: CountUp, fight: Fight, event: ev.Morale) -> None:
@@ -127,12 +156,14 @@ def check_morale_roll(rs: CountUp, fight: Fight, event: ev.Morale) -> None:
 
 def check_injury(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
     """CU-9: the d20 entered with it names the table's row; the d% before it is at or
-    under the damage dealt."""
+    under the damage dealt. With no injury, the d% was over it."""
     if event.roll is not None:
         low, high = bounds(parse(INJURY_DIE))
         if not low <= event.roll <= high:
             raise IllegalEvent(f"{event.roll} is out of range ({low} to {high}): the injury "
                                f"table is rolled on a {INJURY_DIE} (CU-9)", ("roll",))
+    if not event.injury:
+        check_no_injury(event)
     check_injury_rolls(rs, fight, event)
     if event.roll is not None and rs.injuries.get(event.table or ""):
         row = rs.injury(event.table or "", event.roll)
@@ -144,28 +175,46 @@ def check_injury(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
         if not low <= event.chance <= high:
             raise IllegalEvent(f"{event.chance} is out of range ({low} to {high}): what "
                                f"{rs.injury_die} can roll (CU-9)", ("chance",))
-        if event.damage is not None and event.chance > event.damage:
+        if event.injury and event.damage is not None and event.chance > event.damage:
             raise IllegalEvent(f"{rs.injury_die} {event.chance} is over the damage dealt "
                                f"({event.damage}): no injury (CU-9)", ("chance",))
+    if event.source is not None and event.source not in fight.roster:
+        raise IllegalEvent(f"unknown combatant {event.source!r}", ("source",))
+
+
+def check_no_injury(event: cu.Injury) -> None:
+    """A verdict of no injury: its d% was over the damage dealt, and no row was rolled."""
+    if event.chance is None or event.damage is None:
+        raise IllegalEvent("an injury names its row of the table (or, with none, the d% "
+                           "over the damage dealt) (CU-9)", ("injury",))
+    if event.chance <= event.damage:
+        raise IllegalEvent(f"d% {event.chance} is at or under the damage dealt "
+                           f"({event.damage}): an injury is rolled on the table (CU-9)",
+                           ("injury",))
+    if event.roll is not None:
+        raise IllegalEvent("no injury: no row of the table is rolled (CU-9)", ("roll",))
 
 
 def check_injury_rolls(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
-    """The rolls entered with an injury are the ones it names."""
-    row = roll_before(fight, TABLE)
-    if row is None:
+    """The rolls entered with an injury are the ones it names: the d20 just before it (if
+    an injury was rolled), the d% before that."""
+    row = roll_before(fight, TABLE) if event.injury else None
+    if row is not None:
+        rolled_on(row, INJURY_DIE, "roll", "CU-9")
+        if event.roll != row.total:
+            raise IllegalEvent(f"the {INJURY_DIE} entered with it shows {row.total}, the log "
+                               f"has {shown(event.roll)} (CU-9)", ("roll",))
+    elif event.injury:
+        return  # written by hand, without its dice: nothing to hold it to
+    chance = roll_before(fight, CHANCE, 2 if row is not None else 1)
+    if chance is None:
         return
-    rolled_on(row, INJURY_DIE, "roll", "CU-9")
-    if event.roll != row.total:
-        raise IllegalEvent(f"the {INJURY_DIE} entered with it shows {row.total}, the log has "
-                           f"{shown(event.roll)} (CU-9)", ("roll",))
-    chance = roll_before(fight, CHANCE, 2)
-    if chance is not None:
-        rolled_on(chance, rs.injury_die, "chance", "CU-9")
-    if chance is not None and event.chance is not None and event.chance != chance.total:
+    rolled_on(chance, rs.injury_die, "chance", "CU-9")
+    if event.chance is not None and event.chance != chance.total:
         raise IllegalEvent(f"the d% entered with it shows {chance.total}, the log has "
                            f"{event.chance} (CU-9)", ("chance",))
     damage = event.damage
-    if chance is not None and damage is not None and chance.total > damage:
+    if event.injury and damage is not None and chance.total > damage:
         raise IllegalEvent(f"the d% entered with it shows {chance.total}, over the damage "
                            f"dealt ({damage}): no injury (CU-9)", ("chance",))
 

@@ -20,6 +20,8 @@ MODIFIER = 99  # an initiative, Agility or Insight modifier (CU-2, CU-3, CU-6)
 COUNT: Bounds = (-999, 999)  # a base initiative or a count the round reaches (CU-2, CU-5)
 POINTS: Bounds = (-999, 9999)  # Wound Points (CU-7, CU-8): below 0 is dying
 AMOUNT: Bounds = (0, 9999)  # damage or healing at once
+MULTIPLIER: Bounds = (1, 10)  # a critical multiplier: x2 to x4 by the book (CU-7)
+CHECK: Bounds = (-999, 999)  # a Heal check's result and its TN (CU-8)
 # a combatant's hit points and their maximum, the core's keys (the ruleset's own keys
 # carry their ranges in their Fields, stats.py)
 CORE: dict[str, Bounds] = {"hp": POINTS, "max_hp": (0, POINTS[1])}
@@ -27,8 +29,8 @@ CORE: dict[str, Bounds] = {"hp": POINTS, "max_hp": (0, POINTS[1])}
 EVENT: dict[str, dict[str, Bounds]] = {
     "declare": {"modifier": (-MODIFIER, MODIFIER)},
     "join": {"at_count": COUNT, "base": COUNT},
-    "damage": {"amount": AMOUNT, "beat": (1, 9999)},
-    "heal": {"amount": AMOUNT},
+    "damage": {"amount": AMOUNT, "beat": (1, 9999), "multiplier": MULTIPLIER},
+    "heal": {"amount": AMOUNT, "check": CHECK, "tn": CHECK},
     "condition": {"duration": (1, 999)},
     "morale": {"roll": COUNT, "target": COUNT},
     "resolve": {"beat": (1, 9999), "segment": (1, 99)},

@@ -21,10 +21,12 @@ from referee.engine.record import field, record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as cu
-from . import outcomes, ranges, stats
+from . import healing, hits, injuries, outcomes, ranges, stats
 from .rules import RULES
 
 ADDS = ("", "weapon", "spell")
+# the declaration forms' own field: a word on what the actor means to do (issue 24, 17)
+NOTE = Field("note", "note", help="for the log: aims at the eyes …")
 
 
 class ActionRule(NamedTuple):
@@ -154,9 +156,20 @@ class CountUp(Ruleset):
         return tell(self, fight, event)
 
     def actions(self) -> list[ActionKind]:
-        fields = {"weapon": ("weapon", "target"), "spell": ("spell", "target"), "": ("target",)}
+        fields = {"weapon": ("weapon", "target", "note"), "spell": ("spell", "target", "note"),
+                  "": ("target", "note")}
         return [ActionKind(key, name, fields[adds], hotkey)
                 for key, (name, _, adds, hotkey, _) in self.kinds.items()]
+
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefill: Mapping[str, Any]) -> Form:
+        from referee.engine.forms import declare_fields
+
+        kind = self.kind(action)
+        if kind is None:
+            return super().declare_form(fight, actor, action, prefill)
+        title = f"{fight.roster[actor].name} declares {action} — {kind.name}"
+        return Form(title, declare_fields(fight, actor, kind.fields, prefill, {"note": NOTE}))
 
     # -- state -----------------------------------------------------------------------------
 
@@ -164,24 +177,47 @@ class CountUp(Ruleset):
         return State({}, {})
 
     def marks(self, combatant: Combatant) -> dict[str, Any]:
+        # big hits taken, and how many of them (and by how much it was outnumbered) its
+        # last morale check already answered: a check is not asked for twice (CU-6)
         return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
-                "big_hit_round": 0}
+                "big_hit_round": 0, "big_hits": 0, "checked_hits": 0, "checked_margin": 0,
+                "broke": False, "largest_wound": 0, "stable": False}
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, ev.Morale) and event.passed is not None:
+            for cid in fight.members(event.group):
+                self.settle(fight, cid, event.passed)
+        if isinstance(event, ev.Heal):
+            self.healed(fight.status[event.target])
         return self.deaths(fight, self.folded(fight, state, event), event)
+
+    def settle(self, fight: Fight, cid: str, passed: bool) -> None:
+        """A morale check made answers the big hits taken and the odds faced so far; one
+        that broke ends its checks (it flees or gives up: the referee's call) (CU-6)."""
+        marks = fight.status[cid].marks
+        marks["checked_hits"] = marks["big_hits"]
+        marks["checked_margin"] = max(self.margin(fight, cid), 0)
+        marks["broke"] = marks["broke"] or not passed
+
+    @staticmethod
+    def healed(status: Status) -> None:
+        """Healed above 0 Wound Points, a creature is no longer the stabilised one: a
+        later fall below 0 is Dying again (CU-8). Kept among its marks too, which the
+        tracker watches for a change."""
+        if status.marks["wounds"] > 0:
+            status.stable = False
+        status.marks["stable"] = status.stable
 
     def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
         if isinstance(event, cu.Initiative):
             return replace(state, base={**state.base, **self.base_initiative(fight, event)})
         if isinstance(event, cu.Join) and event.base is not None and event.combatant:
             return replace(state, base={**state.base, event.combatant.id: event.base})
-        if isinstance(event, cu.Injury):
+        if isinstance(event, cu.Injury) and event.injury:  # blank: none (CU-9)
             had = state.injuries.get(event.target, ())
             return replace(state, injuries={**state.injuries, event.target: had + (
                 event.injury,)})
-        if event.TYPE == "end":
-            return replace(state, base={})  # CU-10: initiative is wiped
-        return state
+        return state  # an end wipes initiative (CU-10): `base` is the one in force
 
     def deaths(self, fight: Fight, state: State, event: ev.Event) -> State:
         """A death (an event, or damage to minus Strength) noted with what was done of
@@ -197,6 +233,14 @@ class CountUp(Ruleset):
 
     @staticmethod
     def base(fight: Fight) -> dict[str, int]:
+        """The base initiative in force: none once the fight has ended (CU-10)."""
+        state: State = fight.rs
+        return {} if fight.ended else state.base
+
+    @staticmethod
+    def rolled(fight: Fight) -> dict[str, int]:
+        """The base initiative rolled for this combat, wiped or not: the order of its
+        rounds as they were fought."""
         state: State = fight.rs
         return state.base
 
@@ -220,6 +264,8 @@ class CountUp(Ruleset):
             outcomes.check_roll(event)
         elif isinstance(event, (ev.Damage, ev.Heal)):
             outcomes.check_amount(fight, event)
+            if isinstance(event, ev.Heal):
+                healing.check_heal(self, fight, event)
         elif isinstance(event, ev.Morale):
             outcomes.check_morale(self, fight, event)
 
@@ -254,7 +300,7 @@ class CountUp(Ruleset):
         return base
 
     def initiative_due(self, fight: Fight) -> bool:
-        return not self.base(fight)
+        return not fight.ended and not self.base(fight)  # an ended fight rolls for none
 
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
         base: dict[str, int] = {}
@@ -280,6 +326,8 @@ class CountUp(Ruleset):
         return [cu.Initiative(round=max(fight.round, 1), base=dict(values))]
 
     def status_parts(self, fight: Fight) -> list[str]:
+        # ended, none: the status line says the fight is over (the log and the plan say
+        # initiative is wiped, CU-10), and a narrow one keeps room to say it
         base = self.base(fight)
         return [f"base initiative rolled for {len(base)}"] if base else []
 
@@ -311,7 +359,7 @@ class CountUp(Ruleset):
         return actor.weapons[0] if actor.weapons else None
 
     def round_initiative(self, fight: Fight, d: cu.Declare) -> tuple[int, str]:
-        base_of = self.base(fight)
+        base_of = self.rolled(fight)
         if d.actor not in base_of:
             at = max(fight.initiative_at.values())
             raise IllegalEvent(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
@@ -337,6 +385,20 @@ class CountUp(Ruleset):
             by_count[turn.count].append(turn)
         for count in sorted(by_count):
             plan.beats.append(self.beat(fight, count, by_count[count]))
+        return self.after_the_end(fight, plan)
+
+    @staticmethod
+    def after_the_end(fight: Fight, plan: Plan) -> Plan:
+        """Once the fight has ended, the turns of its last round not yet taken never come
+        (CU-10): marked skipped, so no beat is left to resolve."""
+        if not fight.ended or plan.round != max(fight.round, 1):
+            return plan
+        done = fight.resolved.get(plan.round, set())
+        why = "the fight is over: initiative wiped (CU-10)"
+        for beat in plan.beats:
+            beat.actions = [a if action_key(beat, a) in done else a.with_extra(skipped=why)
+                            for a in beat.actions]
+        plan.notes.append(why)
         return plan
 
     def standing(self, fight: Fight, round_: int, turns: list[Turn], plan: Plan) -> list[Turn]:
@@ -417,7 +479,7 @@ class CountUp(Ruleset):
         if earlier:
             count, _ = self.round_initiative(fight, earlier[0])
         else:
-            count = self.base(fight).get(cid, at)
+            count = self.rolled(fight).get(cid, at)
         return count < at
 
     def surprised(self, fight: Fight, d: ev.Declare) -> bool:
@@ -436,8 +498,10 @@ class CountUp(Ruleset):
             amount -= soaked
         marks["wounds"] -= amount
         status.hp = marks["wounds"]
+        marks["largest_wound"] = max(marks["largest_wound"], amount)  # its TN (CU-8)
         if amount * 2 > status.max_hp and event.note is None:
             marks["big_hit_round"] = event.round
+            marks["big_hits"] += 1
 
     def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
         marks = status.marks
@@ -446,32 +510,49 @@ class CountUp(Ruleset):
 
     def morale_triggers(self, fight: Fight, intimidated: tuple[str, ...] = ()) -> list[
             tuple[str, str]]:
-        """CU-6: who must check morale at the end of this round, and why."""
+        """CU-6: who must check morale at the end of this round, and why. A check already
+        made answers what it was made for: it is due again only for a new big hit or worse
+        odds, and never once morale has broken (the monster flees or gives up)."""
         players = {s.id for s in fight.encounter.sides if s.players}
         due = []
         for cid, combatant in fight.roster.items():
             status = fight.status[cid]
-            if combatant.side in players or status.dead:
+            marks = status.marks
+            if combatant.side in players or status.dead or marks["broke"]:
                 continue
-            allies = self.count_alive(fight, lambda c, side=combatant.side: c.side == side)
-            foes = self.count_alive(fight, lambda c, side=combatant.side: c.side != side)
-            if status.marks["big_hit_round"] == fight.round:
+            margin = self.margin(fight, cid)
+            if marks["big_hit_round"] == fight.round and marks["big_hits"] > marks[
+                    "checked_hits"]:
                 due.append((cid, "took more than half its Wound Points in one hit"))
-            elif foes > allies:
+            elif margin > 0 and margin > marks["checked_margin"]:
+                foes, allies = self.sides_of(fight, cid)
                 due.append((cid, f"outnumbered {foes} to {allies}"))
             elif cid in intimidated:
                 due.append((cid, "the target of Intimidation"))
         return due
+
+    def sides_of(self, fight: Fight, cid: str) -> tuple[int, int]:
+        """(opponents, its side) still alive, itself counted."""
+        side = fight.roster[cid].side
+        return (self.count_alive(fight, lambda c: c.side != side),
+                self.count_alive(fight, lambda c: c.side == side))
+
+    def margin(self, fight: Fight, cid: str) -> int:
+        """By how many its opponents outnumber its side (0 or less: they do not)."""
+        foes, allies = self.sides_of(fight, cid)
+        return foes - allies
 
     @staticmethod
     def count_alive(fight: Fight, predicate: Any) -> int:
         return sum(1 for cid, c in fight.roster.items() if predicate(c) and fight.alive(cid))
 
     def condition(self, combatant: Combatant, status: Status) -> str:
-        """CU-8: fine, incapacitated, dying or dead."""
+        """CU-8: fine, incapacitated, dying, stabilised (by a Heal check) or dead."""
         wounds = status.marks["wounds"]
         if status.dead or wounds <= -stats.strength(combatant):
             return "dead"
+        if status.stable and wounds <= 0:
+            return "stabilised"
         if wounds < 0:
             return "dying"
         if wounds == 0:
@@ -515,8 +596,24 @@ class CountUp(Ruleset):
         return out
 
     def critical_damage(self, damage: int, weapon_multiplier: int) -> int:
-        """CU-7: a critical multiplies weapon damage; it then goes straight to Wound Points."""
+        """CU-7: a critical multiplies weapon damage; it then goes straight to Wound Points
+        (the hit form's hits go through `damage_events`)."""
         return damage * weapon_multiplier
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        return (hits.critical_field(self, fight),)
+
+    def damage_events(self, fight: Fight, hit: ev.Damage,
+                      values: Mapping[str, Any]) -> list[ev.Event]:
+        return hits.damage_events(self, fight, hit, values)
+
+    def heal_fields(self, fight: Fight, target: str | None) -> tuple[Field, ...]:
+        """The heal form's Heal check, with the TN it is checked against (CU-8)."""
+        return healing.heal_fields(self, fight, target)
+
+    def heal_events(self, fight: Fight, heal: ev.Heal,
+                    values: Mapping[str, Any]) -> list[ev.Event]:
+        return healing.heal_events(self, fight, heal, values)
 
     def stabilize_tn(self, largest_wound: int) -> int:
         return self.heal_tn + largest_wound
@@ -538,7 +635,7 @@ class CountUp(Ruleset):
         check = self.morale_check(fight, cid, dice.total, intimidation)
         return [
             ev.Roll(round=fight.round, expr=dice.expression, dice=dice_values(dice),
-                    total=dice.total, purpose=f"morale {cid} (CU-6)", actor=cid),
+                    total=dice.total, purpose=f"{outcomes.MORALE}(CU-6)", actor=cid),
             ev.Morale(round=fight.round, group=(cid,), roll=check.total, target=check.tn,
                       passed=check.passed, avoid=None if check.passed else "flee"),
         ]
@@ -550,22 +647,9 @@ class CountUp(Ruleset):
         return table[(d20 - 1) % len(table)]
 
     def roll_injury(self, fight: Fight, target: str, damage: int, damage_type: str,
-                    rng: random.Random) -> list[ev.Event]:
+                    rng: random.Random, source: str | None = None) -> list[ev.Event]:
         """CU-9: d% at or under the damage dealt gives a Combat Injury from the table."""
-        chance = roll_dice(self.injury_die, rng)
-        out: list[ev.Event] = [ev.Roll(round=fight.round, expr=chance.expression,
-                                       dice=dice_values(chance), total=chance.total,
-                                       purpose=f"critical injury chance for {target} (CU-9)")]
-        if chance.total > damage:
-            return out
-        d20 = roll_dice(outcomes.INJURY_DIE, rng)
-        out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=dice_values(d20),
-                           total=d20.total, purpose=f"{damage_type} injury table (CU-9)"))
-        out.append(cu.Injury(round=fight.round, target=target, roll=d20.total,
-                             injury=self.injury(damage_type, d20.total), table=damage_type,
-                             chance=chance.total, damage=damage))
-        return out
-
+        return injuries.roll_injury(self, fight, target, damage, damage_type, rng, source)
 
     # -- joining, the tracker, commands ---------------------------------------------
 
@@ -605,7 +689,10 @@ class CountUp(Ruleset):
         marks = status.marks
         tone = "bad" if marks["wounds"] < 0 else "warn" if marks["wounds"] == 0 else ""
         injuries = self.state(fight).injuries.get(cid, ())
-        return {"points": Cell(f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}", tone),
+        points = f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}"
+        if self.condition(fight.roster[cid], status) in ("incapacitated", "dying"):
+            points += f" TN{healing.tn_of(self, fight, cid)}"  # what stabilises it (CU-8)
+        return {"points": Cell(points, tone),
                 "injuries": Cell(", ".join(i.split(":")[0] for i in injuries), "bad")}
 
     @staticmethod
@@ -639,10 +726,6 @@ class CountUp(Ruleset):
             return f"{combatant.name} has no spell to cast"
         return why
 
-    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
-        return (Field("critical", "critical", "bool", False,
-                      help="straight to Wound Points (CU-7)"),)
-
     def commands(self, fight: Fight) -> list[Command]:
         return [Command("morale", "Morale", "M", "roll morale for the selected combatant "
                         "(CU-6)", show=False, needs_actor=True),
@@ -650,15 +733,7 @@ class CountUp(Ruleset):
                         "the damage, then the injury table (CU-9)", show=False)]
 
     def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        if command != "injury":
-            return None
-        alive = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
-        kinds = tuple((name, name) for name in self.injuries) or (("untyped", ""),)
-        return Form("Critical injury (CU-9)", (
-            Field("target", "who was hit", "choice", actor, required=True, options=alive),
-            Field("damage", "damage dealt", "int", 1, required=True, minimum=0),
-            Field("damage_type", "damage type", "choice", kinds[0][1], options=kinds)),
-            focus="damage")
+        return injuries.injury_form(self, fight, actor) if command == "injury" else None
 
     def run_command(self, fight: Fight, command: str, actor: str | None,
                     values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
@@ -666,7 +741,7 @@ class CountUp(Ruleset):
             return self.roll_morale(fight, actor, rng)
         if command == "injury":
             return self.roll_injury(fight, values["target"], int(values["damage"]),
-                                    values.get("damage_type") or "", rng)
+                                    values.get("damage_type") or "", rng, values.get("source"))
         return super().run_command(fight, command, actor, values, rng)
 
     def notices(self, fight: Fight) -> list[tuple[str, str]]:

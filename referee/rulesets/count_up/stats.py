@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.engine.model import Combatant, Spell, Weapon
 from referee.engine.specs import Field
 
-from .ranges import MODIFIER, POINTS
+from .ranges import MODIFIER, MULTIPLIER, POINTS
 
 # Each number has the range the rules make sense in (ranges.py): a modifier adds to a d12
 # or 3d6 roll, Wound Points and Stress are a creature's, a critical multiplies by 2 to 4
@@ -32,7 +32,7 @@ COMBATANT = (
 WEAPON = (
     Field("speed", "speed", "int", 0, maximum=MODIFIER,
           help="added to the attack's modifier (CU-3)"),
-    Field("critical", "critical", "int", 2, minimum=1, maximum=10,
+    Field("critical", "critical", "int", 2, minimum=MULTIPLIER[0], maximum=MULTIPLIER[1],
           help="critical multiplier (CU-7)"),
     Field("damage_type", "damage type", "text", "", help="its injury table (CU-9)"),
 )

@@ -26,6 +26,9 @@ from . import ranges, sim, stats
 from .rules import RULES
 from .seeded import Opening, check_step
 
+# the source says nothing of ending a whole fight: once ended, no combat is fought
+OVER = "the fight is over: no combat is fought now (an undo takes the end back)"
+
 
 @record(frozen=True)
 class State:
@@ -173,8 +176,17 @@ class Sanctum(Ruleset):
             done = state.ends.get(event.round, ())
             entry = {"groups": list(event.groups), "rounds": event.rounds,
                      "ended": event.ended}
+            self.fought_out(fight, event, state.started.get(event.round, 0))
             return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
         return state
+
+    @staticmethod
+    def fought_out(fight: Fight, event: se.CombatEnd, number: int) -> None:
+        """A combat over is its pair's beat done, as `n` would have marked it: every
+        minion of the two groups (the fold's own copy of what is resolved)."""
+        keys = {f"{cid}:combat#{number}" for cid, c in fight.roster.items()
+                if stats.group(c) in event.groups}
+        fight.resolved.setdefault(event.round, set()).update(keys)
 
     def opened(self, fight: Fight, before: State, after: State, event: ev.Event) -> State:
         """The turn's opening kept up to date (SA-11): a step keeps it (taking it now if
@@ -203,7 +215,7 @@ class Sanctum(Ruleset):
 
     def shapes_plan(self, event: ev.Event) -> bool:
         return event.TYPE in ("combats", "combat", "combat-end", "undo", "redo", "resolve",
-                              "death", "damage")
+                              "death", "damage", "end")  # an end: no combat to come
 
     @staticmethod
     def state(fight: Fight) -> State:
@@ -233,6 +245,8 @@ class Sanctum(Ruleset):
                 raise IllegalEvent(f"unknown minion {event.actor!r}", ("actor",))
             if isinstance(event, se.Victim) and event.victim not in fight.roster:
                 raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
+        if fight.ended and (event.TYPE in se.STEPS or isinstance(event, se.Combats)):
+            raise IllegalEvent(OVER, ("type",))  # an ended fight fights no more combats
         if event.TYPE in se.STEPS:
             self._check_step(fight, event)
 
@@ -339,6 +353,8 @@ class Sanctum(Ruleset):
         fought (a fight cut short) goes on from its own seed: the steps logged are the
         first ones it gives (every step is checked as it is logged)."""
         turn = fight.round
+        if fight.ended:
+            raise IllegalEvent(OVER)
         if not self.pairs(fight):
             raise IllegalEvent(f"turn {max(turn, 1)} lists no combats: add a `combats` event "
                                "(SA-2)")
@@ -404,18 +420,32 @@ class Sanctum(Ruleset):
                     beat.cite("SA-3", f"{group} has no minions left: the combat ends at once")
                 if number <= started:  # fought already (F, n or `referee fight`)
                     fought += 1
-                    end = ends[fought - 1] if fought <= len(ends) else None
-                    done = f"fought: {end['ended']}, {end['rounds']} rounds" if end \
-                        else "being fought"
-                    beat.actions = [x.with_extra(skipped=done) for x in actions]
-                    beat.note += f" — {done}"
-                    beat.extra["fought"] = True
+                    self.fought_beat(beat, ends[fought - 1] if fought <= len(ends) else None)
+                elif fight.ended and now:  # never fought: the fight ended first
+                    over = "the fight is over: never fought"
+                    beat.actions = [x.with_extra(skipped=over) for x in actions]
+                    beat.note += f" — {over}"
             seen.add(key)
             plan.beats.append(beat)
+        if any("never fought" in beat.note for beat in plan.beats):
+            plan.notes.append("the fight is over: its combats not fought never will be")
         plan.skipped.extend({"actor": cid, "action": "combat", "rule": "SA-3",
                              "why": "dead: no longer fights"}
                             for cid in fight.roster if cid in left_out)
         return plan
+
+    @staticmethod
+    def fought_beat(beat: Beat, end: dict[str, Any] | None) -> None:
+        """A pair's beat once its combat has begun: over, it is done (the fold marks its
+        actions resolved) and says how it ended; under way (a fight cut short), it is
+        passed over by `n`, which would not go on with it: F does."""
+        beat.extra["fought"] = True
+        if end is not None:
+            beat.note += f" — fought: {end['ended']}, {end['rounds']} rounds"
+            return
+        beat.actions = [x.with_extra(skipped="being fought: F goes on with it")
+                        for x in beat.actions]
+        beat.note += " — being fought"
 
     @staticmethod
     def fallen(fight: Fight) -> set[str]:
@@ -498,19 +528,36 @@ class Sanctum(Ruleset):
                 "combats": [dict(e) for e in state.ends.get(turn, ())],
                 "promoted": dict(state.promoted)}
 
+    def round_text(self, fight: Fight) -> str:
+        """How the status line names where the fight is: its turn."""
+        return f"turn {max(fight.round, 1)}"
+
     def phase_word(self, fight: Fight) -> str:
         return "over" if fight.ended else ""  # the turn's pairs say where it stands
 
     def status_parts(self, fight: Fight) -> list[str]:
+        """The turn's pairs fought, and the key that goes on: the turn itself is named
+        once, by the status line."""
         state = self.state(fight)
         turn = max(fight.round, 1)
         pairs = state.pairs.get(turn, ())
-        done = state.started.get(turn, 0)
+        done = min(state.started.get(turn, 0), len(pairs))
+        if fight.ended:
+            return [f"{done}/{len(pairs)} pairs fought"] if pairs else []
         if not pairs:
-            return [f"turn {turn}: no combats listed · P lists them"]
-        return [f"turn {turn}: {min(done, len(pairs))}/{len(pairs)} pairs fought"
-                + (" · F fights the turn, O the odds" if done < len(pairs) else
-                   f" · P lists turn {turn + 1}'s" if turn + 1 not in state.pairs else "")]
+            return ["no combats listed · P lists them"]
+        return [f"{done}/{len(pairs)} pairs fought" + self.next_step(fight, done < len(pairs))]
+
+    def next_step(self, fight: Fight, pending: bool) -> str:
+        """The key that goes on: F for the turn's combats, P for the next turn's, E when
+        no two hostile groups have minions standing."""
+        if pending:
+            return " · F fights the turn, O the odds"
+        if max(fight.round, 1) + 1 in self.state(fight).pairs:
+            return ""
+        if not self.hostile_pairs(fight):
+            return " · no hostile groups standing: E ends the fight"
+        return f" · P lists turn {max(fight.round, 1) + 1}'s"
 
     # -- commands -----------------------------------------------------------------------
 
@@ -535,6 +582,8 @@ class Sanctum(Ruleset):
         return turn + 1 if self.fought(fight, turn) else turn
 
     def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
+        if fight.ended:
+            return OVER
         state = self.state(fight)
         if command == "pairs":
             turn = self.pairs_turn(fight)
@@ -557,11 +606,13 @@ class Sanctum(Ruleset):
             return None
         turn = self.pairs_turn(fight)
         default = "; ".join(f"{a} {b}" for a, b in self.hostile_pairs(fight))
+        # with no pair to offer, the placeholder says why: an example naming the roster's
+        # groups would read as groups still to fight, wiped out or not
+        help = "" if default else "no hostile groups standing: E ends the fight"
         return Form(f"Turn {turn}: its combats", (
-            Field("pairs", "pairs", "text", default=default, required=True,
-                  help="red-1 blue-1; blue-1 red-1"),),
-                    hint="pairs of hostile groups, in the map's neighbour order, separated "
-                         "by ';' (SA-2); a pair listed twice is fought once")
+            Field("pairs", "pairs", "text", default=default, required=True, help=help),),
+                    hint="two hostile groups' ids a pair, pairs separated by ';', in the "
+                         "map's neighbour order (SA-2); a pair listed twice is fought once")
 
     def hostile_pairs(self, fight: Fight) -> list[tuple[str, str]]:
         """Every pair of hostile groups with a minion standing, in creation order."""

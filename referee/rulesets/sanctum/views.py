@@ -18,6 +18,8 @@ def cite(rules: tuple[str, ...]) -> str:
 
 
 def tell(fight: Fight, event: ev.Event) -> str | None:
+    if isinstance(event, ev.NewRound):  # the fight's rounds are sanctum's turns
+        return f"turn {event.round} begins"
     if isinstance(event, se.Combats):
         pairs = ", ".join(f"{a} vs {b}" for a, b in event.pairs)
         return f"Turn {event.round}: {len(event.pairs)} combats listed: {pairs} (SA-2)"
