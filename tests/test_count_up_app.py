@@ -191,3 +191,35 @@ async def test_e_ends_the_fight_and_wipes_initiative(tmp_path, size):
         assert rows and not [row for row in rows if row.mark == "▶"]
         await pilot.press("ctrl+z")
         assert not table.fight.ended and table.current_beat() == 2
+
+
+async def test_the_heal_form_shows_the_tn_it_is_checked_against(tmp_path):
+    """Issue 24 B.7: the heal form asks for the Heal check, labelled with the TN (CU-8),
+    and a check under it does not stabilise: the form stays open, as typed."""
+    import random
+    import shutil
+
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+    from referee.app.widgets import Tracker
+    from tests.conftest import ROOT
+
+    path = tmp_path / "cu.toml"
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", path)
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.table
+        victim = next(iter(table.fight.roster))
+        table.damage(victim, table.fight.status[victim].hp + 3, critical=True)
+        app.screen.refresh_view()
+        app.screen.query_one(Tracker).select(victim)
+        await pilot.press("plus")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        check = next(f for f in form.spec.fields if f.name == "check")
+        assert "TN" in check.title
+        form.query_one("#f-amount").value = "0"
+        form.query_one("#f-stabilize").value = True
+        form.query_one("#f-check").value = "3"
+        await pilot.press("enter")
+        assert app.screen is form and "does not stabilise" in form.fault()

@@ -428,13 +428,16 @@ class CombatScreen(Screen[None]):
         self.ask(Form("Who misses?", fields), done)
 
     def action_heal(self) -> None:
+        fight = self.table.fight
+        own = fight.ruleset.heal_fields(fight, self.selected())
         fields = (Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
                   self.target_field(self.selected()),  # the one under the cursor
-                  Field("stabilize", "stabilise", "bool", False))
+                  Field("stabilize", "stabilise", "bool", False)) + own
 
         def done(values: dict[str, Any]) -> None:
             self.apply(self.table.heal, values["target"], values["amount"],
-                       bool(values.get("stabilize")))
+                       bool(values.get("stabilize")),
+                       values={f.name: values.get(f.name) for f in own})
 
         self.ask(Form("Heal", fields), done)
 

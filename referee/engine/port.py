@@ -426,6 +426,16 @@ class Ruleset:
         """Extra fields of the damage form (critical ...)."""
         return ()
 
+    def heal_fields(self, fight: Fight, target: str | None) -> tuple[Field, ...]:
+        """Extra fields of the heal form (count-up's Heal check with its TN)."""
+        return ()
+
+    def heal_events(self, fight: Fight, heal: ev.Heal,
+                    values: Mapping[str, Any]) -> list[ev.Event]:
+        """The events a healing from the heal form is entered as, given the answers to
+        `heal_fields`: by default the heal event itself."""
+        return [heal]
+
     def damage_events(self, fight: Fight, hit: ev.Damage,
                       values: Mapping[str, Any]) -> list[ev.Event]:
         """The events a hit from the damage form is entered as, given the answers to

@@ -288,10 +288,13 @@ class Table:
         text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
         return self.session.append(ev.Note(round=self.round, text=text))
 
-    def heal(self, target: str, amount: int | str, stabilize: bool = False) -> list[ev.Event]:
+    def heal(self, target: str, amount: int | str, stabilize: bool = False,
+             values: Mapping[str, Any] | None = None) -> list[ev.Event]:
+        """`values`: the answers to the ruleset's own heal fields (a Heal check)."""
         total, rolls = self.amount(amount, f"healing for {self.name(target)}")
-        return self.append([*rolls, ev.Heal(round=self.round, target=target, amount=total,
-                                            stabilize=stabilize)])
+        heal = ev.Heal(round=self.round, target=target, amount=total, stabilize=stabilize)
+        made = self.fight.ruleset.heal_events(self.fight, heal, values or {})
+        return self.append([*rolls, *made])
 
     def condition(self, target: str, name: str, rounds: int | None = None,
                   on: bool = True) -> list[ev.Event]:

@@ -66,8 +66,8 @@ def prefill(combatant: Combatant, filled: dict[str, Any]) -> dict[str, Any]:
         if loosed is not None:
             out["weapon"] = loosed
     if out.get("weapon") and out.get("spell"):  # a D names one: a caster casts, unless
-        loosed = combatant.weapon(out["weapon"])  # its weapon is a true missile one
-        if loosed is None or not stats.missile(loosed):
+        weapon = combatant.weapon(out["weapon"])  # its weapon is a true missile one
+        if weapon is None or not stats.missile(weapon):
             del out["weapon"]
         else:
             del out["spell"]
