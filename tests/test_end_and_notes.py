@@ -44,6 +44,7 @@ async def test_e_ends_the_fight_and_ctrl_z_reopens_it(tmp_path):
         assert len(end) == 1 and end[0].note == "fled"
         line = app.screen.query_one(KeyLine).line().plain
         assert " n " not in line and " r " not in line and " ^z " in line
+        assert " h " not in line and " m " not in line  # no beat to hit or miss in
         assert "the fight is over: fled" in app.screen.query_one("#log").lines[-1]
     reopened = load_save(path).fight
     assert reopened.ended  # an ended save reopens as ended
@@ -107,3 +108,16 @@ def test_the_recap_says_the_fight_is_over(tmp_path, capsys):
         Table(session, random.Random(2)).end("the goblins fled")
     assert main(["export", str(path), "--markdown"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("**The fight is over: the goblins fled**")
+
+
+async def test_an_ended_fight_offers_no_hit_or_miss_in_any_ruleset(tmp_path):
+    for name in ("agility-order.toml", "phases.toml", "sanctum.toml"):
+        path = tmp_path / name
+        shutil.copyfile(ROOT / "saves" / name, path)
+        app = RefereeApp(path, tmp_path, random.Random(1))
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.table.end("a truce")
+            app.screen.refresh_view()
+            await pilot.pause()
+            line = app.screen.query_one(KeyLine).line().plain
+            assert " h " not in line and " m " not in line and " n " not in line, (name, line)

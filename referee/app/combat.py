@@ -62,7 +62,7 @@ RESOLVING = ("next_beat", "hit", "miss")
 # the keys that move the fight on: first on the footer, the last a narrow screen drops
 MOVING = frozenset({"next_beat", "next_round", "roll_initiative", "undo", "declare"})
 OVER = frozenset({"roll_initiative", "enter_initiative", "next_beat", "next_round", "declare",
-                  "join", "end", "command"})  # what an ended fight no longer offers
+                  "join", "end", "command", "hit", "miss"})  # what an ended fight no longer offers
 FOLD = 3  # a ruleset's shown commands fold into one footer entry from this many on
 
 
