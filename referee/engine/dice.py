@@ -322,9 +322,11 @@ def parsed(expr: str) -> Expression:
     return parse(expr)
 
 
+@lru_cache(maxsize=4096)
 def total_of(expr: str, values: tuple[int, ...]) -> int:
     """What dice rolled at the table make of `expr` (DiceError as `from_values` says it),
-    worked out without building the roll: a load checks every roll of the log."""
+    worked out without building the roll, and kept: a load checks every roll of the log,
+    and a log's rolls are mostly the same few dice showing the same few faces."""
     expression = parsed(expr)
     needed = sum(dice.count for dice in expression.dice)
     if len(values) != needed:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
+from .dice import DiceError, total_of
 from .errors import (
     DuplicateId,
     IllegalDeclaration,
@@ -358,8 +359,6 @@ class Fight:
         """A roll's total is what its dice make: a save cannot say otherwise."""
         if not e.dice:
             return  # a total alone (typed from the table): nothing to hold it to
-        from .dice import DiceError, total_of
-
         try:
             made = total_of(e.expr, e.dice)
         except DiceError as error:

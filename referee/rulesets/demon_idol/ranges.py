@@ -27,3 +27,12 @@ def check(values: Mapping[str, Any], ranges: Ranges, path: Path) -> None:
                 and not low <= value <= high:
             shown = f"{value:g}" if isinstance(value, float) else str(value)
             raise FormatError(f"{shown} is out of range ({low} to {high})", path + (key,))
+
+
+def check_fields(event: Any, ranges: Ranges, path: Path) -> None:
+    """`check` on an event's own fields, read where they are (a long log's declarations
+    are checked as it loads: no table is built for each)."""
+    for key, (low, high) in ranges.items():
+        value = getattr(event, key)
+        if value is not None and not low <= value <= high:
+            check({key: value}, {key: (low, high)}, path)  # says so, as check does

@@ -218,8 +218,7 @@ class DemonIdol(Ruleset):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         if isinstance(event, di.Declare):
             super().check_event(fight, event)
-            ranges.check({name: getattr(event, name) for name in ranges.DECLARE},
-                         ranges.DECLARE, ())
+            ranges.check_fields(event, ranges.DECLARE, ())
             self._check_declare(fight, event)
         elif isinstance(event, di.Initiative):
             self._check_initiative(fight, event)
