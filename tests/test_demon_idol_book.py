@@ -241,7 +241,7 @@ def test_a_further_declaration_replaces_nothing() -> None:
 def test_the_tracker_shows_both() -> None:
     fight = fight_of("di-13-close-then-strike")
     decl = fight.declared(1)[2][1]
-    assert fight.ruleset.declared_text(fight, "ogre", decl) == "E → brann, then G club → brann"
+    assert fight.ruleset.declared_text(fight, "ogre", decl) == "E → Brann, then G club → Brann"
 
 
 def test_the_port_takes_one_declaration_by_default() -> None:

@@ -304,7 +304,7 @@ def test_the_log_and_the_tracker_tell_each_routine_s_weapon(tmp_path: Path) -> N
     assert isinstance(decl, ev.Declare)
     assert ruleset.tell(fight, decl) == (
         "Brann declares G (sword of speed, then dagger (slow)) at Gob1")
-    assert ruleset.declared_text(fight, "brann", decl) == "G sword of speed + dagger → gob1"
+    assert ruleset.declared_text(fight, "brann", decl) == "G sword of speed + dagger → Gob1"
 
 
 def test_the_damage_offered_is_the_acting_routine_s_weapon(tmp_path: Path) -> None:

@@ -360,7 +360,7 @@ def test_the_form_splits_a_volley_between_targets_by_id_or_name():
     fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
     shots = [a for b in fight.plan().beats for a in b.actions if a.actor == "mira"]
     assert [a.flag("target") for a in shots] == ["gob1", "gob2"]
-    assert row(fight, "mira") == "D short bow → gob1, gob2"
+    assert row(fight, "mira") == "D short bow → Goblin 1, Goblin 2"
     told = fight.ruleset.tell(fight, event)
     assert told == ("Mira the ranger declares D (short bow) at Goblin 1, Goblin 2 "
                     "(2 shots, in order)")
@@ -391,13 +391,13 @@ def test_a_group_that_broke_shows_its_avoidance_not_its_declaration():
     fight = demo()
     declare(fight, "gob1", "G", target="brann")
     fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
-    assert row(fight, "gob1") == "G → brann"
+    assert row(fight, "gob1") == "G → Brann the fighter"
     before = fight.rs
     fight.push(ev.Morale(round=1, group=("goblins",), passed=False, avoid="surrender"))
     assert fight.rs is not before  # the tracker redraws the rows of who broke
     assert row(fight, "gob1") == "A surrender (morale, DI-18)"
     shown = players_view(fight, "demo").text()
-    assert "G → brann" not in shown and "A surrender (morale, DI-18)" in shown
+    assert "G → Brann the fighter" not in shown and "A surrender (morale, DI-18)" in shown
 
 
 # B.8: F asks whom it fires before when more than one could have triggered it
@@ -469,8 +469,8 @@ def test_the_declaration_delay_is_shown_with_the_declaration():
     fight = demo()
     declare(fight, "zed", "D", spell="web", target="gob1", delay=2)
     declare(fight, "brann", "G", weapon="long sword", target="gob1")
-    assert row(fight, "zed") == "D (+2 seg) web (2 seg) → gob1"
-    assert row(fight, "brann") == "G long sword → gob1"
+    assert row(fight, "zed") == "D (+2 seg) web (2 seg) → Goblin 1"
+    assert row(fight, "brann") == "G long sword → Goblin 1"
 
 
 # B.10: a G after an E strikes whom the E closed on
@@ -485,7 +485,7 @@ def test_a_g_after_an_e_defaults_to_the_e_s_target_this_round():
     declare(fight, "brann", "E", target="gob2", distance=2)
     assert fight.ruleset.prefill(fight, "brann", "G")["target"] == "gob2"
     declare(fight, "brann", "G", then=True, **fight.ruleset.prefill(fight, "brann", "G"))
-    assert row(fight, "brann") == "E → gob2, then G long sword → gob2"
+    assert row(fight, "brann") == "E → Goblin 2, then G long sword → Goblin 2"
 
 
 # C.12: the log says what the plan says of a charge's segments

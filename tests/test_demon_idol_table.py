@@ -100,7 +100,7 @@ async def test_the_d_form_splits_a_volley_between_targets(tmp_path):
         decl = pilot.app.table.fight.log[-1]
         assert isinstance(decl, di.Declare)
         assert decl.shots == ("gob1", "gob2") and decl.target == ("gob1", "gob2")
-        assert "D short bow → gob1, gob2" in row_text(pilot, "mira")
+        assert "D short bow → Goblin 1, Goblin 2" in row_text(pilot, "mira")
 
 
 # B.8: F asks whom it fires before; the hit form of a spell; a group that broke
@@ -143,12 +143,12 @@ async def test_a_group_that_broke_no_longer_shows_its_declaration(tmp_path):
         table.declare("gob1", "G", target="brann")
         table.enter_initiative({"party": 5, "goblins": 2})
         redraw(pilot)
-        assert "G → brann" in row_text(pilot, "gob1")
+        assert "G → Brann the fighter" in row_text(pilot, "gob1")
         await select(pilot, "gob1")
         await pilot.press("M")
         field(pilot, "passed").value = False
         await pilot.press("enter")
-        assert "G → brann" not in row_text(pilot, "gob1")
+        assert "G → Brann the fighter" not in row_text(pilot, "gob1")
         assert "A flee (morale, DI-18)" in row_text(pilot, "gob1")
 
 

@@ -238,7 +238,8 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
             shown = row(screen, name)
             assert f"  {hp_text(save, cid)}  " in shown, (name, shown)
             decl = declared[cid]
-            assert f"  G {decl.weapon} → {decl.target[0]}" in shown, (name, shown)
+            target = fight.roster[decl.target[0]].name  # the screen names, never ids
+            assert f"  G {decl.weapon} → {target}" in shown, (name, shown)
         assert plan_row(screen, 1).startswith("✓")
         assert plan_row(screen, 2).startswith("✓")
         assert plan_row(screen, 3).startswith("▶")

@@ -322,8 +322,20 @@ def parsed(expr: str) -> Expression:
     return parse(expr)
 
 
-@lru_cache(maxsize=4096)
 def total_of(expr: str, values: tuple[int, ...]) -> int:
+    """What dice rolled at the table make of `expr` (see `_total_of`). Kept by its dice,
+    but only for whole numbers: True would find 1's answer among the kept."""
+    if all(type(value) is int for value in values):
+        return _kept_total(expr, values)
+    return _total_of(expr, values)
+
+
+@lru_cache(maxsize=4096)
+def _kept_total(expr: str, values: tuple[int, ...]) -> int:
+    return _total_of(expr, values)
+
+
+def _total_of(expr: str, values: tuple[int, ...]) -> int:
     """What dice rolled at the table make of `expr` (DiceError as `from_values` says it),
     worked out without building the roll, and kept: a load checks every roll of the log,
     and a log's rolls are mostly the same few dice showing the same few faces."""

@@ -21,7 +21,7 @@ from referee.engine.record import field, record, replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import events as cu
-from . import healing, hits, injuries, outcomes, ranges, stats
+from . import healing, hits, injuries, outcomes, ranges, stats, views
 from .rules import RULES
 
 ADDS = ("", "weapon", "spell")
@@ -715,8 +715,8 @@ class CountUp(Ruleset):
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
         what = (getattr(decl, "weapon", None) or getattr(decl, "spell", None) or "")
         text = f"{decl.action} {what}".strip()
-        if decl.target:
-            text += f" → {', '.join(decl.target)}"
+        if decl.target:  # named as the rest of the screen names them
+            text += f" → {', '.join(views.name(fight, t) for t in decl.target)}"
         return text
 
     def can_declare(self, fight: Fight, actor: str, action: str) -> str:

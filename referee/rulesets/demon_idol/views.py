@@ -107,7 +107,7 @@ def declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
 
 def one_declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
                  brief: bool = False) -> str:
-    """`G (+1 seg) long sword → gob1`: the letter, the declaration delay it added (DI-16),
+    """`G (+1 seg) long sword → Goblin 1`: the letter, the declaration delay it added (DI-16),
     what it uses, at whom (a volley's shots grouped by target), and its note; `brief`:
     the letter and the target alone."""
     d = decl if isinstance(decl, di.Declare) else None
@@ -117,10 +117,10 @@ def one_declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
     what = "" if brief or d is None else using(fight, cid, d)
     if what:
         text += f" {what}"
-    if d is not None and d.shots and not brief:
-        text += f" → {volleys.text_of(d.shots)}"
+    if d is not None and d.shots and not brief:  # named as the rest of the screen names them
+        text += f" → {volleys.text_of(d.shots, lambda t: name(fight, t))}"
     elif decl.target:
-        text += f" → {', '.join(decl.target)}"
+        text += f" → {', '.join(name(fight, t) for t in decl.target)}"
     if d is not None and d.spell and (fight.round, cid) in rs.state(fight).lost_spells:
         text += " (lost)"
     if decl.note and not brief:
