@@ -29,6 +29,8 @@ TMUX = shutil.which("tmux")
 WIDTH, HEIGHT = 100, 30
 TITLE = "Goblins at the ford"
 FORM = "Esc cancels"  # every form's hint line: a form is open
+EMPTY_DAMAGE = re.compile(r"│? damage +(│|█|dice to roll|$)", re.MULTILINE)
+TYPED_DAMAGE = re.compile(r" damage +3 ")
 DAMAGE_FIELD = re.compile(r"█ damage  ")  # the damage form's amount field
 POLL = 0.02  # seconds between two looks at the pane
 TIMEOUT = 10.0  # seconds for one step to show; launching gets twice as long
@@ -301,7 +303,11 @@ def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp
             term.keys("h")
             term.wait("the damage form", lambda s: bool(DAMAGE_FIELD.search(s)))
             # typed from real dice: a spell without damage offers none (issue 24 B.8)
-            term.keys("C-u", "3", "Enter")
+            term.keys("C-u")
+            term.wait("the damage field empty", lambda s: bool(EMPTY_DAMAGE.search(s)))
+            term.keys("3")
+            term.wait("3 typed", lambda s: bool(TYPED_DAMAGE.search(s)))
+            term.keys("Enter")
             term.wait(f"hit {step} in view", lambda s: newest_shown(s) and current_shown(s))
             term.keys("n")
             term.wait(f"beat {step} resolved, the next in view",
