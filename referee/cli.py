@@ -30,7 +30,9 @@ Handler = Callable[["argparse.Namespace"], int]
 
 # Where ruleset packages live, as (folder, import prefix), until `referee.rulesets` says so
 # itself (PACKAGE_DIRS). A package `<folder>/<name>/` with a `commands.py` adds commands:
-# `add_commands(subparsers) -> dict[str, Callable[[argparse.Namespace], int]]`.
+# `add_commands(subparsers, host) -> dict[str, Callable[[argparse.Namespace], int]]`:
+# `host` (a CommandHost) is all it may use of the layers above the engine, which a ruleset
+# package never imports.
 RULESET_DIRS = [(Path(referee.__file__).parent / "rulesets", "referee.rulesets")]
 
 DESCRIPTION = "A referee assistant for tabletop combat."
@@ -258,6 +260,62 @@ def command_modules(dirs: Sequence[tuple[Path | str, str]]) -> list[str]:
     return names
 
 
+class CommandHost:
+    """What a ruleset's own commands may use of the command line and the files: handed to
+    its `add_commands`, so the ruleset package imports only the engine."""
+
+    UsageError = UsageError
+
+    @staticmethod
+    def formatter() -> type[argparse.HelpFormatter]:
+        return formatter()
+
+    @staticmethod
+    def whole(text: str) -> int:
+        return whole(text)
+
+    @staticmethod
+    def output_arguments(parser: argparse.ArgumentParser, what: str,
+                         metavar: str = "FILE") -> None:
+        output_arguments(parser, what, metavar)
+
+    @staticmethod
+    def opened(path: Path) -> Save:
+        return opened(path)
+
+    @staticmethod
+    def claim_output(output: str, inputs: Sequence[Path], force: bool) -> None:
+        claim_output(output, inputs, force)
+
+    @staticmethod
+    def write_copy(output: str, save: Save, log: Sequence[Any], force: bool) -> Path:
+        """A save of `save`'s encounter with `log`, written to `output` as `-o` writes."""
+        from referee.session.writer import save_text
+
+        return write_output(output, save_text(save.encounter, list(log)), [save.path], force)
+
+    @staticmethod
+    def open_for_writing(path: Path) -> Any:
+        """The save's session, locked (another referee's: a UsageError)."""
+        from referee.session.lock import SaveLocked
+        from referee.session.store import Session
+
+        try:
+            return Session.open(path, lock=True)
+        except SaveLocked as error:
+            raise UsageError(str(error)) from None
+
+    @staticmethod
+    def append(session: Any, event: Any) -> None:
+        """An event on disk before it is told (a failed write: a UsageError)."""
+        from referee.session.store import SaveError
+
+        try:
+            session.append(event)
+        except SaveError as error:
+            raise UsageError(str(error)) from None
+
+
 def ruleset_commands(subparsers: argparse._SubParsersAction) -> dict[str, Handler]:
     """Import each ruleset's `commands.py` and let it add its subcommands."""
     import argparse
@@ -265,7 +323,7 @@ def ruleset_commands(subparsers: argparse._SubParsersAction) -> dict[str, Handle
     handlers: dict[str, Handler] = {}
     for name in command_modules(ruleset_dirs()):
         try:
-            handlers.update(import_module(name).add_commands(subparsers))
+            handlers.update(import_module(name).add_commands(subparsers, CommandHost))
         except argparse.ArgumentError as error:  # a command named twice
             raise UsageError(f"{name}: {error}") from None
     return handlers

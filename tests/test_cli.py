@@ -421,7 +421,7 @@ FAKE_COMMANDS = '''
 import argparse
 
 
-def add_commands(subparsers):
+def add_commands(subparsers, host):
     parser = subparsers.add_parser("tally", help="count words (a ruleset's own command)",
                                    description="Count the words given.")
     parser.add_argument("words", nargs="+", metavar="WORD")

@@ -40,3 +40,20 @@ def test_every_ruleset_package_is_pure(logic):
 def test_headless_cli_imports_no_textual():
     loaded = modules_after("import referee.cli")
     assert not {m for m in loaded if m.split(".")[0] in FORBIDDEN_ROOTS}
+
+
+def test_no_ruleset_module_imports_a_layer_above_the_engine():
+    """Not even inside a function, where importing the package would not show it: every
+    import statement in every module of referee/rulesets/ (its commands.py too) names the
+    engine, the standard library or the ruleset's own modules."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "referee" / "rulesets").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom)
+                     and node.level == 0 else [])
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                      if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+    assert found == []

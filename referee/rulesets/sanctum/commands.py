@@ -1,4 +1,9 @@
-"""sanctum's own commands: `referee fight` and `referee odds` (SA-11)."""
+"""sanctum's own commands: `referee fight` and `referee odds` (SA-11).
+
+Everything they need of the command line and the files comes through the `host` the
+command line hands to `add_commands` (its CommandHost): a ruleset package imports only
+the engine.
+"""
 
 from __future__ import annotations
 
@@ -13,80 +18,66 @@ from typing import Any
 Handler = Callable[[argparse.Namespace], int]
 
 
-def add_commands(subparsers: Any) -> dict[str, Handler]:
-    from referee.cli import formatter, output_arguments, whole
-
+def add_commands(subparsers: Any, host: Any) -> dict[str, Handler]:
     fight = subparsers.add_parser(
         "fight", help="sanctum: resolve the turn's pending combats, every step into the log",
         description="Resolve the turn's combats that have not been fought (sanctum), "
                     "appending every step to the save as it goes.",
-        formatter_class=formatter())
+        formatter_class=host.formatter())
     fight.add_argument("save", metavar="SAVE", help="a sanctum save (.toml)")
     fight.add_argument("--json", action="store_true", help="print the result as JSON")
-    fight.add_argument("--seed", type=whole, metavar="X",
+    fight.add_argument("--seed", type=host.whole, metavar="X",
                        help="draw from random.Random(X) instead of the save's seed "
                             "(a run of `referee odds`)")
-    output_arguments(fight, "fight a copy written to RUN.toml (the save is not changed)",
-                     "RUN.toml")
+    host.output_arguments(fight, "fight a copy written to RUN.toml (the save is not changed)",
+                          "RUN.toml")
     odds = subparsers.add_parser(
         "odds", help="sanctum: simulate the pending combats N times (each side's chances)",
         description="Simulate the turn's pending combats N times from seeds derived from "
-                    "S; the save is never changed.", formatter_class=formatter())
+                    "S; the save is never changed.", formatter_class=host.formatter())
     odds.add_argument("save", metavar="SAVE", help="a sanctum save (.toml)")
-    odds.add_argument("--runs", type=whole, metavar="N", required=True, help="how many runs")
-    odds.add_argument("--seed", type=whole, metavar="S",
+    odds.add_argument("--runs", type=host.whole, metavar="N", required=True,
+                      help="how many runs")
+    odds.add_argument("--seed", type=host.whole, metavar="S",
                       help="derive the runs' seeds from S (default: the save's seed)")
     odds.add_argument("--json", action="store_true", help="print the summary as JSON")
-    odds.add_argument("--workers", type=whole, metavar="W",
+    odds.add_argument("--workers", type=host.whole, metavar="W",
                       help="worker processes (default: one per core for many runs)")
-    return {"fight": run_fight, "odds": run_odds}
+    return {"fight": lambda args: run_fight(args, host),
+            "odds": lambda args: run_odds(args, host)}
 
 
-def _sanctum(save: Any) -> Any:
-    from referee.cli import UsageError
-
+def _sanctum(save: Any, host: Any) -> Any:
     from .ruleset import Sanctum
 
     if not isinstance(save.ruleset, Sanctum):
-        raise UsageError(f"{save.path}: is a {save.ruleset.id} save: fight and odds are "
-                         "sanctum's")
+        raise host.UsageError(f"{save.path}: is a {save.ruleset.id} save: fight and odds are "
+                              "sanctum's")
     return save.ruleset
 
 
-def run_fight(args: argparse.Namespace) -> int:
-    from referee.cli import UsageError, claim_output, opened, write_output
-    from referee.session.lock import SaveLocked
-    from referee.session.store import SaveError, Session
-    from referee.session.writer import save_text
-
+def run_fight(args: argparse.Namespace, host: Any) -> int:
     from .views import tell, turn_json
 
     path = Path(args.save)
     if args.output:
-        claim_output(args.output, [path], args.force)
-    save = opened(path)
-    ruleset = _sanctum(save)
+        host.claim_output(args.output, [path], args.force)
+    save = host.opened(path)
+    ruleset = _sanctum(save, host)
     if args.output:
         base, _, _ = ruleset.turn_start(save.fight)
         ruleset.pending(base, args.seed)  # refused here, before anything is written
-        path = write_output(args.output, save_text(save.encounter, list(base.log)),
-                            [Path(args.save)], args.force)
+        path = host.write_copy(args.output, save, base.log, args.force)
     else:
         ruleset.pending(save.fight, args.seed)
-    try:
-        session = Session.open(path, lock=True)
-    except SaveLocked as error:
-        raise UsageError(str(error)) from None
+    session = host.open_for_writing(path)
     try:
         fight = session.fight
         steps, seed = ruleset.pending(fight, args.seed)
         if not args.json:
             print(f"{session.encounter.title} — turn {max(fight.round, 1)}, seed {seed}")
         for step in steps:
-            try:
-                session.append(step)  # on disk before it is shown
-            except SaveError as error:
-                raise UsageError(str(error)) from None
+            host.append(session, step)  # on disk before it is shown
             if not args.json:
                 print(tell(fight, step), flush=True)
         result = turn_json(fight)
@@ -101,16 +92,14 @@ def run_fight(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    from referee.cli import UsageError, opened
-
+def run_odds(args: argparse.Namespace, host: Any) -> int:
     from .odds import run_odds as simulate
     from .odds import summary_lines
 
     if args.runs < 1:
-        raise UsageError("--runs takes at least 1")
-    save = opened(Path(args.save))
-    ruleset = _sanctum(save)
+        raise host.UsageError("--runs takes at least 1")
+    save = host.opened(Path(args.save))
+    ruleset = _sanctum(save, host)
     seed = save.encounter.seed if args.seed is None else args.seed
     workers = args.workers or (min(cores(), 4) if args.runs >= 500 else 1)
     bar = progress_bar if sys.stderr.isatty() else None
