@@ -30,7 +30,7 @@ WIDTH, HEIGHT = 100, 30
 TITLE = "Goblins at the ford"
 FORM = "Esc cancels"  # every form's hint line: a form is open
 EMPTY_DAMAGE = re.compile(r"│? damage +(│|█|dice to roll|$)", re.MULTILINE)
-TYPED_DAMAGE = re.compile(r" damage +3 ")
+TYPED_DAMAGE = re.compile(r" damage +1 ")
 DAMAGE_FIELD = re.compile(r"█ damage  ")  # the damage form's amount field
 POLL = 0.02  # seconds between two looks at the pane
 TIMEOUT = 10.0  # seconds for one step to show; launching gets twice as long
@@ -290,11 +290,15 @@ def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp
     try:
         term.start(path, 80, 24)
         term.wait_text(TITLE, timeout=2 * TIMEOUT)
+        roster = load_save(path).fight.roster
         for actor in letters:
+            logged = len(load_save(path).fight.log)
             term.keys(letters[actor])
-            term.wait_text(FORM)
+            # the form is this actor's (the cursor moved on) before anything is typed in it
+            term.wait_text(f"{roster[actor].name} declares")
             term.keys("Enter")
-            term.wait(f"{actor}'s declaration in view", newest_shown)
+            term.wait(f"{actor}'s declaration logged and in view",
+                      lambda s: len(load_save(path).fight.log) > logged and newest_shown(s))
         term.keys("i")
         term.wait("initiative and the first beat in view",
                   lambda s: newest_shown(s) and current_shown(s) and "▶" in s)
@@ -305,8 +309,12 @@ def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp
             # typed from real dice: a spell without damage offers none (issue 24 B.8)
             term.keys("C-u")
             term.wait("the damage field empty", lambda s: bool(EMPTY_DAMAGE.search(s)))
-            term.keys("3")
-            term.wait("3 typed", lambda s: bool(TYPED_DAMAGE.search(s)))
+            # 1 a blow: however the dice order the round, no one falls before acting.
+            # A character sent within a few ms of ctrl+u is lost between tmux and
+            # Textual's key parser (a person's next key is never that close).
+            time.sleep(0.2)
+            term.keys("1")
+            term.wait("1 typed", lambda s: bool(TYPED_DAMAGE.search(s)))
             term.keys("Enter")
             term.wait(f"hit {step} in view", lambda s: newest_shown(s) and current_shown(s))
             term.keys("n")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -80,7 +81,15 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         start = self.spec.focus or (self.spec.fields[0].name if self.spec.fields else None)
         if start is not None:
-            self.query_one(f"#f-{start}").focus()
+            # at once, not after a refresh: a key typed as the form opens goes to the field
+            self.set_focus(self.query_one(f"#f-{start}"))
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed before the first field had the focus reached the form itself
+        (an Input keeps every character it is given): the field gets it, as typed."""
+        if event.is_printable and isinstance(self.focused, Input):
+            event.stop()
+            self.focused.post_message(events.Key(event.key, event.character))
 
     def values(self) -> dict[str, Any]:
         """Each field's value by its name; raises ValueError saying what does not fit."""
