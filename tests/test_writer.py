@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tomllib
 
 from hypothesis import given, settings
@@ -81,7 +82,15 @@ def test_full_save_of_every_scenario_loads_back_identical(tmp_path):
         if source.name.endswith(".expect.toml"):
             continue
         save = load_save(source)
-        copy = tmp_path / source.name
+        # laid out as in tests/, so a ruleset named by a relative path is found as it was
+        folder = tmp_path / "scenarios" / source.parent.name
+        for rulesets, there in ((ROOT / "tests" / "rulesets", tmp_path / "rulesets"),
+                                (source.parent / "rulesets", folder / "rulesets")):
+            if rulesets.is_dir():
+                shutil.copytree(rulesets, there, dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("__pycache__"))
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = folder / source.name
         copy.write_text(save_text(save.encounter, save.fight.log))
         again = load_save(copy)
         assert again.encounter == save.encounter, source.name

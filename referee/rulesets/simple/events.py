@@ -1,0 +1,26 @@
+"""simple's events: initiative as rolled or typed, and a tie's re-roll."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.events import event_field
+from referee.engine.record import record
+
+
+@record(frozen=True)
+class Initiative(ev.Initiative):
+    """SI-2: each side's (or combatant's) roll of the initiative die, before any modifier:
+    the program's dice are in `dice`, a roll typed from real dice has none."""
+
+    rolls: dict[str, int] = event_field("int_table", {})
+
+
+@record(frozen=True)
+class Tie(ev.Event):
+    """SI-6: the tied roll again; `rolls` as in `Initiative`."""
+
+    TYPE = "tie"
+    rolls: dict[str, int] = event_field("int_table", {})
+    dice: dict[str, Any] = event_field("table", {})
