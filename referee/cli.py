@@ -206,6 +206,18 @@ def run_serve(args: argparse.Namespace) -> int:
     return cmd_serve(Path(args.save), args.host, args.port, args.token)
 
 
+def act_arguments(parser: argparse.ArgumentParser) -> None:
+    from referee.cli_acts import act_arguments as arguments
+
+    arguments(parser)
+
+
+def run_act(args: argparse.Namespace) -> int:
+    from referee.cli_acts import run_act as act
+
+    return act(args, opened, CommandHost.open_for_writing)
+
+
 class Command(NamedTuple):
     help: str
     arguments: Callable[[argparse.ArgumentParser], None]
@@ -221,6 +233,8 @@ CORE: dict[str, Command] = {
     "export": Command("a Markdown recap for campaign notes (-o FILE to write it)",
                       export_arguments, run_export),
     "roll": Command("roll dice: 3d6+2, d%, 4d6kh3, 2d20kl1", roll_arguments, run_roll),
+    "act": Command("do one of the ruleset's acts (morale, attack, tie rolls ...): its form's "
+                   "fields as options; without ACT, the list", act_arguments, run_act),
     "play": Command("open the app on a save (a new one is created and set up first, or "
                     "--demo: a copy of a bundled demo)", play_arguments, run_play),
     "demo": Command("print a bundled demo's roster and plan", demo_arguments, run_demo),

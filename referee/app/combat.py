@@ -20,7 +20,7 @@ from textual.screen import Screen
 from referee.engine import RefereeError
 from referee.engine import events as ev
 from referee.engine.plan import Plan
-from referee.engine.specs import Field, Form
+from referee.engine.specs import Act, Field, Form
 from referee.session import view
 from referee.session.replay import chronicle_lines
 from referee.session.store import SaveError
@@ -504,39 +504,36 @@ class CombatScreen(Screen[None]):
 
         self.ask(joined, done)
 
-    def action_command(self, command: str) -> None:
+    def action_command(self, act_id: str) -> None:
+        act = self.table.act(act_id)
         actor = self.selected()
-        why = self.table.fight.ruleset.can_run(self.table.fight, command, actor)
+        why = act.allowed(self.table.fight, actor)
         if why:
             self.notify(why, title="Not now", severity="error")
             return
-        spec = self.table.command_form(command, actor)
-        if self.is_report(command):  # shown on a screen of its own; nothing is written
+        spec = act.form(self.table.fight, actor)
+        if act.reports:  # shown on a screen of its own; nothing is written
             if spec is None:
-                self.show_report(command, {})
+                self.show_report(act, {})
             else:
-                self.ask_then(spec, lambda values: self.show_report(command, values))
+                self.ask_then(spec, lambda values: self.show_report(act, values))
             return
         if spec is None:
-            self.attempt(self.table.command, command, actor, self.command_values(command))
+            self.attempt(self.table.do, act, actor, self.command_values())
             return
 
         def done(values: dict[str, Any]) -> None:
-            self.apply(self.table.command, command, actor, values)
+            self.apply(self.table.do, act, actor, values)
 
         self.ask(spec, done)
 
-    def is_report(self, command: str) -> bool:
-        return any(c.id == command and c.report for c in self.table.commands())
-
-    def show_report(self, command: str, values: dict[str, Any]) -> None:
+    def show_report(self, act: Act, values: dict[str, Any]) -> None:
         from .report import ReportScreen
 
-        label = next(c.label for c in self.table.commands() if c.id == command)
-        self.app.push_screen(ReportScreen(label, self.table.reporter(command, values),
+        self.app.push_screen(ReportScreen(act.label, self.table.reporter(act, values),
                                           self.table.write_run))
 
-    def command_values(self, command: str) -> dict[str, Any]:
+    def command_values(self) -> dict[str, Any]:
         """What a command without a form is told of the moment: who acts now."""
         acting = self.table.acting()
         return {"before": acting[0]} if acting else {}
@@ -615,8 +612,8 @@ class CombatScreen(Screen[None]):
         self.notify(said, title="Players' view", timeout=60)
 
 
-def command_keys(commands: list[Any]) -> list[Binding]:
-    """A ruleset's commands as bindings; from FOLD shown ones on, the footer shows them as
+def command_keys(commands: list[Act]) -> list[Binding]:
+    """A ruleset's acts as bindings; from FOLD shown ones on, the footer shows them as
     one entry (its letters, "Act": `?` says what each one does)."""
     shown = [c for c in commands if c.show]
     fold = len(shown) >= FOLD
@@ -637,6 +634,6 @@ def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
                     "Declare" if number == 0 else f"declare {kind.key}", show=number == 0,
                     key_display=every if number == 0 else None)
             for number, kind in enumerate(kinds)]
-    keys += command_keys([c for c in table.commands() if c.key])
+    keys += command_keys([act for act in table.acts() if act.key])
     screen_class = type("RulesetCombatScreen", (CombatScreen,), {"BINDINGS": keys + BINDINGS})
     return screen_class(table, setup)

@@ -32,9 +32,9 @@ def describe(screen: Screen, binding: Binding) -> str:
             return f"declare {key}: {kind.name}"
     if binding.action.startswith("command(") and table is not None:
         name = binding.action[len("command('"):-2]
-        for command in table.commands():
-            if command.id == name:
-                return f"{command.label}: {command.help}" if command.help else command.label
+        for act in table.acts():
+            if act.id == name:
+                return f"{act.label}: {act.help}" if act.help else act.label
     return binding.description
 
 

@@ -18,7 +18,7 @@ from .dice import DiceError, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalDeclaration, IllegalEvent
 from .reading import Fields
-from .specs import ActionKind, Cell, Column, Command, Field, Form, Report
+from .specs import Act, ActionKind, Cell, Column, Command, Field, Form, Report
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
@@ -377,6 +377,32 @@ class Ruleset:
         if decl.target:
             text += f" → {', '.join(decl.target)}"
         return text
+
+    # -- acts -----------------------------------------------------------------------------
+
+    def acts(self, fight: Fight) -> list[Act]:
+        """Its table operations (morale, fire, stand up, the odds ...), each whole.
+        Until every ruleset gives its own, they are made from the command hooks below."""
+        return [self._act_of(command) for command in self.commands(fight)]
+
+    def _act_of(self, command: Command) -> Act:
+        name = command.id
+
+        def report(fight: Fight, values: Mapping[str, Any],
+                   progress: Callable[[int, int], None] | None) -> Report:
+            found = self.report(fight, name, values, progress)
+            if found is None:
+                raise IllegalEvent(f"{self.id} has no report {name!r}")
+            return found
+
+        return Act(name, command.label, command.key, command.help, command.show,
+                   command.needs_actor,
+                   allowed=lambda fight, actor: self.can_run(fight, name, actor),
+                   form=lambda fight, actor: self.command_form(fight, name, actor),
+                   run=None if command.report else (
+                       lambda fight, actor, values, rng: self.run_command(
+                           fight, name, actor, values, rng)),
+                   report=report if command.report else None)
 
     # -- commands -----------------------------------------------------------------------
 

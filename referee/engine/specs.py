@@ -8,6 +8,8 @@ the encounter: the same spec reads the key strictly from a file and builds the s
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .record import record
@@ -77,6 +79,45 @@ class Command:
     report: bool = False  # shows a report (`Ruleset.report`) and writes nothing
 
 
+# What an act is asked, with the fight it is asked of and the combatant selected (if any).
+Allowed = Callable[[Any, "str | None"], str]  # why it cannot be done now ("" when it can)
+FormOf = Callable[[Any, "str | None"], "Form | None"]  # its form (None: it asks nothing)
+Run = Callable[[Any, "str | None", Mapping[str, Any], random.Random], list[Any]]
+Progress = Callable[[int, int], None]
+MakeReport = Callable[[Any, Mapping[str, Any], "Progress | None"], "Report"]
+
+
+def anytime(fight: Any, actor: str | None) -> str:
+    return ""
+
+
+def no_form(fight: Any, actor: str | None) -> Form | None:
+    return None
+
+
+@record(frozen=True, eq=False)
+class Act:
+    """One table operation, whole: its key and label, when it is allowed, its form, and
+    what it makes — events for the log (`run`), or a report that changes nothing (`report`:
+    the odds). The app shows it as a key and a form, the command line as `referee act`
+    with the form's fields as options; nothing anywhere dispatches on its id."""
+
+    id: str
+    label: str
+    key: str = ""
+    help: str = ""
+    show: bool = True  # in the one-line footer (else only in help and the palette)
+    needs_actor: bool = False  # done by the selected combatant
+    allowed: Allowed = anytime
+    form: FormOf = no_form
+    run: Run | None = None
+    report: MakeReport | None = None
+
+    @property
+    def reports(self) -> bool:
+        return self.report is not None
+
+
 @record(frozen=True)
 class ActionKind:
     """One entry of a ruleset's declaration catalogue."""
@@ -131,5 +172,5 @@ class Report:
         return self.runs[number - 1] if 1 <= number <= len(self.runs) else None
 
 
-__all__ = ["ActionKind", "Cell", "Chart", "Column", "Command", "Field", "Form", "KINDS",
+__all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Command", "Field", "Form", "KINDS",
            "Report", "ReportRun", "Series"]

@@ -19,7 +19,7 @@ from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Plan
-from referee.engine.specs import Command, Form, Report, ReportRun
+from referee.engine.specs import Act, Form, Report, ReportRun
 
 from .store import Session
 from .view import LogLine
@@ -320,26 +320,39 @@ class Table:
 
     # -- the ruleset's own operations -----------------------------------------------------
 
-    def commands(self) -> list[Command]:
-        return self.fight.ruleset.commands(self.fight)
+    def acts(self) -> list[Act]:
+        return self.fight.ruleset.acts(self.fight)
 
-    def command_form(self, command: str, actor: str | None) -> Form | None:
-        return self.fight.ruleset.command_form(self.fight, command, actor)
+    def act(self, act_id: str) -> Act:
+        """The ruleset's act of that id (as the app bound its key, or a script named it)."""
+        for act in self.acts():
+            if act.id == act_id:
+                return act
+        known = ", ".join(a.id for a in self.acts()) or "none"
+        raise IllegalEvent(f"{self.fight.ruleset.name} has no act {act_id!r} (acts: {known})")
 
-    def command(self, command: str, actor: str | None = None,
+    def do(self, act: Act, actor: str | None = None,
+           values: Mapping[str, Any] | None = None) -> list[ev.Event]:
+        """An act done: its events, checked and appended to the log."""
+        if act.run is None:
+            raise IllegalEvent(f"{act.label} is a report: it writes nothing")
+        return self.append(act.run(self.fight, actor, values or {}, self.rng))
+
+    def command(self, act_id: str, actor: str | None = None,
                 values: Mapping[str, Any] | None = None) -> list[ev.Event]:
-        events = self.fight.ruleset.run_command(self.fight, command, actor, values or {},
-                                                self.rng)
-        return self.append(events)
+        """The act named `act_id` done (a script's or a test's way in)."""
+        return self.do(self.act(act_id), actor, values)
 
-    def reporter(self, command: str, values: Mapping[str, Any] | None = None
-                 ) -> Callable[[Callable[[int, int], None] | None], Report | None]:
-        """A report command's work (the odds), to run in a worker thread: it works on a
-        copy of the fight taken now, so the table may go on meanwhile; it writes nothing."""
-        fight, given = self.fight.copy(), dict(values or {})
+    def reporter(self, act: Act, values: Mapping[str, Any] | None = None
+                 ) -> Callable[[Callable[[int, int], None] | None], Report]:
+        """A report's work (the odds), to run in a worker thread: it works on a copy of
+        the fight taken now, so the table may go on meanwhile; it writes nothing."""
+        fight, given, make = self.fight.copy(), dict(values or {}), act.report
+        if make is None:
+            raise IllegalEvent(f"{act.label} makes events, not a report")
 
-        def work(progress: Callable[[int, int], None] | None) -> Report | None:
-            return fight.ruleset.report(fight, command, given, progress)
+        def work(progress: Callable[[int, int], None] | None) -> Report:
+            return make(fight, given, progress)
 
         return work
 
