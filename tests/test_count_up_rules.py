@@ -11,6 +11,7 @@ from referee.engine import Combatant, Encounter, Fight, Side, Weapon
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.record import replace
+from referee.engine.specs import Act
 from referee.rulesets.count_up import events as cu
 from referee.session.files import load_ruleset
 
@@ -28,6 +29,10 @@ def encounter() -> Encounter:
         Combatant("w1", "Wolf 1", "monsters", hp=8, max_hp=8, stats=wolf),
         Combatant("w2", "Wolf 2", "monsters", hp=8, max_hp=8, stats=wolf),
     ))
+
+
+def act(f: Fight, name: str) -> Act:
+    return next(a for a in RULESET.acts(f) if a.id == name)
 
 
 def fight() -> Fight:
@@ -291,13 +296,13 @@ def test_the_morale_line_adds_up_as_cu6_does():
 def test_the_injury_form_opens_on_the_last_critical_hit():
     """B.10 (CU-9): target, damage dealt, weapon's damage type and who struck."""
     f = declared(fight())
-    before = {spec.name: spec.default for spec in RULESET.command_form(f, "injury", "w2").fields}
+    before = {spec.name: spec.default for spec in act(f, "injury").form(f, "w2").fields}
     assert before["target"] == "w2" and before["damage"] is None
     enter(f, ev.Roll(round=1, expr="1d8", dice=(3,), total=3, purpose="damage to Wolf 1"),
           cu.Damage(round=1, target="w1", amount=9, source="brann", critical=True,
                     weapon="sword", multiplier=3))
     f.push(ev.Damage(round=1, target="w2", amount=1, critical=True, note="dying: ..."))
-    form = RULESET.command_form(f, "injury", "w2")
+    form = act(f, "injury").form(f, "w2")
     defaults = {spec.name: spec.default for spec in form.fields}
     assert defaults == {"target": "w1", "damage": 9, "damage_type": "blunt", "source": "brann"}
 
@@ -305,13 +310,13 @@ def test_the_injury_form_opens_on_the_last_critical_hit():
 def test_the_injury_line_names_who_struck_and_the_verdict():
     """B.10: at or under the damage, the row; over it, no injury — both logged."""
     f = declared(fight())
-    events = RULESET.run_command(f, "injury", None, {"target": "w1", "damage": 100,
+    events = act(f, "injury").run(f, None, {"target": "w1", "damage": 100,
                                                      "damage_type": "blunt",
                                                      "source": "brann"}, random.Random(3))
     line = told(f, *events)[-1]
     assert line.startswith("Wolf 1 suffers a combat injury from Brann's critical: d% ")
     assert ", at or under the damage dealt; blunt d20 " in line and "100" not in line
-    events = RULESET.run_command(f, "injury", None, {"target": "w2", "damage": 0,
+    events = act(f, "injury").run(f, None, {"target": "w2", "damage": 0,
                                                      "damage_type": "blunt",
                                                      "source": "brann"}, random.Random(3))
     line = told(f, *events)[-1]

@@ -18,7 +18,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction, action_key
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields, describe
 from referee.engine.record import field, record, replace
-from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
+from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form
 
 from . import events as cu
 from . import healing, hits, injuries, outcomes, ranges, stats, views
@@ -726,23 +726,24 @@ class CountUp(Ruleset):
             return f"{combatant.name} has no spell to cast"
         return why
 
-    def commands(self, fight: Fight) -> list[Command]:
-        return [Command("morale", "Morale", "M", "roll morale for the selected combatant "
-                        "(CU-6)", show=False, needs_actor=True),
-                Command("injury", "Critical injury", "J", "after a critical hit: d% against "
-                        "the damage, then the injury table (CU-9)", show=False)]
+    def acts(self, fight: Fight) -> list[Act]:
+        return [Act("morale", "Morale", "M", "roll morale for the selected combatant (CU-6)",
+                    show=False, needs_actor=True, run=self._morale),
+                Act("injury", "Critical injury", "J", "after a critical hit: d% against the "
+                    "damage, then the injury table (CU-9)", show=False,
+                    form=lambda fight, actor: injuries.injury_form(self, fight, actor),
+                    run=self._injury)]
 
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        return injuries.injury_form(self, fight, actor) if command == "injury" else None
+    def _morale(self, fight: Fight, actor: str | None, values: Mapping[str, Any],
+                rng: random.Random) -> list[ev.Event]:
+        if actor is None:
+            raise IllegalEvent("select the combatant whose morale is checked")
+        return self.roll_morale(fight, actor, rng)
 
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        if command == "morale" and actor is not None:
-            return self.roll_morale(fight, actor, rng)
-        if command == "injury":
-            return self.roll_injury(fight, values["target"], int(values["damage"]),
-                                    values.get("damage_type") or "", rng, values.get("source"))
-        return super().run_command(fight, command, actor, values, rng)
+    def _injury(self, fight: Fight, actor: str | None, values: Mapping[str, Any],
+                rng: random.Random) -> list[ev.Event]:
+        return self.roll_injury(fight, values["target"], int(values["damage"]),
+                                values.get("damage_type") or "", rng, values.get("source"))
 
     def notices(self, fight: Fight) -> list[tuple[str, str]]:
         return [("Morale check due (CU-6)",

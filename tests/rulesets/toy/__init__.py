@@ -19,7 +19,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
+from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form
 
 RULES = {"TOY-1": "plan: fastest first", "TOY-2": "apply: shouts counted; the shout command"}
 
@@ -107,17 +107,19 @@ class Toy(Ruleset):
         state: State = fight.rs
         return {"shouts": dict(state.shouts)}
 
-    def commands(self, fight: Fight) -> list[Command]:
-        return [Command("shout", "Shout", "y", "the selected combatant shouts (TOY-2)",
-                        needs_actor=True)]
+    def acts(self, fight: Fight) -> list[Act]:
+        return [Act("shout", "Shout", "y", "the selected combatant shouts (TOY-2)",
+                    needs_actor=True, form=self.shout_form, run=self.shout)]
 
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
+    @staticmethod
+    def shout_form(fight: Fight, actor: str | None) -> Form:
         return Form("Shout", (Field("text", "what", default="Huzzah!", required=True),))
 
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        if command != "shout" or actor is None:
-            return super().run_command(fight, command, actor, values, rng)
+    @staticmethod
+    def shout(fight: Fight, actor: str | None, values: Mapping[str, Any],
+              rng: random.Random) -> list[ev.Event]:
+        if actor is None:
+            raise IllegalEvent("select who shouts")
         return [Shout(round=max(fight.round, 1), actor=actor, text=values["text"])]
 
 
