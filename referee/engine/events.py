@@ -77,6 +77,12 @@ class Declare(Event):
     note: str | None = _f("str")
 
     @property
+    def step(self) -> int | None:
+        """The step before the round proper it is made for (a surprise segment, in a
+        ruleset that has them), or None: a declaration of the round itself."""
+        return None
+
+    @property
     def verb(self) -> str:
         """How the log tells it: declares, declares again, then declares."""
         return "declares again" if self.replaces else "then declares" if self.then else \

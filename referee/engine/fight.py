@@ -560,7 +560,7 @@ class Fight:
 
 
 def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
-    return (e.round, getattr(e, "segment", None), e.actor)
+    return (e.round, e.step, e.actor)
 
 
 _REVISIONS = itertools.count(1)

@@ -57,7 +57,7 @@ def _with_default(spec: Field, value: Any) -> Field:
 def last_declaration(fight: Fight, actor: str) -> Declare | None:
     for round_ in range(max(fight.round, 1) - 1, 0, -1):
         for _, decl in fight.declared(round_):
-            if decl.actor == actor and getattr(decl, "segment", None) is None:
+            if decl.actor == actor and decl.step is None:
                 return decl
     return None
 

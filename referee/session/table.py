@@ -138,7 +138,7 @@ class Table:
 
     def declared(self) -> dict[str, ev.Declare]:
         return {d.actor: d for _, d in self.fight.declared(self.round)
-                if getattr(d, "segment", None) is None}
+                if d.step is None}
 
     def undeclared(self) -> list[str]:
         """Combatants still to declare this round who can act, in roster order."""
@@ -171,7 +171,7 @@ class Table:
         """Why `actor` cannot add a further declaration of `action` this round ("" when
         its ruleset allows one: close, then strike)."""
         earlier = [d for _, d in self.fight.declared(self.round)
-                   if d.actor == actor and getattr(d, "segment", None) is None]
+                   if d.actor == actor and d.step is None]
         if not earlier:
             return f"{self.name(actor)} has not declared this round"
         return self.fight.ruleset.further(self.fight, actor, earlier, action)

@@ -69,7 +69,7 @@ def columns(fight: Fight) -> tuple[Column, ...]:
 
 def declarations(fight: Fight) -> dict[str, ev.Declare]:
     return {d.actor: d for _, d in fight.declared(max(fight.round, 1))
-            if getattr(d, "segment", None) is None}
+            if d.step is None}
 
 
 def order(fight: Fight, plan: Plan | None) -> list[str]:

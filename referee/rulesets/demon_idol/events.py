@@ -30,6 +30,11 @@ class Declare(ev.Declare):
     # `initiative` (as the declaration's); none: every routine with `weapon`
     routines: tuple[dict[str, str], ...] = f("tables", ())
 
+    @property
+    def step(self) -> int | None:
+        """DI-17: the surprise segment it is declared for."""
+        return self.segment
+
 
 @record(frozen=True)
 class Initiative(ev.Initiative):
