@@ -1,7 +1,8 @@
 """count-up scenarios that say what the plan skips: `skipped` in `NAME.expect.toml` lists,
 as "actor:action", the plan's skipped actions and every action of a beat marked skipped
-(the beats themselves are checked by tests/test_scenarios.py). A combatant slain in its
-own beat still acts there (CU-4); one slain before takes no turn after (CU-8)."""
+(the beats themselves are checked by the contract suite, tests/test_contract.py). A
+combatant slain in its own beat still acts there (CU-4); one slain before takes no turn
+after (CU-8)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 gives them, each beat's `rules` (exactly, in order) and `why` (the whole line), the plan's
 `notes` and `skipped` actions. (A routine shows in the beats themselves: `dagger:G#1`.)
 
-The beats and cited rules of every scenario are checked by test_scenarios.py and the
+The beats and cited rules of every scenario are checked by the
 contract suite; this adds the rest.
 """
 

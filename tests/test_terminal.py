@@ -298,7 +298,7 @@ def test_a_round_at_80x24_keeps_the_current_beat_and_the_newest_line_in_view(tmp
             term.wait_text(f"{roster[actor].name} declares")
             term.keys("Enter")
             term.wait(f"{actor}'s declaration logged and in view",
-                      lambda s: len(load_save(path).fight.log) > logged and newest_shown(s))
+                      lambda s, n=logged: len(load_save(path).fight.log) > n and newest_shown(s))
         term.keys("i")
         term.wait("initiative and the first beat in view",
                   lambda s: newest_shown(s) and current_shown(s) and "▶" in s)
