@@ -317,13 +317,13 @@ def test_the_damage_offered_is_the_acting_routine_s_weapon(tmp_path: Path) -> No
 
 
 def test_the_form_offers_routines_to_one_with_more_than_one_weapon(tmp_path: Path) -> None:
-    fight, rs = fight_with_routines(tmp_path)
-    form = rs.declare_form(fight, "brann", "G", rs.prefill(fight, "brann", "G"))
+    fight, ruleset = fight_with_routines(tmp_path)
+    form = ruleset.declare_form(fight, "brann", "G", ruleset.prefill(fight, "brann", "G"))
     names = [f.name for f in form.fields]
     assert "routines" in names and names.index("weapon") < names.index("routines")
-    goblin = rs.declare_form(fight, "gob1", "G", rs.prefill(fight, "gob1", "G"))
+    goblin = ruleset.declare_form(fight, "gob1", "G", ruleset.prefill(fight, "gob1", "G"))
     assert "routines" not in [f.name for f in goblin.fields]
-    missile = rs.declare_form(fight, "brann", "D", rs.prefill(fight, "brann", "D"))
+    missile = ruleset.declare_form(fight, "brann", "D", ruleset.prefill(fight, "brann", "D"))
     assert "routines" not in [f.name for f in missile.fields]
 
 

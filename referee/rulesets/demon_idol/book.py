@@ -17,6 +17,7 @@ from referee.engine.plan import Plan
 from . import events as di
 from . import stats
 from .board import ready, repeats
+from .state import state_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -30,16 +31,16 @@ if TYPE_CHECKING:
 # -- a slow missile's rate of fire: "1/2" fires every other round ---------------------
 
 
-def shoots(rs: DemonIdol, fight: Fight, round_: int, decl: Any, actor: str,
+def shoots(ruleset: DemonIdol, fight: Fight, round_: int, decl: Any, actor: str,
            weapon: str) -> bool:
     """Whether `decl` is `actor` loosing `weapon` in round `round_`: a missile D with it,
     not in a surprise segment, and not a preparation that lapsed unfired."""
     return (isinstance(decl, di.Declare) and decl.actor == actor and decl.weapon == weapon
-            and decl.segment is None and rs.role_of.get(decl.action) == "discharge"
-            and (not decl.prepared or (round_, actor) in fight.rs.fired))
+            and decl.segment is None and ruleset.role_of.get(decl.action) == "discharge"
+            and (not decl.prepared or (round_, actor) in state_of(fight).fired))
 
 
-def firing_rounds(rs: DemonIdol, fight: Fight, actor: str, weapon: Weapon,
+def firing_rounds(ruleset: DemonIdol, fight: Fight, actor: str, weapon: Weapon,
                   upto: int) -> list[int]:
     """The rounds before `upto` in which `actor`'s slow `weapon` fired: it fires the
     first round it is declared, then only once `every` rounds have passed."""
@@ -47,20 +48,20 @@ def firing_rounds(rs: DemonIdol, fight: Fight, actor: str, weapon: Weapon,
     for round_ in range(1, upto):
         if fired and round_ - fired[-1] < every:
             continue  # reloading: a declaration then shot nothing
-        if any(shoots(rs, fight, round_, d, actor, weapon.name)
+        if any(shoots(ruleset, fight, round_, d, actor, weapon.name)
                for _, d in fight.declared(round_)):
             fired.append(round_)
     return fired
 
 
-def reloading(rs: DemonIdol, fight: Fight, round_: int, item: Item) -> tuple[bool, str]:
+def reloading(ruleset: DemonIdol, fight: Fight, round_: int, item: Item) -> tuple[bool, str]:
     """(fires this round, why) for a missile D whose weapon fires less than once a
     round; (True, "") for any other action."""
     arm = item.arm
     if not item.missile or arm is None or stats.every(arm) == 1:
         return True, ""
     every, rate = stats.every(arm), stats.rate_text(arm)
-    fired = firing_rounds(rs, fight, item.actor.id, arm, round_)
+    fired = firing_rounds(ruleset, fight, item.actor.id, arm, round_)
     who = f"{item.actor.id}'s {arm.name} (rate {rate})"
     if fired and round_ - fired[-1] < every:
         return False, (f"reloading: {who} fired in round {fired[-1]}, fires next in "
@@ -71,7 +72,7 @@ def reloading(rs: DemonIdol, fight: Fight, round_: int, item: Item) -> tuple[boo
 Skipped = list[dict[str, Any]]
 
 
-def slow_shots(rs: DemonIdol, fight: Fight, round_: int,
+def slow_shots(ruleset: DemonIdol, fight: Fight, round_: int,
                items: list[Item]) -> tuple[list[Item], Skipped, list[tuple[Item, str]]]:
     """The round's items without the shots of a weapon still reloading (each listed as
     skipped, DI-7: the rate of fire), and the slow shots that do fire, with why."""
@@ -79,7 +80,7 @@ def slow_shots(rs: DemonIdol, fight: Fight, round_: int,
     skipped: Skipped = []
     firing: list[tuple[Item, str]] = []
     for item in items:
-        fires, why = reloading(rs, fight, round_, item)
+        fires, why = reloading(ruleset, fight, round_, item)
         if fires:
             kept.append(item)
             if why and item.first:
@@ -126,36 +127,37 @@ def closing(fight: Fight, decl: di.Declare, actor: Combatant) -> tuple[int, str]
                       "segment(s)")
 
 
-def moved(rs: DemonIdol, fight: Fight, item: Item) -> str:
+def moved(ruleset: DemonIdol, fight: Fight, item: Item) -> str:
     """Why `item`'s actor counts as moving this round ("" when it does not): it declared
     an E, or it is encumbered."""
     if stats.encumbered(item.actor):
         return "is encumbered"
-    return "moved this round (E)" if item.actor.id in movers(rs, fight, item.decl.round) \
+    return "moved this round (E)" if item.actor.id in movers(ruleset, fight, item.decl.round) \
         else ""
 
 
-def movers(rs: DemonIdol, fight: Fight, round_: int) -> frozenset[str]:
+def movers(ruleset: DemonIdol, fight: Fight, round_: int) -> frozenset[str]:
     """Who declared an E this round (not in a surprise segment): worked out once a plan,
     not once a shot."""
     key = (fight.plan_revision, round_)
-    kept: dict[tuple[int, int], frozenset[str]] = rs.__dict__.setdefault("_movers", {})
+    kept: dict[tuple[int, int], frozenset[str]] = ruleset.__dict__.setdefault("_movers", {})
     found = kept.get(key)
     if found is None:
         kept.clear()  # only the plan being worked out is asked
         found = kept[key] = frozenset(
             decl.actor for _, decl in fight.declared(round_)
-            if getattr(decl, "segment", None) is None and rs.role_of.get(decl.action) == "move")
+            if getattr(decl, "segment", None) is None
+            and ruleset.role_of.get(decl.action) == "move")
     return found
 
 
-def missile_reaction(rs: DemonIdol, fight: Fight, item: Item) -> tuple[int, str]:
+def missile_reaction(ruleset: DemonIdol, fight: Fight, item: Item) -> tuple[int, str]:
     """DI-6's reaction adjustment for a shot, and why a bonus was lost: one who moved
     this round or is encumbered has no positive missile reaction bonus."""
     reaction = stats.reaction(item.actor)
     if reaction <= 0:
         return reaction, ""
-    why = moved(rs, fight, item)
+    why = moved(ruleset, fight, item)
     if not why:
         return reaction, ""
     return 0, f"{item.actor.id} {why}: no missile reaction bonus (+{reaction} lost)"
@@ -164,13 +166,13 @@ def missile_reaction(rs: DemonIdol, fight: Fight, item: Item) -> tuple[int, str]
 # -- several declarations: close, then strike --------------------------------------------
 
 
-def further(rs: DemonIdol, earlier: list[Any], action: str) -> str:
+def further(ruleset: DemonIdol, earlier: list[Any], action: str) -> str:
     """Why a further declaration of `action` after `earlier` is refused ("" when it is
     allowed): an E that closes (not a charge, which strikes its own blow, DI-13) may be
     followed by one G, or by one missile D (a shot on the move)."""
-    letter = rs.letter_of
-    if (len(earlier) == 1 and rs.role_of.get(earlier[0].action) == "move"
-            and rs.role_of.get(action) in ("strike", "discharge")):
+    letter = ruleset.letter_of
+    if (len(earlier) == 1 and ruleset.role_of.get(earlier[0].action) == "move"
+            and ruleset.role_of.get(action) in ("strike", "discharge")):
         if getattr(earlier[0], "charge", False):
             return (f"a charge strikes its own blow (DI-13): no further {action} after "
                     f"{letter['move']} with charge")

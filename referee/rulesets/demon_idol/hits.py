@@ -41,7 +41,7 @@ def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:
     return own[-1], None
 
 
-def offered(rs: DemonIdol, fight: Fight, source: str) -> str | None:
+def offered(ruleset: DemonIdol, fight: Fight, source: str) -> str | None:
     """The damage the acting action offers ("" for a spell without damage, a device or
     turning: nothing sensible to offer); None when it has no declaration this round."""
     found = acting(fight, source)
@@ -49,18 +49,18 @@ def offered(rs: DemonIdol, fight: Fight, source: str) -> str | None:
         return None
     decl, routine = found
     actor = fight.roster[source]
-    if rs.role_of.get(decl.action) == "discharge" and decl.weapon is None:
+    if ruleset.role_of.get(decl.action) == "discharge" and decl.weapon is None:
         spell = actor.spell(decl.spell) if decl.spell else None
         return (stats.spell_damage(spell) or "") if spell is not None else ""
-    weapon = arm(decl, routine, fight, rs)
+    weapon = arm(decl, routine, fight, ruleset)
     return weapon.damage if weapon is not None and weapon.damage else None
 
 
-def arm(decl: Declare, routine: int | None, fight: Fight, rs: DemonIdol) -> Weapon | None:
+def arm(decl: Declare, routine: int | None, fight: Fight, ruleset: DemonIdol) -> Weapon | None:
     """The weapon the action strikes or shoots with: its routine's own, else the one it
     names, else (a G) the first melee weapon."""
     actor = fight.roster[decl.actor]
     if decl.routines:
         named = decl.routines[min(routine or 1, len(decl.routines)) - 1]["weapon"]
         return actor.weapon(named)
-    return weapon_of(decl, actor, rs.role_of.get(decl.action, ""))
+    return weapon_of(decl, actor, ruleset.role_of.get(decl.action, ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from referee.engine.model import Combatant, Weapon
@@ -100,6 +101,15 @@ class Item:
 
 
 _new = object.__new__
+
+# a sort key: an item's order inside a beat (roster order, then routine)
+by_place = attrgetter("place")
+
+
+def factor_of(item: Item) -> int | None:
+    """The speed factor of the item's weapon (None: no weapon, or none given)."""
+    weapon = item.weapon()
+    return stats.speed_factor(weapon) if weapon is not None else None
 
 
 INITIATIVE = {"haste": "wins", "speed": "wins", "slow": "loses"}

@@ -1,8 +1,10 @@
 """demon-idol: side d6 initiative, A-G letter order and every out-of-sequence rule.
 
-The scheduler (order.py) lays a round out by DI-3/DI-4 (with the tie splits DI-11, DI-12
-and the delay of DI-16), then lets each pairwise rule DI-6 ... DI-13 move only the actions
-it names, as DI-0 describes. Every beat cites the rules that placed it.
+The planner (order.py) lays a round out by DI-3/DI-4 (layout.py, with the tie splits DI-11,
+DI-12 and the delay of DI-16), then lets each pairwise rule DI-6 ... DI-14 move only the
+actions it names, as DI-0 describes (pairwise.py and the modules built on it). Every beat
+cites the rules that placed it. What the rules add after an event (a spell lost, death,
+bleeding) is in consequences.py.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from referee.engine.forms import last_declaration, prefill
 from referee.engine.plan import Plan
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields
-from referee.engine.record import record, replace
+from referee.engine.record import replace
 from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
 
 from . import discharge, hits, prepared, ranges, routines, stats, volleys
 from . import events as di
 from .items import INITIATIVE
 from .rules import RULES
+from .state import State, state_of
 
 # The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
 BOOK: dict[str, tuple[str, str, str]] = {
@@ -91,20 +94,6 @@ DECLARE_SPECS = {
     "note": Field("note", "how", help="slams the door, flees north, escapes by magic …"),
     "routines": Field("routines", "weapon of each routine", help=routines.HELP),
 }
-
-
-@record(frozen=True)
-class State:
-    """demon-idol's part of the fold: spells lost, preparations fired, who fell when."""
-
-    lost_spells: dict[tuple[int, str], di.SpellLost]
-    fired: dict[tuple[int, str], di.Fire]
-    # who broke (DI-18), by round: their avoidance replaces what they declared; kept
-    # here, not only in the fold's morale checks, so a tracker row redraws when one breaks
-    broken: dict[tuple[int, str], str]
-    # who is down, dying or dead, since when: cid -> (round, the beat the blow named,
-    # actions resolved then)
-    fell: dict[str, tuple[int, int | None, frozenset[str]]]
 
 
 class DemonIdol(Ruleset):
@@ -435,8 +424,7 @@ class DemonIdol(Ruleset):
 
     @staticmethod
     def state(fight: Fight) -> State:
-        state: State = fight.rs
-        return state
+        return state_of(fight)
 
     def can_act(self, fight: Fight, cid: str) -> str:
         status = fight.status[cid]
@@ -449,32 +437,14 @@ class DemonIdol(Ruleset):
     # -- consequences --------------------------------------------------------------------
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
-        if not isinstance(event, ev.Damage):
-            return []
-        from .order import spell_lost_by
+        from .consequences import after
 
-        out: list[ev.Event] = []
-        lost = spell_lost_by(self, fight, event)
-        if lost is not None:
-            out.append(lost)
-        status = fight.status[event.target]
-        if not status.dead and status.hp <= self.death_at:
-            out.append(ev.Death(round=event.round, target=event.target,
-                                cause=f"{status.hp} hit points (DI-19)"))
-        return out
+        return after(self, fight, event)
 
     def end_of_round(self, fight: Fight) -> list[ev.Event]:
-        from .order import lapsed_preparations
+        from .consequences import end_of_round
 
-        out: list[ev.Event] = list(lapsed_preparations(fight))
-        for cid, status in fight.status.items():
-            if status.dead or status.hp_at_round_start >= 0:
-                continue
-            out.append(ev.Damage(round=fight.round, target=cid, amount=self.bleed,
-                                 note="bleeding (DI-19)"))
-            if status.hp - self.bleed <= self.death_at:
-                out.append(ev.Death(round=fight.round, target=cid, cause="bled out (DI-19)"))
-        return out
+        return end_of_round(self, fight)
 
     # -- forms -----------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from referee.engine.fight import Fight
 
 from . import book, stats, volleys
 from . import events as di
+from .state import state_of
 
 if TYPE_CHECKING:
     from .ruleset import DemonIdol
@@ -92,20 +93,20 @@ def moving(fight: Fight, e: di.Declare) -> str:
 # -- the tracker's declared column (and the players' view, which shows the same) ----------
 
 
-def declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
+def declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
     """A declaration in the tracker's few columns; a group that broke shows the avoidance
     that replaced what it declared (DI-18), never the old declaration."""
-    broke = rs.state(fight).broken.get((max(fight.round, 1), cid))
+    broke = state_of(fight).broken.get((max(fight.round, 1), cid))
     if broke is not None:
-        return f"{rs.letter_of['avoid']} {broke} (morale, DI-18)"
-    text = one_declared(rs, fight, cid, decl)
+        return f"{ruleset.letter_of['avoid']} {broke} (morale, DI-18)"
+    text = one_declared(ruleset, fight, cid, decl)
     if decl.then:  # close, then strike: the whole round's intent in one cell
         first = fight.own_declarations(decl)[0]
-        text = f"{one_declared(rs, fight, cid, first, brief=True)}, then {text}"
+        text = f"{one_declared(ruleset, fight, cid, first, brief=True)}, then {text}"
     return text
 
 
-def one_declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
+def one_declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
                  brief: bool = False) -> str:
     """`G (+1 seg) long sword → Goblin 1`: the letter, the declaration delay it added (DI-16),
     what it uses, at whom (a volley's shots grouped by target), and its note; `brief`:
@@ -121,7 +122,7 @@ def one_declared(rs: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
         text += f" → {volleys.text_of(d.shots, lambda t: name(fight, t))}"
     elif decl.target:
         text += f" → {', '.join(name(fight, t) for t in decl.target)}"
-    if d is not None and d.spell and (fight.round, cid) in rs.state(fight).lost_spells:
+    if d is not None and d.spell and (fight.round, cid) in state_of(fight).lost_spells:
         text += " (lost)"
     if decl.note and not brief:
         text += f": {decl.note}"

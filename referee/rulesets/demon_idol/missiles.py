@@ -1,0 +1,140 @@
+"""Missiles: DI-6 (the reaction adjustment against the enemy's die, a bonus lost to
+moving) and, by the book, DMG-63 (a volley's shots one after another, stopped by a
+charge's contact)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import cast
+
+from . import book
+from .items import Item, by_place
+from .pairwise import Pairwise
+from .wording import possessive
+
+
+class MissileRules(Pairwise):
+    """Where shots go against the enemy's turn, and a volley's shots."""
+
+    # DI-6: missiles and reaction
+    def missiles(self) -> None:
+        for shot in self.firsts(lambda i: i.missile):
+            reaction, lost = book.missile_reaction(self.ruleset, self.fight, shot)
+            if lost:
+                self.lost.append((shot, lost))
+            adjust = reaction - shot.delay
+            enemy = self.enemy_side(shot)
+            if adjust == 0 or enemy is None or enemy not in self.dice:
+                continue
+            own, theirs = self.dice[shot.side] + adjust, self.dice[enemy]
+            spots = self.enemy_span(enemy)
+            if spots is None:
+                continue
+            sums = reaction_sum(self.dice[shot.side], reaction, shot.delay)
+            theirs_text = f"{possessive(enemy)} die {theirs}"
+            who = shot.actor.id
+            if own > theirs:
+                self.shoot_first(shot, spots, f"{who} shoots first: {sums} beats {theirs_text}")
+            elif own < theirs:
+                self.shoot_last(shot, spots, f"{who} shoots last: {sums} is below {theirs_text}")
+            else:
+                self.shoot_with(shot, enemy, f"{who} shoots with {possessive(enemy)} turn: "
+                                f"{sums} equals {theirs_text}")
+
+    def shoot_first(self, shot: Item, spots: tuple[int, int], why: str) -> None:
+        movers = self.whole(shot)
+        if max(self.board.positions(movers)) < spots[0]:
+            return
+        self.board.lift(movers)
+        after = self.enemy_span(self.enemy_side(shot) or "")
+        assert after is not None  # the shot's own items moved, not the enemy's
+        self.board.add(movers, ["DI-6"], [why], at=after[0])
+
+    def shoot_last(self, shot: Item, spots: tuple[int, int], why: str) -> None:
+        movers = self.whole(shot)
+        if min(self.board.positions(movers)) > spots[1]:
+            return
+        self.board.lift(movers)
+        after = self.enemy_span(self.enemy_side(shot) or "")
+        assert after is not None  # the shot's own items moved, not the enemy's
+        self.board.add(movers, ["DI-6"], [why], at=after[1] + 1)
+
+    def shoot_with(self, shot: Item, enemy: str, why: str) -> None:
+        movers = self.whole(shot)
+        their_d = self.first_discharge.get(enemy)
+        if their_d is not None:
+            self.board.place(movers, their_d, "with", "DI-6", why)
+            return
+        order = self.ruleset.order.index(self.ruleset.letter_of["discharge"])
+        self.board.lift(movers)
+        self.board.add(movers, ["DI-6"], [why + ", at the D place among its actions"],
+                       at=self.first_later(enemy, order))
+
+    def first_later(self, enemy: str, order: int) -> int:
+        rank = self.letter_rank
+        later = self.board.first_index(
+            enemy, lambda a: a.role != "psionic" and rank[a.letter] > order)
+        if later is not None:
+            return later
+        spots = self.enemy_span(enemy)
+        return spots[1] + 1 if spots is not None else len(self.board.slots)
+
+    # DI-6: a bonus lost to moving, said where the shot ended up
+    def said_lost(self) -> None:
+        for shot, why in self.lost:
+            if self.board.where.get((shot.index, shot.routine)) is not None:
+                self.board.slot_of(shot).cite("DI-6", why)
+
+    # DMG-63 (by the book): a volley's shots one after another, stopped by a charge's contact
+    def volleys(self) -> None:
+        if not self.book["volley_shots_in_turn"]:
+            return
+        for slot in list(self.board.slots):
+            if slot not in self.board.sides:
+                continue
+            shots: dict[int, list[Item]] = defaultdict(list)
+            for a in cast("list[Item]", slot.actions):
+                if a.missile and a.routine is not None:
+                    shots[a.routine].append(a)
+            numbers = sorted(shots)
+            last = slot
+            for number in numbers[1:]:
+                movers = sorted(shots[number], key=by_place)  # roster order, as declared or not
+                who = ", ".join(dict.fromkeys(m.actor.id for m in movers))
+                self.board.lift(movers)
+                last = self.board.add(
+                    movers, ["DMG-63"],
+                    [f"{who}: shot {number} of the volley, after the shot before it"],
+                    at=self.board.slots.index(last) + 1)
+        self.stop_at_contact()
+
+    def stop_at_contact(self) -> None:
+        for items in list(self.by_decl.values()):
+            shots = [i for i in items if i.missile and i.routine is not None]
+            if len(shots) < 2:
+                continue
+            charges = [c for c in self.aimed_at.get(shots[0].actor.id, [])
+                       if c.role == "move" and c.decl.charge and c.side != shots[0].side]
+            if not charges:
+                continue
+            contact = min(charges, key=self.board.pos)
+            at = self.board.pos(contact)
+            stopped = [s for s in shots if self.board.pos(s) > at]
+            if not stopped:
+                continue
+            self.board.lift(stopped)
+            numbers = ", ".join(str(s.routine) for s in stopped)
+            what = f"shots {numbers} stop" if len(stopped) > 1 else f"shot {numbers} stops"
+            self.board.notes.append(
+                f"{shots[0].actor.id}'s {what}: {contact.actor.id}'s charge makes contact "
+                f"in beat {at + 1} (DMG-63)")
+
+
+def reaction_sum(die: int, reaction: int, delay: int) -> str:
+    """DI-6's sum as a person says it: `die 1 + reaction 2 = 3`."""
+    text = f"die {die}"
+    if reaction:
+        text += f" {'+' if reaction > 0 else '-'} reaction {abs(reaction)}"
+    if delay:
+        text += f" - delay {delay}"
+    return f"{text} = {die + reaction - delay}"

@@ -1,0 +1,50 @@
+"""DI-3 for one action: haste or a weapon of speed wins initiative for it, slow loses it."""
+
+from __future__ import annotations
+
+from .items import INITIATIVE, Item
+from .pairwise import Pairwise
+
+
+class OverrideRules(Pairwise):
+    """An action (or a routine) with its own initiative, before or after the enemy."""
+
+    # DI-3 for one action: haste or a weapon of speed wins initiative, slow loses it
+    def overrides(self) -> None:
+        for first in self.first_items:
+            for movers, word in self.overridden(first):
+                self.override(movers, word)
+
+    def overridden(self, first: Item) -> list[tuple[list[Item], str]]:
+        """What moves together, and its word: a declaration's routines as one, unless
+        each names its own weapon, when each routine goes by its own."""
+        whole = self.whole(first)
+        if first.decl.routines:
+            return [([item], item.override) for item in whole if item.override is not None]
+        return [(whole, first.override)] if first.override is not None else []
+
+    def override(self, movers: list[Item], word: str) -> None:
+        first = movers[0]
+        enemies = [span for side in sorted(self.sides - {first.side})
+                   if (span := self.enemy_span(side)) is not None]
+        if not enemies:
+            return
+        what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed"}[word]
+        who, this = first.actor.id, "action"
+        if first.decl.routines and first.routine is not None:  # one routine of several
+            who += f" (routine {first.routine}, {first.arm.name if first.arm else 'no weapon'})"
+            this = "routine"
+        if INITIATIVE[word] == "wins":
+            if max(self.board.positions(movers)) < min(span[0] for span in enemies):
+                return
+            why = f"{who}: {what}, wins initiative for this {this}: before the enemy's actions"
+        else:
+            if min(self.board.positions(movers)) > max(span[1] for span in enemies):
+                return
+            why = f"{who}: {what}, loses initiative for this {this}: after the enemy's actions"
+        self.board.lift(movers)
+        spans = [span for side in sorted(self.sides - {first.side})
+                 if (span := self.enemy_span(side)) is not None]
+        at = (min(s[0] for s in spans) if INITIATIVE[word] == "wins"
+              else max(s[1] for s in spans) + 1)
+        self.board.add(movers, ["DI-3"], [why], at=at)

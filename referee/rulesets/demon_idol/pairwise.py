@@ -1,0 +1,93 @@
+"""What every pairwise rule works from (DI-0: a rule moves only the actions it names):
+one round's items looked up by declaration, actor and target, each side's first D, the
+enemy's place on the board, and how two times compare. The rules themselves are in
+overrides.py, missiles.py, attacks.py, casters.py, charges.py and fired.py; order.py
+runs them in turn."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.engine.fight import Fight
+
+    from .board import Board
+    from .items import Item
+    from .ruleset import DemonIdol
+
+
+class Pairwise:
+    """One round's board and items, as the pairwise rules ask of them."""
+
+    def __init__(self, ruleset: DemonIdol, fight: Fight, board: Board, items: list[Item],
+                 dice: dict[str, int]) -> None:
+        self.ruleset, self.fight, self.board, self.dice = ruleset, fight, board, dice
+        self.book = ruleset.book  # the by-the-book switches (all off: the DI procedure)
+        self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
+        self.prepared = [i for i in items if i.decl.prepared]
+        self.by_decl: dict[int, list[Item]] = defaultdict(list)
+        self.by_actor: dict[str, list[Item]] = defaultdict(list)
+        self.aimed_at: dict[str, list[Item]] = defaultdict(list)
+        self.aims: dict[int, list[str]] = {}
+        self.first_items: list[Item] = []
+        self.lost: list[tuple[Item, str]] = []  # shots without their reaction bonus (DI-6)
+        self.first_discharge: dict[str, Item] = {}  # each side's first D item
+        for item in self.items:
+            if item.role == "discharge" and item.side not in self.first_discharge:
+                self.first_discharge[item.side] = item
+        self.sides = {i.side for i in self.items}
+        self.letter_rank = {letter: n for n, letter in enumerate(ruleset.order)}
+        roster, members = fight.roster, fight.members
+        by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
+        for item in self.items:
+            by_decl[item.index].append(item)
+            if item.first:
+                self.first_items.append(item)
+                by_actor[item.actor.id].append(item)
+                target = item.decl.target or item.decl.shots
+                # one combatant named: itself (what `members` gives, without its scan)
+                aimed = ([target[0]] if len(target) == 1 and target[0] in roster
+                         else members(target))
+                aims[item.index] = aimed
+                for cid in aimed:
+                    aimed_at[cid].append(item)
+
+    def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
+        return [i for i in self.first_items if predicate(i)]
+
+    def in_order(self, items: list[Item]) -> list[Item]:
+        """`items` as the board has them now, the earliest first (roster order within a
+        beat): a rule that moves them one by one then gives the same plan whatever order
+        they were declared in."""
+        return sorted(items, key=lambda i: (self.board.pos(i), i.place))
+
+    def whole(self, item: Item) -> list[Item]:
+        return self.by_decl[item.index]
+
+    def targets(self, item: Item) -> list[str]:
+        return self.aims[item.index]
+
+    def enemy_side(self, item: Item) -> str | None:
+        for target in self.targets(item):
+            side = self.fight.roster[target].side
+            if side != item.side:
+                return side
+        others = self.sides - {item.side}
+        return others.pop() if len(others) == 1 else None
+
+    def enemy_slots(self, side: str) -> list[int]:
+        return self.board.with_side(side)
+
+    def enemy_span(self, side: str) -> tuple[int, int] | None:
+        """The first and last of `enemy_slots(side)`."""
+        return self.board.side_span(side)
+
+    @staticmethod
+    def compare(time: int, other: int) -> tuple[str, str]:
+        if time < other:
+            return "before", "<"
+        if time > other:
+            return "after", ">"
+        return "with", "="

@@ -1,0 +1,25 @@
+"""How a beat's reasons say a name's possessive, a casting or usage time with its
+declaration delay, and when that delay changed a comparison (DI-16)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .items import Item
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def timed(item: Item) -> str:
+    """A casting or usage time as the plan shows it: with its declaration delay (DI-16)."""
+    if not item.delay:
+        return str(item.cast_time())
+    return f"{item.base_time()} + {item.delay} delay = {item.cast_time()}"
+
+
+def delayed(undelayed: str, how: str) -> tuple[str, ...]:
+    """DI-16 beside the rule when a declaration delay changed the comparison."""
+    return ("DI-16",) if undelayed != how else ()
