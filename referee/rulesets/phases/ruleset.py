@@ -18,6 +18,7 @@ from referee.engine.specs import Cell, Column, Command, Field, Form
 
 from . import carrying, limits, manoeuvres, modifiers, outcomes, squads, stats
 from . import events as ph
+from .caches import Caches
 from .rounds import (
     BOTH,
     EMPTY,
@@ -59,6 +60,10 @@ class State:
     bound: dict[str, str] = field(default_factory=dict)  # who takes no Action (PH-18)
     over: int = 0  # the round the fight ended in (0: not over): nothing is held or gained
     over_at: int = -1  # the phase (its index) that round was at when it ended
+    # what the fight works out once and keeps (its units, their rounds, its plans, the
+    # tracker's groups): made by `start`, handed on by every state folded from it, so
+    # one fight's own and never the ruleset's, which fights and threads share
+    caches: Caches = field(default_factory=Caches, compare=False)
 
 
 class Phases(Ruleset):
@@ -143,41 +148,35 @@ class Phases(Ruleset):
     # -- state -------------------------------------------------------------------------
 
     def unit(self, fight: Fight, cid: str) -> Unit:
+        """The facts of `cid` the simulation reads, worked out once a fight (its caches)
+        and kept while its combatant is the same object and what binds it (PH-18) the
+        same: a unit's round is kept while its Unit is the same object."""
         c = fight.roster[cid]
-        bound = self.state(fight).bound
-        cache: dict[str, tuple[Combatant, Unit, dict[str, str]]] = self.__dict__.setdefault(
-            "_units", {})
+        state = self.state(fight)
+        bound = state.bound.get(cid, "")
+        cache = state.caches.units
         found = cache.get(cid)
-        if found is not None and found[0] is c and found[2] is bound:
+        if found is not None and found[0] is c and found[1].bound == bound:
             return found[1]
         traits = stats.lowered(c)
         unit = Unit(cid, c.name, stats.combat(c), "agile" in traits,
                     not traits.isdisjoint(stats.STUN_IMMUNE),
-                    carried=bool(c.stats.get("carried_by")), bound=bound.get(cid, ""))
-        cache[cid] = (c, unit, bound)
+                    carried=bool(c.stats.get("carried_by")), bound=bound)
+        cache[cid] = (c, unit)
         return unit
 
-    def elites(self, encounter: Encounter) -> list[str]:
-        """The Elite units of the roster (PH-17), found once an encounter: a fight starts
-        again from it on every undo that refolds, every copy."""
-        kept: tuple[Any, ...] | None = self.__dict__.get("_elites")
-        if kept is None or kept[0] is not encounter:
-            kept = (encounter, [c.id for c in encounter.combatants
-                                if "elite" in stats.lowered(c)])
-            self.__dict__["_elites"] = kept
-        found: list[str] = kept[1]
-        return found
+    @staticmethod
+    def elites(encounter: Encounter) -> list[str]:
+        """The Elite units of the roster (PH-17)."""
+        return [c.id for c in encounter.combatants
+                if "elite" in map(str.lower, c.stats.get("traits", ()))]
 
-    def bound(self, fight: Fight) -> dict[str, str]:
-        """PH-18: the units a carry or a drag keeps from acting, worked out once a roster
-        (the same object for every fight of that roster, copies too: a unit's facts are
-        kept by it)."""
-        kept: tuple[Any, ...] | None = self.__dict__.get("_bound")
-        if kept is not None and kept[0] is fight.encounter and kept[1] == len(fight.roster):
-            found: dict[str, str] = kept[2]
-            return found
+    def bound(self, fight: Fight, state: State | None = None) -> dict[str, str]:
+        """PH-18: the units a carry or a drag keeps from acting; `state`'s own (the same
+        object) while they stay the same."""
         found = carrying.bound(fight.roster)
-        self.__dict__["_bound"] = (fight.encounter, len(fight.roster), found)
+        if state is not None and found == state.bound:
+            return state.bound
         return found
 
     def out_of_fight(self, fight: Fight, cid: str) -> str:
@@ -303,7 +302,7 @@ class Phases(Ruleset):
     def apply_join(self, fight: Fight, state: State, cid: str) -> State:
         if stats.has(fight.roster[cid], "Elite"):
             elite_hits(fight, cid)
-        state = replace(state, bound=self.bound(fight))  # it may carry, drag, be dragged
+        state = replace(state, bound=self.bound(fight, state))  # it may carry, drag, be dragged
         log = state.now
         if self.croaked(fight, cid):
             return replace(state, out={**state.out, cid: (max(fight.round, 1), "croaked")},
@@ -498,10 +497,11 @@ class Phases(Ruleset):
         ops_of, start_of, fighting = log.ops, log.start, log.fighting
         if cid not in fighting and cid not in start_of and cid not in ops_of:
             return None
-        gone = self.state(fight).out.get(cid)
+        state = self.state(fight)
+        gone = state.out.get(cid)
         if gone is not None and gone[0] <= log.round:
             return None  # PH-21: out of the fight, it holds nothing and gains nothing
-        cache: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_runs", {})
+        cache = state.caches.runs  # the fight's own: one run a unit, the latest
         unit = self.unit(fight, cid)
         basis = (log.round, log.order, cid in fighting, start_of.get(cid), ops_of.get(cid),
                  unit, cid in log.delaying)
@@ -886,10 +886,13 @@ class Phases(Ruleset):
         """The tracker folds a large battle by squad (PH-7); worked out again only when
         the squads change (a Regroup, a new leader) or a unit joins."""
         state: State = fight.rs
-        kept: tuple[Any, ...] | None = self.__dict__.get("_groups")
+        caches, roster = state.caches, fight.roster
+        # the roster by identity and size: a unit joins it in place, and an undo folds
+        # a copy of it (the same squads may then meet another unit that joined)
+        kept = caches.groups
         if kept is not None and kept[0] is state.squads and kept[1] is state.member and \
-                kept[2] == len(fight.roster):
-            found: dict[str, tuple[str, str]] = kept[3]
+                kept[2] is roster and kept[3] == len(roster):
+            found: dict[str, tuple[str, str]] = kept[4]
             return found
         headings: dict[str, tuple[str, str]] = {}
         for squad in state.squads.values():
@@ -900,7 +903,7 @@ class Phases(Ruleset):
         if found:  # the units in no squad together, not strewn between the squads
             loose = LOOSE, "no squad (PH-9)"
             found.update((cid, loose) for cid in fight.roster if cid not in found)
-        self.__dict__["_groups"] = (state.squads, state.member, len(fight.roster), found)
+        caches.groups = (state.squads, state.member, roster, len(roster), found)
         return found
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:

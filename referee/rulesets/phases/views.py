@@ -217,7 +217,7 @@ class Kept:
 def plan(rs: Phases, fight: Fight, round_: int) -> Plan:
     runs = rs.runs(fight, round_)
     frame = Frame(rs, fight, round_)
-    plans: dict[int, Kept] = rs.__dict__.setdefault("_plans", {})
+    plans: dict[int, Kept] = rs.state(fight).caches.plans  # the fight's own, never the rs's
     kept = plans.get(round_)
     if kept is not None and kept.frame.same(frame):
         frame.keep(kept.frame)
@@ -417,11 +417,17 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
 
     state = rs.state(fight)
     log = state.now
-    key = ("now", len(fight.resolved.get(log.round, ())))
-    now = state.memo.get(key)
-    if now is None:
+    # where the round is hangs on what was resolved, which a Resolve adds to the fight's
+    # set of the round in place (the state stays): kept while it is the same set, as
+    # large; an undo folds a copy of it, which another Resolve may bring to that size
+    done = fight.resolved.get(log.round)
+    size = len(done) if done is not None else 0
+    kept = state.memo.get("now")
+    if kept is not None and kept[0] is done and kept[1] == size:
+        now: int = kept[2]
+    else:
         now = rs.now_pos(fight)
-        state.memo[key] = now
+        state.memo["now"] = (done, size, now)
     if cid not in log.fighting and cid not in log.start and cid not in log.ops:
         return None, now
     if cid in state.out:
