@@ -80,7 +80,7 @@ def test_undo_and_redo_through_the_table(table: Table):
 
 def test_declaration_clock_counts_full_six_seconds_and_pauses():
     now = [100.0]
-    clock = DeclarationClock(lambda: now[0])
+    clock = DeclarationClock(lambda: now[0], every=6)
     clock.start()
     now[0] += 5.9
     assert clock.delay() == 0

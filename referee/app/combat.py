@@ -272,7 +272,7 @@ class CombatScreen(Screen[None]):
     def declare(self, actor: str, action: str, then: bool = False) -> None:
         table = self.table
         spec = table.declare_form(actor, action)
-        clock = DeclarationClock(self.app.clock) if spec.clock else None
+        clock = DeclarationClock(self.app.clock, spec.clock.every) if spec.clock else None
 
         def done(values: dict[str, Any]) -> None:
             self.apply(table.declare, actor, action, then=then, **forms().clean(values))

@@ -198,9 +198,10 @@ def read_text(field: Field, raw: str) -> Any:
 
 
 class ClockForm(FormScreen):
-    """A declaration under DI-16's clock: it runs from the moment the form opens until
-    the referee's first key in it (the player has decided), or `ctrl+t` stops and starts
-    it by hand; what it shows is always what it will count."""
+    """A form under its `Timer` (demon-idol's declaration, DI-16): the clock runs from
+    the moment the form opens until the referee's first key in it (the player has
+    decided), or `ctrl+t` stops and starts it by hand; what it shows is always what it
+    will count."""
 
     BINDINGS = [Binding("ctrl+t", "clock", "Clock on/off")]
 
@@ -253,11 +254,15 @@ class ClockForm(FormScreen):
     def tick(self) -> None:
         if not self.query("#form-extra"):  # closed and being removed
             return
+        timer = self.spec.clock
+        if timer is None:
+            return
         seconds = int(self.clock.seconds())
         state = "running" if self.clock.running else "stopped"
+        rule = f" ({timer.rule})" if timer.rule else ""
         self.query_one("#form-extra", Static).update(
-            f"clock {seconds // 60}:{seconds % 60:02d} {state} · delay "
-            f"{self.clock.delay()} seg (DI-16) · ctrl+t")
+            f"clock {seconds // 60}:{seconds % 60:02d} {state} · {timer.field} "
+            f"{self.clock.delay()} {timer.unit}{rule} · ctrl+t")
 
     def action_clock(self) -> None:
         self.clock.toggle()
@@ -266,8 +271,8 @@ class ClockForm(FormScreen):
 
     def values(self) -> dict[str, Any]:
         values = super().values()
-        if self.clock.delay():
-            values["delay"] = self.clock.delay()
+        if self.clock.delay() and self.spec.clock is not None:
+            values[self.spec.clock.field] = self.clock.delay()
         return values
 
     def action_submit(self) -> None:

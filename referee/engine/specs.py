@@ -42,6 +42,17 @@ class Field:
 
 
 @record(frozen=True)
+class Timer:
+    """A form timed while a player decides (demon-idol's declaration clock, DI-16): each
+    full `every` seconds it runs adds one to the answer's `field`, shown in `unit`."""
+
+    every: float
+    field: str
+    unit: str
+    rule: str = ""
+
+
+@record(frozen=True)
 class Form:
     """A form to fill: the app shows it as a modal, a script passes the values."""
 
@@ -49,7 +60,7 @@ class Form:
     fields: tuple[Field, ...]
     hint: str = ""
     focus: str | None = None  # the field the cursor starts on (default: the first)
-    clock: bool = False  # a declaration clock runs while it is open (DI-16)
+    clock: Timer | None = None  # runs while a player decides (DI-16), adding to a field
 
 
 @record(frozen=True)
@@ -173,4 +184,4 @@ class Report:
 
 
 __all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Command", "Field", "Form", "KINDS",
-           "Report", "ReportRun", "Series"]
+           "Report", "ReportRun", "Series", "Timer"]

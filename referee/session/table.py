@@ -24,14 +24,15 @@ from referee.engine.specs import Act, Form, Report, ReportRun
 from .store import Session
 from .view import LogLine
 
-SECONDS_PER_SEGMENT = 6  # DI-16: each full 6 seconds of dithering delays 1 segment
-
 
 class DeclarationClock:
-    """DI-16: runs while a player decides; the referee pauses it for questions."""
+    """Runs while a player decides (a form's `Timer`); the referee pauses it for
+    questions. Each full `every` seconds is one step (demon-idol: a segment of delay)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 every: float = 6.0) -> None:
         self.clock = clock
+        self.every = every
         self.spent = 0.0
         self.started: float | None = None
 
@@ -62,8 +63,8 @@ class DeclarationClock:
         return self.spent + running
 
     def delay(self) -> int:
-        """Segments of declaration delay so far: one per full 6 seconds."""
-        return int(self.seconds() // SECONDS_PER_SEGMENT)
+        """Steps so far: one per full `every` seconds."""
+        return int(self.seconds() // self.every)
 
 
 def amount_of(text: Any) -> int | str:
@@ -176,13 +177,11 @@ class Table:
             return f"{self.name(actor)} has not declared this round"
         return self.fight.ruleset.further(self.fight, actor, earlier, action)
 
-    def declare(self, actor: str, action: str, delay: int = 0, replaces: bool = False,
+    def declare(self, actor: str, action: str, replaces: bool = False,
                 then: bool = False, **fields: Any) -> list[ev.Event]:
         """A declaration; with `then`, a further one after the actor's own this round,
         else one that replaces what the actor declared."""
         values = dict(fields)
-        if delay:
-            values["delay"] = delay
         if then:
             values["then"] = True
         elif replaces or actor in self.declared():

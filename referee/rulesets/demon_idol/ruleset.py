@@ -23,7 +23,7 @@ from referee.engine.plan import Plan
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import replace
-from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form
+from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form, Timer
 
 from . import discharge, hits, prepared, ranges, routines, stats, volleys
 from . import events as di
@@ -59,6 +59,8 @@ BOOK: dict[str, tuple[str, str, str]] = {
         "devices at the D place (DI-3; not DMG-64)"),
 }
 
+# DI-16: each full 6 seconds a player dithers over a declaration delays it 1 segment
+DECLARATION_CLOCK = Timer(6, "delay", "seg", "DI-16")
 ROLES = ("psionic", "avoid", "parley", "await", "discharge", "move", "set", "strike")
 FIELDS = {
     "psionic": ("target",),
@@ -487,7 +489,7 @@ class DemonIdol(Ruleset):
             needs += ("initiative",)
         title = f"{combatant.name} declares {action} — {kind.name if kind else ''}"
         return Form(title, declare_fields(fight, actor, needs, prefilled, DECLARE_SPECS),
-                    clock=True)
+                    clock=DECLARATION_CLOCK)
 
     def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
         kind = self.kind(action)
