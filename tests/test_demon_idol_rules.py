@@ -8,6 +8,7 @@ import pytest
 
 from referee.engine import Fight, IllegalDeclaration
 from referee.engine import events as ev
+from referee.engine.specs import Act
 from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -414,14 +415,18 @@ def prepared_mira(dice: dict[str, int]) -> Fight:
     return fight
 
 
+def act(fight: Fight, name: str) -> Act:
+    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
+
+
 def test_fire_asks_whom_it_fires_before_when_several_could_trigger_it():
     fight = prepared_mira({"party": 2, "goblins": 5})  # the goblins' G beat first
-    ruleset = fight.ruleset
-    form = ruleset.command_form(fight, "fire", "mira")
+    fire_act = act(fight, "fire")
+    form = fire_act.form(fight, "mira")
     assert form is not None
     options = [value for _, value in form.fields[0].options]
     assert options == ["gob1", "gob3", None]
-    (fire,) = ruleset.run_command(fight, "fire", "mira", {"before": "gob3"}, random.Random(1))
+    (fire,) = fire_act.run(fight, "mira", {"before": "gob3"}, random.Random(1))
     assert isinstance(fire, di.Fire) and fire.before == "gob3"
     fight.push(fire)
     labels = fight.plan().labels()
@@ -433,9 +438,8 @@ def test_fire_asks_nothing_when_one_could_trigger_it():
     declare(fight, "mira", "D", weapon="short bow", target="gob1", prepared=True)
     declare(fight, "gob1", "G", target="brann")
     fight.push(di.Initiative(round=1, rolls={"party": 2, "goblins": 5}))
-    assert fight.ruleset.command_form(fight, "fire", "mira") is None
-    (fire,) = fight.ruleset.run_command(fight, "fire", "mira", {"before": "mira"},
-                                        random.Random(1))
+    assert act(fight, "fire").form(fight, "mira") is None
+    (fire,) = act(fight, "fire").run(fight, "mira", {"before": "mira"}, random.Random(1))
     assert fire.before is None  # its own ready beat: it fires where it is ready
 
 

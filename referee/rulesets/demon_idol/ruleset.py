@@ -23,9 +23,9 @@ from referee.engine.plan import Plan
 from referee.engine.port import Ruleset, unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import replace
-from referee.engine.specs import ActionKind, Cell, Column, Command, Field, Form, Timer
+from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form, Timer
 
-from . import discharge, hits, prepared, ranges, routines, stats, volleys
+from . import acts, discharge, hits, ranges, routines, stats, volleys
 from . import events as di
 from .items import INITIATIVE
 from .rules import RULES
@@ -590,48 +590,7 @@ class DemonIdol(Ruleset):
 
         return declared(self, fight, cid, decl)
 
-    # -- commands ------------------------------------------------------------------------
+    # -- acts ------------------------------------------------------------------------------
 
-    def commands(self, fight: Fight) -> list[Command]:
-        return [Command("fire", "Fire prepared", "F", "a prepared action's trigger happened "
-                        "(DI-14)", show=False, needs_actor=True),
-                Command("morale", "Morale", "M", "a morale check due or its result (DI-18)",
-                        show=False, needs_actor=True)]
-
-    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
-        if command == "fire":
-            prepared = [d for _, d in fight.declared(max(fight.round, 1))
-                        if d.actor == actor and getattr(d, "prepared", False)]
-            if not prepared:
-                return f"{actor or 'nobody'} has no prepared action this round (DI-14)"
-        return ""
-
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        if command == "fire" and actor is not None:
-            return prepared.form(fight, actor)  # whom it fires before, when not plain
-        if command != "morale" or actor is None:
-            return None
-        combatant = fight.roster[actor]
-        side = fight.encounter.side(combatant.side)
-        side_name = side.name if side else combatant.side
-        fields = (
-            Field("group", "who", "choice", combatant.side,
-                  options=((side_name, combatant.side), (combatant.name, actor))),
-            Field("roll", "roll", "int"), Field("target", "needed", "int"),
-            Field("passed", "result", "choice", None,
-                  options=(("due, not rolled", None), ("holds", True), ("breaks", False))),
-            Field("avoid", "if it breaks", default="flee"),
-        )
-        return Form("Morale (DI-18)", fields, focus="roll")
-
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        round_ = max(fight.round, 1)
-        if command == "fire" and actor is not None:
-            return [di.Fire(round=round_, actor=actor,
-                            before=prepared.before(fight, actor, values))]
-        if command == "morale":
-            return [ev.Morale(round=round_, group=(values["group"],),
-                              passed=values.get("passed"), roll=values.get("roll"),
-                              target=values.get("target"), avoid=values.get("avoid"))]
-        return super().run_command(fight, command, actor, values, rng)
+    def acts(self, fight: Fight) -> list[Act]:
+        return list(acts.ACTS)
