@@ -226,11 +226,9 @@ class Simple(Ruleset):
                                f"make {value} on {self.settings.die}", ("dice", who))
 
     def can_act(self, fight: Fight, cid: str) -> str:
-        """SI-8: the dead and the down (0 hit points or fewer) take no turn."""
-        status = fight.status[cid]
-        if status.dead:
-            return "dead"
-        return "down" if status.hp <= 0 else ""
+        """SI-8: the dead and the down (0 hit points or fewer) take no turn: the state
+        words say which."""
+        return self.state_word(fight, cid)
 
     # -- the plan -------------------------------------------------------------------------
 
