@@ -21,7 +21,9 @@ from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
 from referee.engine.plan import Plan
+from referee.engine.port import Ruleset
 from referee.engine.record import replace
+from referee.engine.specs import Act
 from referee.rulesets.agility_order import events as ao
 from referee.rulesets.agility_order import stats
 from referee.session.files import load_save
@@ -37,6 +39,18 @@ def demo() -> Fight:
 def enter_all(fight: Fight, events: list[ev.Event]) -> None:
     for event in events:
         fight.enter(event)
+
+
+def act(rs: Ruleset, fight: Fight, name: str) -> Act:
+    return next(a for a in rs.acts(fight) if a.id == name)
+
+
+def run(fight: Fight, name: str, actor: str | None, values: dict[str, Any],
+        rng: random.Random) -> list[ev.Event]:
+    """The events of the act `name` done by `actor` (nothing entered)."""
+    found = act(fight.ruleset, fight, name).run
+    assert found is not None
+    return found(fight, actor, values, rng)
 
 
 # -- random battles -----------------------------------------------------------------------
@@ -81,7 +95,8 @@ def deed(fight: Fight, rng: random.Random, serial: int) -> None:
 
 def command(fight: Fight, what: str, actor: str, rng: random.Random) -> None:
     rs = fight.ruleset
-    form = rs.command_form(fight, what, None if what == "ties" else actor)
+    doing = act(rs, fight, what)
+    form = doing.form(fight, None if what == "ties" else actor)
     values: dict[str, Any] = {f.name: f.default for f in form.fields} if form else {}
     if what == "delay" and form is not None:
         values["after"] = rng.choice([v for _, v in form.fields[0].options])
@@ -94,8 +109,8 @@ def command(fight: Fight, what: str, actor: str, rng: random.Random) -> None:
         values["mode"] = rng.choice(["", "sneaking", "climbing"])
     if what == "bonus":
         values["use"] = rng.choice(["hit", "dodge", "move 2", "disengage"])
-    enter_all(fight, rs.run_command(fight, what, None if what == "ties" else actor,
-                                    values, rng))
+    assert doing.run is not None
+    enter_all(fight, doing.run(fight, None if what == "ties" else actor, values, rng))
 
 
 def battle(seed: int, steps: int, check: Any) -> Fight:
@@ -233,8 +248,7 @@ def set_up(a: dict[str, Any]) -> Fight:
     if a["disrupted"]:
         fight.enter(ao.Wound(round=1, target="sable", effect="disrupting"))
     if a["bought"]:
-        enter_all(fight, fight.ruleset.run_command(fight, "bonus", "sable", {"use": "hit"},
-                                                   random.Random(0)))
+        enter_all(fight, run(fight, "bonus", "sable", {"use": "hit"}, random.Random(0)))
     return fight
 
 
@@ -244,8 +258,7 @@ def test_the_fold_records_the_outcome_its_dice_give(a: dict[str, Any]) -> None:
     fight = set_up(a)
     before = len(fight.log)
     values = {k: v for k, v in a.items() if k not in ("condition", "bought", "disrupted")}
-    enter_all(fight, fight.ruleset.run_command(fight, "attack", "sable", values,
-                                               random.Random(1)))
+    enter_all(fight, run(fight, "attack", "sable", values, random.Random(1)))
     attack = next(e for e in fight.log[before:] if isinstance(e, ao.Attack))
     chain = [int(v) for v in a["chain"].split()]
     needed = rule_needed(fight, a["target"], a["condition"], a["sneak"])
@@ -267,7 +280,7 @@ def test_a_save_whose_outcome_contradicts_its_dice_is_refused(a: dict[str, Any],
     fight = set_up(a)
     before = len(fight.log)
     values = {k: v for k, v in a.items() if k not in ("condition", "bought", "disrupted")}
-    events = fight.ruleset.run_command(fight, "attack", "sable", values, random.Random(1))
+    events = run(fight, "attack", "sable", values, random.Random(1))
     attack = next(e for e in events if isinstance(e, ao.Attack))
     at = events.index(attack)
     enter_all(fight, events[:at])

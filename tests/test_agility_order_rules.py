@@ -14,6 +14,8 @@ from hypothesis import strategies as hs
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.fight import Fight
+from referee.engine.port import Ruleset
+from referee.engine.specs import Act
 from referee.rulesets.agility_order import attack as atk
 from referee.rulesets.agility_order import events as ao
 from referee.session.files import load_save
@@ -28,9 +30,21 @@ def demo() -> Fight:
     return load_save(DEMO).fight
 
 
+def act(rs: Ruleset, fight: Fight, name: str) -> Act:
+    return next(a for a in rs.acts(fight) if a.id == name)
+
+
+def events_of(rs: Ruleset, fight: Fight, name: str, actor: str | None,
+              values: dict[str, object], rng: random.Random) -> list[ev.Event]:
+    """The events of the act `name` done by `actor` (nothing entered)."""
+    found = act(rs, fight, name).run
+    assert found is not None
+    return found(fight, actor, values, rng)
+
+
 def run(fight: Fight, command: str, actor: str | None, seed: int = 1,
         **values: object) -> list[ev.Event]:
-    events = fight.ruleset.run_command(fight, command, actor, values, random.Random(seed))
+    events = events_of(fight.ruleset, fight, command, actor, values, random.Random(seed))
     pushed: list[ev.Event] = []
     for event in events:
         pushed += fight.enter(event)
@@ -81,7 +95,7 @@ def test_players_first_and_the_referees_order() -> None:
     referee = RULESET({"ties": "referee"})
     fight = Fight(save.encounter, referee)
     with pytest.raises(IllegalEvent, match="the referee orders"):
-        referee.run_command(fight, "ties", None, {}, random.Random(1))
+        events_of(referee, fight, "ties", None, {}, random.Random(1))
     run(fight, "ties", None, brann=1, vask=2)
     assert order(fight)[1:3] == ["vask", "brann"]
 
@@ -152,20 +166,20 @@ def test_spending_what_is_not_left_says_what_is() -> None:
 def test_disengage_is_paid_with_the_aa_or_2_ba_never_the_ma() -> None:
     fight = demo()
     rs = fight.ruleset
-    act = rs.command_form(fight, "act", "sable")
-    assert act is not None
-    assert "disengage" not in [v for f in act.fields for _, v in f.options]
+    other = act(rs, fight, "act").form(fight, "sable")
+    assert other is not None
+    assert "disengage" not in [v for f in other.fields for _, v in f.options]
     with pytest.raises(IllegalEvent, match="never with the MA"):
         run(fight, "act", "sable", pay="MA", use="disengage")
-    form = rs.command_form(fight, "disengage", "sable")
+    form = act(rs, fight, "disengage").form(fight, "sable")
     assert form is not None and [v for _, v in form.fields[0].options] == ["AA", "2 BA"]
     run(fight, "disengage", "sable", pay="AA")
     assert rs.left(fight, "sable") == (0, 1, 2)
-    form = rs.command_form(fight, "disengage", "sable")
+    form = act(rs, fight, "disengage").form(fight, "sable")
     assert form is not None and [v for _, v in form.fields[0].options] == ["2 BA"]
     run(fight, "disengage", "sable", pay="2 BA")
     assert rs.left(fight, "sable") == (0, 1, 0)
-    assert "neither the AA nor 2 BA" in rs.can_run(fight, "disengage", "sable")
+    assert "neither the AA nor 2 BA" in act(rs, fight, "disengage").allowed(fight, "sable")
 
 
 def test_two_more_spaces_add_before_the_halving() -> None:
@@ -212,7 +226,7 @@ def test_a_cast_names_one_of_the_casters_spells_and_its_target() -> None:
     fight = demo()
     for cid in ("sable", "brann", "vask"):
         fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
-    form = fight.ruleset.command_form(fight, "act", "mira")
+    form = act(fight.ruleset, fight, "act").form(fight, "mira")
     assert form is not None
     fields = {f.name: f for f in form.fields}
     assert fields["use"].default == "cast"
@@ -220,7 +234,7 @@ def test_a_cast_names_one_of_the_casters_spells_and_its_target() -> None:
     targets = [v for _, v in fields["target"].options]
     assert targets[0] == fields["target"].default == "vask"  # foes first
     assert targets[-2:] == ["mira", ""]  # the caster itself, or no one (an area)
-    spend = fight.ruleset.run_command(fight, "act", "mira", {
+    spend = events_of(fight.ruleset, fight, "act", "mira", {
         "use": "cast", "spell": "mend", "target": "odo", "pay": "AA", "mp": 2},
         random.Random(0))[0]
     assert isinstance(spend, ao.Spend)
@@ -237,23 +251,23 @@ def test_a_cast_without_a_spell_of_the_casters_is_refused_at_its_field() -> None
     for cid in ("sable", "brann", "vask"):
         fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
     with pytest.raises(IllegalEvent, match="a cast names its spell") as caught:
-        rs.run_command(fight, "act", "mira", {"use": "cast"}, random.Random(0))
+        events_of(rs, fight, "act", "mira", {"use": "cast"}, random.Random(0))
     assert caught.value.path == ("spell",)
     with pytest.raises(IllegalEvent, match="no spell 'fireball'"):
-        rs.run_command(fight, "act", "mira", {"use": "cast", "spell": "fireball"},
-                       random.Random(0))
+        events_of(rs, fight, "act", "mira", {"use": "cast", "spell": "fireball"},
+                  random.Random(0))
     fight.enter(ev.Resolve(round=1, actions=("mira:turn",)))
     fight.enter(ev.Resolve(round=1, actions=("odo:turn",)))
     fight.enter(ev.Resolve(round=1, actions=("gorm:turn",)))
     fight.enter(ev.NewRound(round=2))
     fight.enter(ev.Resolve(round=2, actions=("sable:turn",)))
-    brann = rs.command_form(fight, "act", "brann")
+    brann = act(rs, fight, "act").form(fight, "brann")
     assert brann is not None and "cast" not in [v for _, v in brann.fields[0].options]
     assert "spell" not in [f.name for f in brann.fields]
     with pytest.raises(IllegalEvent, match="Brann has no spell to cast"):
-        rs.run_command(fight, "act", "brann", {"use": "cast"}, random.Random(0))
+        events_of(rs, fight, "act", "brann", {"use": "cast"}, random.Random(0))
     # another use names no spell; a save that says otherwise is refused
-    talk = rs.run_command(fight, "act", "brann", {"use": "talk"}, random.Random(0))[0]
+    talk = events_of(rs, fight, "act", "brann", {"use": "talk"}, random.Random(0))[0]
     assert isinstance(talk, ao.Spend) and talk.spell is None and talk.target is None
     with pytest.raises(IllegalEvent, match="only a cast names a spell"):
         fight.enter(ao.Spend(round=2, actor="brann", aa=1, use="talk", spell="mend"))
@@ -348,7 +362,7 @@ def test_free_hits_are_counted_and_refused_when_spent() -> None:
     fight = demo()
     for _ in range(4):
         run(fight, "free", "hask", target="odo", d20=2)
-    assert "no free hit slot" in fight.ruleset.can_run(fight, "free", "hask")
+    assert "no free hit slot" in act(fight.ruleset, fight, "free").allowed(fight, "hask")
 
 
 def test_healing_six_removes_the_wound_and_its_effect() -> None:
@@ -438,14 +452,14 @@ def test_the_hit_form_shows_the_armour_taken_off_and_where_a_wound_begins() -> N
 def test_a_wound_by_hand_with_its_aimed_effect() -> None:
     fight = demo()
     rs = fight.ruleset
-    form = rs.command_form(fight, "wound", "hask")
+    form = act(rs, fight, "wound").form(fight, "hask")
     assert form is not None
     fields = {f.name: f for f in form.fields}
     assert list(fields) == ["target", "effect", "by", "fatal"]
     assert fields["target"].default == "hask" and fields["by"].default == "sable"
     assert [v for _, v in fields["effect"].options] == ["", "fatal", "slowing", "weakening",
                                                         "disrupting"]
-    assert rs.can_run(fight, "wound", None) == ""
+    assert act(rs, fight, "wound").allowed(fight, None) == ""
     with pytest.raises(IllegalEvent, match="an aimed effect needs a hit"):
         run(fight, "wound", None, target="hask", effect="slowing", by="sable")
     hit(fight, "hask", 2)  # a hit by Sable: an aimed effect may follow it
@@ -581,11 +595,11 @@ def random_battle(seed: int, steps: int) -> Fight:
             elif command == "hit":  # the hit key: damage alone, through armour (AO-11)
                 hit(fight, actor, rng.randint(1, 12), rng.choice(list(fight.roster)))
             else:
-                form = rs.command_form(fight, command, actor)
+                form = act(rs, fight, command).form(fight, actor)
                 values = {f.name: f.default for f in form.fields} if form else {}
                 if command in ("attack", "free"):
                     values["aim"] = rng.choice(("", "slowing", "fatal", "weakening"))
-                for event in rs.run_command(fight, command, actor, values, rng):
+                for event in events_of(rs, fight, command, actor, values, rng):
                     fight.enter(event)
         except IllegalEvent:
             pass
@@ -650,7 +664,7 @@ def test_an_attack_keeps_the_referees_note():
     from tests.conftest import ROOT
 
     fight = load_save(ROOT / "saves" / "agility-order.toml").fight
-    form = fight.ruleset.command_form(fight, "attack", "sable")
+    form = act(fight.ruleset, fight, "attack").form(fight, "sable")
     assert form is not None and "note" in [f.name for f in form.fields]
     import shutil
     import tempfile

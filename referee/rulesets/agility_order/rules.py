@@ -2,27 +2,30 @@
 
 RULES = {
     "AO-1": "lineup.py: lineup (who fell or fled left out), _placed (d20 / players / "
-            "referee; only who never rolled is asked); ruleset.py: tie command; "
+            "referee; only who never rolled is asked); acts.py: the ties act; "
             "checks.py: ties (units in the fight, rolls their dice)",
     "AO-2": "lineup.py: lineup (initiators last)",
     "AO-3": "lineup.py: _delayed, _place (a fallen unit's place), _overtaken; "
-            "ruleset.py: _after_tail, check_delay, the delay command",
-    "AO-4": "state.py: Budget, left; ruleset.py: check_spend, bonus/move/attack/disengage "
-            "commands, the other action (_act_form, _cast: a cast's spell and target); "
+            "ruleset.py: _after_tail, check_delay; acts.py: the delay act",
+    "AO-4": "state.py: Budget, left; ruleset.py: check_spend; acts.py: the bonus, move, "
+            "attack and disengage acts (paid: what each is paid with), the other action "
+            "(act_form, cast: a cast's spell and target); "
             "checks.py: spend (disengage: the AA or 2 BA, never the MA), cast",
-    "AO-5": "ruleset.py: movement_of, more_spaces, the move command; checks.py: spaces",
-    "AO-6": "ruleset.py: stand-up command (off-turn: from the next turn); state.py: owed",
-    "AO-7": "attack.py: outcome; ruleset.py: target_number, hit_bonus, the attack command; "
+    "AO-5": "ruleset.py: movement_of, more_spaces; acts.py: the move act; checks.py: spaces",
+    "AO-6": "acts.py: the stand-up act (off-turn: from_next_turn); ruleset.py: "
+            "check_spend (off_turn); state.py: owed",
+    "AO-7": "attack.py: outcome; ruleset.py: target_number, hit_bonus; acts.py: the attack act; "
             "checks.py: needed, bonus, attack_dice",
     "AO-8": "attack.py: chain (ends at the d6: DECISIVE), outcome, decisive victory; "
             "state.py: felled; checks.py: chain",
     "AO-9": "attack.py: chain (fumble), free-hit grants, tragedy; state.py: grants, felled; "
             "checks.py: chain",
-    "AO-10": "state.py: free_used; stats.py: slots; ruleset.py: the free-hit command",
+    "AO-10": "state.py: free_used; stats.py: slots; acts.py: the free-hit act",
     "AO-11": "attack.py: wounds and aimed effects; state.py: wounds, pending, struck; "
              "wounds.py: a hit entered as damage alone through armour (armour_off, net, "
              "folded), its wound at 6+ net (wound_of_hit), the hit form's display "
-             "(hit_fields), a wound by hand (wound_form, run_wound, fatal); "
+             "(hit_fields), a wound by hand (wound_form, run_wound, fatal); acts.py: the wound "
+             "and cure acts; "
              "events.py: Heal.wound",
     "AO-12": "attack.py: sneak dice multiplied by criticals; flat-footed while undetected",
     "AO-13": "ruleset.py: flat_footed (conditions, sickness, channelling, Battle caster)",

@@ -14,9 +14,9 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import replace
-from referee.engine.specs import Cell, Column, Command, Field, Form
+from referee.engine.specs import Act, Cell, Column, Field, Form
 
-from . import checks, stats, wounds
+from . import acts, checks, stats, wounds
 from . import events as ao
 from . import lineup as lu
 from . import ranges as rg
@@ -30,18 +30,6 @@ TIE_MODES = ("d20", "players", "referee")
 FLAT = ("flat-footed", "snuck", "tied", "frozen", "paralysed", "paralyzed")
 CHANNEL = ("channelling", "channeling")
 OUT = ("fled", "surrendered")  # AO-15: gone from the fight, or lost the will to fight
-BA_USES = (("+1 to hit this round", "hit"), ("+1 melee damage this round", "damage"),
-           ("+1 dodge this round", "dodge"), ("move 2 more spaces", "move 2"),
-           ("draw or sheathe", "draw"), ("pick up an item", "pick up"), ("talk", "talk"),
-           ("toggle a spell's effect", "toggle"), ("disengage (2 BA)", "disengage"))
-# paid with the AA or the MA: never disengage, which the MA cannot pay (AO-4; see DISENGAGE)
-ACT_USES = (("cast a spell (its cast time)", "cast"), ("draw or sheathe", "draw"),
-            ("pick up an item", "pick up"), ("talk", "talk"))
-# AO-4: disengage is paid with the AA or with both BA, never with the MA
-DISENGAGE = {"AA": (1, 0, 0), "2 BA": (0, 0, 2)}
-AIM_CHOICES = (("no aim", ""), ("centre mass (+1)", "centre"), ("fatal", "fatal"),
-               ("slowing", "slowing"), ("weakening", "weakening"),
-               ("disrupting", "disrupting"))
 
 
 class AgilityOrder(Ruleset):
@@ -407,7 +395,7 @@ class AgilityOrder(Ruleset):
     # -- initiative: the tie rolls (AO-1) --------------------------------------------------
 
     def initiative_due(self, fight: Fight) -> bool:
-        return False  # ties are rolled with the `t` command; nothing waits for them
+        return False  # ties are rolled with the `t` act; nothing waits for them
 
     def ties_due(self, fight: Fight) -> list[str]:
         if self.tie_mode == "players":
@@ -415,13 +403,13 @@ class AgilityOrder(Ruleset):
         return list(self.lineup(fight, max(fight.round, 1)).unrolled)
 
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
-        return self.run_command(fight, "ties", None, {}, rng)
+        return acts.run_ties(self, fight, None, {}, rng)
 
     def initiative_form(self, fight: Fight) -> Form:
-        return self.command_form(fight, "ties", None) or Form("Ties", ())
+        return acts.ties_form(self, fight)
 
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
-        return self.run_command(fight, "ties", None, values, random.Random(0))
+        return acts.run_ties(self, fight, None, values, random.Random(0))
 
     # -- checks ----------------------------------------------------------------------------
 
@@ -437,9 +425,9 @@ class AgilityOrder(Ruleset):
         if isinstance(event, ao.Initiative):
             checks.ties(self, fight, event)
         elif isinstance(event, ao.Delay):
-            self._check_delay(fight, event)
+            self.check_delay(fight, event)
         elif isinstance(event, ao.Spend):
-            self._check_spend(fight, event)
+            self.check_spend(fight, event)
         elif isinstance(event, ao.Attack):
             checks.attack_dice(self, fight, event)
             self.check_attack(fight, event.actor, event.target, free=event.free,
@@ -461,7 +449,7 @@ class AgilityOrder(Ruleset):
         for index, c in enumerate(encounter.combatants):
             checks.numbers(c.stats, ("combatants", index))
 
-    def _check_delay(self, fight: Fight, e: ao.Delay) -> None:
+    def check_delay(self, fight: Fight, e: ao.Delay) -> None:
         self.on_turn(fight, e.actor, e.round, "a unit delays")
         if e.after is None:
             return
@@ -474,7 +462,7 @@ class AgilityOrder(Ruleset):
         if all(s.cid != e.after for s in self.lineup(fight, e.round).slots):
             raise IllegalEvent(f"{e.after} takes no turn this round (AO-3)", ("after",))
 
-    def _check_spend(self, fight: Fight, e: ao.Spend) -> None:
+    def check_spend(self, fight: Fight, e: ao.Spend) -> None:
         name = fight.roster[e.actor].name
         if self.no_turn(fight, e.actor):
             raise IllegalEvent(f"{name} cannot act: {self.can_act(fight, e.actor)}", ("actor",))
@@ -710,310 +698,9 @@ class AgilityOrder(Ruleset):
         return (self.movement_of(fight, cid, mode, 1, round_)
                 - self.movement_of(fight, cid, mode, 0, round_))
 
-    # -- commands -----------------------------------------------------------------------
+    # -- acts ---------------------------------------------------------------------------
 
-    def commands(self, fight: Fight) -> list[Command]:
-        return [
-            Command("attack", "Attack", "a", "attack with AA, or MA + 2 BA (AO-4, AO-7)",
-                    needs_actor=True),
-            Command("move", "Move", "v", "move with MA (AO-5)", needs_actor=True),
-            Command("bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
-                    "... (AO-4)", needs_actor=True),
-            Command("act", "Cast / other action", "c", "spend AA or MA: cast a spell (which, "
-                    "at whom), draw, pick up, talk (AO-4)", show=False, needs_actor=True),
-            Command("disengage", "Disengage", "e", "disengage with the AA or 2 BA, never "
-                    "the MA (AO-4)", show=False, needs_actor=True),
-            Command("delay", "Delay", "d", "delay this turn (AO-3)", needs_actor=True),
-            Command("free", "Free hit", "f", "a free hit, using a slot (AO-10)",
-                    needs_actor=True),
-            Command("stand", "Stand up", "u", "stand up from prone, on or off turn (AO-6)",
-                    needs_actor=True),
-            Command("ties", "Roll ties", "t", "roll or type the d20 tie rolls (AO-1)"),
-            Command("wound", "Add wound", "w", "a wound by hand, plain or with an aimed "
-                    "effect (AO-11)", show=False),
-            Command("cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
-                    "wound (AO-11)", show=False, needs_actor=True),
-        ]
-
-    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
-        if command == "ties":
-            if self.tie_mode == "players":
-                return "ties go to the players' side first (rulesets file): nothing to roll"
-            return "" if self.ties_due(fight) else "no tie to roll"
-        if command == "wound":
-            return "" if any(fight.alive(cid) for cid in fight.roster) else "nobody to wound"
-        if actor is None or actor not in fight.roster:
-            return "select a unit first"
-        name = fight.roster[actor].name
-        if command == "cure":
-            return "" if self.state(fight).wounds.get(actor) else f"{name} has no wound"
-        why = self.can_act(fight, actor)
-        if why and command != "cure":
-            return f"{name} cannot act: {why}"
-        if command == "free":
-            grants = self.state(fight).grants.get(actor, ())
-            if self.free_left(fight, actor) < 1 and not any(
-                    g.startswith("tragedy:") for g in grants):
-                return (f"{actor} has no free hit slot left this round (slots: "
-                        f"{self.slots(fight, actor)}) (AO-10)")
-            return ""
-        if command == "stand":
-            if not self.prone(fight, actor):
-                return f"{name} is not prone"
-            later = (self.turn(fight) != actor
-                     and f"{actor}:turn" in fight.resolved.get(max(fight.round, 1), set()))
-            if not any(self.left(fight, actor, later=later)):
-                return f"{name} has nothing left in its next turn to stand up with (AO-6)"
-            return ""
-        now = self.turn(fight)
-        if now != actor:
-            who = fight.roster[now].name if now else "nobody"
-            return f"it is {who}'s turn, not {name}'s"
-        left = self.left(fight, actor)
-        if command == "attack" and not left[0] and not (left[1] and left[2] >= 2):
-            return f"{actor} has no AA (or MA + 2 BA) left (left: {self.left_text(left)})"
-        if command == "move" and not left[1]:
-            return f"{actor} has no MA left (left: {self.left_text(left)})"
-        if command == "bonus" and not left[2]:
-            return f"{actor} has no BA left (left: {self.left_text(left)})"
-        if command == "act" and not (left[0] or left[1]):
-            return f"{actor} has no AA or MA left (left: {self.left_text(left)})"
-        if command == "disengage" and not (left[0] or left[2] >= 2):
-            return (f"{actor} has neither the AA nor 2 BA left to disengage (left: "
-                    f"{self.left_text(left)}) (AO-4)")
-        return ""
-
-    def _enemies(self, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
-        side = fight.roster[actor].side
-        foes = [(c.name, cid) for cid, c in fight.roster.items()
-                if c.side != side and not self.no_turn(fight, cid)]
-        rest = [(c.name, cid) for cid, c in fight.roster.items()
-                if cid != actor and (c.name, cid) not in foes]
-        return tuple(foes + rest)
-
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        if command == "ties":
-            fields = tuple(Field(cid, f"{fight.roster[cid].name}",
-                                 "int", None, minimum=1,
-                                 help="blank: the program rolls" if self.tie_mode == "d20"
-                                 else "higher goes first")
-                           for cid in self.ties_due(fight))
-            return Form("Tie rolls: d20, higher first (AO-1)", fields,
-                        hint="leave blank for the program's dice")
-        if command == "wound":
-            return wounds.wound_form(self, fight, actor)
-        if actor is None or actor not in fight.roster:
-            return None
-        c = fight.roster[actor]
-        if command in ("attack", "free"):
-            return self._attack_form(fight, command, actor)
-        if command == "move":
-            return Form(f"{c.name} moves (MA, AO-5)",
-                        (Field("mode", "how", "choice", "", options=stats.MOVES),))
-        if command == "bonus":
-            return Form(f"{c.name}: a bonus action (AO-4)",
-                        (Field("use", "for", "choice", "hit", options=BA_USES),))
-        if command == "act":
-            return self._act_form(fight, actor)
-        if command == "disengage":
-            left = self.left(fight, actor)
-            pay = tuple((k, k) for k in DISENGAGE if (left[0] if k == "AA" else left[2] >= 2))
-            return Form(f"{c.name} disengages (AO-4)",
-                        (Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
-                               options=pay or (("AA", "AA"),)),))
-        if command == "delay":
-            after = tuple((f"after {fight.roster[s.cid].name}", s.cid)
-                          for s in self.lineup(fight, max(fight.round, 1)).slots
-                          if s.cid != actor and f"{s.cid}:turn" not in fight.resolved.get(
-                              max(fight.round, 1), set()))
-            return Form(f"{c.name} delays (AO-3)",
-                        (Field("after", "until", "choice", "",
-                               options=(("the end of the round", ""),) + after),))
-        if command == "stand":
-            later = self.turn(fight) != actor
-            left = self.left(fight, actor, later=later and f"{actor}:turn" in
-                             fight.resolved.get(max(fight.round, 1), set()))
-            pay = tuple((k, k) for k, n in zip(("AA", "MA", "BA"), left, strict=True) if n)
-            return Form(f"{c.name} stands up (AO-6)" + (" — from its next turn" if later
-                                                      else ""),
-                        (Field("pay", "pay with", "choice", pay[-1][1] if pay else "BA",
-                               options=pay or (("BA", "BA"),)),))
-        if command == "cure":
-            had = st.effects(self.state(fight), actor)
-            options = tuple((f"{n}: {w or 'plain wound'}", n)
-                            for n, w in enumerate(had, start=1))
-            return Form(f"Remove one of {c.name}'s wounds (AO-11)",
-                        (Field("wound", "which", "choice", len(had), options=options),
-                         Field("amount", "healing", "int", 0, minimum=0,
-                               help="0: a spell that says so")))
-        return None
-
-    def _act_form(self, fight: Fight, actor: str) -> Form:
-        """AO-4: what the AA or MA pays for; a caster is asked which of its spells it
-        casts and at whom (asked of a cast only: another use names neither)."""
-        c = fight.roster[actor]
-        pay = tuple(opt for opt in (("AA", "AA"), ("MA", "MA"))
-                    if self.left(fight, actor)[0 if opt[1] == "AA" else 1])
-        uses = ACT_USES if c.spells else ACT_USES[1:]  # cast: a unit with spells
-        fields = [Field("use", "for", "choice", uses[0][1], options=uses)]
-        if c.spells:
-            targets = self._cast_targets(fight, actor)
-            fields += [Field("spell", "spell (a cast)", "choice", c.spells[0].name,
-                             options=tuple((s.name, s.name) for s in c.spells)),
-                       Field("target", "target (a cast)", "choice", targets[0][1],
-                             options=targets)]
-        fields += [Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
-                         options=pay or (("AA", "AA"),)),
-                   Field("mp", "MP spent", "int", 0, minimum=0)]
-        return Form(f"{c.name}: cast or another action (AO-4)", tuple(fields))
-
-    def _cast_targets(self, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
-        """Whom a spell may be cast at: foes first, then the others, the caster itself,
-        and no one (an area, or a spell with no target)."""
-        me = (f"{fight.roster[actor].name} (self)", actor)
-        living = tuple(opt for opt in self._enemies(fight, actor) if fight.alive(opt[1]))
-        return living + (me, ("no one (an area, none)", ""))
-
-    def _attack_form(self, fight: Fight, command: str, actor: str) -> Form:
-        c = fight.roster[actor]
-        enemies = self._enemies(fight, actor)
-        grants = self.state(fight).grants.get(actor, ())
-        granted = [g.split(":", 1)[1] for g in grants]
-        default = granted[0] if command == "free" and granted else (
-            enemies[0][1] if enemies else None)
-        weapons = tuple((w.name, w.name) for w in c.weapons) or (("unarmed", ""),)
-        fields: list[Field] = [
-            Field("target", "target", "choice", default, required=True, options=enemies),
-            Field("weapon", "weapon", "choice", weapons[0][1], options=weapons)]
-        if command == "attack":
-            left = self.left(fight, actor)
-            pay = (("AA", "AA"), ("MA + 2 BA: extra attack", "extra"))
-            fields.append(Field("pay", "pay with", "choice", "AA" if left[0] else "extra",
-                                options=pay))
-        fields += [
-            Field("aim", "aim", "choice", "", options=AIM_CHOICES),
-            Field("flank", "from behind (+1)", "bool", False),
-            Field("sneak", "undetected (sneak)", "bool", False),
-            Field("zone", "in the target's melee zone", "bool", True),
-            Field("d20", "d20", "int", None, minimum=1, help="blank: the program rolls"),
-            Field("chain", "chain dice", "text", "",
-                  help="on a 1 or 20: the d4, and the d6 after a 4 (e.g. 4 3)"),
-            Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
-            Field("reduce", "other reductions", "int", 0, minimum=0),
-            Field("sneak_dice", "sneak d4s", "text", ""),
-            Field("fatal", "fatal d4", "int", None, minimum=1),
-            Field("note", "note", help="anything to remember of it")]
-        title = "Free hit (AO-10)" if command == "free" else "Attack (AO-7)"
-        return Form(f"{c.name}: {title}", tuple(fields), focus="target")
-
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        from . import attack
-
-        round_ = max(fight.round, 1)
-        if command == "ties":
-            return [self._ties(fight, values, rng)]
-        if command == "wound":
-            return wounds.run_wound(self, fight, values, rng)
-        if actor is None or actor not in fight.roster:
-            raise IllegalEvent("select a unit first")
-        why = self.can_run(fight, command, actor)
-        if why:
-            raise IllegalEvent(why)
-        if command in ("attack", "free"):
-            return attack.resolve(self, fight, actor, values, rng, command == "free")
-        if command == "move":
-            mode = str(values.get("mode") or "")
-            return [ao.Spend(round=round_, actor=actor, ma=1, use="move",
-                             spaces=self.movement_of(fight, actor, mode), how=mode or None)]
-        if command == "bonus":
-            return [self._bonus(fight, actor, str(values.get("use") or "hit"))]
-        if command == "act":
-            return [self._act(fight, actor, values)]
-        if command == "disengage":
-            pay = str(values.get("pay") or "AA")
-            if pay not in DISENGAGE:
-                raise IllegalEvent(f"disengage is paid with the AA or 2 BA, not {pay!r} "
-                                   "(AO-4)", ("pay",))
-            aa, ma, ba = DISENGAGE[pay]
-            return [ao.Spend(round=round_, actor=actor, aa=aa, ma=ma, ba=ba, use="disengage")]
-        if command == "delay":
-            event = ao.Delay(round=round_, actor=actor, after=values.get("after") or None)
-            self._check_delay(fight, event)
-            return [event]
-        if command == "stand":
-            pay = str(values.get("pay") or "BA")
-            off = self.turn(fight) != actor
-            stand = ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"),
-                             ma=int(pay == "MA"), ba=int(pay == "BA"), use="stand up",
-                             off_turn=off)
-            self._check_spend(fight, stand)
-            return [stand, ev.Condition(round=round_, target=actor, name="prone", on=False)]
-        if command == "cure":
-            which = values.get("wound")
-            return [ao.Heal(round=round_, target=actor, amount=int(values.get("amount") or 0),
-                            wound=int(which) if which else None)]
-        return super().run_command(fight, command, actor, values, rng)
-
-    def _act(self, fight: Fight, actor: str, values: Mapping[str, Any]) -> ao.Spend:
-        pay = str(values.get("pay") or "AA")
-        left = self.left(fight, actor)
-        if not left[0 if pay == "AA" else 1]:
-            raise IllegalEvent(f"{actor} has no {pay} left this turn (left: "
-                               f"{self.left_text(left)})", ("pay",))
-        use = str(values.get("use") or "cast")
-        spell, target = self._cast(fight, actor, values) if use == "cast" else (None, None)
-        return ao.Spend(round=max(fight.round, 1), actor=actor, aa=int(pay == "AA"),
-                        ma=int(pay == "MA"), use=use, mp=int(values.get("mp") or 0),
-                        spell=spell, target=target)
-
-    @staticmethod
-    def _cast(fight: Fight, actor: str, values: Mapping[str, Any]
-              ) -> tuple[str | None, str | None]:
-        """The spell a cast names (one of the caster's) and its target (None: the
-        caster, an area, no one)."""
-        c = fight.roster[actor]
-        if not c.spells:
-            raise IllegalEvent(f"{c.name} has no spell to cast (spells are set up with "
-                               "ctrl+e)", ("use",))
-        spell = str(values.get("spell") or "")
-        if c.spell(spell) is None:
-            known = ", ".join(s.name for s in c.spells)
-            said = f"no spell {spell!r}" if spell else "a cast names its spell"
-            raise IllegalEvent(f"{said} ({c.name}'s spells: {known})", ("spell",))
-        target = str(values.get("target") or "") or None
-        if target is not None and target not in fight.roster:
-            raise IllegalEvent(f"unknown target {target!r}", ("target",))
-        return spell, target
-
-    def _bonus(self, fight: Fight, actor: str, use: str) -> ao.Spend:
-        count = 2 if use == "disengage" else 1
-        left = self.left(fight, actor)
-        if count > left[2]:
-            raise IllegalEvent(f"{actor} has no 2 BA left to disengage (left: "
-                               f"{self.left_text(left)})")
-        # "move 2 more spaces" adds before the move halves (AO-5): after the move, what
-        # it adds in the move's way; before it, the move counts it in
-        spaces = self.more_spaces(fight, actor) if use == "move 2" else None
-        return ao.Spend(round=max(fight.round, 1), actor=actor, ba=count, use=use,
-                        spaces=spaces)
-
-    def _ties(self, fight: Fight, values: Mapping[str, Any], rng: random.Random) -> ev.Event:
-        due = self.ties_due(fight)
-        if not due:
-            raise IllegalEvent("no tie to roll")
-        ties: dict[str, int] = {}
-        dice: dict[str, Any] = {}
-        for cid in due:
-            typed = values.get(cid)
-            if typed in (None, ""):
-                if self.tie_mode == "referee":
-                    raise IllegalEvent(f"the referee orders the ties: give "
-                                       f"{fight.roster[cid].name} a number", (cid,))
-                ties[cid] = rng.randint(1, 20)
-                dice[cid] = [ties[cid]]
-            else:
-                ties[cid] = int(typed)
-        event = ao.Initiative(round=max(fight.round, 1), ties=ties, dice=dice)
-        checks.ties(self, fight, event)
-        return event
+    def acts(self, fight: Fight) -> list[Act]:
+        """Attack, move, bonus, the other action, disengage, delay, free hit, stand up,
+        ties and wounds: each one act (acts.py)."""
+        return acts.acts(self)

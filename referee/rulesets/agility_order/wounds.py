@@ -1,7 +1,7 @@
-"""AO-11 beyond the attack command: a hit entered as damage alone (the hit key) goes
+"""AO-11 beyond the attack act: a hit entered as damage alone (the hit key) goes
 through the target's armour and wounds at 6+ net, and a wound can be added by hand.
 
-The attack command works out its own damage net and writes its wound (attack.py); the
+The attack act works out its own damage net and writes its wound (attack.py); the
 fold tells its damage apart by where it stands: right after the attack that hit.
 """
 
