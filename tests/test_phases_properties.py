@@ -18,6 +18,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat
 from referee.engine.record import replace
+from referee.engine.specs import Act
 from referee.rulesets.phases import events as ph
 from referee.session.files import parse_save
 
@@ -209,8 +210,15 @@ def duel() -> Fight:
     return parse_save(DUEL, Path("duel.toml")).fight
 
 
+def act(fight: Fight, name: str) -> Act:
+    """phases' act `name`, found by its id as the table finds it."""
+    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
+
+
 def run(fight: Fight, command: str, actor: str, values: dict[str, Any]) -> list[Any]:
-    events = fight.ruleset.run_command(fight, command, actor, values, random.Random(1))
+    done = act(fight, command).run
+    assert done is not None
+    events = done(fight, actor, values, random.Random(1))
     for event in events:
         fight.enter(event, follows=event is not events[0])
     return events

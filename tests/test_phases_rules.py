@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.specs import Act
 from referee.rulesets.phases import events as ph
 from referee.session.files import load_save, parse_save
 from tests.conftest import ROOT
@@ -23,6 +25,19 @@ SCEN = ROOT / "tests" / "scenarios" / "phases"
 
 def fight_of(path: Path) -> Fight:
     return load_save(path).fight
+
+
+def act(fight: Fight, name: str) -> Act:
+    """phases' act `name`, found by its id as the table finds it."""
+    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
+
+
+def events_of(fight: Fight, name: str, actor: str, values: dict[str, object],
+              rng: random.Random) -> list[ev.Event]:
+    """The events of the act `name` done by `actor` (nothing entered)."""
+    run = act(fight, name).run
+    assert run is not None
+    return run(fight, actor, values, rng)
 
 
 def test_the_demo_is_a_siege_ready_for_round_1() -> None:
@@ -95,22 +110,22 @@ def test_orders_change_only_at_the_start_of_a_round() -> None:
 def test_bull_rush_dismount_and_subdue_log_every_die() -> None:
     fight = fight_of(DEMO)
     rs = fight.ruleset
-    events = rs.run_command(fight, "bull-rush", "grusk", {"target": "aldra", "room": True},
-                            random.Random(2))
+    events = events_of(fight, "bull-rush", "grusk", {"target": "aldra", "room": True},
+                       random.Random(2))
     assert [e.TYPE for e in events][-1] == "manoeuvre"
     assert any(e.TYPE == "roll" for e in events)
     for event in events:
         fight.push(event)
     assert rs.facts(fight, "grusk")["used"] == ["action"]
-    events = rs.run_command(fight, "subdue", "orc1", {"target": "guard1", "damage": 4,
-                                                       "dice": "2", "phase": 3}, random.Random(1))
+    events = events_of(fight, "subdue", "orc1", {"target": "guard1", "damage": 4,
+                                                 "dice": "2", "phase": 3}, random.Random(1))
     for event in events:
         fight.push(event)
     assert fight.status["guard1"].marks["fatigue"] == 2  # 1-3: half Fatigue
-    events = rs.run_command(fight, "dismount", "guard2", {"target": "wolfrider",
-                                                           "helpers": 1, "dice": "6 6 6",
-                                                           "phase": 3},
-                            random.Random(1))
+    events = events_of(fight, "dismount", "guard2", {"target": "wolfrider",
+                                                     "helpers": 1, "dice": "6 6 6",
+                                                     "phase": 3},
+                       random.Random(1))
     # guard2 holds a delayed Action (PH-4): the dismount spends it
     for event in events:
         fight.push(event)
@@ -334,9 +349,9 @@ async def test_the_tracker_folds_and_unfolds_by_squad(tmp_path: Path) -> None:
 
 def test_a_bull_rush_takes_real_dice() -> None:
     fight = fight_of(DEMO)
-    events = fight.ruleset.run_command(fight, "bull-rush", "grusk",
-                                       {"target": "aldra", "room": True, "dice": "6 6; 1 1"},
-                                       random.Random(2))
+    events = events_of(fight, "bull-rush", "grusk",
+                       {"target": "aldra", "room": True, "dice": "6 6; 1 1"},
+                       random.Random(2))
     rolls = [e for e in events if e.TYPE == "roll"]
     assert [list(r.dice) for r in rolls][:2] == [[6, 6], [1, 1]] and all(r.real for r in rolls[:2])
     assert events[-1].success
@@ -346,11 +361,10 @@ def test_a_delay_with_nothing_left_to_keep_is_refused_in_plain_words() -> None:
     """PH-3: a unit that has used its Move and its Action has nothing to delay; the key
     says so rather than naming the event's field."""
     fight = fight_of(DEMO)
-    rs = fight.ruleset
-    assert rs.can_run(fight, "delay", "grusk") == ""
+    assert act(fight, "delay").allowed(fight, "grusk") == ""
     fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="move"))
     fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="action"))
-    assert rs.can_run(fight, "delay", "grusk") == (
+    assert act(fight, "delay").allowed(fight, "grusk") == (
         "Grusk the Warchief has no Move or Action left to keep this round (PH-3)")
 
 
@@ -408,7 +422,7 @@ def test_the_log_names_units_as_the_screen_does() -> None:
             ("bull-rush", "grusk", {"target": "aldra", "dice": "6 6; 1 1"}),
             ("dismount", "guard2", {"target": "wolfrider", "dice": "6 6", "phase": 3}),
             ("subdue", "orc1", {"target": "guard1", "damage": 4, "dice": "2", "phase": 3})):
-        for event in rs.run_command(fight, command, actor, values, random.Random(1)):
+        for event in events_of(fight, command, actor, values, random.Random(1)):
             told.append(tell(rs, fight, event) or ph.ev.Roll.__name__ + ":" + str(
                 getattr(event, "purpose", "")))
             fight.enter(event)
@@ -424,10 +438,9 @@ def test_the_log_names_units_as_the_screen_does() -> None:
 
 def test_a_wake_and_a_refused_regroup_name_the_units() -> None:
     fight = fight_of(DEMO)
-    rs = fight.ruleset
     fight.enter(ph.Condition(round=1, target="orc2", name="calm", on=True, phase=4))
-    events = rs.run_command(fight, "wake", "orc1", {"target": "orc2", "phase": 3},
-                            random.Random(1))
+    events = events_of(fight, "wake", "orc1", {"target": "orc2", "phase": 3},
+                       random.Random(1))
     assert events[0].note == "wakes Ironfang 2 (PH-10)"
     with pytest.raises(RefereeError, match="Ironfang 1 is already in squad ironfang"):
         fight.enter(ph.Regroup(round=1, actor="orc1", join="ironfang", phase=3))
@@ -505,14 +518,14 @@ def test_the_action_form_takes_a_note_for_the_log() -> None:
 
     fight = fight_of(DEMO)
     rs = fight.ruleset
-    form = rs.command_form(fight, "action", "grusk")
+    form = act(fight, "action").form(fight, "grusk")
     assert form is not None and "note" in [f.name for f in form.fields]
-    event = rs.run_command(fight, "action", "grusk", {"phase": 4, "note": " hews at Aldra "},
-                           random.Random(1))[0]
+    event = events_of(fight, "action", "grusk", {"phase": 4, "note": " hews at Aldra "},
+                      random.Random(1))[0]
     assert event.note == "hews at Aldra"
     assert tell(rs, fight, event) == (
         "Grusk the Warchief takes its Action in phase 4: hews at Aldra")
-    assert rs.run_command(fight, "action", "grusk", {"phase": 4}, random.Random(1))[0].note \
+    assert events_of(fight, "action", "grusk", {"phase": 4}, random.Random(1))[0].note \
         is None
 
 
@@ -543,7 +556,7 @@ def test_the_end_of_the_fight_by_phases_rules() -> None:
     assert "the fight ended in phase 4: nothing more is gained or held (PH-3)" in \
         plan.beats[1].why
     assert not any("gain" in why and "on base Combat" in why for why in plan.beats[1].why)
-    assert rs.can_run(fight, "move", "orc2").startswith("the fight is over")
+    assert act(fight, "move").allowed(fight, "orc2").startswith("the fight is over")
     with pytest.raises(RefereeError, match="the fight is over"):
         fight.enter(ph.Use(round=1, phase=3, actor="orc2", what="move"))
     fight.enter(ph.ev.Undo(round=1))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,7 +13,7 @@ from referee.engine.plan import Plan
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, fields, record, replace
-from referee.engine.specs import Cell, Column, Command, Field, Form
+from referee.engine.specs import Act, Cell, Column, Field
 
 from . import carrying, limits, manoeuvres, modifiers, outcomes, squads, stats
 from . import events as ph
@@ -969,28 +968,17 @@ class Phases(Ruleset):
         found = fight.encounter.side(side)
         return found.name if found else side
 
-    # -- commands ----------------------------------------------------------------------
+    # -- acts --------------------------------------------------------------------------
 
-    def commands(self, fight: Fight) -> list[Command]:
-        from .commands_ui import COMMANDS
+    _acts: tuple[Act, ...] = ()
 
-        return list(COMMANDS)
+    def acts(self, fight: Fight) -> list[Act]:
+        """Its table operations (acts.py): the same for every fight, so made once."""
+        if not self._acts:
+            from .acts import acts
 
-    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
-        from .commands_ui import can_run
-
-        return can_run(self, fight, command, actor)
-
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        from .commands_ui import command_form
-
-        return command_form(self, fight, command, actor)
-
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        from .commands_ui import run_command
-
-        return run_command(self, fight, command, actor, values, rng)
+            self._acts = tuple(acts(self))
+        return list(self._acts)
 
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (Field("fatigue", "Fatigue", "bool", False,
