@@ -121,44 +121,8 @@ def test_a_round_one_missile_never_goes_below_zero() -> None:
     assert hits[0]["damage"] == 0 and hits[0]["result"] == "bounced"
 
 
-big_minion = st.fixed_dictionaries({
-    "level": st.integers(0, 4), "hp": st.integers(1, 12), "armor": st.integers(0, 3),
-    "hand": st.tuples(st.integers(0, 3), st.integers(0, 5)),
-    "missile": st.tuples(st.integers(0, 3), st.integers(0, 4), st.booleans()),
-    "quasi": st.sampled_from([False] * 4 + [True]),
-    "noatk": st.sampled_from([False] * 8 + [True]),
-    "nodeal": st.sampled_from([False] * 8 + [True]),
-    "must": st.sampled_from([None] * 12 + ["", "m1-0", "m0-2", "m2-1"])})
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(big_minion, min_size=1, max_size=12), min_size=3, max_size=3),
-       st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(0, 2))
-def test_the_quiet_pipeline_of_the_odds_is_the_logged_one(
-        groups: list[list[dict[str, Any]]], seed: int, rounds: int, penalty: int) -> None:
-    """The odds' runs go through `quiet_turn` (no log, its own fast code): the same
-    results, hit points, levels earned and draws as the logged pipeline of `fight`."""
-    def build() -> tuple[sim.Roster, list[int]]:
-        r = sim.Roster()
-        r.rounds, r.penalty = rounds, penalty
-        for g, side in enumerate(("s0", "s1", "s0")):
-            r.add_group(f"g{g}", side, (0, 2, 0)[g], g)
-        for g, minions in enumerate(groups):
-            for n, m in enumerate(minions):
-                r.add(f"m{g}-{n}", f"g{g}", m["level"], m["armor"], m["hand"], m["missile"],
-                      m["quasi"], m["noatk"], m["nodeal"], m["must"])
-        return r, [m["hp"] for g in groups for m in g]
-
-    pairs = [("g1", "g0"), ("g2", "g1"), ("g0", "g1")]
-    roster, hp = build()
-    rng = random.Random(seed)
-    log: list[dict[str, Any]] = []
-    logged = sim.run_turn(roster, hp, pairs, rng, log)
-    quiet_roster, quiet_hp = build()
-    quiet_rng = random.Random(seed)
-    quiet = sim.run_turn(quiet_roster, quiet_hp, pairs, quiet_rng)
-    assert quiet == logged and quiet_hp == hp
-    assert quiet_rng.getstate() == rng.getstate()  # not one draw more or less
+# The odds' runs (the quiet sink) against `fight`'s (the logging sink), on random rosters of
+# three groups with every effect: tests/test_sanctum_pipeline.py.
 
 
 # -- issue 24: the screen says what is true (C.13), and a fight can end (E.16) ---------------

@@ -1,11 +1,16 @@
 """The combat pipeline as a pure simulator: plain ints and lists, one `random.Random`.
 
 `run_turn` fights a turn's pairs in the listed order (SA-2) and returns each combat's
-result; given a list as `log`, it also appends one plain dict per step (a combat begins,
-a round begins, a victim is chosen, an attack, a forfeit, a combat ends), which the
-ruleset turns into events. Without a log (the odds) no step is described at all: the
-turn goes through `quiet_turn`, the same pipeline written for speed (see there), which
-draws exactly what the logged one draws.
+result. There is one pipeline, `Combat`, each step of a combat one of its methods, and
+what it does goes to a sink: given a list as `log`, the logging sink (`Log`) appends one
+plain dict per step (a combat begins, a round begins, a victim is chosen, an attack, a
+forfeit, a combat ends), which the ruleset turns into events; without one (the odds) the
+quiet sink (`Quiet`) records nothing. The sink only describes: it never draws nor changes
+the fight, so a logged turn and a quiet one draw exactly the same. Where the pipeline is
+hot (an attack, a wise choice, a pairing, a further victim) it calls the sink only when it
+logs (`Combat.log`: the sink's `on`, read once a combat), so a quiet run builds no step,
+no words, no draw's description; what the log says beyond what the pipeline did (which
+tiebreaker settled a choice, a draw's place) the logging sink works out itself.
 
 Random draws, in this fixed order (all from the one generator of the turn):
 1. SA-6, rounds 2-10, pairing bashers: for each idle basher of the group with precedence,
@@ -19,6 +24,7 @@ The draws happen where the pipeline reaches them, so they interleave in pipeline
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 INF = 1 << 40  # SA-4: misses "infinite" in round 1
@@ -63,11 +69,13 @@ class Roster:
         self.start1: list[int] = []
         self.start: list[int] = []
         self.steers: list[bool] = []
+        self.whole1: list[int] = []
+        self.whole: list[int] = []
         self.prepared = (-1, 0)  # the minions and penalty `prepare` worked on
 
     def prepare(self) -> None:
         """SA-9's damage per attack with its modifiers (0 under "does not deal"), and the
-        per-minion tuples of the quiet pipeline (`quiet_turn`); worked out once."""
+        per-minion numbers the pipeline reads (`Combat`); worked out once."""
         if self.prepared == (len(self.ids), self.penalty):
             return
         self.prepared = (len(self.ids), self.penalty)
@@ -87,6 +95,9 @@ class Roster:
         self.start = [0 if self.noatk[i] else self.mis_n[i] + self.hand_n[i] for i in n]
         # SA-10: whether the minion's damage is steered away from the (quasi-)immune
         self.steers = [not self.magical[i] for i in n]
+        # SA-8's estimate of what a whole round's attacks deal: round 1, later rounds
+        self.whole1 = [damage_left(self, i, self.start1[i], 1) for i in n]
+        self.whole = [damage_left(self, i, self.start[i], 2) for i in n]
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -114,10 +125,14 @@ class Roster:
         self.members.setdefault(gid, [])
 
 
+def ordered(roster: Roster, a: str, b: str) -> tuple[str, str]:
+    """SA-1: (the group with precedence, the other): standing, then created."""
+    return (a, b) if roster.rank[a] <= roster.rank[b] else (b, a)
+
+
 def precedence(roster: Roster, a: str, b: str) -> tuple[str, str, str]:
     """SA-1: (first, second, why)."""
-    ra, rb = roster.rank[a], roster.rank[b]
-    first, second = (a, b) if ra <= rb else (b, a)
+    first, second = ordered(roster, a, b)
     r1, r2 = roster.rank[first], roster.rank[second]
     if r1[0] != r2[0]:
         why = (f"{first} is the {STANDING_WORDS[r1[0]]} group, {second} the "
@@ -135,11 +150,11 @@ def pair_key(a: str, b: str) -> tuple[str, str]:
 def run_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]], rng: random.Random,
              log: list[dict[str, Any]] | None = None,
              fought: set[tuple[str, str]] | None = None) -> tuple[list[Any], set[int]]:
-    """Fight `pairs` in order (SA-2); `hp` falls in place. Returns (one result per pair:
-    None when skipped, else (first, second, rounds, ended, survivors of first, of
-    second)), the minions that earned a level (SA-9))."""
-    if log is None:
-        return quiet_turn(roster, hp, pairs, rng, fought)
+    """Fight `pairs` in order (SA-2); `hp` falls in place, and `log`, when given, gets
+    every step. Returns (one result per pair: None when skipped, else (first, second,
+    rounds, ended, survivors of first, of second)), the minions that earned a level
+    (SA-9))."""
+    sink = QUIET if log is None else Log(log)
     roster.prepare()
     done = set() if fought is None else set(fought)
     results: list[Any] = []
@@ -148,187 +163,272 @@ def run_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]], rng: r
         key = pair_key(a, b)
         if key in done:
             results.append(None)
-            if log is not None:
-                log.append({"type": "combat", "groups": (a, b), "skipped": True,
-                            "rules": ("SA-2",),
-                            "why": f"{a} and {b} have fought this turn: skipped"})
+            sink.skipped(a, b)
             continue
         done.add(key)
-        first, second, why = precedence(roster, a, b)
-        if log is not None:
-            log.append({"type": "combat", "groups": (a, b), "first": first,
-                        "rules": ("SA-1",), "why": why})
-        results.append(combat(roster, hp, first, second, rng, log, promoted))
-        if log is not None:
-            _, _, rounds, ended, s1, s2 = results[-1]
-            ids = roster.ids
-            log.append({"type": "combat-end", "groups": (a, b), "rounds": rounds,
-                        "ended": ended, "survivors": {first: [ids[i] for i in s1],
-                                                      second: [ids[i] for i in s2]}})
+        first, second = ordered(roster, a, b)
+        sink.combat(roster, a, b)
+        result = Combat(roster, hp, first, second, rng, sink, promoted).fight()
+        sink.combat_end(roster, a, b, result)
+        results.append(result)
     return results, promoted
 
 
-def combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
-           log: list[dict[str, Any]] | None, promoted: set[int]) -> tuple[Any, ...]:
-    """One combat (SA-3 .. SA-10); `ga` has precedence."""
-    a, b = R.members[ga], R.members[gb]
-    n = len(hp)
-    victim = [-1] * n
-    misses = [0] * n
-    cur = [0] * n
-    rem = [0] * n
-    armor, hand_n, mis_n, noatk = R.armor, R.hand_n, R.mis_n, R.noatk
-    ids = R.ids
-    rounds = 0
-    ended = "10 rounds"
-    for r in range(1, R.rounds + 1):
-        la = [i for i in a if hp[i] > 0]
-        lb = [i for i in b if hp[i] > 0]
-        if not la or not lb:
-            ended = "no minions"
-            break
-        rounds = r
-        # SA-5: the start of the round
+class Combat:
+    """One combat (SA-3 .. SA-10), `ga` with precedence: each step a method. Per minion
+    (indexed by number): its victim (-1: none), its misses (SA-4: "infinite" in round 1,
+    reset by a hit), its armor and attacks left this round; `hp` is the turn's. A round
+    works on the living of each group as lists (`la`, `lb`): a kill takes the victim out
+    of its list, so each is always the living enemies of the other, in roster order."""
+
+    def __init__(self, R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
+                 sink: Quiet, promoted: set[int]) -> None:
+        n = len(hp)
+        self.R, self.hp, self.ga, self.gb = R, hp, ga, gb
+        self.a, self.b = R.members[ga], R.members[gb]
+        self.victim = [-1] * n
+        self.misses = [INF] * n
+        self.cur = [0] * n
+        self.rem = [0] * n
+        self.choice = rng.choice
+        self.sink, self.log = sink, sink.on
+        self.promoted = promoted
+        self.level, self.info = R.level, R.info
+        self.quasi_a = any(R.quasi[i] for i in self.a)  # SA-10: whether any can steer
+        self.quasi_b = any(R.quasi[i] for i in self.b)
+        self.compels = any(R.must[i] is not None for i in self.a + self.b)
+
+    def fight(self) -> tuple[Any, ...]:
+        """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
+        hp, rounds = self.hp, 0
+        for r in range(1, self.R.rounds + 1):
+            la = [i for i in self.a if hp[i] > 0]
+            lb = [i for i in self.b if hp[i] > 0]
+            if not la or not lb:
+                break
+            rounds = r
+            self.fight_round(r, la, lb)
+        s1 = [i for i in self.a if hp[i] > 0]
+        s2 = [i for i in self.b if hp[i] > 0]
+        return (self.ga, self.gb, rounds, "10 rounds" if s1 and s2 else "no minions", s1, s2)
+
+    def fight_round(self, r: int, la: list[int], lb: list[int]) -> None:
+        """A round: its start (SA-5), the victims (SA-6, from round 2: bashers pair up,
+        then compulsions, then wise choices), the attacks, precedence first (SA-7)."""
+        self.start_round(r, la, lb)
+        self.sink.round(r)
+        if r > 1:
+            self.pair_bashers(r, la, lb)
+            if self.compels:
+                self.compel_idle(r, la, lb)
+            self.choose_idle(r, la, lb, self.quasi_b)
+            self.choose_idle(r, lb, la, self.quasi_a)
+        self.attack_group(r, la, lb, self.quasi_b)
+        self.attack_group(r, lb, la, self.quasi_a)
+
+    def start_round(self, r: int, la: list[int], lb: list[int]) -> None:
+        """SA-5: armor whole again, the round's attacks (SA-4: round 1 missiles only; none
+        under "does not attack"), shooters idle, a basher's fallen victim let go."""
+        R, hp, cur, rem, victim = self.R, self.hp, self.cur, self.rem, self.victim
+        armor, mis_n = R.armor, R.mis_n
+        counts = R.start1 if r == 1 else R.start
         for i in la + lb:
             cur[i] = armor[i]
-            if noatk[i]:
-                rem[i] = 0
-            elif r == 1:
-                rem[i] = mis_n[i]  # SA-4: hand attacks forfeited, bashers skip
-            else:
-                rem[i] = mis_n[i] + hand_n[i]
-            if mis_n[i]:
-                victim[i] = -1  # shooters go idle
-            if r == 1:
-                misses[i] = INF  # SA-4
+            rem[i] = counts[i]
             v = victim[i]
-            if v >= 0 and hp[v] <= 0:
+            if mis_n[i] or (v >= 0 and hp[v] <= 0):
                 victim[i] = -1
-        if log is not None:
-            log.append({"type": "combat-round", "combat_round": r,
-                        "rules": ("SA-5", "SA-4") if r == 1 else ("SA-5",)})
-        if r > 1:
-            # SA-6: bashers pair up, then compulsions, then wise choices
-            pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
-            if pool:
-                for i in la:
-                    if victim[i] < 0 and rem[i] > 0 and not mis_n[i]:
-                        count = len(pool)
-                        j = rng.choice(pool)
-                        drawn = pool.index(j) + 1
-                        pool.remove(j)
-                        victim[i] = j
-                        victim[j] = i
-                        if log is not None:
-                            log.append({"type": "victim", "combat_round": r, "actor": ids[i],
-                                        "victim": ids[j], "how": "paired",
-                                        "draw": f"{drawn} of {count}",
-                                        "rules": ("SA-6",),
-                                        "why": f"idle bashers pair up at random "
-                                               f"({count} idle enemy bashers): a duel"})
-                        if not pool:
-                            break
-            for group, foes in ((la, lb), (lb, la)):
-                for i in group:
-                    if victim[i] < 0 and rem[i] > 0:
-                        compel(R, hp, i, foes, victim, r, log, "SA-6")
-            for group, foes in ((la, lb), (lb, la)):
-                pend = pending(R, hp, group, victim, rem, r)
-                for i in group:
-                    if victim[i] < 0 and rem[i] > 0:
-                        choose_wisely(R, hp, i, group, foes, victim, cur, rem, r, rng, log,
-                                      "SA-6", pend)
-        # SA-7: the attacks, the group with precedence first
-        over = False
-        left = [len(la), len(lb)]
-        for k, group, foes in ((0, la, lb), (1, lb, la)):
-            for i in group:
-                if hp[i] <= 0 or rem[i] <= 0:
-                    continue
-                if not left[1 - k]:
-                    over = True
-                    break
-                v = victim[i]
-                if v >= 0 and hp[v] <= 0:
-                    victim[i] = v = -1
-                if v < 0:
-                    compel(R, hp, i, foes, victim, r, log, "SA-7")
-                    v = victim[i]
-                if v < 0:
-                    if mis_n[i]:
-                        choose_wisely(R, hp, i, group, foes, victim, cur, rem, r, rng, log,
-                                      "SA-7")
-                    else:
-                        for j in foes:
-                            if hp[j] > 0 and victim[j] == i:
-                                victim[i] = j
-                                if log is not None:
-                                    log.append({"type": "victim", "combat_round": r,
-                                                "actor": ids[i], "victim": ids[j],
-                                                "how": "retaliates", "rules": ("SA-7",),
-                                                "why": f"{ids[j]} attacks it: the first "
-                                                       "such enemy"})
-                                break
-                    v = victim[i]
-                if v < 0:
-                    if log is not None:
-                        log.append({"type": "forfeit", "combat_round": r, "actor": ids[i],
-                                    "attacks": rem[i], "rules": ("SA-7",),
-                                    "why": "a basher with no victim that no enemy attacks"})
-                    rem[i] = 0
-                    continue
-                if attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ()):
-                    left[1 - k] -= 1
-                while rem[i] > 0 and left[1 - k]:
-                    alive = [j for j in foes if hp[j] > 0]
-                    v = rng.choice(alive)
-                    victim[i] = v
-                    if log is not None:
-                        log.append({"type": "victim", "combat_round": r, "actor": ids[i],
-                                    "victim": ids[v], "how": "random",
-                                    "draw": f"{alive.index(v) + 1} of {len(alive)}",
-                                    "rules": ("SA-7",),
-                                    "why": "a further attack: an enemy minion at random"})
-                    if attack(R, hp, i, v, r, cur, rem, misses, log, promoted, ("SA-7",)):
-                        left[1 - k] -= 1
-            if over:
-                break
-        if not left[0] or not left[1]:
-            ended = "no minions"
-            break
-    s1 = [i for i in a if hp[i] > 0]
-    s2 = [i for i in b if hp[i] > 0]
-    return (ga, gb, rounds, ended, s1, s2)
 
-
-def compel(R: Roster, hp: list[int], i: int, foes: list[int], victim: list[int], r: int,
-           log: list[dict[str, Any]] | None, rule: str) -> None:
-    """A "must attack" effect: the minion it names, if a living enemy here (a bare one:
-    the first living enemy, our reading)."""
-    must = R.must[i]
-    if must is None:
-        return
-    ids = R.ids
-    for j in foes:
-        if hp[j] > 0 and (must == "" or ids[j] == must):
+    def pair_bashers(self, r: int, la: list[int], lb: list[int]) -> None:
+        """SA-6: each idle basher of the group with precedence, in order, draws one of the
+        idle enemy bashers left: a duel, each the other's victim."""
+        victim, rem, mis_n = self.victim, self.rem, self.R.mis_n
+        pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
+        for i in la:
+            if not pool:
+                return
+            if victim[i] >= 0 or rem[i] <= 0 or mis_n[i]:
+                continue
+            j = self.choice(pool)
+            if self.log:
+                self.sink.paired(self, r, i, j, pool)
+            pool.remove(j)
             victim[i] = j
-            if log is not None:
-                log.append({"type": "victim", "combat_round": r, "actor": ids[i],
-                            "victim": ids[j], "how": "compelled", "rules": (rule,),
-                            "why": "a \"must attack\" effect"})
+            victim[j] = i
+
+    def compel_idle(self, r: int, la: list[int], lb: list[int]) -> None:
+        """SA-6: the compulsions of the idle, the group with precedence first."""
+        victim, rem = self.victim, self.rem
+        for group, foes in ((la, lb), (lb, la)):
+            for i in group:
+                if victim[i] < 0 and rem[i] > 0:
+                    self.compel(r, i, foes, "SA-6")
+
+    def compel(self, r: int, i: int, foes: list[int], rule: str) -> int:
+        """A "must attack" effect: the minion it names, if a living enemy here (a bare one:
+        the first living enemy, our reading). The victim, or -1."""
+        must = self.R.must[i]
+        if must is None:
+            return -1
+        hp, ids = self.hp, self.R.ids
+        for j in foes:
+            if hp[j] > 0 and (must == "" or ids[j] == must):
+                self.victim[i] = j
+                self.sink.compelled(self, r, i, j, rule)
+                return j
+        return -1
+
+    def choose_idle(self, r: int, own: list[int], foes: list[int], fq: bool) -> None:
+        """SA-6's wise choices (SA-8) of `own`'s idle minions, in order, each counting the
+        damage of those chosen before it (`pending`). Nobody has attacked yet: every enemy
+        is alive with its HP and armor of the round's start, so they are ranked once."""
+        R, victim, rem = self.R, self.victim, self.rem
+        idle = [i for i in own if victim[i] < 0 and rem[i] > 0]
+        if not idle:
             return
+        if len(foes) == 1:
+            self.only_foe(r, idle, foes)
+            return
+        pend = pending(R, self.hp, own, victim, rem, r)
+        every, aimed = self.rankings(foes, fq)
+        most = max(pend.values(), default=0)
+        get, hand_n, missiles, whole, log = pend.get, R.hand_n, R.steers, R.whole, self.log
+        for i in idle:
+            mine = whole[i]  # nobody has attacked yet
+            line, keys, need, tied, least = \
+                aimed if rem[i] > hand_n[i] and missiles[i] else every  # `steering`
+            if mine + most >= least:  # 2. one the group can kill this round, if any
+                tied = killable(line, keys, need, mine, get) or tied
+            j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
+            if log:
+                self.sink.wise(self, r, i, j, foes, pend, "SA-6", tied)
+            victim[i] = j
+            if mine:
+                total = pend[j] = get(j, 0) + mine
+                if total > most:
+                    most = total
+
+    def only_foe(self, r: int, idle: list[int], foes: list[int]) -> None:
+        """SA-6: a wise choice with one enemy left."""
+        for i in idle:
+            self.victim[i] = foes[0]
+            if self.log:
+                self.sink.wise(self, r, i, foes[0], foes, {}, "SA-6", foes)
+
+    def rankings(self, foes: list[int], fq: bool) -> tuple[Ranking, Ranking]:
+        """`foes` ranked by SA-8's tiebreakers 3-5 (`ranked`): all of them, and those a
+        shooter's missiles steer to (1., SA-10: the not (quasi-)immune, if any)."""
+        every = ranked(self.R, self.hp, self.cur, foes)
+        if not fq:
+            return every, every
+        kept = steered(self.R, foes)
+        if len(kept) < len(foes):
+            return every, ranked(self.R, self.hp, self.cur, kept)
+        return every, every
+
+    def attack_group(self, r: int, group: list[int], foes: list[int], fq: bool) -> None:
+        """SA-7: `group`'s minions attack in order, each with its attacks left, while
+        `foes` (its living enemies) has any; `fq`: whether any of them is quasi-immune."""
+        hp, rem, victim, mis_n = self.hp, self.rem, self.victim, self.R.mis_n
+        for i in group:
+            if hp[i] <= 0 or rem[i] <= 0:
+                continue
+            if not foes:
+                return
+            v = victim[i]
+            if v < 0 or hp[v] <= 0:  # a victim: a compulsion, else a wise choice for a
+                victim[i] = -1  # shooter, else retaliation for a basher
+                v = self.compel(r, i, foes, "SA-7") if self.compels else -1
+                if v < 0:
+                    v = self.choose(r, i, group, foes, fq) if mis_n[i] else \
+                        self.retaliate(r, i, foes)
+            if v >= 0:
+                self.strike(r, i, v, foes)
+
+    def retaliate(self, r: int, i: int, foes: list[int]) -> int:
+        """SA-7: a basher without a victim attacks the first enemy attacking it; without
+        one it forfeits its attacks (-1)."""
+        for j in foes:
+            if self.victim[j] == i:
+                self.victim[i] = j
+                self.sink.retaliates(self, r, i, j)
+                return j
+        self.sink.forfeit(self, r, i)
+        self.rem[i] = 0
+        return -1
+
+    def choose(self, r: int, i: int, own: list[int], foes: list[int], fq: bool) -> int:
+        """SA-8 (and SA-10) in SA-7: a shooter's wise choice among the living `foes`, the
+        tiebreakers in one pass (`best`)."""
+        R = self.R
+        cands = foes
+        if fq and len(foes) > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
+            cands = steered(R, foes)  # (`steering`, written out: this is hot)
+        known: dict[int, int] = {}
+        if len(cands) == 1:
+            tied = cands
+        else:
+            if r > 1:  # in round 1 nobody else of the group has a victim and attacks left
+                known = pending(R, self.hp, own, self.victim, self.rem, r, i)
+            mine = (R.whole1 if r == 1 else R.whole)[i]  # no attack of its own yet
+            tied = best(R, self.hp, self.cur, cands, mine, known) if known else \
+                best_alone(R, self.hp, self.cur, cands, mine)
+        j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
+        if self.log:
+            self.sink.wise(self, r, i, j, foes, known, "SA-7", tied)
+        self.victim[i] = j
+        return j
+
+    def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
+        """SA-9: `i`'s attacks this round, missiles first, the first on `v` and each
+        further one on a living enemy at random (SA-7): a hit when the victim's level is
+        at most `i`'s plus its misses since its last hit; armor soaks first."""
+        hp, cur, level = self.hp, self.cur, self.level  # (in threes: no tuple is built)
+        choice, log = self.choice, self.log
+        lvi, hand, dm1, dm, dh = self.info[i]
+        if r == 1:
+            dm = dh = dm1  # SA-4: missiles only, at the round's penalty
+        left, missed, kills = self.rem[i], self.misses[i], 0
+        while True:
+            if level[v] > lvi + missed:
+                if log:
+                    self.sink.miss(self, r, i, v, left, missed)
+                missed += 1
+            else:
+                dmg = dm if left > hand else dh
+                soak = cur[v]
+                if soak >= dmg:
+                    cur[v] = soak - dmg
+                else:
+                    cur[v] = 0
+                    h = hp[v] = hp[v] - dmg + soak
+                    if h <= 0:  # killed: out of the living
+                        foes.remove(v)
+                        kills += 1
+                if log:
+                    self.sink.hit(self, r, i, v, left, missed, dmg, soak)
+                missed = 0
+            left -= 1
+            if left <= 0 or not foes:
+                break
+            v = choice(foes)
+            if log:
+                self.sink.drawn(self, r, i, v, foes)
+        self.victim[i], self.rem[i], self.misses[i] = v, left, missed
+        if kills and not lvi:  # SA-9: a recruit's kill earns it a level
+            self.promoted.add(i)
 
 
-def per_attack(R: Roster, i: int, missile: bool, r: int) -> int:
-    """SA-9: the damage of one attack of that kind with this round's modifiers."""
-    if missile:
-        return R.dm1[i] if r == 1 else R.dm[i]
-    return R.dh[i]
+# -- SA-8's numbers --------------------------------------------------------------------------
+
+# enemies ranked by tiebreakers 3-5: (the order, their keys, what killing each this round
+# takes, the top ones, the least of those needs)
+Ranking = tuple[list[int], list[int], list[int], list[int], int]
 
 
-def damage_left(R: Roster, i: int, rem: list[int], r: int) -> int:
-    """What `i`'s remaining attacks this round deal, missiles first (SA-8's estimate)."""
-    left = rem[i]
+def damage_left(R: Roster, i: int, left: int, r: int) -> int:
+    """What `left` remaining attacks of `i` deal this round, missiles first (SA-8's
+    estimate)."""
     if r == 1:
         return left * R.dm1[i]
     missiles = left - R.hand_n[i]
@@ -346,15 +446,288 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
     for m in own:
         v = victim[m]
         left = rem[m]
-        if v >= 0 and left > 0 and m != skip and hp[m] > 0:
-            if r == 1:
-                d = left * dm1[m]
-            else:
-                ms = left - hand_n[m]
-                d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
-            if d:
-                pend[v] = pend.get(v, 0) + d
+        if v < 0 or left <= 0 or m == skip or hp[m] <= 0:
+            continue
+        if r == 1:  # as `damage_left`, written out: this loop is hot
+            d = left * dm1[m]
+        else:
+            ms = left - hand_n[m]
+            d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
+        if d:
+            pend[v] = pend.get(v, 0) + d
     return pend
+
+
+def steering(R: Roster, i: int, left: int, r: int) -> bool:
+    """SA-10: whether `i`'s next attacks (`left` of them) are missiles that steer away from
+    the (quasi-)immune (SA-8's tiebreaker 1)."""
+    return (r == 1 or left > R.hand_n[i]) and R.steers[i]
+
+
+def steered(R: Roster, foes: list[int]) -> list[int]:
+    """SA-8's tiebreaker 1 (SA-10): those of `foes` not (quasi-)immune, if any (else all)."""
+    quasi = R.quasi
+    return [j for j in foes if not quasi[j]] or foes
+
+
+def best(R: Roster, hp: list[int], cur: list[int], cands: list[int], mine: int,
+         known: dict[int, int]) -> list[int]:
+    """SA-8's tiebreakers 2-5 in one pass, the tied ones in roster order: the highest of
+    armor, HP and damage in one number (`skey`), `kill_bit` above them all for a victim
+    the group can kill this round (`mine` and what `known` says the others deal)."""
+    skey, bit, get = R.skey, R.kill_bit, known.get
+    tied: list[int] = []
+    top = 0
+    for j in cands:
+        h = hp[j]
+        key = skey[j] - (h << 20)
+        if mine + get(j, 0) >= h + cur[j]:
+            key += bit
+        if not tied or key > top:
+            top = key
+            tied = [j]
+        elif key == top:
+            tied.append(j)
+    return tied
+
+
+def best_alone(R: Roster, hp: list[int], cur: list[int], cands: list[int],
+               mine: int) -> list[int]:
+    """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
+    same loop without its look-ups: round 1's choices are the most)."""
+    skey, bit = R.skey, R.kill_bit
+    tied: list[int] = []
+    top = 0
+    for j in cands:
+        h = hp[j]
+        key = skey[j] - (h << 20)
+        if mine >= h + cur[j]:
+            key += bit
+        if not tied or key > top:
+            top = key
+            tied = [j]
+        elif key == top:
+            tied.append(j)
+    return tied
+
+
+def ranked(R: Roster, hp: list[int], cur: list[int], cands: list[int]) -> Ranking:
+    """`cands` by tiebreakers 3-5, best first (ties in roster order): (the order, their
+    keys, what killing each this round takes, the top ones, the least of those needs)."""
+    skey = R.skey
+    base = [skey[j] - (hp[j] << 20) for j in cands]
+    places = sorted(range(len(cands)), key=base.__getitem__, reverse=True)
+    order = [cands[k] for k in places]
+    keys = [base[k] for k in places]
+    need = [hp[j] + cur[j] for j in order]
+    top = [j for j, key in zip(order, keys, strict=True) if key == keys[0]]
+    return order, keys, need, top, min(need)
+
+
+def killable(line: list[int], keys: list[int], need: list[int], mine: int,
+             get: Callable[[int, int], int]) -> list[int]:
+    """Tiebreaker 2 on a ranking, then 3-5: the first enemy the group can kill this round
+    (`mine` and what `get` says the others deal), with those tied with it on 3-5 that it
+    can kill too, in roster order; [] when it can kill none."""
+    n = len(line)
+    k = 0
+    while k < n and mine + get(line[k], 0) < need[k]:
+        k += 1
+    if k == n:
+        return []
+    tied = [line[k]]
+    for m in range(k + 1, n):
+        if keys[m] != keys[k]:
+            break
+        if mine + get(line[m], 0) >= need[m]:
+            tied.append(line[m])
+    return tied
+
+
+# -- the sinks -------------------------------------------------------------------------------
+
+
+class Quiet:
+    """The quiet sink (the odds): records nothing. Its steps are no-ops, and where the
+    pipeline is hot it reads `on` and calls none at all."""
+
+    on = False
+
+    def skipped(self, a: str, b: str) -> None:
+        pass
+
+    def combat(self, R: Roster, a: str, b: str) -> None:
+        pass
+
+    def combat_end(self, R: Roster, a: str, b: str, result: tuple[Any, ...]) -> None:
+        pass
+
+    def round(self, r: int) -> None:
+        pass
+
+    def paired(self, c: Combat, r: int, i: int, j: int, pool: list[int]) -> None:
+        pass
+
+    def compelled(self, c: Combat, r: int, i: int, j: int, rule: str) -> None:
+        pass
+
+    def wise(self, c: Combat, r: int, i: int, j: int, foes: list[int],
+             pend: dict[int, int], rule: str, tied: list[int]) -> None:
+        pass
+
+    def retaliates(self, c: Combat, r: int, i: int, j: int) -> None:
+        pass
+
+    def forfeit(self, c: Combat, r: int, i: int) -> None:
+        pass
+
+    def drawn(self, c: Combat, r: int, i: int, v: int, foes: list[int]) -> None:
+        pass
+
+    def miss(self, c: Combat, r: int, i: int, v: int, left: int, missed: int) -> None:
+        pass
+
+    def hit(self, c: Combat, r: int, i: int, v: int, left: int, had: int, dmg: int,
+            armor: int) -> None:
+        pass
+
+
+QUIET = Quiet()
+
+
+class Log(Quiet):
+    """The logging sink: one plain dict per step, appended to `steps`. Each is called
+    as its step is done, so it reads the combat's state of that moment."""
+
+    on = True
+
+    def __init__(self, steps: list[dict[str, Any]]) -> None:
+        self.steps = steps
+
+    def skipped(self, a: str, b: str) -> None:
+        self.steps.append({"type": "combat", "groups": (a, b), "skipped": True,
+                           "rules": ("SA-2",),
+                           "why": f"{a} and {b} have fought this turn: skipped"})
+
+    def combat(self, R: Roster, a: str, b: str) -> None:
+        first, _, why = precedence(R, a, b)
+        self.steps.append({"type": "combat", "groups": (a, b), "first": first,
+                           "rules": ("SA-1",), "why": why})
+
+    def combat_end(self, R: Roster, a: str, b: str, result: tuple[Any, ...]) -> None:
+        first, second, rounds, ended, s1, s2 = result
+        ids = R.ids
+        self.steps.append({"type": "combat-end", "groups": (a, b), "rounds": rounds,
+                           "ended": ended, "survivors": {first: [ids[i] for i in s1],
+                                                         second: [ids[i] for i in s2]}})
+
+    def round(self, r: int) -> None:
+        self.steps.append({"type": "combat-round", "combat_round": r,
+                           "rules": ("SA-5", "SA-4") if r == 1 else ("SA-5",)})
+
+    def victim(self, c: Combat, r: int, i: int, j: int, how: str, rules: tuple[str, ...],
+               why: str, draw: str = "") -> None:
+        step = {"type": "victim", "combat_round": r, "actor": c.R.ids[i],
+                "victim": c.R.ids[j], "how": how, "draw": draw, "rules": rules, "why": why}
+        if not draw:
+            del step["draw"]
+        self.steps.append(step)
+
+    def paired(self, c: Combat, r: int, i: int, j: int, pool: list[int]) -> None:
+        count = len(pool)
+        self.victim(c, r, i, j, "paired", ("SA-6",),
+                    f"idle bashers pair up at random ({count} idle enemy bashers): a duel",
+                    f"{pool.index(j) + 1} of {count}")
+
+    def compelled(self, c: Combat, r: int, i: int, j: int, rule: str) -> None:
+        self.victim(c, r, i, j, "compelled", (rule,), "a \"must attack\" effect")
+
+    def wise(self, c: Combat, r: int, i: int, j: int, foes: list[int],
+             pend: dict[int, int], rule: str, tied: list[int]) -> None:
+        R = c.R
+        stage = settled_by(c, r, i, foes, pend)
+        draw = ""
+        if stage == 5:
+            why = "the only enemy left"
+        elif stage >= 0:
+            why = f"chosen wisely: {TIEBREAKERS[stage]}"
+        else:
+            draw = f"{tied.index(j) + 1} of {len(tied)}"
+            why = f"chosen wisely: {len(tied)} tied on every tiebreaker, one at random ({draw})"
+        quasi = steering(R, i, c.rem[i], r) and any(R.quasi[f] for f in foes)
+        rules = (rule, "SA-8", "SA-10") if quasi else (rule, "SA-8")
+        self.victim(c, r, i, j, "wise", rules, why)
+        if draw:
+            self.steps[-1]["draw"] = draw  # last, as it always was
+
+    def retaliates(self, c: Combat, r: int, i: int, j: int) -> None:
+        self.victim(c, r, i, j, "retaliates", ("SA-7",),
+                    f"{c.R.ids[j]} attacks it: the first such enemy")
+
+    def forfeit(self, c: Combat, r: int, i: int) -> None:
+        self.steps.append({"type": "forfeit", "combat_round": r, "actor": c.R.ids[i],
+                           "attacks": c.rem[i], "rules": ("SA-7",),
+                           "why": "a basher with no victim that no enemy attacks"})
+
+    def drawn(self, c: Combat, r: int, i: int, v: int, foes: list[int]) -> None:
+        self.victim(c, r, i, v, "random", ("SA-7",),
+                    "a further attack: an enemy minion at random",
+                    f"{foes.index(v) + 1} of {len(foes)}")
+
+    def attack(self, c: Combat, r: int, i: int, v: int, left: int, **result: Any) -> None:
+        """An attack of `i` on `v` with `left` attacks left before it: the first of the
+        step cites nothing more, a further one SA-7 (its victim drawn)."""
+        R = c.R
+        missile = r == 1 or left > R.hand_n[i]
+        further: tuple[str, ...] = ("SA-7",) if left < c.rem[i] else ()
+        rules = further + (("SA-4", "SA-9") if r == 1 else ("SA-9",))
+        if result["hit"] and missile and not R.magical[i] and R.quasi[v]:
+            rules += ("SA-10",)
+        why = result.pop("why")
+        self.steps.append({"type": "attack", "combat_round": r, "attacker": R.ids[i],
+                           "victim": R.ids[v], "kind": "missile" if missile else "hand",
+                           **result, "rules": rules, "why": why})
+
+    def miss(self, c: Combat, r: int, i: int, v: int, left: int, missed: int) -> None:
+        level = c.R.level
+        self.attack(c, r, i, v, left, hit=False, hp=c.hp[v],
+                    why=f"level {level[v]} > {level[i]} + {missed} misses")
+
+    def hit(self, c: Combat, r: int, i: int, v: int, left: int, had: int, dmg: int,
+            armor: int) -> None:
+        """`armor`: the victim's before the hit."""
+        R, hp = c.R, c.hp[v]
+        soaked = min(armor, dmg)
+        result = "bounced" if soaked == dmg else "killed" if hp <= 0 else "damaged"
+        why = ("misses infinite: the first attack hits" if had >= INF else
+               f"level {R.level[v]} <= {R.level[i]} + {had} misses")
+        if R.nodeal[i]:
+            why += "; deals nothing (\"does not deal\")"
+        elif r == 1 and R.penalty:  # round 1: missiles only (SA-4)
+            why += f"; missile round -{R.penalty} damage"
+        if result == "killed" and R.level[i] == 0:
+            why += "; a recruit's kill: it earns a level next turn"
+        self.attack(c, r, i, v, left, hit=True, damage=dmg, soaked=soaked, result=result,
+                    hp=hp, why=why)
+
+
+def settled_by(c: Combat, r: int, i: int, foes: list[int], pend: dict[int, int]) -> int:
+    """For the log: which of SA-8's tiebreakers settled `i`'s choice among the living
+    `foes` (`pend`: what the rest of its group deals to each this round), narrowing the
+    candidates one tiebreaker at a time as SA-8 reads: 5 when there was no choice, 0-4
+    tiebreakers 1-5, -1 none (drawn at random). It draws nothing."""
+    if len(foes) == 1:
+        return 5
+    R, hp, cur = c.R, c.hp, c.cur
+    left = c.rem[i]
+    cands = steered(R, foes) if steering(R, i, left, r) else foes
+    if len(cands) == 1:
+        return 0
+    mine = damage_left(R, i, left, r)
+    kept = [j for j in cands if mine + pend.get(j, 0) >= hp[j] + cur[j]]
+    if len(kept) == 1:
+        return 1
+    return settled(R, hp, kept or cands)
 
 
 def settled(R: Roster, hp: list[int], cands: list[int]) -> int:
@@ -370,409 +743,3 @@ def settled(R: Roster, hp: list[int], cands: list[int]) -> int:
         return 3
     best = max(maxdmg[j] for j in cands)
     return 4 if sum(1 for j in cands if maxdmg[j] == best) == 1 else -1
-
-
-def choose_wisely(R: Roster, hp: list[int], i: int, own: list[int], foes: list[int],
-                  victim: list[int], cur: list[int], rem: list[int], r: int,
-                  rng: random.Random, log: list[dict[str, Any]] | None, rule: str,
-                  pend: dict[int, int] | None = None) -> None:
-    """SA-8 (and SA-10): the tiebreakers in order, each narrowing the candidates left
-    by the ones before it; the last one at random. `pend`: what the group's attacks on
-    each victim will deal (`pending`), kept up to date here when given."""
-    cands = [j for j in foes if hp[j] > 0]
-    if not cands:
-        return
-    stage = -1 if len(cands) > 1 else 5
-    steer = (r == 1 or rem[i] > R.hand_n[i]) and not R.magical[i]
-    quasi = R.quasi
-    if stage < 0 and steer:  # 1. not (quasi-)immune to my damage type (SA-10)
-        kept = [j for j in cands if not quasi[j]]
-        if kept:
-            cands = kept
-            if len(cands) == 1:
-                stage = 0
-    mine = damage_left(R, i, rem, r)
-    if stage < 0:  # 2. one my group and I can kill this round
-        if pend is None:
-            pend = pending(R, hp, own, victim, rem, r, i)
-        if pend:
-            kept = [j for j in cands if mine + pend.get(j, 0) >= hp[j] + cur[j]]
-        elif mine:
-            kept = [j for j in cands if mine >= hp[j] + cur[j]]
-        else:
-            kept = []
-        if kept:
-            cands = kept
-            if len(cands) == 1:
-                stage = 1
-    if stage < 0:  # 3.-5. the highest maximum armor, the lowest HP, the highest damage
-        skey = R.skey  # armor and damage in one number, then the HP: one comparison
-        keys = [skey[j] - (hp[j] << 20) for j in cands]
-        top = max(keys)
-        if log is not None:
-            stage = settled(R, hp, cands)
-        cands = [j for j, key in zip(cands, keys, strict=True) if key == top]
-        if len(cands) == 1 and log is None:
-            stage = 2
-    draw = ""
-    if stage < 0:  # 6. at random
-        j = rng.choice(cands)
-        draw = f"{cands.index(j) + 1} of {len(cands)}"
-    else:
-        j = cands[0]
-    victim[i] = j
-    if pend is not None and mine:
-        pend[j] = pend.get(j, 0) + mine
-    if log is None:
-        return
-    if stage == 5:
-        why = "the only enemy left"
-    elif stage >= 0:
-        why = f"chosen wisely: {TIEBREAKERS[stage]}"
-    else:
-        why = f"chosen wisely: {len(cands)} tied on every tiebreaker, one at random ({draw})"
-    foes_alive = [f for f in foes if hp[f] > 0]
-    rules = (rule, "SA-8", "SA-10") if steer and any(quasi[c] for c in foes_alive) \
-        else (rule, "SA-8")
-    entry: dict[str, Any] = {"type": "victim", "combat_round": r, "actor": R.ids[i],
-                             "victim": R.ids[j], "how": "wise", "rules": rules, "why": why}
-    if draw:
-        entry["draw"] = draw
-    log.append(entry)
-
-
-def attack(R: Roster, hp: list[int], i: int, v: int, r: int, cur: list[int], rem: list[int],
-           misses: list[int], log: list[dict[str, Any]] | None, promoted: set[int],
-           rules: tuple[str, ...]) -> bool:
-    """SA-9: one attack; True when it killed."""
-    missile = r == 1 or rem[i] > R.hand_n[i]
-    rem[i] -= 1
-    if R.level[v] > R.level[i] + misses[i]:
-        misses[i] += 1
-        if log is not None:
-            log.append({"type": "attack", "combat_round": r, "attacker": R.ids[i],
-                        "victim": R.ids[v], "kind": "missile" if missile else "hand",
-                        "hit": False, "hp": hp[v],
-                        "rules": rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",)),
-                        "why": f"level {R.level[v]} > {R.level[i]} + {misses[i] - 1} misses"})
-        return False
-    had = misses[i]
-    first_hit = had >= INF
-    misses[i] = 0
-    dmg = per_attack(R, i, missile, r)
-    soak = cur[v] if cur[v] < dmg else dmg
-    cur[v] -= soak
-    loss = dmg - soak
-    if loss == 0:
-        result = "bounced"
-    else:
-        hp[v] -= loss
-        if hp[v] <= 0:
-            result = "killed"
-            if R.level[i] == 0:
-                promoted.add(i)
-        else:
-            result = "damaged"
-    if log is None:
-        return result == "killed"
-    cited = rules + (("SA-4", "SA-9") if r == 1 else ("SA-9",))
-    if missile and not R.magical[i] and R.quasi[v]:
-        cited += ("SA-10",)
-    why = ("misses infinite: the first attack hits" if first_hit else
-           f"level {R.level[v]} <= {R.level[i]} + {had} misses")
-    if R.nodeal[i]:
-        why += "; deals nothing (\"does not deal\")"
-    elif missile and r == 1 and R.penalty:
-        why += f"; missile round -{R.penalty} damage"
-    if result == "killed" and R.level[i] == 0:
-        why += "; a recruit's kill: it earns a level next turn"
-    log.append({"type": "attack", "combat_round": r, "attacker": R.ids[i],
-                "victim": R.ids[v], "kind": "missile" if missile else "hand", "hit": True,
-                "damage": dmg, "soaked": soak, "result": result, "hp": hp[v],
-                "rules": cited, "why": why})
-    return result == "killed"
-
-
-# -- the quiet pipeline: the odds' runs (no log) ------------------------------------------
-#
-# The same pipeline as `combat`, draw for draw, without a log: the living minions kept as
-# lists (a kill takes the victim out of its side's list, so the list is always the living
-# enemies in roster order), a minion's numbers read from one tuple when it attacks, one
-# attack a few integer operations, SA-8's tiebreakers in one pass (SA-6's wise choices
-# from the enemies sorted once a round: nobody has attacked yet). `run_turn` uses it
-# whenever there is no log; tests/test_sanctum_rules.py checks that both give the same
-# results, hit points and draws on random rosters.
-
-
-def quiet_turn(roster: Roster, hp: list[int], pairs: list[tuple[str, str]],
-               rng: random.Random, fought: set[tuple[str, str]] | None = None
-               ) -> tuple[list[Any], set[int]]:
-    """`run_turn` without a log."""
-    roster.prepare()
-    done = set() if fought is None else set(fought)
-    results: list[Any] = []
-    promoted: set[int] = set()
-    rank = roster.rank
-    for a, b in pairs:
-        key = (a, b) if a <= b else (b, a)
-        if key in done:
-            results.append(None)
-            continue
-        done.add(key)
-        first, second = (a, b) if rank[a] <= rank[b] else (b, a)  # SA-1, as `precedence`
-        results.append(quiet_combat(roster, hp, first, second, rng, promoted))
-    return results, promoted
-
-
-def quiet_combat(R: Roster, hp: list[int], ga: str, gb: str, rng: random.Random,
-                 promoted: set[int]) -> tuple[Any, ...]:
-    """`combat` without a log (SA-3 .. SA-10); `ga` has precedence."""
-    a, b = R.members[ga], R.members[gb]
-    n = len(hp)
-    victim = [-1] * n
-    misses = [INF] * n  # SA-4: "infinite" in round 1, reset by the first hit
-    cur = [0] * n
-    rem = [0] * n
-    armor, mis_n, must, quasi = R.armor, R.mis_n, R.must, R.quasi
-    info, level = R.info, R.level
-    choice = rng.choice
-    quasi_a = any(quasi[i] for i in a)
-    quasi_b = any(quasi[i] for i in b)
-    compels = any(must[i] is not None for i in a) or any(must[i] is not None for i in b)
-    rounds = 0
-    ended = "10 rounds"
-    for r in range(1, R.rounds + 1):
-        la = [i for i in a if hp[i] > 0]
-        lb = [i for i in b if hp[i] > 0]
-        if not la or not lb:
-            ended = "no minions"
-            break
-        rounds = r
-        first = r == 1
-        counts = R.start1 if first else R.start
-        # SA-5: the start of the round
-        for group in (la, lb):
-            for i in group:
-                cur[i] = armor[i]
-                rem[i] = counts[i]
-                if mis_n[i]:
-                    victim[i] = -1  # shooters go idle
-                else:
-                    v = victim[i]
-                    if v >= 0 and hp[v] <= 0:
-                        victim[i] = -1
-        if not first:
-            # SA-6: bashers pair up, then compulsions, then wise choices
-            pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
-            if pool:
-                for i in la:
-                    if victim[i] < 0 and rem[i] > 0 and not mis_n[i]:
-                        j = choice(pool)
-                        pool.remove(j)
-                        victim[i] = j
-                        victim[j] = i
-                        if not pool:
-                            break
-            if compels:
-                for group, foes in ((la, lb), (lb, la)):
-                    for i in group:
-                        if victim[i] < 0 and rem[i] > 0:
-                            compel(R, hp, i, foes, victim, r, None, "SA-6")
-            quiet_wise(R, hp, la, lb, quasi_b, victim, cur, rem, r, choice)
-            quiet_wise(R, hp, lb, la, quasi_a, victim, cur, rem, r, choice)
-        # SA-7: the attacks, the group with precedence first; `foes` is the living enemies
-        for group, foes, fq in ((la, lb, quasi_b), (lb, la, quasi_a)):
-            for i in group:
-                if hp[i] <= 0 or rem[i] <= 0:
-                    continue
-                if not foes:
-                    break
-                v = victim[i]
-                if v >= 0 and hp[v] <= 0:
-                    victim[i] = v = -1
-                if v < 0 and compels:
-                    compel(R, hp, i, foes, victim, r, None, "SA-7")
-                    v = victim[i]
-                if v < 0:
-                    if mis_n[i]:
-                        quiet_choice(R, hp, i, group, foes, fq, victim, cur, rem, r, choice,
-                                     None)
-                        v = victim[i]
-                    else:  # retaliation: the first enemy attacking it
-                        for j in foes:
-                            if victim[j] == i:
-                                victim[i] = v = j
-                                break
-                if v < 0:
-                    rem[i] = 0  # a forfeit
-                    continue
-                # SA-9: the attacks, the first on its victim, the rest at random (SA-7)
-                lvi, hand, dm1, dm, dh = info[i]
-                left = rem[i]
-                missed = misses[i]
-                while True:
-                    if level[v] > lvi + missed:
-                        missed += 1
-                        left -= 1
-                    else:
-                        missed = 0
-                        dmg = dm1 if first else dm if left > hand else dh
-                        left -= 1
-                        if dmg:
-                            soak = cur[v]
-                            if soak >= dmg:
-                                cur[v] = soak - dmg
-                            else:
-                                cur[v] = 0
-                                h = hp[v] = hp[v] - dmg + soak
-                                if h <= 0:
-                                    foes.remove(v)
-                                    if not lvi:
-                                        promoted.add(i)
-                    if left <= 0 or not foes:
-                        break
-                    v = choice(foes)
-                victim[i] = v
-                rem[i] = left
-                misses[i] = missed
-        if not la or not lb:
-            ended = "no minions"
-            break
-    s1 = [i for i in a if hp[i] > 0]
-    s2 = [i for i in b if hp[i] > 0]
-    return (ga, gb, rounds, ended, s1, s2)
-
-
-def quiet_choice(R: Roster, hp: list[int], i: int, own: list[int], cands: list[int],
-                 fq: bool, victim: list[int], cur: list[int], rem: list[int], r: int,
-                 choice: Any, pend: dict[int, int] | None) -> None:
-    """`choose_wisely` without a log: `cands` the living enemies (left unchanged), `fq`
-    whether any of their group is (quasi-)immune. Tiebreakers 2-5 in one pass: the
-    highest of armor, HP and damage in one number (`skey`), `kill_bit` above them all
-    for a victim the group can kill this round."""
-    left = rem[i]
-    _, hand, dm1, dm, dh = R.info[i]
-    if r == 1:
-        mine = left * dm1
-    else:
-        ms = left - hand
-        mine = left * dh if ms <= 0 else ms * dm + hand * dh
-    if len(cands) > 1 and fq and (r == 1 or left > hand) and R.steers[i]:
-        quasi = R.quasi  # 1. not (quasi-)immune to my damage (SA-10)
-        kept = [j for j in cands if not quasi[j]]
-        if kept:
-            cands = kept
-    if len(cands) == 1:
-        j = cands[0]
-    else:
-        # in round 1 nobody else of the group has both a victim and attacks left
-        known = pend if pend is not None else {} if r == 1 else \
-            pending(R, hp, own, victim, rem, r, i)
-        skey = R.skey
-        tied: list[int] = []
-        best = 0
-        if known:
-            bit = R.kill_bit
-            get = known.get
-            for j in cands:
-                h = hp[j]
-                key = skey[j] - (h << 20)
-                if mine + get(j, 0) >= h + cur[j]:
-                    key += bit
-                if not tied or key > best:
-                    best = key
-                    tied = [j]
-                elif key == best:
-                    tied.append(j)
-        elif mine:
-            bit = R.kill_bit
-            for j in cands:
-                h = hp[j]
-                key = skey[j] - (h << 20)
-                if mine >= h + cur[j]:
-                    key += bit
-                if not tied or key > best:
-                    best = key
-                    tied = [j]
-                elif key == best:
-                    tied.append(j)
-        else:
-            for j in cands:
-                key = skey[j] - (hp[j] << 20)
-                if not tied or key > best:
-                    best = key
-                    tied = [j]
-                elif key == best:
-                    tied.append(j)
-        j = tied[0] if len(tied) == 1 else choice(tied)  # 6. at random
-    victim[i] = j
-    if pend is not None and mine:
-        pend[j] = pend.get(j, 0) + mine
-
-
-def quiet_wise(R: Roster, hp: list[int], own: list[int], foes: list[int], fq: bool,
-               victim: list[int], cur: list[int], rem: list[int], r: int,
-               choice: Any) -> None:
-    """SA-6's wise choices (round 2 on) of `own`'s idle minions, in order, as
-    `choose_wisely` with `pending` makes them. Nobody has attacked yet: every enemy is
-    alive with its HP and armor of the round's start, so the candidates are sorted once
-    by tiebreakers 3-5 (stable: ties keep the roster order), and each choice takes the
-    first one its group can kill this round (2.) with those tied with it, or the top ones.
-    """
-    idle = [i for i in own if victim[i] < 0 and rem[i] > 0]
-    if not idle:
-        return
-    if len(foes) == 1:
-        for i in idle:
-            victim[i] = foes[0]
-        return
-    pend = pending(R, hp, own, victim, rem, r)
-    info, steers = R.info, R.steers
-    every = ranked(R, hp, cur, foes)
-    steered = every
-    if fq:  # 1. steered away from the (quasi-)immune (SA-10), when any other is left
-        quasi = R.quasi
-        kept = [j for j in foes if not quasi[j]]
-        if kept and len(kept) < len(foes):
-            steered = ranked(R, hp, cur, kept)
-    most = max(pend.values(), default=0)
-    get = pend.get
-    for i in idle:
-        _, hand, _, dm, dh = info[i]
-        left = rem[i]
-        ms = left - hand
-        mine = left * dh if ms <= 0 else ms * dm + hand * dh
-        order, keys, need, tied, least = steered if ms > 0 and steers[i] else every
-        if mine + most >= least:
-            for k in range(len(order)):
-                j = order[k]
-                if mine + get(j, 0) >= need[k]:
-                    key = keys[k]
-                    tied = [j]
-                    for k2 in range(k + 1, len(order)):
-                        if keys[k2] != key:
-                            break
-                        j2 = order[k2]
-                        if mine + get(j2, 0) >= need[k2]:
-                            tied.append(j2)
-                    break
-        j = tied[0] if len(tied) == 1 else choice(tied)  # 6. at random
-        victim[i] = j
-        if mine:
-            total = pend[j] = get(j, 0) + mine
-            if total > most:
-                most = total
-
-
-def ranked(R: Roster, hp: list[int], cur: list[int], cands: list[int]
-           ) -> tuple[list[int], list[int], list[int], list[int], int]:
-    """`cands` by tiebreakers 3-5, best first (ties in roster order): (the order, their
-    keys, what killing each this round takes, the top ones, the least of those needs)."""
-    skey = R.skey
-    base = [skey[j] - (hp[j] << 20) for j in cands]
-    places = sorted(range(len(cands)), key=base.__getitem__, reverse=True)
-    order = [cands[k] for k in places]
-    keys = [base[k] for k in places]
-    need = [hp[j] + cur[j] for j in order]
-    top = [j for j, key in zip(order, keys, strict=True) if key == keys[0]]
-    return order, keys, need, top, min(need)
