@@ -115,7 +115,7 @@ SIDE_KEYS = frozenset({"id", "name", "color", "players"})
 class Schemas:
     """A ruleset's schemas for each kind of table, built once per ruleset."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset[Any]) -> None:
         owner = ruleset.id
         self.combatant = Schema(ruleset.combatant_fields(), owner)
         self.weapon = Schema(ruleset.weapon_fields(), owner)

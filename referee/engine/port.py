@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from . import events as ev
 from .dice import DiceError, from_values
@@ -26,13 +26,16 @@ if TYPE_CHECKING:
     from .plan import Plan
 
 
+S = TypeVar("S")
+
 # a ruleset with no groups: one mapping, the same every time (a tracker keeps its rows)
 NO_GROUPS: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
-class Ruleset:
+class Ruleset(Generic[S]):
     """A ruleset's logic; `config` holds what a referee may house-rule (its
-    `rulesets/<id>.toml`, read by the sessions layer and passed in as plain data)."""
+    `rulesets/<id>.toml`, read by the sessions layer and passed in as plain data). `S` is
+    the type of its own part of the fold (immutable; `start`, `apply`, `new_round`)."""
 
     id: ClassVar[str] = ""
     RULES: ClassVar[Mapping[str, str]] = {}  # every rule id of its spec -> where it lives
@@ -135,19 +138,23 @@ class Ruleset:
 
     # -- state: its part of the fold ---------------------------------------------------
 
-    def start(self, fight: Fight) -> Any:
+    def start(self, fight: Fight) -> S:
         """The ruleset's state before any event (immutable; `apply` returns a new one)."""
-        return None
+        return cast(S, None)
 
-    def apply(self, fight: Fight, state: Any, event: ev.Event) -> Any:
+    def apply(self, fight: Fight, state: S, event: ev.Event) -> S:
         """The state after `event`; never changes `state` itself."""
         return state
+
+    def state(self, fight: Fight) -> S:
+        """Its state as the fight's fold has it now (the fold holds it untyped)."""
+        return cast(S, fight.rs)
 
     def marks(self, combatant: Combatant) -> dict[str, Any]:
         """Per-combatant values it keeps beside hit points (Stress, wounds ...)."""
         return {}
 
-    def new_round(self, fight: Fight, state: Any) -> Any:
+    def new_round(self, fight: Fight, state: S) -> S:
         """The fold enters a new round: the state for it (statuses may change in place:
         they are the fold's own copies)."""
         return state

@@ -52,12 +52,12 @@ def module_of(logic: str) -> str | None:
     return None
 
 
-def ruleset_class(logic: str) -> type[Ruleset]:
+def ruleset_class(logic: str) -> type[Ruleset[Any]]:
     module = module_of(logic)
     if module is None:
         known = ", ".join(available())
         raise FormatError(f"unknown ruleset logic {logic!r} (known: {known})", ("logic",))
-    cls: type[Ruleset] = import_module(module).RULESET
+    cls: type[Ruleset[Any]] = import_module(module).RULESET
     return cls
 
 
@@ -69,7 +69,7 @@ def rules_of(logic: str) -> Mapping[str, str]:
     return rules
 
 
-def make_ruleset(config: Mapping[str, Any]) -> Ruleset:
+def make_ruleset(config: Mapping[str, Any]) -> Ruleset[Any]:
     logic = config.get("logic", config.get("id"))
     try:
         cls = ruleset_class(logic)

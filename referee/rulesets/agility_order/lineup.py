@@ -33,7 +33,7 @@ NAMED = 3  # a big tie names a few of the others and counts the rest: a why stay
 
 
 def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
-    state: State = fight.rs
+    state = rs.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
     present: list[str] = []

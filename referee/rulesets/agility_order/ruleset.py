@@ -32,7 +32,7 @@ CHANNEL = ("channelling", "channeling")
 OUT = ("fled", "surrendered")  # AO-15: gone from the fight, or lost the will to fight
 
 
-class AgilityOrder(Ruleset):
+class AgilityOrder(Ruleset[State]):
     id = "agility-order"
     RULES = RULES
 
@@ -152,11 +152,6 @@ class AgilityOrder(Ruleset):
     def shapes_plan(self, event: ev.Event) -> bool:
         return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
 
-    @staticmethod
-    def state(fight: Fight) -> State:
-        state: State = fight.rs
-        return state
-
     # -- a unit now ----------------------------------------------------------------------
 
     def _agility(self, fight: Fight, state: State, cid: str) -> int:
@@ -256,7 +251,7 @@ class AgilityOrder(Ruleset):
         came = self.summoned_in(fight, cid)  # once: a big battle asks of every unit
         if self._gone(fight, cid, came):
             return ("AO-14", "an unthralled summon: vanished")
-        felled = fight.rs.felled.get(cid)  # the chain's rule, death event or not
+        felled = self.state(fight).felled.get(cid)  # the chain's rule, death event or not
         if felled:
             return (felled, "dead")
         if status.dead:

@@ -65,7 +65,7 @@ class State:
     caches: Caches = field(default_factory=Caches, compare=False)
 
 
-class Phases(Ruleset):
+class Phases(Ruleset[State]):
     id = "phases"
     GEAR = ()  # its units carry no weapons or spells
     RULES = RULES
@@ -236,7 +236,7 @@ class Phases(Ruleset):
 
     def at_round(self, fight: Fight, round_: int) -> RoundLog:
         """The round's log: this one, one gone by, or one to come (worked out ahead)."""
-        state: State = fight.rs
+        state = self.state(fight)
         if round_ == state.now.round:
             return state.now
         if round_ in state.past:
@@ -441,11 +441,6 @@ class Phases(Ruleset):
         changed = () if event.simultaneous else (event.actor,)
         return replace(state, now=log, dismounted=dismounted, seq=seq,
                        memo=carried(state, *changed))
-
-    @staticmethod
-    def state(fight: Fight) -> State:
-        state: State = fight.rs
-        return state
 
     # -- the simulation, read ---------------------------------------------------------
 
@@ -884,7 +879,7 @@ class Phases(Ruleset):
     def row_groups(self, fight: Fight) -> dict[str, tuple[str, str]]:
         """The tracker folds a large battle by squad (PH-7); worked out again only when
         the squads change (a Regroup, a new leader) or a unit joins."""
-        state: State = fight.rs
+        state = self.state(fight)
         caches, roster = state.caches, fight.roster
         # the roster by identity and size: a unit joins it in place, and an undo folds
         # a copy of it (the same squads may then meet another unit that joined)

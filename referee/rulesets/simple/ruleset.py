@@ -33,7 +33,7 @@ class State:
     rerolls: Mapping[int, Mapping[str, tuple[int, ...]]]
 
 
-class Simple(Ruleset):
+class Simple(Ruleset[State]):
     id = "simple"
     RULES = RULES
     GEAR = ("weapons",)
@@ -83,7 +83,7 @@ class Simple(Ruleset):
                                                             dict[str, tuple[int, ...]]]:
         """SI-4: the rolls in force in `round_`: that round's, or every roll so far when
         initiative is rolled once per fight (a latecomer's too)."""
-        state: State = fight.rs
+        state = self.state(fight)
         if self.settings.rolled == "each round":
             return dict(state.rolls.get(round_, {})), dict(state.rerolls.get(round_, {}))
         rolls: dict[str, int] = {}
@@ -243,7 +243,8 @@ class Simple(Ruleset):
         if waiting:
             plan.notes.append(f"initiative to roll for {', '.join(waiting)}: i, or I to "
                               "type real dice (SI-2)")
-        first = min((r for r, found in fight.rs.rolls.items() if found), default=round_)
+        first = min((r for r, found in self.state(fight).rolls.items() if found),
+                    default=round_)
         if self.settings.rolled == "once" and round_ > first:
             plan.notes.append(f"initiative as rolled in round {first}: once per fight (SI-4)")
         return plan

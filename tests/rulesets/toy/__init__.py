@@ -36,7 +36,7 @@ class State:
     shouts: dict[str, int]
 
 
-class Toy(Ruleset):
+class Toy(Ruleset[State]):
     id = "toy"
     RULES = RULES
 
@@ -98,13 +98,13 @@ class Toy(Ruleset):
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         cells = super().cells(fight, cid)
-        state: State = fight.rs
+        state = self.state(fight)
         cells["speed"] = Cell(str(fight.roster[cid].stat("speed", 0)))
         cells["shouts"] = Cell(str(state.shouts.get(cid, 0)), "good")
         return cells
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
-        state: State = fight.rs
+        state = self.state(fight)
         return {"shouts": dict(state.shouts)}
 
     def acts(self, fight: Fight) -> list[Act]:
