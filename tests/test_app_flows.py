@@ -13,6 +13,7 @@ from referee.app.combat import CombatScreen
 from referee.app.forms import ClockForm as DeclareForm
 from referee.app.forms import FormScreen as Form
 from referee.engine import events as ev
+from referee.rulesets.demon_idol.state import state_of
 from referee.session.files import load_save
 from tests.conftest import ROOT
 
@@ -300,7 +301,7 @@ async def test_morale_on_both_rulesets(tmp_path):
         fill(pilot, roll="3", target="7")
         form.query_one("#f-passed").index = 2  # breaks
         await pilot.press("enter")
-        morale = pilot.app.table.fight.morale[1][0]
+        morale = state_of(pilot.app.table.fight).morale[1][0]  # demon-idol's own fold
         assert morale.group == ("goblins",) and morale.passed is False
     cu = tmp_path / "cu.toml"
     cu.write_text(COUNT_UP.read_text())

@@ -253,7 +253,10 @@ def test_morale_is_its_dice_against_its_tn(insight: int, hd: int, agility: int,
     refused(fight, [roll, replace(morale, roll=total + 1)], "roll")
     refused(fight, [replace(roll, total=roll.total + 1), morale], "total")
     enter(fight, roll, morale)
-    assert fight.morale[1][-1].passed == (total >= tn)  # the fold keeps the verdict
+    kept = fight.events[-1]  # in effect, as entered
+    assert isinstance(kept, ev.Morale) and kept.passed == (total >= tn)
+    # the fold keeps the verdict: count-up's marks, a break ending its checks (CU-6)
+    assert fight.status["w0"].marks["broke"] == (total < tn)
 
 
 @settings(max_examples=150, deadline=None)

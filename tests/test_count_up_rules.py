@@ -244,7 +244,8 @@ def test_the_heal_check_is_against_ten_plus_the_largest_wound():
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=3, critical=True))
     f.push(ev.Damage(round=1, target="w1", amount=7, critical=True))  # W-2: dying
-    (check,) = RULESET.heal_fields(f, "w1")
+    stabilise, check = RULESET.heal_fields(f, "w1")  # the form's tick is count-up's own
+    assert (stabilise.name, stabilise.label, stabilise.kind) == ("stabilize", "stabilise", "bool")
     assert check.title == "Heal check (TN 17)" and "Wolf 1 17" in check.help
     assert RULESET.cells(f, "w1")["points"].text == "S0 W-2/8 TN17"
     heal = ev.Heal(round=1, target="w1", amount=0)
@@ -252,6 +253,10 @@ def test_the_heal_check_is_against_ten_plus_the_largest_wound():
     assert isinstance(failed, cu.Heal) and not failed.stabilize and failed.tn == 17
     with pytest.raises(RefereeError, match="under TN 17"):
         RULESET.heal_events(f, replace(heal, stabilize=True), {"check": 16})
+    with pytest.raises(RefereeError, match="under TN 17"):  # ticked on the form
+        RULESET.heal_events(f, heal, {"stabilize": True, "check": 16})
+    (ticked,) = RULESET.heal_events(f, heal, {"stabilize": True, "check": None})
+    assert ticked.stabilize and getattr(ticked, "check", None) is None
     (held,) = RULESET.heal_events(f, heal, {"check": 17})
     assert held.stabilize
     with pytest.raises(RefereeError) as caught:

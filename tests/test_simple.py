@@ -204,3 +204,24 @@ async def test_a_round_at_the_table(tmp_path: Path) -> None:
     assert after.round == 2
     assert any(isinstance(e, ev.Damage) for e in after.log)
     assert after.plan(2).labels() == first.labels()
+
+
+async def test_a_hit_aims_at_an_enemy_still_standing(tmp_path: Path) -> None:
+    """With no declaration to say whom, the hit form offers the first enemy not down."""
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+
+    path = tmp_path / "fight.toml"
+    path.write_text((ROOT / "saves" / "side-d6.toml").read_text())
+    session_fight = load_save(path).fight
+    assert list(session_fight.roster)[3] == "bandit1"
+    app = RefereeApp(path, tmp_path, random.Random(7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.table.append([Initiative(round=1, rolls={"party": 5, "bandits": 2}),
+                          ev.Damage(round=1, target="bandit1", amount=6)])
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        form = pilot.app.screen
+        assert isinstance(form, FormScreen)
+        assert form.values()["target"] == "bandit2"

@@ -344,14 +344,16 @@ class CombatScreen(Screen[None]):
         return Field("target", label, "choice", default, required=True, options=self.living())
 
     def enemy_of(self, actor: str | None) -> str | None:
-        """Who `actor` aims at: its declared target, else the first living enemy."""
+        """Who `actor` aims at: its declared target, else the first enemy still standing
+        (none down, in the ruleset's words), else the first living one."""
         declared = self.declared_target(actor)
         if declared in self.table.fight.roster:
             return declared
         fight = self.table.fight
         side = fight.roster[actor].side if actor in fight.roster else None
-        return next((cid for cid, c in fight.roster.items()
-                     if c.side != side and fight.alive(cid)), None)
+        enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
+        standing = (cid for cid in enemies if not fight.ruleset.state_word(fight, cid))
+        return next(standing, enemies[0] if enemies else None)
 
     def attacker(self) -> str | None:
         """Who a hit or a miss is by: one of the current beat's actors (the one under the
@@ -429,14 +431,13 @@ class CombatScreen(Screen[None]):
 
     def action_heal(self) -> None:
         fight = self.table.fight
+        # the ruleset's own fields (count-up's stabilise and Heal check) follow the target
         own = fight.ruleset.heal_fields(fight, self.selected())
         fields = (Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
-                  self.target_field(self.selected()),  # the one under the cursor
-                  Field("stabilize", "stabilise", "bool", False)) + own
+                  self.target_field(self.selected())) + own  # the one under the cursor
 
         def done(values: dict[str, Any]) -> None:
             self.apply(self.table.heal, values["target"], values["amount"],
-                       bool(values.get("stabilize")),
                        values={f.name: values.get(f.name) for f in own})
 
         self.ask(Form("Heal", fields), done)

@@ -4,7 +4,9 @@ Shaped like python-chess's Board: `push(event)` validates and applies, `pop()` t
 the last event back, `copy()` gives an independent fight. State is only ever the fold
 of the events over the encounter, so undo, resume and replay cannot drift. The fold's
 state is one `FightState` (the core's part) holding the ruleset's own part (`rs`), which
-the ruleset folds immutably through its `apply` hook.
+the ruleset folds immutably through its `apply` hook. Events only some rulesets act on
+(surprise, a morale check, a heal's `stabilize`) are checked here and folded by those
+rulesets alone.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ class Status:
     conditions: dict[str, int | None] = field(default_factory=dict)
     dead: bool = False
     hp_at_round_start: int = 0
-    stable: bool = False
     marks: dict[str, Any] = field(default_factory=dict)  # the ruleset's own values
 
     def copy(self) -> Status:
@@ -69,9 +70,7 @@ class FightState:
         self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
         self.sides = {s.id for s in encounter.sides}
         self.joins: dict[str, tuple[int, ev.Join]] = {}
-        self.surprise: ev.Surprise | None = None
         self.resolved: dict[int, set[str]] = {}  # round -> keys of the planned actions done
-        self.morale: dict[int, list[ev.Morale]] = {}
         self.ended = False
         self.rs: Any = None
 
@@ -88,16 +87,15 @@ class FightState:
         other.sides = set(self.sides)
         other.joins = dict(self.joins)
         other.resolved = {r: set(keys) for r, keys in self.resolved.items()}
-        other.morale = {r: list(items) for r, items in self.morale.items()}
         return other  # `rs` is immutable: shared
 
 
-def _status(ruleset: Ruleset, c: Combatant) -> Status:
+def _status(ruleset: Ruleset[Any], c: Combatant) -> Status:
     return Status(c.hp, c.max_hp, hp_at_round_start=c.hp, marks=ruleset.marks(c))
 
 
 class Fight:
-    def __init__(self, encounter: Encounter, ruleset: Ruleset) -> None:
+    def __init__(self, encounter: Encounter, ruleset: Ruleset[Any]) -> None:
         self.encounter = encounter
         self.ruleset = ruleset
         self.log: list[ev.Event] = []  # every event, undo and redo too: the save's [[events]]
@@ -167,16 +165,8 @@ class Fight:
         return self.state.joins
 
     @property
-    def surprise(self) -> ev.Surprise | None:
-        return self.state.surprise
-
-    @property
     def resolved(self) -> dict[int, set[str]]:
         return self.state.resolved
-
-    @property
-    def morale(self) -> dict[int, list[ev.Morale]]:
-        return self.state.morale
 
     @property
     def ended(self) -> bool:
@@ -504,16 +494,11 @@ class Fight:
         state.status[e.combatant.id] = _status(self.ruleset, e.combatant)
         state.joins[e.combatant.id] = (e.round, e)
 
-    def _apply_surprise(self, index: int, e: ev.Surprise) -> None:
-        self.state.surprise = e
-
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
         self.ruleset.apply_damage(self, self.state.status[e.target], e)
 
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
-        status = self.state.status[e.target]
-        self.ruleset.apply_heal(self, status, e)
-        status.stable = status.stable or e.stabilize
+        self.ruleset.apply_heal(self, self.state.status[e.target], e)
 
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
         conditions = self.state.status[e.target].conditions
@@ -521,9 +506,6 @@ class Fight:
             conditions[e.name] = e.duration
         else:
             conditions.pop(e.name, None)
-
-    def _apply_morale(self, index: int, e: ev.Morale) -> None:
-        self.state.morale.setdefault(e.round, []).append(e)
 
     def _apply_death(self, index: int, e: ev.Death) -> None:
         self.state.status[e.target].dead = True

@@ -287,11 +287,12 @@ class Table:
         text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
         return self.session.append(ev.Note(round=self.round, text=text))
 
-    def heal(self, target: str, amount: int | str, stabilize: bool = False,
+    def heal(self, target: str, amount: int | str,
              values: Mapping[str, Any] | None = None) -> list[ev.Event]:
-        """`values`: the answers to the ruleset's own heal fields (a Heal check)."""
+        """`values`: the answers to the ruleset's own heal fields (count-up's stabilise and
+        Heal check), which its `heal_events` turns into the events."""
         total, rolls = self.amount(amount, f"healing for {self.name(target)}")
-        heal = ev.Heal(round=self.round, target=target, amount=total, stabilize=stabilize)
+        heal = ev.Heal(round=self.round, target=target, amount=total)
         made = self.fight.ruleset.heal_events(self.fight, heal, values or {})
         return self.append([*rolls, *made])
 

@@ -162,9 +162,11 @@ def tracker(fight: Fight, plan: Plan | None, acting: set[str]) -> list[TrackerRo
 
 
 def row_basis(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple[Any, ...]:
-    """What a tracker row is worked out from: a row whose basis did not change is kept."""
+    """What a tracker row is worked out from: a row whose basis did not change is kept.
+    What only a ruleset keeps (count-up's stabilised, demon-idol's broken morale) is in
+    the marks or the ruleset's state, whose every change is a new object."""
     status = fight.status[cid]
-    return (acting, status.hp, status.dead, status.stable, tuple(status.conditions.items()),
+    return (acting, status.hp, status.dead, tuple(status.conditions.items()),
             tuple(status.marks.items()), id(decl), id(fight.rs))
 
 

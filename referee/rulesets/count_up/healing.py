@@ -1,8 +1,8 @@
 """CU-8: a Dying or Incapacitated creature is stabilised by a Heal check at TN 10 + the
 highest damage of the wounds it has (each hit to its Wound Points is a wound).
 
-The heal form names each TN; a Heal check typed in decides it, and the heal event keeps
-the check and the TN beside the verdict.
+The heal form asks whether it stabilises and names each TN; a Heal check typed in decides
+it, and the heal event keeps the check and the TN beside the verdict.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
+from referee.engine.record import replace
 from referee.engine.specs import Field
 
 from . import events as cu
@@ -43,21 +44,28 @@ def tn_text(rs: CountUp, fight: Fight, cid: str) -> str:
            f"{tn_of(rs, fight, cid)}"
 
 
+STABILISE = Field("stabilize", "stabilise", "bool", False)
+
+
 def heal_fields(rs: CountUp, fight: Fight, target: str | None) -> tuple[Field, ...]:
-    """The heal form's Heal check, labelled with the target's TN, its help naming every
-    TN: the form's target can change after it opens."""
+    """The heal form's stabilise tick and Heal check, the check labelled with the target's
+    TN, its help naming every TN: the form's target can change after it opens."""
     who = needing(rs, fight)
     label = f"Heal check (TN {tn_of(rs, fight, target)})" if target in who else "Heal check"
     tns = ", ".join(f"{fight.roster[cid].name} {tn_of(rs, fight, cid)}" for cid in who)
     help = (f"stabilises at TN {rs.heal_tn} + largest wound: {tns} (CU-8)" if tns else
             "no one is Dying or Incapacitated (CU-8)")
-    return (Field("check", label, "int", minimum=CHECK[0], maximum=CHECK[1], help=help),)
+    return (STABILISE,
+            Field("check", label, "int", minimum=CHECK[0], maximum=CHECK[1], help=help))
 
 
 def heal_events(rs: CountUp, fight: Fight, heal: ev.Heal,
                 values: Mapping[str, Any]) -> list[ev.Event]:
-    """Healing with a Heal check typed in: the check against the target's TN decides
-    whether it stabilises (a tick for stabilise against a failed check is refused)."""
+    """Healing as the heal form answered: ticked stabilise, it stabilises; a Heal check
+    typed in decides it against the target's TN instead (a tick for stabilise against a
+    failed check is refused)."""
+    if values.get("stabilize") and not heal.stabilize:
+        heal = replace(heal, stabilize=True)
     check = values.get("check")
     if check is None:
         return [heal]

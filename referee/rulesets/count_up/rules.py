@@ -1,7 +1,7 @@
 """Every rule id of the count-up spec, and where it lives in this package."""
 
 RULES = {
-    "CU-1": "ruleset.py: surprised (skipped in round 1)",
+    "CU-1": "ruleset.py: surprised (skipped in round 1); State.surprise",
     "CU-2": "ruleset.py: roll_initiative, initiative_from, base_initiative; State.base; "
             "outcomes.py: check_initiative (a rolled base is its die less Agility)",
     "CU-3": "ruleset.py: modifier, weapon_used, round_initiative; rulesets/count-up.toml",
@@ -13,8 +13,9 @@ RULES = {
             "outcomes.py: check_morale (the verdict is its dice against the TN)",
     "CU-7": "ruleset.py: apply_damage, critical_damage; hits.py: critical_field, "
             "damage_events (the weapon's multiplier); outcomes.py: multiplier",
-    "CU-8": "ruleset.py: condition (stabilised), after, end_of_round, stabilize_tn; "
-            "standing (the dead take no turn); healing.py: the Heal check's TN",
+    "CU-8": "ruleset.py: condition (stabilised), apply_heal (the `stable` mark), after, "
+            "end_of_round, stabilize_tn; standing (the dead take no turn); healing.py: the "
+            "Heal check's TN, the heal form's stabilise",
     "CU-9": "ruleset.py: injury; injuries.py: injury_form (the last critical hit), "
             "roll_injury (the verdict); outcomes.py: check_injury (d% against the damage, "
             "the d20's row)",

@@ -83,9 +83,11 @@ class State:
     # who has died, in which round, and the planned actions done when it did: one slain
     # while its own beat is under way still acts in it (CU-4: double knock-outs happen)
     died: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
+    # the fight's surprise, the last one logged: who does not act in round 1 (CU-1)
+    surprise: ev.Surprise | None = None
 
 
-class CountUp(Ruleset):
+class CountUp(Ruleset[State]):
     id = "count-up"
     RULES = RULES
     COMBATANT_FIELDS = stats.COMBATANT
@@ -178,7 +180,8 @@ class CountUp(Ruleset):
 
     def marks(self, combatant: Combatant) -> dict[str, Any]:
         # big hits taken, and how many of them (and by how much it was outnumbered) its
-        # last morale check already answered: a check is not asked for twice (CU-6)
+        # last morale check already answered: a check is not asked for twice (CU-6);
+        # `stable`: stabilised by a Heal check (CU-8), a mark the tracker watches
         return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
                 "big_hit_round": 0, "big_hits": 0, "checked_hits": 0, "checked_margin": 0,
                 "broke": False, "largest_wound": 0, "stable": False}
@@ -187,8 +190,6 @@ class CountUp(Ruleset):
         if isinstance(event, ev.Morale) and event.passed is not None:
             for cid in fight.members(event.group):
                 self.settle(fight, cid, event.passed)
-        if isinstance(event, ev.Heal):
-            self.healed(fight.status[event.target])
         return self.deaths(fight, self.folded(fight, state, event), event)
 
     def settle(self, fight: Fight, cid: str, passed: bool) -> None:
@@ -199,16 +200,9 @@ class CountUp(Ruleset):
         marks["checked_margin"] = max(self.margin(fight, cid), 0)
         marks["broke"] = marks["broke"] or not passed
 
-    @staticmethod
-    def healed(status: Status) -> None:
-        """Healed above 0 Wound Points, a creature is no longer the stabilised one: a
-        later fall below 0 is Dying again (CU-8). Kept among its marks too, which the
-        tracker watches for a change."""
-        if status.marks["wounds"] > 0:
-            status.stable = False
-        status.marks["stable"] = status.stable
-
     def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, ev.Surprise):
+            return replace(state, surprise=event)  # CU-1
         if isinstance(event, cu.Initiative):
             return replace(state, base={**state.base, **self.base_initiative(fight, event)})
         if isinstance(event, cu.Join) and event.base is not None and event.combatant:
@@ -483,7 +477,7 @@ class CountUp(Ruleset):
         return count < at
 
     def surprised(self, fight: Fight, d: ev.Declare) -> bool:
-        surprise = fight.surprise
+        surprise = self.state(fight).surprise
         return (d.round == 1 and surprise is not None
                 and fight.is_member(d.actor, surprise.surprised))
 
@@ -507,6 +501,9 @@ class CountUp(Ruleset):
         marks = status.marks
         marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
         status.hp = marks["wounds"]
+        # CU-8: a heal that stabilises makes it the stabilised one; healed above 0 Wound
+        # Points it no longer is, and a later fall below 0 is Dying again
+        marks["stable"] = (marks["stable"] or event.stabilize) and marks["wounds"] <= 0
 
     def morale_triggers(self, fight: Fight, intimidated: tuple[str, ...] = ()) -> list[
             tuple[str, str]]:
@@ -551,7 +548,7 @@ class CountUp(Ruleset):
         wounds = status.marks["wounds"]
         if status.dead or wounds <= -stats.strength(combatant):
             return "dead"
-        if status.stable and wounds <= 0:
+        if status.marks["stable"] and wounds <= 0:
             return "stabilised"
         if wounds < 0:
             return "dying"
@@ -587,7 +584,7 @@ class CountUp(Ruleset):
         out: list[ev.Event] = []
         for cid, status in fight.status.items():
             combatant = fight.roster[cid]
-            if self.condition(combatant, status) != "dying" or status.stable:
+            if self.condition(combatant, status) != "dying" or status.marks["stable"]:
                 continue
             out.append(ev.Damage(round=fight.round, target=cid, amount=1, critical=True,
                                  note="dying: 1 Wound Point at the end of the round (CU-8)"))

@@ -113,7 +113,7 @@ def collect_segments(ruleset: DemonIdol, fight: Fight, round_: int,
 
 def morale_failures(fight: Fight, round_: int) -> dict[str, ev.Morale]:
     failed: dict[str, ev.Morale] = {}
-    for check in fight.morale.get(round_, []):
+    for check in state_of(fight).morale.get(round_, ()):
         if check.passed is False:
             for cid in fight.members(check.group):
                 failed[cid] = check
@@ -158,7 +158,7 @@ def build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
 
 def _build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
     plan = Plan(ruleset.id, round_, [])
-    segments = getattr(fight.surprise, "segments", 0)
+    segments = getattr(state_of(fight).surprise, "segments", 0)
     found = collect_segments(ruleset, fight, round_, segments if round_ == 1 else 0)
     if round_ == 1 and segments:
         for segment in range(1, segments + 1):
@@ -221,7 +221,7 @@ def mark(lost: Mapping[tuple[int, str], di.SpellLost], round_: int,
 def morale_notes(fight: Fight, round_: int, due: bool = True) -> list[str]:
     """Checks due (unless the fight is over) and failures that replaced actions."""
     notes = []
-    for check in fight.morale.get(round_, []):
+    for check in state_of(fight).morale.get(round_, ()):
         who = ", ".join(check.group)
         if check.passed is None and due:
             notes.append(f"morale check due for {who}: roll it when their side's turn comes "

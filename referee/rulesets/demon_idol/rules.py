@@ -22,10 +22,11 @@ RULES = {
     "DI-15": "consequences.py: spell_lost_by, after",
     "DI-16": "layout.py: delay_ranks; the declaration clock (Form.clock); views.py: the "
              "delay shown with the declaration",
-    "DI-17": "surprise.py: surprise_beats; ruleset.py: _check_surprise_declare",
+    "DI-17": "surprise.py: surprise_beats; ruleset.py: _check_surprise_declare, apply; "
+             "state.py: State.surprise",
     "DI-18": "order.py: morale_failures, morale_notes; ruleset.py: the morale command, "
-             "apply; state.py: State.broken; views.py: the avoidance shown in place of the "
-             "declaration",
+             "apply, _morale; state.py: State.morale, State.broken; views.py: the "
+             "avoidance shown in place of the declaration",
     "DI-19": "consequences.py: after, end_of_round (bleeding, death)",
     "DI-20": "ruleset.py: apply (end: a recovery turn); views.py: tell (the end logged "
              "with the recovery turn); ending.py (the plan once the fight is over)",

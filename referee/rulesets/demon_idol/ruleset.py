@@ -98,7 +98,7 @@ DECLARE_SPECS = {
 }
 
 
-class DemonIdol(Ruleset):
+class DemonIdol(Ruleset[State]):
     id = "demon-idol"
     RULES = RULES
     COMBATANT_FIELDS = stats.COMBATANT
@@ -174,13 +174,23 @@ class DemonIdol(Ruleset):
             return replace(state, fired={**state.fired, (event.round, event.actor): event})
         if kind in ("damage", "heal", "death"):
             return self._fell(fight, state, event)
-        if kind == "morale" and isinstance(event, ev.Morale) and event.passed is False:
-            broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
-                                  event.avoid or "flee")
-            return replace(state, broken={**state.broken, **broke})
+        if kind == "surprise" and isinstance(event, ev.Surprise):
+            return replace(state, surprise=event)  # DI-17
+        if kind == "morale" and isinstance(event, ev.Morale):
+            return self._morale(fight, state, event)
         if kind == "end":
             fight.phase = "recovery"  # DI-20: one recovery turn
         return state
+
+    @staticmethod
+    def _morale(fight: Fight, state: State, event: ev.Morale) -> State:
+        """DI-18: a check kept in its round (due or rolled); one failed notes who broke."""
+        checks = {**state.morale, event.round: state.morale.get(event.round, ()) + (event,)}
+        if event.passed is not False:
+            return replace(state, morale=checks)
+        broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
+                              event.avoid or "flee")
+        return replace(state, morale=checks, broken={**state.broken, **broke})
 
     @staticmethod
     def _fell(fight: Fight, state: State, event: ev.Event) -> State:
@@ -304,7 +314,7 @@ class DemonIdol(Ruleset):
                 raise IllegalDeclaration(f"unknown combatant {target!r}", ("shots", index))
 
     def _check_surprise_declare(self, fight: Fight, d: di.Declare) -> None:
-        surprise = fight.surprise
+        surprise = state_of(fight).surprise
         segments = getattr(surprise, "segments", 0)
         if surprise is None or segments == 0:
             raise IllegalDeclaration("no surprise segments in this fight (DI-17)", ("segment",))
