@@ -225,3 +225,13 @@ async def test_a_hit_aims_at_an_enemy_still_standing(tmp_path: Path) -> None:
         form = pilot.app.screen
         assert isinstance(form, FormScreen)
         assert form.values()["target"] == "bandit2"
+
+
+def test_an_ended_fight_has_no_beat_to_come() -> None:
+    """After the end (E) the plan marks no beat as the next: the fight is over."""
+    rs = ruleset()
+    f = fight(rs)
+    f.push(Initiative(round=1, rolls={"party": 5, "orcs": 2}))
+    assert f.plan(1).current(set()) == 1
+    f.push(ev.End(round=1))
+    assert f.plan(1).current(set()) is None

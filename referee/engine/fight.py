@@ -282,7 +282,9 @@ class Fight:
         """The round's order, with what can no longer happen (a dying actor's blow)
         marked skipped."""
         round_ = self.plan_round() if round_ is None else round_
-        return self.ruleset.mark_unable(self, self.ruleset.plan(self, round_))
+        plan = self.ruleset.mark_unable(self, self.ruleset.plan(self, round_))
+        plan.over = self.ended and round_ >= max(self.round, 1)
+        return plan
 
     def plan_round(self) -> int:
         return self.ruleset.plan_round(self)

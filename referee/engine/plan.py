@@ -100,6 +100,7 @@ class Plan:
     # moments between beats that resolve nothing but matter to what does (a spell's
     # start): each {"before": beat number, "actor", "action", "point", "rules", "why"}
     points: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False  # the fight ended in this round: no beat is still to come
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -123,8 +124,11 @@ class Plan:
         return list(self.beats[number - 1].action_keys())
 
     def current(self, resolved: set[str]) -> int | None:
-        """The first beat (1-based) with an action still to resolve, or None: an action
-        marked skipped (its actor can no longer act) is not waited for."""
+        """The first beat (1-based) with an action still to resolve, or None (the round
+        is done, or the fight is over): an action marked skipped (its actor can no longer
+        act) is not waited for."""
+        if self.over:
+            return None
         for number, beat in enumerate(self.beats, start=1):
             keys = beat.action_keys()
             if resolved.issuperset(keys):
