@@ -1,12 +1,14 @@
 """The command line: the app (`referee`, `referee play`) and the headless commands (plan,
-check, replay, export, roll, demo), as argparse subcommands; a ruleset package may add its
-own (its `commands.py`).
+check, replay, export, roll, act, demo), as argparse subcommands. Any other word names an
+act of the save's ruleset: `referee WORD SAVE [options]` is `referee act SAVE WORD
+[options]` (cli_acts.py renders it from the act's spec), so a ruleset's own commands
+(sanctum's fight and odds) are its acts, found through the save like every act.
 
 Start-up is part of the interface (`referee plan SAVE --json` is run from scripts), so this
 module imports neither the engine nor the files layer nor Textual at the top: each command
 imports what it needs, a core command builds its own parser only (not the whole tree), and
-the rulesets' `commands.py` are imported only for a command word that is not a core one, or
-for the top-level help.
+the acts are rendered (cli_acts.py imported) only for `act` or a word that is not a core
+command.
 """
 
 from __future__ import annotations
@@ -14,11 +16,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-import referee
 
 if TYPE_CHECKING:
     import argparse
@@ -28,18 +27,13 @@ if TYPE_CHECKING:
 
 Handler = Callable[["argparse.Namespace"], int]
 
-# Where ruleset packages live, as (folder, import prefix), until `referee.rulesets` says so
-# itself (PACKAGE_DIRS). A package `<folder>/<name>/` with a `commands.py` adds commands:
-# `add_commands(subparsers, host) -> dict[str, Callable[[argparse.Namespace], int]]`:
-# `host` (a CommandHost) is all it may use of the layers above the engine, which a ruleset
-# package never imports.
-RULESET_DIRS = [(Path(referee.__file__).parent / "rulesets", "referee.rulesets")]
-
 DESCRIPTION = "A referee assistant for tabletop combat."
 EPILOG = """\
 With no command, referee opens the app on a fresh copy of the bundled demo
 (written to ./saves/demo-<time>.toml; the bundled file is never changed).
-`referee COMMAND --help` shows a command's arguments and options."""
+`referee COMMAND --help` shows a command's arguments and options.
+Any other word names an act of the save's ruleset: `referee ACT SAVE [options]` does it,
+as `referee act SAVE ACT [options]` does; `referee act SAVE` lists them."""
 
 
 class UsageError(Exception):
@@ -80,12 +74,13 @@ def replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print it as JSON")
 
 
-def output_arguments(parser: argparse.ArgumentParser, what: str,
-                     metavar: str = "FILE") -> None:
+def output_arguments(parser: argparse.ArgumentParser, what: str, metavar: str = "FILE",
+                     prefix: str = "") -> None:
     """`-o FILE` and `--force`: every command that writes a file takes both, and writes
-    through `write_output` (never over its input; over another file only with --force)."""
-    parser.add_argument("-o", "--output", metavar=metavar, help=what)
-    parser.add_argument("--force", action="store_true",
+    through `write_output` (never over its input; over another file only with --force).
+    `prefix`: before their names in the parsed arguments (an act's fields have the rest)."""
+    parser.add_argument("-o", "--output", dest=f"{prefix}output", metavar=metavar, help=what)
+    parser.add_argument("--force", dest=f"{prefix}force", action="store_true",
                         help="replace the output file if it exists (never the input)")
 
 
@@ -206,16 +201,28 @@ def run_serve(args: argparse.Namespace) -> int:
     return cmd_serve(Path(args.save), args.host, args.port, args.token)
 
 
-def act_arguments(parser: argparse.ArgumentParser) -> None:
-    from referee.cli_acts import act_arguments as arguments
+def act_arguments(parser: argparse.ArgumentParser, word: str | None = None) -> None:
+    """`SAVE [ACT]`, or (`word`: `referee WORD SAVE`) the save alone; the act's own options
+    after it are read once the save says which act it is (cli_acts.py)."""
+    import argparse
 
-    arguments(parser)
+    save_argument(parser)
+    if word is None:
+        parser.add_argument("act", metavar="ACT", nargs="?",
+                            help="the act to do (without it: the list of acts)")
+    else:
+        parser.set_defaults(act=word)
+    parser.add_argument("--actor", metavar="ID", help="the combatant who acts")
+    parser.add_argument("--seed", type=whole, metavar="X",
+                        help="the program's dice from random.Random(X) (default: from the "
+                             "save's seed and its log, as the app rolls)")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
 
 def run_act(args: argparse.Namespace) -> int:
     from referee.cli_acts import run_act as act
 
-    return act(args, opened, CommandHost.open_for_writing)
+    return act(args)
 
 
 class Command(NamedTuple):
@@ -245,104 +252,6 @@ CORE: dict[str, Command] = {
 }
 
 
-# -- commands a ruleset adds -------------------------------------------------------------
-
-
-def ruleset_dirs() -> list[tuple[Path, str]]:
-    """(folder, import prefix) for each place ruleset packages live."""
-    try:
-        rulesets = import_module("referee.rulesets")
-    except ModuleNotFoundError as error:
-        if error.name != "referee.rulesets":
-            raise
-        return RULESET_DIRS
-    return list(getattr(rulesets, "PACKAGE_DIRS", RULESET_DIRS))
-
-
-def command_modules(dirs: Sequence[tuple[Path | str, str]]) -> list[str]:
-    """The module names of the rulesets' `commands.py`, found by path: nothing is imported."""
-    names = []
-    for folder, prefix in dirs:
-        folder = Path(folder)
-        if not folder.is_dir():
-            continue
-        for package in sorted(folder.iterdir()):
-            name = package.name
-            if name.isidentifier() and not name.startswith("_") and (
-                    package / "commands.py").is_file():
-                names.append(f"{prefix}.{name}.commands")
-    return names
-
-
-class CommandHost:
-    """What a ruleset's own commands may use of the command line and the files: handed to
-    its `add_commands`, so the ruleset package imports only the engine."""
-
-    UsageError = UsageError
-
-    @staticmethod
-    def formatter() -> type[argparse.HelpFormatter]:
-        return formatter()
-
-    @staticmethod
-    def whole(text: str) -> int:
-        return whole(text)
-
-    @staticmethod
-    def output_arguments(parser: argparse.ArgumentParser, what: str,
-                         metavar: str = "FILE") -> None:
-        output_arguments(parser, what, metavar)
-
-    @staticmethod
-    def opened(path: Path) -> Save:
-        return opened(path)
-
-    @staticmethod
-    def claim_output(output: str, inputs: Sequence[Path], force: bool) -> None:
-        claim_output(output, inputs, force)
-
-    @staticmethod
-    def write_copy(output: str, save: Save, log: Sequence[Any], force: bool) -> Path:
-        """A save of `save`'s encounter with `log`, written to `output` as `-o` writes."""
-        from referee.session.writer import save_text
-
-        return write_output(output, save_text(save.encounter, list(log)), [save.path], force)
-
-    @staticmethod
-    def open_for_writing(path: Path) -> Any:
-        """The save's session, locked (another referee's: a UsageError)."""
-        from referee.session.lock import SaveLocked
-        from referee.session.store import Session
-
-        try:
-            return Session.open(path, lock=True)
-        except SaveLocked as error:
-            raise UsageError(str(error)) from None
-
-    @staticmethod
-    def append(session: Any, event: Any) -> None:
-        """An event on disk before it is told (a failed write: a UsageError)."""
-        from referee.session.store import SaveError
-
-        try:
-            session.append(event)
-        except SaveError as error:
-            raise UsageError(str(error)) from None
-
-
-def ruleset_commands(subparsers: argparse._SubParsersAction) -> dict[str, Handler]:
-    """Import each ruleset's `commands.py` and let it add its subcommands."""
-    import argparse
-
-    handlers: dict[str, Handler] = {}
-    for name in command_modules(ruleset_dirs()):
-        try:
-            handlers.update(import_module(name).add_commands(subparsers, CommandHost))
-        except argparse.ArgumentError as error:  # a command named twice
-            raise UsageError(f"{name}: {error}") from None
-    return handlers
-
-
 # -- the entry point ---------------------------------------------------------------------
 
 
@@ -350,9 +259,10 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
     """The arguments and the chosen command's handler (None: the app).
 
     A core command (the common case, and the one scripts time) gets its own parser only,
-    `referee plan` exactly as the subcommand of the full tree would be; the full tree (every
-    core command, and the rulesets' commands) is built for anything else: the top-level
-    help, a ruleset's command, a mistake, or no command at all.
+    `referee plan` exactly as the subcommand of the full tree would be. Any other word
+    followed by more is an act of the save's ruleset (`referee fight SAVE` is `referee act
+    SAVE fight`), its options read once the save says which act it is. The full tree of
+    core commands is built for anything else: the top-level help, a mistake, or no command.
     """
     word = argv[0] if argv else None
     if word in CORE:
@@ -361,17 +271,30 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
         args = parser.parse_args(argv[1:])
         args.command = word
         return args, command.run
-    parser, subparsers = full_parser()
-    handlers = {name: command.run for name, command in CORE.items()}
-    if word is not None:  # a ruleset's command, the help, or a mistake
-        for name, handler in ruleset_commands(subparsers).items():
-            handlers.setdefault(name, handler)
+    if word is not None and not word.startswith("-") and len(argv) > 1:
+        return act_word(word, argv[1:]), run_act
+    parser, _ = full_parser()
+    if word is not None and not word.startswith("-"):  # a word alone: no save to ask
+        choices = ", ".join(repr(name) for name in CORE)
+        parser.error(f"argument COMMAND: invalid choice: {word!r} (choose from {choices}; "
+                     f"an act of a save's ruleset takes the save: referee {word} SAVE)")
     args = parser.parse_args(argv)
-    if args.command is None:
-        return args, None
-    if args.command not in handlers:
-        raise UsageError(f"{args.command}: the ruleset that adds it gives no handler for it")
-    return args, handlers[args.command]
+    return args, None if args.command is None else CORE[args.command].run
+
+
+def act_word(word: str, rest: list[str]) -> argparse.Namespace:
+    """`referee WORD SAVE [options]`, read as `referee act SAVE WORD [options]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=f"referee {word}", formatter_class=formatter(), allow_abbrev=False,
+        description=f"Do {word}, an act of the save's ruleset, as `referee act SAVE {word}` "
+                    f"does (`referee act SAVE` lists them); `referee {word} SAVE --help` "
+                    "shows its options.")
+    act_arguments(parser, word)
+    args = parser.parse_args(rest)
+    args.command = "act"
+    return args
 
 
 def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
@@ -634,6 +557,17 @@ def opened(path: Path) -> Save:
     if save.warning:
         print(f"referee: warning: {save.warning}", file=sys.stderr)
     return save
+
+
+def open_for_writing(path: Path) -> Any:
+    """The save's session, locked (another referee's: a UsageError)."""
+    from referee.session.lock import SaveLocked
+    from referee.session.store import Session
+
+    try:
+        return Session.open(path, lock=True)
+    except SaveLocked as error:
+        raise UsageError(str(error)) from None
 
 
 def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:

@@ -1,32 +1,39 @@
 """`referee act`: a ruleset's acts on the command line, rendered from the same specs the
 app renders as keys and forms. The act's form fields become options (`--target gob1`),
-checked as the form checks them; its events go into the save as the app would put them.
+checked as the form checks them, and so do the fields only the command line asks (the
+act's `options`: sanctum's `--runs N`); its events go into the save as the app would put
+them. What else an act offers here comes from its spec too (`Act`): `-o FILE [--force]`
+for one that makes events (done on a copy), `--json` for one with a `summary`, its own
+lines (`told`, `stream`), a progress bar for a report on a terminal.
 
 `referee act SAVE` lists the acts; `referee act SAVE ACT --help` shows an act's options.
+`referee ACT SAVE [options]` is the same as `referee act SAVE ACT [options]` (cli.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.cli import (
+    UsageError,
+    claim_output,
+    formatter,
+    open_for_writing,
+    opened,
+    output_arguments,
+    write_output,
+)
 from referee.engine.errors import IllegalEvent
-from referee.engine.specs import Act, Field, Form
+from referee.engine.specs import Act, Field, Progress
 
-
-def act_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", metavar="SAVE", help="a save (.toml)")
-    parser.add_argument("act", metavar="ACT", nargs="?",
-                        help="the act to do (without it: the list of acts)")
-    parser.add_argument("--actor", metavar="ID", help="the combatant who acts")
-    parser.add_argument("--seed", type=whole, metavar="X",
-                        help="the program's dice from random.Random(X) (default: from the "
-                             "save's seed and its log, as the app rolls)")
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+# where the command line's own flags land among an act's values (a field's name is a word)
+FLAG = "cli:"
 
 
 def whole(text: str) -> int:
@@ -36,8 +43,7 @@ def whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
 
 
-def run_act(args: argparse.Namespace, opened: Callable[[Path], Any],
-            open_for_writing: Callable[[Path], Any]) -> int:
+def run_act(args: argparse.Namespace) -> int:
     path = Path(args.save)
     save = opened(path)
     fight = save.fight
@@ -49,27 +55,50 @@ def run_act(args: argparse.Namespace, opened: Callable[[Path], Any],
     if act is None:
         known = ", ".join(a.id for a in acts) or "none"
         raise IllegalEvent(f"{save.ruleset.name} has no act {args.act!r} (acts: {known})")
-    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    early = argparse.ArgumentParser(prog=f"referee {act.id}", add_help=False,
+                                    allow_abbrev=False)
     early.add_argument("--actor", default=args.actor)
-    early.add_argument("--seed", type=whole, default=args.seed)
     # given after ACT, as people type them
     found, rest = early.parse_known_args(args.rest)
-    args.actor, args.seed = found.actor, found.seed
+    args.actor = found.actor
     if act.needs_actor and args.actor not in fight.roster:
         ids = ", ".join(fight.roster)
         raise IllegalEvent(f"{act.label} is done by a combatant: --actor ID (one of {ids})")
+    form = act.form(fight, args.actor)
+    fields = (form.fields if form is not None else ()) + act.options
     try:
-        values = form_values(act, act.form(fight, args.actor), rest)
+        args.seed, rest = seed_of(act, fields, args.seed, rest)
+        values = form_values(act, fields, [args.save, *rest])
     except SystemExit as stop:  # its --help (0), or an option it refused (2): printed
         return stop.code if isinstance(stop.code, int) else 0
-    why = act.allowed(fight, args.actor)
+    flags = {name[len(FLAG):]: values.pop(name) for name in list(values)
+             if name.startswith(FLAG)}
+    why = act.allowed(fight, args.actor) if act.gated else ""
     if why:
         raise IllegalEvent(f"{act.label}: {why}")
     if act.report is not None:
-        report = act.report(fight, values, None)
-        print("\n".join([report.title, *report.lines]))
-        return 0
-    return done(act, args, values, open_for_writing(path))
+        return reported(act, fight, values, args.save, bool(flags.get("json")))
+    return done(act, args, values, save, flags)
+
+
+def takes_dice(act: Act, fields: Sequence[Field]) -> bool:
+    """Whether the command line's `--seed X` (the program's dice) is offered: to an act
+    that makes events and has no `seed` of its own."""
+    return act.run is not None and all(f.name != "seed" for f in fields)
+
+
+def seed_of(act: Act, fields: Sequence[Field], given: int | None,
+            rest: list[str]) -> tuple[int | None, list[str]]:
+    """The program's dice seed, and the act's options left: an act's own `seed` takes
+    `--seed X` wherever it was given."""
+    if not takes_dice(act, fields):
+        mine = any(f.name == "seed" for f in fields)
+        return None, (["--seed", str(given)] + rest if mine and given is not None else rest)
+    early = argparse.ArgumentParser(prog=f"referee {act.id}", add_help=False,
+                                    allow_abbrev=False)
+    early.add_argument("--seed", type=whole, default=given)
+    found, rest = early.parse_known_args(rest)
+    return found.seed, rest
 
 
 def listing(acts: Sequence[Act], fight: Any, actor: str | None) -> list[str]:
@@ -86,26 +115,55 @@ def listing(acts: Sequence[Act], fight: Any, actor: str | None) -> list[str]:
     return lines
 
 
-def form_values(act: Act, form: Form | None, rest: Sequence[str]) -> dict[str, Any]:
-    """The form's fields as options: its defaults, then what was given."""
-    parser = argparse.ArgumentParser(prog=f"referee act SAVE {act.id}"
-                                     + (" --actor ID" if act.needs_actor else ""),
+def act_parser(act: Act, fields: Sequence[Field]) -> argparse.ArgumentParser:
+    """The act's own options: `fields` (its form's, then its `options`), then the flags its
+    spec asks for. `--actor ID` and the program's `--seed X` are read before (`run_act`):
+    shown here."""
+    parser = argparse.ArgumentParser(prog=f"referee {act.id}",
                                      description=f"{act.label}: {act.help}" if act.help
-                                     else act.label, allow_abbrev=False)
-    fields = form.fields if form is not None else ()
-    for field in fields:
-        option(parser, field)
-    given = vars(parser.parse_args(list(rest)))
+                                     else act.label, formatter_class=formatter(),
+                                     allow_abbrev=False)
+    parser.add_argument(f"{FLAG}save", metavar="SAVE", help="a save (.toml)")
+    if act.needs_actor:
+        parser.add_argument("--actor", dest=f"{FLAG}actor", metavar="ID",
+                            help="the combatant who acts (required)")
+    form = len(fields) - len(act.options)
+    for number, field in enumerate(fields):
+        option(parser, field, own=number >= form)
+    if takes_dice(act, fields):
+        parser.add_argument("--seed", dest=f"{FLAG}seed", type=whole, metavar="X",
+                            help="the program's dice from random.Random(X) (default: from "
+                                 "the save's seed and its log, as the app rolls)")
+    if act.summary is not None:
+        parser.add_argument("--json", dest=f"{FLAG}json", action="store_true",
+                            help="print the result as JSON")
+    if act.run is not None:
+        output_arguments(parser, "do it on a copy written to FILE (the save is not changed)",
+                         prefix=FLAG)
+    return parser
+
+
+def form_values(act: Act, fields: Sequence[Field], argv: Sequence[str]) -> dict[str, Any]:
+    """The fields as options: their defaults, then what was given; the command line's own
+    flags under FLAG + their names."""
+    parser = act_parser(act, fields)
+    given = vars(parser.parse_args(list(argv)))
     values = {f.name: f.default for f in fields}
-    values.update({name: value for name, value in given.items() if value is not None})
+    values.update({name: value for name, value in given.items()
+                   if value is not None and not name.startswith(FLAG)})
     missing = [f"--{dashed(f.name)}" for f in fields
                if f.required and values.get(f.name) in (None, "")]
     if missing:
         parser.error(f"{act.label} needs {', '.join(missing)}")
+    values.update({name: value for name, value in given.items()
+                   if name.startswith(FLAG) and name not in (f"{FLAG}save", f"{FLAG}actor",
+                                                             f"{FLAG}seed")})
     return values
 
 
-def option(parser: argparse.ArgumentParser, field: Field) -> None:
+def option(parser: argparse.ArgumentParser, field: Field, own: bool = False) -> None:
+    """A field as an option. `own`: one of the act's `options`, which only the command
+    line asks: its label names its value, and a required one must be given."""
     name = f"--{dashed(field.name)}"
     help_text = (field.help or field.title).replace("%", "%%")
     if field.kind in ("choice", "bool"):
@@ -114,12 +172,14 @@ def option(parser: argparse.ArgumentParser, field: Field) -> None:
         by_label.update({value: value for _, value in options if isinstance(value, str) and value})
         shown = [str(v) if isinstance(v, str) and v else str(label) for label, v in options]
         parser.add_argument(name, dest=field.name, metavar="|".join(shown) or "X",
-                            type=lambda text: chosen(text, by_label), help=help_text)
+                            type=lambda text: chosen(text, by_label), help=help_text,
+                            required=own and field.required)
         return
     kinds: dict[str, Callable[[str], Any]] = {"int": int_of(field), "number": float}
     kind = kinds.get(field.kind, str)
-    parser.add_argument(name, dest=field.name, type=kind, metavar=field.kind.upper(),
-                        help=help_text)
+    parser.add_argument(name, dest=field.name, type=kind, help=help_text,
+                        metavar=field.label if own and field.label else field.kind.upper(),
+                        required=own and field.required)
 
 
 def chosen(text: str, options: dict[str, Any]) -> Any:
@@ -144,17 +204,100 @@ def dashed(name: str) -> str:
     return name.replace("_", "-")
 
 
-def done(act: Act, args: argparse.Namespace, values: dict[str, Any], session: Any) -> int:
-    from referee.session.table import Table
+# -- a report -------------------------------------------------------------------------------
 
+
+def reported(act: Act, fight: Any, values: dict[str, Any], save: str, as_json: bool) -> int:
+    """The report worked out (a progress bar on a terminal) and printed: its `told` lines,
+    or its title and lines, or (--json) its summary."""
+    assert act.report is not None
+    bar = progress_bar(act.id) if sys.stderr.isatty() else None
+    report = act.report(fight, values, bar)
+    if bar:
+        sys.stderr.write("\r\x1b[K")
+    if as_json and act.summary is not None:
+        print_json(act.summary(fight, report))
+    else:
+        lines = act.told(fight, report, save) if act.told else [report.title, *report.lines]
+        print("\n".join(lines))
+    return 0
+
+
+def progress_bar(name: str) -> Progress:
+    def bar(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r{name} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        sys.stderr.flush()
+
+    return bar
+
+
+def print_json(data: Any) -> None:
+    # indented for a person at a terminal; one line for a script
+    print(json.dumps(data, indent=2 if sys.stdout.isatty() else None))
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+def done(act: Act, args: argparse.Namespace, values: dict[str, Any], save: Any,
+         flags: dict[str, Any]) -> int:
+    """The act's events into the save, or (-o FILE) into a copy of it written to FILE."""
+    path = Path(args.save)
+    output = flags.get("output")
+    if output:
+        claim_output(output, [path], bool(flags.get("force")))
+        start = act.copy_from(save.fight) if act.copy_from else save.fight
+        assert act.run is not None
+        act.run(start, args.actor, values, random.Random(args.seed))  # refused before writing
+        path = copy(output, save, start, bool(flags.get("force")))
+    session = open_for_writing(path)
     try:
-        rng = random.Random(args.seed) if args.seed is not None else None
-        table = Table(session, rng)
-        table.told()  # what was already in the log is not news
-        table.do(act, args.actor, values)
-        for line in table.told():
-            print(f"{line.number:>4}. {line.text}")
+        written(act, args, values, session, bool(flags.get("json")))
     finally:
         session.close()
     sys.stdout.flush()
+    if output:
+        print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def copy(output: str, save: Any, start: Any, force: bool) -> Path:
+    """A save of `save`'s encounter with the log of `start`, written as `-o` writes."""
+    from referee.session.writer import save_text
+
+    return write_output(output, save_text(save.encounter, list(start.log)), [save.path], force)
+
+
+def written(act: Act, args: argparse.Namespace, values: dict[str, Any], session: Any,
+            as_json: bool) -> None:
+    """The events made on the session's fight, `told` first, then written: one at a time
+    and each printed once on disk (`stream`), or in one write and printed as the log
+    numbers them; --json prints the `summary` instead."""
+    from referee.session.store import SaveError
+    from referee.session.table import Table
+
+    assert act.run is not None
+    table = Table(session, random.Random(args.seed) if args.seed is not None else None)
+    table.told()  # what was already in the log is not news
+    events = act.run(table.fight, args.actor, values, table.rng)
+    heading = act.told(table.fight, events, args.save) if act.told and not as_json else []
+    if heading:
+        print("\n".join(heading))
+    stream = act.stream
+    try:
+        if stream is None:
+            table.append(events)
+        else:
+            for event in events:
+                table.append([event])  # on disk before it is shown
+                if not as_json:
+                    print(stream(table.fight, event), flush=True)
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+    if as_json and act.summary is not None:
+        print_json(act.summary(table.fight, events))
+    elif stream is None:
+        for line in table.told():
+            print(f"{line.number:>4}. {line.text}")

@@ -1,5 +1,6 @@
 """The command line: argparse subcommands and their help, usage errors, roll, the demos,
-`play` (new, --demo, existing), commands a ruleset adds, and one referee per save."""
+`play` (new, --demo, existing), a ruleset's acts as command words, and one referee per
+save."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -69,6 +69,7 @@ def test_a_core_command_parsed_alone_is_the_subcommand_of_the_full_tree():
 def test_usage_errors_exit_2_with_argparse_message(capsys):
     code, _, err = run(["bogus"], capsys)
     assert code == 2 and "invalid choice: 'bogus'" in err and "'plan'" in err
+    assert "an act of a save's ruleset takes the save: referee bogus SAVE" in err
     code, _, err = run(["plan"], capsys)
     assert code == 2 and "referee plan: error: the following arguments are required: SAVE" in err
     code, _, err = run(["replay", "x.toml", "--to", "five"], capsys)
@@ -113,7 +114,7 @@ def test_demo_of_a_ruleset(capsys):
     code, out, err = run(["demo", "--ruleset", "nope"], capsys)
     assert code == 1 and out == ""
     assert err.startswith("referee: no bundled demo for ruleset 'nope' (demos exist for: ")
-    assert "count-up, demon-idol" in err and err.count("\n") == 1
+    assert "count-up, " in err and "demon-idol" in err and err.count("\n") == 1
 
 
 def test_plan_json_and_round_option(capsys):
@@ -123,14 +124,18 @@ def test_plan_json_and_round_option(capsys):
     assert first["round"] == 1 and first["skipped"][0]["actor"] == "ghoul"
 
 
-def test_headless_commands_import_no_textual_rich_or_ruleset_commands():
+def test_headless_commands_import_no_textual_rich_or_the_acts():
+    """A core command never renders acts: neither the acts' command line (cli_acts) nor
+    sanctum's acts are imported, even for a sanctum save."""
     code = ("import sys; from referee.cli import main; "
             "main(['plan', 'saves/demo.toml', '--json']); main(['roll', 'd6']); "
+            "main(['plan', 'saves/sanctum.toml', '--json']); "
             "main(['check', 'saves/count-up.toml']); print('\\n'.join(sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT, timeout=120).stdout.split()
     assert not [m for m in out if m.split(".")[0] in ("textual", "rich")]
-    assert not [m for m in out if m.endswith(".commands") and "rulesets" in m]
+    assert "referee.rulesets.sanctum" in out
+    assert not [m for m in out if m in ("referee.cli_acts", "referee.rulesets.sanctum.acts")]
 
 
 def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, capsys,
@@ -201,7 +206,7 @@ def test_bundled_demos_from_the_checkout():
     assert demos.default_ruleset() == "demon-idol"
     assert demos.demo_for("demon-idol") == DEMO.resolve()
     assert demos.demo_for("count-up") == COUNT_UP_DEMO.resolve()
-    with pytest.raises(LookupError, match=r"demos exist for: .*count-up, demon-idol"):
+    with pytest.raises(LookupError, match=r"demos exist for: .*count-up, .*demon-idol"):
         demos.demo_for("demo")  # demo.toml is demon-idol's, not a ruleset called "demo"
 
 
@@ -415,96 +420,70 @@ def test_play_refuses_a_save_open_in_another_process(save, capsys, monkeypatch):
         pass
 
 
-# -- commands a ruleset adds -------------------------------------------------------------------
+# -- a ruleset's acts as command words -------------------------------------------------------
 
-FAKE_COMMANDS = '''
-import argparse
-
-
-def add_commands(subparsers, host):
-    parser = subparsers.add_parser("tally", help="count words (a ruleset's own command)",
-                                   description="Count the words given.")
-    parser.add_argument("words", nargs="+", metavar="WORD")
-    parser.add_argument("--shout", action="store_true")
-    return {"tally": tally}
-
-
-def tally(args: argparse.Namespace) -> int:
-    text = f"{len(args.words)} words"
-    print(text.upper() if args.shout else text)
-    return 0
-'''
+TOY = ROOT / "tests" / "rulesets"
 
 
 @pytest.fixture
-def fake_ruleset(tmp_path, monkeypatch):
-    """A ruleset package `fake_rulesets/tally/` whose commands.py adds `tally`, next to one
-    (`plain/`) that adds none."""
-    root = tmp_path / "fake_rulesets"
-    for package in ("tally", "plain", "_private"):
-        (root / package).mkdir(parents=True)
-        (root / package / "__init__.py").write_text("")
-    (root / "__init__.py").write_text("")
-    (root / "tally" / "commands.py").write_text(FAKE_COMMANDS)
-    (root / "_private" / "commands.py").write_text("raise ImportError('never imported')\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(cli, "ruleset_dirs", lambda: [(root, "fake_rulesets")])
-    yield "fake_rulesets.tally.commands"
-    for name in [n for n in sys.modules if n.split(".")[0] == "fake_rulesets"]:
-        del sys.modules[name]
+def toy(tmp_path) -> Path:
+    """A save of the toy ruleset, which lives only in the tests: found, like every
+    ruleset, through the rulesets package (its PACKAGE_DIRS, see conftest.py)."""
+    shutil.copyfile(TOY / "toy.toml", tmp_path / "toy.toml")
+    shutil.copyfile(TOY / "toy-demo.toml", tmp_path / "toy-demo.toml")
+    return tmp_path / "toy-demo.toml"
 
 
-def test_ruleset_commands_are_found_by_path_without_importing(fake_ruleset, tmp_path):
-    dirs = [(tmp_path / "fake_rulesets", "fake_rulesets"), (tmp_path / "nowhere", "x")]
-    assert cli.command_modules(dirs) == [fake_ruleset]
-    assert fake_ruleset not in sys.modules
-
-
-def test_core_commands_do_not_import_ruleset_commands(fake_ruleset, capsys):
+def test_core_commands_never_import_the_acts_command_line(monkeypatch, capsys):
+    monkeypatch.delitem(sys.modules, "referee.cli_acts", raising=False)
     assert run(["roll", "2d6", "--seed", "3"], capsys)[0] == 0
     assert run(["plan", LATECOMER, "--json"], capsys)[0] == 0
     assert run(["plan", "--help"], capsys)[0] == 0
     assert run(["plan"], capsys)[0] == 2
-    assert fake_ruleset not in sys.modules
+    assert run(["--help"], capsys)[0] == 0
+    assert "referee.cli_acts" not in sys.modules
 
 
-def test_a_ruleset_command_runs_and_has_its_own_help(fake_ruleset, capsys):
-    assert run(["tally", "a", "b", "c", "--shout"], capsys)[:2] == (0, "3 WORDS\n")
-    code, out, _ = run(["tally", "--help"], capsys)
-    assert code == 0 and out.startswith("usage: referee tally [-h] [--shout] WORD [WORD ...]")
-    assert "Count the words given." in out
-    code, _, err = run(["tally"], capsys)
-    assert code == 2 and "referee tally: error: the following arguments are required: WORD" in err
+def test_a_rulesets_act_is_a_command_word_with_its_own_help(toy, capsys):
+    """`referee WORD SAVE` is `referee act SAVE WORD`: the same act, found through the
+    save's ruleset, the same events."""
+    code, out, _ = run(["shout", str(toy), "--actor", "ann", "--text", "Ho!"], capsys)
+    assert code == 0 and "Ho!" in out
+    code, again, _ = run(["act", str(toy), "shout", "--actor", "ann", "--text", "Ho!"], capsys)
+    assert code == 0 and again.split(".", 1)[1] == out.split(".", 1)[1]
+    shouts = [e for e in Session.open(toy).fight.log if e.TYPE == "shout"]
+    assert [(e.actor, e.text) for e in shouts] == [("ann", "Ho!")] * 2
+    code, out, _ = run(["shout", str(toy), "--actor", "ann", "--help"], capsys)
+    assert code == 0 and out.startswith("usage: referee shout [-h] [--actor ID] [--text TEXT]")
+    assert "the selected combatant shouts (TOY-2)" in out and out.rstrip().endswith(
+        "replace the output file if it exists (never the input)")
+    code, _, err = run(["shout", str(toy), "--actor", "ann", "--loud"], capsys)
+    assert code == 2 and "referee shout: error: unrecognized arguments: --loud" in err
+    code, out, _ = run(["shout", "--help"], capsys)  # no save: what a word names, in general
+    assert code == 0 and out.startswith("usage: referee shout [-h]") and "SAVE" in out
+    assert "an act of the save's ruleset" in out
 
 
-def test_top_level_help_and_unknown_commands_list_ruleset_commands(fake_ruleset, capsys):
+def test_top_level_help_and_unknown_words_point_to_the_acts(toy, capsys):
     code, out, _ = run(["--help"], capsys)
-    assert code == 0 and "\n    tally " in out and "a ruleset's own command" in out
-    code, _, err = run(["bogus"], capsys)
-    assert code == 2 and "invalid choice: 'bogus'" in err and "'tally'" in err
+    assert code == 0 and "`referee ACT SAVE [options]`" in out and "referee act SAVE" in out
+    code, _, err = run(["shout"], capsys)
+    assert code == 2 and "invalid choice: 'shout'" in err and "referee shout SAVE" in err
+    code, out, err = run(["bogus", str(toy)], capsys)  # an error, never the app
+    assert code == 1 and out == ""
+    assert err == f"referee: {toy}: Toy has no act 'bogus' (acts: shout)\n"
 
 
-def test_a_ruleset_command_cannot_take_a_core_name(fake_ruleset, tmp_path, capsys):
-    commands = tmp_path / "fake_rulesets" / "tally" / "commands.py"
-    commands.write_text(FAKE_COMMANDS.replace('"tally", help', '"plan", help'))
-    code, _, err = run(["--help"], capsys)
-    assert code == 1 and err.startswith(f"referee: {fake_ruleset}: ")
-    assert "conflicting subparser: plan" in err
+def test_a_core_word_is_never_an_act(toy, capsys, monkeypatch):
+    """An act named like a core command is done through `referee act SAVE WORD` only."""
+    from referee.engine.specs import Act
+    from tests.rulesets.toy import Toy
 
+    def plan(fight, actor, values, rng):
+        return Toy.shout(fight, "ann", {"text": "planned"}, rng)
 
-def test_a_ruleset_command_without_a_handler_is_an_error_not_the_app(fake_ruleset, tmp_path,
-                                                                   capsys):
-    commands = tmp_path / "fake_rulesets" / "tally" / "commands.py"
-    commands.write_text(FAKE_COMMANDS.replace('return {"tally": tally}', "return {}"))
-    code, _, err = run(["tally", "a"], capsys)
-    assert code == 1 and "tally: the ruleset that adds it gives no handler" in err
-
-
-def test_ruleset_dirs_come_from_the_rulesets_package_when_it_says(monkeypatch):
-    monkeypatch.setitem(sys.modules, "referee.rulesets", None)  # no such package (yet)
-    assert cli.ruleset_dirs() == cli.RULESET_DIRS
-    elsewhere = [(Path("/somewhere"), "somewhere")]
-    monkeypatch.setitem(sys.modules, "referee.rulesets", SimpleNamespace(PACKAGE_DIRS=elsewhere))
-    assert cli.ruleset_dirs() == elsewhere
-    monkeypatch.setitem(sys.modules, "referee.rulesets", SimpleNamespace())
-    assert cli.ruleset_dirs() == cli.RULESET_DIRS
+    monkeypatch.setattr(Toy, "acts", lambda self, fight: [Act("plan", "Plan", run=plan)])
+    code, out, _ = run(["plan", str(toy), "--json"], capsys)
+    assert code == 0 and json.loads(out)["round"] == 1  # the core command
+    code, out, _ = run(["act", str(toy), "plan"], capsys)
+    assert code == 0 and "planned" in out  # the act

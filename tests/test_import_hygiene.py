@@ -44,8 +44,9 @@ def test_headless_cli_imports_no_textual():
 
 def test_no_ruleset_module_imports_a_layer_above_the_engine():
     """Not even inside a function, where importing the package would not show it: every
-    import statement in every module of referee/rulesets/ (its commands.py too) names the
-    engine, the standard library or the ruleset's own modules."""
+    import statement in every module of referee/rulesets/ (its acts.py too: what the
+    command line offers of an act is data of its spec) names the engine, the standard
+    library or the ruleset's own modules."""
     import ast
 
     found = []

@@ -39,6 +39,7 @@ def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path:
     assert "referee/_rulesets/demon-idol.toml" in names
     assert "referee/_rulesets/count-up.toml" in names
     assert "referee/_saves/demo.toml" in names
+    assert "referee/_rulesets/side-d6.toml" in names and "referee/_saves/d20-dex.toml" in names
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)
     env = {**os.environ, "PYTHONPATH": str(target)}
@@ -46,7 +47,9 @@ def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path:
                           "import referee.session.files as f, referee;"
                           "print(referee.__file__); print(sorted(f.builtin_rulesets()))"],
                          capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
-    assert str(target) in out.stdout and "'count-up', 'demon-idol'" in out.stdout
+    assert str(target) in out.stdout
+    for bundled in ("count-up", "demon-idol", "side-d6", "d20-dex"):
+        assert f"'{bundled}'" in out.stdout, bundled
     demo = subprocess.run([sys.executable, "-m", "referee", "demo"], capture_output=True, text=True,
                           env=env, cwd=tmp_path)
     assert demo.returncode == 0 and "Goblins at the ford" in demo.stdout

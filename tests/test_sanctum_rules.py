@@ -141,6 +141,11 @@ def demo_fight(pairs: tuple[tuple[str, str], ...]) -> Any:
     return fought
 
 
+def act(fought: Any, name: str) -> Any:
+    """sanctum's act of that id (fight, odds or pairs)."""
+    return next(a for a in fought.ruleset.acts(fought) if a.id == name)
+
+
 def fight_turn(fought: Any) -> None:
     steps, _ = fought.ruleset.pending(fought)
     for step in steps:
@@ -187,7 +192,9 @@ def test_the_pairs_form_offers_only_groups_still_standing() -> None:
     fought = demo_fight((("red-1", "blue-1"),))
     fight_turn(fought)
     assert all(fought.status[cid].dead for cid in ("brute", "sprite", "slinger"))
-    (pairs,) = fought.ruleset.command_form(fought, "pairs", None).fields
+    form = act(fought, "pairs").form(fought, None)
+    assert form is not None
+    (pairs,) = form.fields
     assert pairs.default == "red-1 wild-1"
     assert fought.ruleset.status_parts(fought) == ["1/1 pairs fought · P lists turn 2's"]
 
@@ -207,8 +214,8 @@ def test_an_ended_fight_offers_no_combat() -> None:
     assert "never fought" in plan.beats[1].note and all(
         a.flag("skipped") for a in plan.beats[1].actions)
     assert plan.notes == ["the fight is over: its combats not fought never will be"]
-    for command in ("fight", "pairs", "odds"):
-        assert fought.ruleset.can_run(fought, command, None).startswith("the fight is over")
+    for name in ("fight", "pairs", "odds"):
+        assert act(fought, name).allowed(fought, None).startswith("the fight is over")
     with pytest.raises(RefereeError, match="the fight is over"):
         fought.ruleset.pending(fought)  # `referee fight` too
     later = se.Combats(round=2, pairs=(("red-1", "wild-1"),))

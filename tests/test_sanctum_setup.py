@@ -133,9 +133,9 @@ def test_after_a_fight_a_group_whose_minion_the_log_names_is_not_removed(
 # -- the report hooks ---------------------------------------------------------------------
 
 
-def test_the_port_defaults_report_nothing_and_replay_no_run() -> None:
+def test_the_port_defaults_have_no_acts_and_replay_no_run() -> None:
     ruleset = Ruleset({})
-    assert ruleset.report(None, "odds", {}) is None  # type: ignore[arg-type]
+    assert ruleset.acts(None) == []  # type: ignore[arg-type]
     with pytest.raises(IllegalEvent, match="no runs to replay"):
         ruleset.replay_run(None, 1)  # type: ignore[arg-type]
     assert ruleset.new_item(None, "groups", "g", None) is None  # type: ignore[arg-type]
@@ -151,9 +151,11 @@ def test_a_report_finds_its_runs_by_number() -> None:
 def test_the_odds_as_a_report_bars_per_side_and_a_histogram_per_group(session: Any) -> None:
     told: list[tuple[int, int]] = []
     fight = session.fight
-    report = fight.ruleset.report(fight, "odds", {}, lambda done, total: told.append(
-        (done, total)))
-    assert report is not None and told[-1] == (1000, 1000)
+    acts = {act.id: act for act in fight.ruleset.acts(fight)}
+    odds = acts["odds"].report
+    assert odds is not None
+    report = odds(fight, {}, lambda done, total: told.append((done, total)))
+    assert told[-1] == (1000, 1000)
     bars, *histograms = report.charts
     assert bars.labels == ("red", "blue", "wild")
     assert [s.name for s in bars.series] == ["win", "draw", "lose"]
@@ -164,7 +166,8 @@ def test_the_odds_as_a_report_bars_per_side_and_a_histogram_per_group(session: A
     assert sum(histograms[0].series[0].values) == pytest.approx(100.0)
     assert any("rounds" in line for line in report.lines)
     assert len(report.runs) == 1000 and report.runs[0].number == 1
-    assert fight.ruleset.report(fight, "fight", {}) is None
+    assert acts["fight"].report is None and acts["fight"].run is not None
+    assert acts["odds"].run is None and acts["odds"].reports
     assert session.path.read_text() == (ROOT / "saves" / "sanctum.toml").read_text()
 
 

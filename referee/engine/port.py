@@ -3,13 +3,13 @@ command line consult. Each ruleset is one package (`referee/rulesets/<name>/`) w
 class overrides the hooks it needs; every hook has a do-nothing (or generic) default.
 
 Nothing above the engine tests a ruleset's id: it asks the ruleset through these hooks
-and renders the specs (`Form`, `Column`, `Cell`, `Command`) they return.
+and renders the specs (`Form`, `Column`, `Cell`, `Act`) they return.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
@@ -18,7 +18,7 @@ from .dice import DiceError, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalDeclaration, IllegalEvent
 from .reading import Fields
-from .specs import Act, ActionKind, Cell, Column, Command, Field, Form, Report
+from .specs import Act, ActionKind, Cell, Column, Field, Form
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
@@ -388,52 +388,9 @@ class Ruleset(Generic[S]):
     # -- acts -----------------------------------------------------------------------------
 
     def acts(self, fight: Fight) -> list[Act]:
-        """Its table operations (morale, fire, stand up, the odds ...), each whole.
-        Until every ruleset gives its own, they are made from the command hooks below."""
-        return [self._act_of(command) for command in self.commands(fight)]
-
-    def _act_of(self, command: Command) -> Act:
-        name = command.id
-
-        def report(fight: Fight, values: Mapping[str, Any],
-                   progress: Callable[[int, int], None] | None) -> Report:
-            found = self.report(fight, name, values, progress)
-            if found is None:
-                raise IllegalEvent(f"{self.id} has no report {name!r}")
-            return found
-
-        return Act(name, command.label, command.key, command.help, command.show,
-                   command.needs_actor,
-                   allowed=lambda fight, actor: self.can_run(fight, name, actor),
-                   form=lambda fight, actor: self.command_form(fight, name, actor),
-                   run=None if command.report else (
-                       lambda fight, actor, values, rng: self.run_command(
-                           fight, name, actor, values, rng)),
-                   report=report if command.report else None)
-
-    # -- commands -----------------------------------------------------------------------
-
-    def commands(self, fight: Fight) -> list[Command]:
-        """The table operations it adds, with their keys (morale, fire, stand up ...)."""
+        """Its table operations (morale, fire, stand up, the odds ...), each whole: its key,
+        when it is allowed, its form, and the events or the report it makes (`Act`)."""
         return []
-
-    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
-        """Why `command` cannot be run now ("" when it can)."""
-        return ""
-
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        return None
-
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        raise IllegalEvent(f"{self.id} has no command {command!r}")
-
-    def report(self, fight: Fight, command: str, values: Mapping[str, Any],
-               progress: Callable[[int, int], None] | None = None) -> Report | None:
-        """What a report command (`Command.report`, the odds) shows, worked out without
-        changing the fight; `progress(done, total)` is told as the work goes on. None: no
-        report of that name."""
-        return None
 
     def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
         """One run of a report, to be written out and replayed in full: the fight it

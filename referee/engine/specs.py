@@ -1,5 +1,5 @@
 """UI-neutral descriptions a ruleset gives of itself: fields, forms, columns, cells,
-commands and reports (charts). The app renders them as widgets, the command line as
+acts and reports (charts). The app renders them as widgets, the command line as
 text; neither needs to know which ruleset it is showing.
 
 A `Field` also describes one key a ruleset adds to combatants, weapons, spells, sides or
@@ -77,25 +77,18 @@ class Cell:
     tone: str = ""  # "", "good", "bad", "warn", "dim", "strong"
 
 
-@record(frozen=True)
-class Command:
-    """A table operation a ruleset offers: a key, a label and (optionally) a form."""
-
-    id: str
-    label: str
-    key: str = ""
-    help: str = ""
-    show: bool = True  # in the one-line footer (else only in help and the palette)
-    needs_actor: bool = False  # acts for the selected combatant
-    report: bool = False  # shows a report (`Ruleset.report`) and writes nothing
-
-
 # What an act is asked, with the fight it is asked of and the combatant selected (if any).
 Allowed = Callable[[Any, "str | None"], str]  # why it cannot be done now ("" when it can)
 FormOf = Callable[[Any, "str | None"], "Form | None"]  # its form (None: it asks nothing)
 Run = Callable[[Any, "str | None", Mapping[str, Any], random.Random], list[Any]]
 Progress = Callable[[int, int], None]
 MakeReport = Callable[[Any, Mapping[str, Any], "Progress | None"], "Report"]
+# What the command line reads of an act beyond that (see `Act`): `made` is the events the act
+# makes, or its report.
+CopyFrom = Callable[[Any], Any]  # the fight a copy (-o FILE) starts from
+Told = Callable[[Any, Any, str], list[str]]  # (fight, made, the save as named) -> lines
+Stream = Callable[[Any, Any], str]  # (fight, an event just written) -> its line
+Summary = Callable[[Any, Any], dict[str, Any]]  # (fight, made) -> what --json prints
 
 
 def anytime(fight: Any, actor: str | None) -> str:
@@ -110,8 +103,34 @@ def no_form(fight: Any, actor: str | None) -> Form | None:
 class Act:
     """One table operation, whole: its key and label, when it is allowed, its form, and
     what it makes — events for the log (`run`), or a report that changes nothing (`report`:
-    the odds). The app shows it as a key and a form, the command line as `referee act`
-    with the form's fields as options; nothing anywhere dispatches on its id."""
+    the odds). The app shows it as a key and a form, the command line as `referee act
+    SAVE ACT` (or `referee ACT SAVE`) with the form's fields as options; nothing anywhere
+    dispatches on its id.
+
+    The command line also reads these, which the app never does:
+    - `options`: fields only the command line asks, as flags after the form's fields;
+      their values join the form's (in the app they are absent: the act's own defaults).
+      An option's label names its value in the help (`--runs N`); a required one must be
+      given. An act's own `seed` takes the place of the command line's `--seed X` (the
+      program's dice).
+    - `gated`: the command line refuses the act by `allowed` before doing anything, as the
+      app does. False leaves refusing to `run` or `report`, in their own words: sanctum's
+      fight on a turn already fought prints the turn and succeeds, as scripts expect.
+    - `copy_from`: an act that makes events takes `-o FILE [--force]`: it is done on a copy
+      of the save written to FILE, the save untouched; the copy holds the log of the fight
+      `copy_from` gives (default: the fight as it stands; sanctum's fight: the turn as it
+      began, so that `--seed X -o RUN.toml` replays run X of the odds).
+    - `told(fight, made, save)`: the lines printed of what the act made, before any of it
+      is written: a heading for the events about to be written (the turn and the seed
+      they are drawn from, or why there are none), or the report itself. Without it: a
+      report's title and lines, no heading. `save`: the save as the command line names it.
+    - `stream(fight, event)`: given, the events are written one at a time, each printed as
+      this line once it is on disk (a long turn shows as it goes; one cut short keeps what
+      it wrote). Without it they are one write, undone together, printed as the log
+      numbers them.
+    - `summary(fight, made)`: given, the act takes `--json`, which prints this as JSON
+      instead of the lines: the fight's once the events are written, or the report's data.
+    """
 
     id: str
     label: str
@@ -123,6 +142,12 @@ class Act:
     form: FormOf = no_form
     run: Run | None = None
     report: MakeReport | None = None
+    options: tuple[Field, ...] = ()
+    gated: bool = True
+    copy_from: CopyFrom | None = None
+    told: Told | None = None
+    stream: Stream | None = None
+    summary: Summary | None = None
 
     @property
     def reports(self) -> bool:
@@ -183,5 +208,5 @@ class Report:
         return self.runs[number - 1] if 1 <= number <= len(self.runs) else None
 
 
-__all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Command", "Field", "Form", "KINDS",
-           "Report", "ReportRun", "Series", "Timer"]
+__all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Field", "Form", "KINDS", "Report",
+           "ReportRun", "Series", "Timer"]

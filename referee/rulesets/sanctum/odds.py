@@ -14,10 +14,12 @@ number of workers.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from referee.engine.record import field, record
 from referee.engine.specs import Chart, Report, ReportRun, Series
 
 from . import sim
@@ -91,6 +93,20 @@ def shares(runs: int, workers: int) -> int:
     if workers <= 1:
         return max(100, runs // 20)  # the progress bar's steps
     return max(50, -(-runs // (workers * 4)))
+
+
+def cores() -> int:
+    """The processors this process may run on (a container's share, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
+
+
+def workers_for(runs: int) -> int:
+    """Worker processes for `runs` runs, when none are asked for: one per core (at most
+    four) for many runs, none for a few."""
+    return min(cores(), 4) if runs >= 500 else 1
 
 
 def pool_context() -> Any:
@@ -223,7 +239,15 @@ def summary_lines(report: dict[str, Any], limit: int = 0) -> list[str]:
     return lines
 
 
-def report_of(summary: dict[str, Any]) -> Report:
+@record(frozen=True)
+class Odds(Report):
+    """The odds as a report, with the summary it was made from (what `--json` prints):
+    not compared, as the report's own fields say the same."""
+
+    summary: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+def report_of(summary: dict[str, Any]) -> Odds:
     """The odds as the app's chart screen shows them: each side's wins, draws and losses
     as one bar, a survivors histogram per group, the rounds fought, and every run."""
     sides = tuple(summary["sides"])
@@ -239,10 +263,11 @@ def report_of(summary: dict[str, Any]) -> Report:
               (Series("runs", tuple(100.0 * c / runs for c in counts)),),
               kind="histogram", unit="%")
         for group, counts in summary["spread"].items()]
-    return Report(f"Odds (SA-11): turn {summary['turn']}, {summary['runs']} runs from seed "
-                  f"{summary['seed']}", tuple(report_lines(summary)), tuple(charts),
-                  tuple(ReportRun(k + 1, seed, outcome) for k, (seed, outcome) in
-                        enumerate(zip(summary["seeds"], summary["outcomes"], strict=True))))
+    return Odds(f"Odds (SA-11): turn {summary['turn']}, {summary['runs']} runs from seed "
+                f"{summary['seed']}", tuple(report_lines(summary)), tuple(charts),
+                tuple(ReportRun(k + 1, seed, outcome) for k, (seed, outcome) in
+                      enumerate(zip(summary["seeds"], summary["outcomes"], strict=True))),
+                summary)
 
 
 def report_lines(summary: dict[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ RULES = {
     "SA-9": "sim.py: Combat.strike (levels, misses, damage, armor, results, recruits); "
             "ruleset.py: apply",
     "SA-10": "sim.py: steering, steered (quasi-immunities steer only); stats.py: QUASI",
-    "SA-11": "odds.py: simulate, summarise; commands.py: referee odds, fight --seed -o; "
+    "SA-11": "odds.py: simulate, summarise; acts.py: the odds (O, referee odds), fight "
+             "--seed -o; "
              "seeded.py: every logged step is the one its seed gives",
 }

@@ -7,8 +7,6 @@ event says what it did — so a replay never draws again.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine import events as ev
@@ -19,7 +17,7 @@ from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
-from referee.engine.specs import Cell, Column, Command, Field, Form, Report
+from referee.engine.specs import Act, Cell, Column, Field
 
 from . import events as se
 from . import ranges, sim, stats
@@ -48,8 +46,9 @@ class State:
     logged: int = 0  # the steps of the opening's turn logged so far
 
 
-class Sanctum(Ruleset):
+class Sanctum(Ruleset[State]):
     id = "sanctum"
+    _acts: tuple[Act, ...] = ()  # made once, when first asked (`acts`)
     GEAR = ()  # its minions carry no weapons or spells: their attacks are roster keys
     RULES = RULES
 
@@ -235,7 +234,7 @@ class Sanctum(Ruleset):
         super().check_event(fight, event)
         ranges.check_event(event, fight.round)
         if isinstance(event, se.Combats):
-            self._check_pairs(fight, event)
+            self.check_pairs(fight, event)
         elif isinstance(event, se.Combat):
             self._check_groups(fight, event.groups, "groups")
         elif isinstance(event, se.Attack):
@@ -271,7 +270,7 @@ class Sanctum(Ruleset):
         seed = getattr(first, "seed", None)
         return fight.encounter.seed if seed is None else int(seed)
 
-    def _check_pairs(self, fight: Fight, event: se.Combats) -> None:
+    def check_pairs(self, fight: Fight, event: se.Combats) -> None:
         if not event.pairs:
             raise IllegalEvent("a turn's combats list at least one pair of groups",
                                ("pairs",))
@@ -559,16 +558,16 @@ class Sanctum(Ruleset):
             return " · no hostile groups standing: E ends the fight"
         return f" · P lists turn {max(fight.round, 1) + 1}'s"
 
-    # -- commands -----------------------------------------------------------------------
+    # -- acts ---------------------------------------------------------------------------
 
-    def commands(self, fight: Fight) -> list[Command]:
-        return [Command("fight", "Fight the turn", "F", "resolve every pending combat of the "
-                        "turn, step by step into the log (SA-1 .. SA-10)"),
-                Command("odds", "Odds", "O", f"simulate the pending combats "
-                        f"{self.odds_runs} times: each side's chance, as a chart; any run "
-                        "opens in replay (SA-11)", report=True),
-                Command("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's "
-                        "neighbour order: its combats (SA-2)", show=False)]
+    def acts(self, fight: Fight) -> list[Act]:
+        """Fight the turn, the odds and a turn's pairs (acts.py): the same for every fight,
+        so made once, and only when asked (`referee plan` never imports them)."""
+        if not self._acts:
+            from .acts import acts
+
+            self._acts = tuple(acts(self))
+        return list(self._acts)
 
     def fought(self, fight: Fight, turn: int) -> bool:
         """Whether every combat `turn` lists has been fought (or skipped)."""
@@ -580,39 +579,6 @@ class Sanctum(Ruleset):
         """The turn `P` lists: this one, or the next when this one's combats are fought."""
         turn = max(fight.round, 1)
         return turn + 1 if self.fought(fight, turn) else turn
-
-    def can_run(self, fight: Fight, command: str, actor: str | None) -> str:
-        if fight.ended:
-            return OVER
-        state = self.state(fight)
-        if command == "pairs":
-            turn = self.pairs_turn(fight)
-            if turn in state.pairs:
-                return (f"turn {turn} already lists its combats (SA-2): F fights them"
-                        if turn == max(fight.round, 1) else
-                        f"turn {turn} already lists its combats (SA-2)")
-            return ""
-        pairs = state.pairs.get(fight.round, ())
-        if not pairs:
-            return "this turn lists no combats (SA-2): P lists them"
-        if command == "odds":
-            return ""  # the odds are of the turn from its start: fought or not
-        if state.started.get(fight.round, 0) >= len(pairs) and not state.current:
-            return "every combat of this turn is fought"
-        return ""
-
-    def command_form(self, fight: Fight, command: str, actor: str | None) -> Form | None:
-        if command != "pairs":
-            return None
-        turn = self.pairs_turn(fight)
-        default = "; ".join(f"{a} {b}" for a, b in self.hostile_pairs(fight))
-        # with no pair to offer, the placeholder says why: an example naming the roster's
-        # groups would read as groups still to fight, wiped out or not
-        help = "" if default else "no hostile groups standing: E ends the fight"
-        return Form(f"Turn {turn}: its combats", (
-            Field("pairs", "pairs", "text", default=default, required=True, help=help),),
-                    hint="two hostile groups' ids a pair, pairs separated by ';', in the "
-                         "map's neighbour order (SA-2); a pair listed twice is fought once")
 
     def hostile_pairs(self, fight: Fight) -> list[tuple[str, str]]:
         """Every pair of hostile groups with a minion standing, in creation order."""
@@ -636,38 +602,6 @@ class Sanctum(Ruleset):
                                    "'red-1 blue-1; blue-1 red-1')", ("pairs",))
             out.append((words[0], words[1]))
         return tuple(out)
-
-    def run_command(self, fight: Fight, command: str, actor: str | None,
-                    values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-        """`fight`: the turn's steps from the save's seed (the same as `referee fight`);
-        `odds` is a report (`report`): nothing to write."""
-        why = self.can_run(fight, command, actor)
-        if why:
-            raise IllegalEvent(why)
-        if command == "fight":
-            return self.pending(fight)[0]
-        if command == "odds":
-            return []  # a report (`report`): it writes nothing
-        if command == "pairs":
-            event = se.Combats(round=self.pairs_turn(fight),
-                               pairs=self.read_pairs(str(values.get("pairs") or "")))
-            self._check_pairs(fight, event)  # the event's own checks, before it is written
-            return [event]
-        return super().run_command(fight, command, actor, values, rng)
-
-    def report(self, fight: Fight, command: str, values: Mapping[str, Any],
-               progress: Callable[[int, int], None] | None = None) -> Report | None:
-        """`odds`: the turn simulated `odds_runs` times from the save's seed, in this
-        process (the app's worker thread; forking from a threaded app is unsafe)."""
-        if command != "odds":
-            return None
-        why = self.can_run(fight, command, None)
-        if why:
-            raise IllegalEvent(why)
-        from .odds import report_of, run_odds
-
-        return report_of(run_odds(self, fight, self.odds_runs, fight.encounter.seed, 1,
-                                  progress))
 
     def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
         """Run `seed` of the odds: the turn from its start, as `referee fight --seed X -o`

@@ -1,0 +1,180 @@
+"""sanctum's acts, each whole: fight the turn (F; `referee fight`), the odds (O; `referee
+odds`, a report) and a turn's pairs (P): when each is allowed, its form, what it makes, and
+what the command line offers and prints of it (SA-2, SA-11).
+
+Fight and the odds leave refusing to their own work on the command line (`gated=False`):
+`referee fight` on a turn already fought prints the turn (scripts fight what is pending,
+if anything), and `referee odds` gives the odds of the turn as it began, ended or not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from referee.engine import events as ev
+from referee.engine.errors import IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.specs import Act, Field, Form, Progress, Report
+
+from . import events as se
+from .ruleset import OVER
+from .views import tell, turn_json
+
+if TYPE_CHECKING:
+    from .ruleset import Sanctum
+
+UNLISTED = "this turn lists no combats (SA-2): P lists them"
+
+
+def acts(rs: Sanctum) -> list[Act]:
+    """The table, in the order the footer and the help list it."""
+    return [
+        Act("fight", "Fight the turn", "F", "resolve every pending combat of the turn, step "
+            "by step into the log (SA-1 .. SA-10)", allowed=partial(fight_allowed, rs),
+            run=partial(fight, rs), gated=False, copy_from=partial(turn_start, rs),
+            options=(Field("seed", "X", "int", help="draw from random.Random(X) instead of "
+                           "the save's seed (a run of `referee odds`)"),),
+            told=partial(fight_told, rs), stream=step_line, summary=fight_summary),
+        Act("odds", "Odds", "O", f"simulate the pending combats {rs.odds_runs} times: each "
+            "side's chance, as a chart; any run opens in replay (SA-11)",
+            allowed=partial(odds_allowed, rs), report=partial(odds, rs), gated=False,
+            options=(Field("runs", "N", "int", required=True, minimum=1, help="how many runs"),
+                     Field("seed", "S", "int", help="derive the runs' seeds from S (default: "
+                           "the save's seed)"),
+                     Field("workers", "W", "int", 0, help="worker processes (default: one per "
+                           "core for many runs)")),
+            told=odds_told, summary=odds_summary),
+        Act("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's neighbour "
+            "order: its combats (SA-2)", show=False, allowed=partial(pairs_allowed, rs),
+            form=partial(pairs_form, rs), run=partial(pairs, rs)),
+    ]
+
+
+def listed(rs: Sanctum, fight: Fight) -> str:
+    """Why no combat of this turn can be fought or simulated: the fight is over, or the
+    turn lists none ("" when there are some)."""
+    if fight.ended:
+        return OVER
+    return "" if rs.pairs(fight) else UNLISTED
+
+
+# -- fight the turn (SA-1 .. SA-10) --------------------------------------------------------
+
+
+def fight_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
+    why = listed(rs, fight)
+    if why:
+        return why
+    return "every combat of this turn is fought" if rs.fought(fight, fight.round) else ""
+
+
+def fight(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any],
+          rng: random.Random) -> list[ev.Event]:
+    """The turn's steps still to log, drawn from the save's seed (or `seed`: a run of the
+    odds): none once the turn is fought. An ended fight or a turn with no combats is
+    refused in `pending`'s words."""
+    seed = values.get("seed")
+    return rs.pending(fight, None if seed is None else int(seed))[0]
+
+
+def turn_start(rs: Sanctum, fight: Fight) -> Fight:
+    """The fight as its turn's combats began: what a run fought on a copy starts from."""
+    return rs.turn_start(fight)[0]
+
+
+def fight_told(rs: Sanctum, fight: Fight, made: Any, save: str) -> list[str]:
+    """The turn and the seed its steps are drawn from; with no step left, that the turn is
+    fought."""
+    steps: list[ev.Event] = list(made)
+    seed = next((e.seed for e in steps if isinstance(e, se.Combat) and e.seed is not None),
+                None)
+    seed = rs.turn_seed(fight) if seed is None else seed
+    heading = f"{fight.encounter.title} — turn {max(fight.round, 1)}, seed {seed}"
+    if steps:
+        return [heading]
+    return [heading, "every combat of this turn has been fought (referee replay shows them)"]
+
+
+def step_line(fight: Fight, event: Any) -> str:
+    return tell(fight, event) or event.TYPE
+
+
+def fight_summary(fight: Fight, made: Any) -> dict[str, Any]:
+    """The turn's combats as the log has them (FORMAT.md)."""
+    return turn_json(fight)
+
+
+# -- the odds (SA-11) -----------------------------------------------------------------------
+
+
+def odds_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
+    return listed(rs, fight)  # the odds are of the turn from its start: fought or not
+
+
+def odds(rs: Sanctum, fight: Fight, values: Mapping[str, Any],
+         progress: Progress | None) -> Report:
+    """The turn simulated from its start, `runs` times (the app: `odds_runs`) from seeds
+    derived from `seed` (default: the save's). The app asks no `workers`: its worker
+    thread simulates in-process (forking from a threaded app is unsafe); the command line's
+    default 0 is one process per core for many runs."""
+    from .odds import report_of, run_odds, workers_for
+
+    runs = int(values.get("runs") or rs.odds_runs)
+    seed = values.get("seed")
+    workers = int(values.get("workers", 1)) or workers_for(runs)
+    return report_of(run_odds(rs, fight, runs, fight.encounter.seed if seed is None
+                              else int(seed), max(1, workers), progress))
+
+
+def odds_told(fight: Fight, made: Any, save: str) -> list[str]:
+    """The summary as lines a person reads, and how to replay one of its runs."""
+    from .odds import summary_lines
+
+    return [*summary_lines(odds_summary(fight, made)),
+            f"replay a run: referee fight {save} --seed SEED -o RUN.toml"]
+
+
+def odds_summary(fight: Fight, made: Any) -> dict[str, Any]:
+    """Every side's chances, each combat's, and every run's seed and outcome."""
+    summary: dict[str, Any] = made.summary
+    return summary
+
+
+# -- a turn's pairs (SA-2) ------------------------------------------------------------------
+
+
+def pairs_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
+    if fight.ended:
+        return OVER
+    turn = rs.pairs_turn(fight)
+    if turn not in rs.state(fight).pairs:
+        return ""
+    if turn == max(fight.round, 1):
+        return f"turn {turn} already lists its combats (SA-2): F fights them"
+    return f"turn {turn} already lists its combats (SA-2)"
+
+
+def pairs_form(rs: Sanctum, fight: Fight, actor: str | None) -> Form:
+    turn = rs.pairs_turn(fight)
+    default = "; ".join(f"{a} {b}" for a, b in rs.hostile_pairs(fight))
+    # with no pair to offer, the placeholder says why: an example naming the roster's
+    # groups would read as groups still to fight, wiped out or not
+    help = "" if default else "no hostile groups standing: E ends the fight"
+    return Form(f"Turn {turn}: its combats", (
+        Field("pairs", "pairs", "text", default=default, required=True, help=help),),
+                hint="two hostile groups' ids a pair, pairs separated by ';', in the map's "
+                     "neighbour order (SA-2); a pair listed twice is fought once")
+
+
+def pairs(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any],
+          rng: random.Random) -> list[ev.Event]:
+    why = pairs_allowed(rs, fight, actor)
+    if why:
+        raise IllegalEvent(why)
+    event = se.Combats(round=rs.pairs_turn(fight),
+                       pairs=rs.read_pairs(str(values.get("pairs") or "")))
+    rs.check_pairs(fight, event)  # the event's own checks, before it is written
+    return [event]
