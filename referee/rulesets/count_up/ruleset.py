@@ -225,17 +225,15 @@ class CountUp(Ruleset[State]):
         done = frozenset(fight.resolved.get(event.round, ()))
         return replace(state, died={**state.died, target: (event.round, done)})
 
-    @staticmethod
-    def base(fight: Fight) -> dict[str, int]:
+    def base(self, fight: Fight) -> dict[str, int]:
         """The base initiative in force: none once the fight has ended (CU-10)."""
-        state: State = fight.rs
+        state = self.state(fight)
         return {} if fight.ended else state.base
 
-    @staticmethod
-    def rolled(fight: Fight) -> dict[str, int]:
+    def rolled(self, fight: Fight) -> dict[str, int]:
         """The base initiative rolled for this combat, wiped or not: the order of its
         rounds as they were fought."""
-        state: State = fight.rs
+        state = self.state(fight)
         return state.base
 
     # -- validation ----------------------------------------------------------------
@@ -691,11 +689,6 @@ class CountUp(Ruleset[State]):
             points += f" TN{healing.tn_of(self, fight, cid)}"  # what stabilises it (CU-8)
         return {"points": Cell(points, tone),
                 "injuries": Cell(", ".join(i.split(":")[0] for i in injuries), "bad")}
-
-    @staticmethod
-    def state(fight: Fight) -> State:
-        state: State = fight.rs
-        return state
 
     def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
         out = super().facts(fight, cid)

@@ -216,11 +216,6 @@ class Sanctum(Ruleset[State]):
         return event.TYPE in ("combats", "combat", "combat-end", "undo", "redo", "resolve",
                               "death", "damage", "end")  # an end: no combat to come
 
-    @staticmethod
-    def state(fight: Fight) -> State:
-        state: State = fight.rs
-        return state
-
     def level(self, fight: Fight, cid: str, state: State | None = None) -> int:
         """SA-9: a recruit that killed earns its level at the start of the next turn."""
         state = self.state(fight) if state is None else state
