@@ -619,7 +619,9 @@ def cmd_check(path: Path) -> int:
         data = {}  # a save whose last event was cut short: load_save explains it
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
-        print(f"{path}: ok (ruleset {ruleset.id}, {len(ruleset.actions())} actions)")
+        declaring = ruleset.declarations
+        actions = f"{len(declaring.actions())} actions" if declaring else "acts only"
+        print(f"{path}: ok (ruleset {ruleset.id}, {actions})")
         for line in ruleset.switches():
             print(f"  {line}")
         return 0

@@ -643,13 +643,14 @@ def test_every_form_filled_with_its_defaults_gives_events_its_checks_accept(
     save = load_save(demo.path)
     fight, ruleset = save.fight, save.ruleset
     for actor in fight.roster:
-        for kind in ruleset.actions():
-            if ruleset.can_declare(fight, actor, kind.key):
+        declaring = ruleset.declarations
+        for kind in declaring.actions() if declaring else []:
+            if declaring.can_declare(fight, actor, kind.key):
                 continue  # refused before any form opens, with the reason
-            prefill = ruleset.prefill(fight, actor, kind.key)
-            spec = ruleset.declare_form(fight, actor, kind.key, prefill)
+            prefill = declaring.prefill(fight, actor, kind.key)
+            spec = declaring.declare_form(fight, actor, kind.key, prefill)
             values = {k: v for k, v in defaults(spec).items() if v not in (None, False, "")}
-            fight.copy().push(ruleset.declaration(fight, actor, kind.key, values))
+            fight.copy().push(declaring.declaration(fight, actor, kind.key, values))
     actor = next(iter(fight.roster))
     for act in ruleset.acts(fight):
         if act.allowed(fight, actor) or act.run is None:

@@ -46,7 +46,8 @@ class Act:
         """Whether `actor` can take the act (the app refuses it otherwise, with why)."""
         ruleset = fight.ruleset
         if self.kind == "declare":
-            return not ruleset.can_declare(fight, actor, self.what)
+            declaring = ruleset.declarations
+            return declaring is not None and not declaring.can_declare(fight, actor, self.what)
         if self.kind == "command":
             return not next(a for a in ruleset.acts(fight) if a.id == self.what).allowed(
                 fight, actor)
@@ -59,7 +60,9 @@ def acts_of(demo: Demo) -> list[Act]:
     except Exception:  # its case in test_contract.py says why; it offers no acts here
         return []
     ruleset = fight.ruleset
-    acts = [Act(demo, "declare", kind.hotkey, kind.key) for kind in ruleset.actions()
+    declaring = ruleset.declarations
+    kinds = declaring.actions() if declaring else []
+    acts = [Act(demo, "declare", kind.hotkey, kind.key) for kind in kinds
             if kind.hotkey]
     if ruleset.initiative_due(fight):
         acts.append(Act(demo, "initiative", "I"))

@@ -19,6 +19,7 @@ from referee.cli import main
 from referee.session.follow import Follower, hide_hit_points, players_view
 from referee.session.store import Session, write_atomic
 from referee.session.table import Table
+from referee.session.view import declared_text
 from tests.conftest import ROOT
 
 MY_FILES = ["referee/session/follow.py", "referee/app/watch.py", "referee/cli.py"]
@@ -49,7 +50,7 @@ def leaks(table: Table, text: str) -> list[str]:
                 found.append(f"{cid}: {figure}")
     if fight.ruleset.initiative_due(fight):
         for cid, decl in table.declared().items():
-            said = fight.ruleset.declared_text(fight, cid, decl)
+            said = declared_text(fight, cid, decl)
             if said in text:
                 found.append(f"{cid} declared {said}")
     return found

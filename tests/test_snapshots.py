@@ -243,7 +243,8 @@ def mid_round(table: Table) -> None:
     action the ruleset lists that each may take — demon-idol's G, count-up's defensive
     attack — prefilled), initiative rolled where it is due, one beat resolved (unless the
     dice made one beat of the round: side-d6's tie)."""
-    kinds = [kind for kind in table.fight.ruleset.actions() if kind.hotkey][::-1]
+    declaring = table.fight.ruleset.declarations
+    kinds = [kind for kind in declaring.actions() if kind.hotkey][::-1] if declaring else []
     for actor in list(table.undeclared()) if kinds else []:
         for kind in kinds:
             try:

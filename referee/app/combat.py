@@ -229,7 +229,7 @@ class CombatScreen(Screen[None]):
         if actor is None:
             return
         table = self.table
-        why = table.fight.ruleset.can_declare(table.fight, actor, action)
+        why = table.declaring.can_declare(table.fight, actor, action)
         if why:
             self.notify(why, title="Cannot declare", severity="error")
             return
@@ -628,8 +628,8 @@ def command_keys(commands: list[Act]) -> list[Binding]:
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
     """A combat screen with the ruleset's own keys bound: its declaration keys (a–g and
     p, or count-up's action keys) and its commands (morale, fire ...)."""
-    ruleset = table.fight.ruleset
-    kinds = [kind for kind in ruleset.actions() if kind.hotkey]
+    declaring = table.fight.ruleset.declarations
+    kinds = [kind for kind in declaring.actions() if kind.hotkey] if declaring else []
     every = ",".join(kind.hotkey for kind in kinds)
     keys = [Binding(kind.hotkey, f"declare('{kind.key}')",
                     "Declare" if number == 0 else f"declare {kind.key}", show=number == 0,

@@ -27,7 +27,8 @@ def describe(screen: Screen, binding: Binding) -> str:
     table = getattr(screen, "table", None)
     if binding.action.startswith("declare(") and table is not None:
         key = binding.action[len("declare('"):-2]
-        kind = table.fight.ruleset.kind(key)
+        declaring = table.fight.ruleset.declarations
+        kind = declaring.kind(key) if declaring else None
         if kind is not None:
             return f"declare {key}: {kind.name}"
     if binding.action.startswith("command(") and table is not None:

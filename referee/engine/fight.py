@@ -395,7 +395,9 @@ class Fight:
         if earlier is None:
             raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
                                      "to follow", ("then",))
-        why = self.ruleset.further(self, e.actor, self.own_declarations(e), e.action)
+        declaring = self.ruleset.declarations
+        why = (declaring.further(self, e.actor, self.own_declarations(e), e.action)
+               if declaring else f"{self.ruleset.id} takes no declarations")
         if why:
             raise IllegalDeclaration(why, ("then",))
 

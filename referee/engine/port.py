@@ -9,6 +9,7 @@ and renders the specs (`Form`, `Column`, `Cell`, `Act`) they return.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -170,11 +171,15 @@ class Ruleset(Generic[S]):
     # -- checks -------------------------------------------------------------------------
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        if isinstance(event, ev.Declare) and event.action not in self._kinds():
-            known = ", ".join(self._kinds())
-            raise IllegalDeclaration(
-                f"unknown action {event.action!r} for {self.id} (actions: {known})",
-                ("action",))
+        if isinstance(event, ev.Declare) and self.declarations is None:
+            raise IllegalDeclaration(f"{self.id} takes no declarations: its combatants act "
+                                     "through its acts", ("action",))
+
+    @property
+    def declarations(self) -> Declaring[S] | None:
+        """Its declarations role (demon-idol's A–G, count-up's actions), or None: a
+        ruleset whose combatants act through its acts alone."""
+        return self if isinstance(self, Declaring) else None
 
     # -- consequences -------------------------------------------------------------------
 
@@ -254,61 +259,6 @@ class Ruleset(Generic[S]):
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
         raise IllegalEvent(f"{self.id} has no initiative to enter")
 
-    # -- declaring ----------------------------------------------------------------------
-
-    def actions(self) -> list[ActionKind]:
-        """Its declaration catalogue (empty: a ruleset without declarations)."""
-        return []
-
-    def action_keys(self) -> list[str]:
-        return list(self._kinds())
-
-    def kind(self, action: str) -> ActionKind | None:
-        return self._kinds().get(action)
-
-    def _kinds(self) -> dict[str, ActionKind]:
-        """The catalogue by key, worked out once: it comes from the ruleset file."""
-        found: dict[str, ActionKind] | None = self.__dict__.get("_kind_table")
-        if found is None:
-            found = {kind.key: kind for kind in self.actions()}
-            self.__dict__["_kind_table"] = found
-        return found
-
-    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
-        """Why `actor` cannot declare `action` now ("" when it can)."""
-        why = self.can_act(fight, actor)
-        return f"{fight.roster[actor].name} is {why}" if why else ""
-
-    def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
-                action: str) -> str:
-        """Why `actor`, having declared `earlier` this round, cannot add a further
-        declaration of `action` ("" when it can: close, then strike)."""
-        return (f"{actor} has already declared in round {max(fight.round, 1)}: "
-                f"{self.id} takes one declaration a combatant a round")
-
-    def declare_form(self, fight: Fight, actor: str, action: str,
-                     prefill: Mapping[str, Any]) -> Form:
-        from .forms import declare_fields
-
-        kind = self.kind(action)
-        name = kind.name if kind else action
-        title = f"{fight.roster[actor].name} declares {action} — {name}"
-        return Form(title, declare_fields(fight, actor, kind.fields if kind else (), prefill))
-
-    def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
-        from .forms import prefill
-
-        kind = self.kind(action)
-        return prefill(fight, actor, action, missile=False, needs=kind.fields if kind else ())
-
-    def declaration(self, fight: Fight, actor: str, action: str,
-                    values: Mapping[str, Any]) -> ev.Event:
-        target = values.get("target")
-        targets = (target,) if isinstance(target, str) else tuple(target or ())
-        rest = {k: v for k, v in values.items() if k != "target" and v not in (None, False, "")}
-        return self.event("declare", round=max(fight.round, 1), actor=actor, action=action,
-                          target=targets, **rest)
-
     # -- joining and set-up -------------------------------------------------------------
 
     def join_fields(self, fight: Fight) -> tuple[Field, ...]:
@@ -378,13 +328,6 @@ class Ruleset(Generic[S]):
         names its own steps."""
         return fight.phase
 
-    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
-        """A declaration in the tracker's few columns."""
-        text = decl.action
-        if decl.target:
-            text += f" → {', '.join(decl.target)}"
-        return text
-
     # -- acts -----------------------------------------------------------------------------
 
     def acts(self, fight: Fight) -> list[Act]:
@@ -432,6 +375,79 @@ class Ruleset(Generic[S]):
         `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
         damage event itself."""
         return [hit]
+
+
+class Declaring(Ruleset[S], ABC):
+    """The declarations role: before the round, each combatant declares one of the
+    ruleset's actions (its catalogue), through a form; the plan orders what was declared.
+    A declaration is this role's act. A ruleset without it has `declarations` None."""
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        if isinstance(event, ev.Declare) and event.action not in self._kinds():
+            known = ", ".join(self._kinds())
+            raise IllegalDeclaration(
+                f"unknown action {event.action!r} for {self.id} (actions: {known})",
+                ("action",))
+
+    @abstractmethod
+    def actions(self) -> list[ActionKind]:
+        """Its declaration catalogue: what a combatant may declare, each with its key."""
+
+    def action_keys(self) -> list[str]:
+        return list(self._kinds())
+
+    def kind(self, action: str) -> ActionKind | None:
+        return self._kinds().get(action)
+
+    def _kinds(self) -> dict[str, ActionKind]:
+        """The catalogue by key, worked out once: it comes from the ruleset file."""
+        found: dict[str, ActionKind] | None = self.__dict__.get("_kind_table")
+        if found is None:
+            found = {kind.key: kind for kind in self.actions()}
+            self.__dict__["_kind_table"] = found
+        return found
+
+    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
+        """Why `actor` cannot declare `action` now ("" when it can)."""
+        why = self.can_act(fight, actor)
+        return f"{fight.roster[actor].name} is {why}" if why else ""
+
+    def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
+                action: str) -> str:
+        """Why `actor`, having declared `earlier` this round, cannot add a further
+        declaration of `action` ("" when it can: close, then strike)."""
+        return (f"{actor} has already declared in round {max(fight.round, 1)}: "
+                f"{self.id} takes one declaration a combatant a round")
+
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefill: Mapping[str, Any]) -> Form:
+        from .forms import declare_fields
+
+        kind = self.kind(action)
+        name = kind.name if kind else action
+        title = f"{fight.roster[actor].name} declares {action} — {name}"
+        return Form(title, declare_fields(fight, actor, kind.fields if kind else (), prefill))
+
+    def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
+        from .forms import prefill
+
+        kind = self.kind(action)
+        return prefill(fight, actor, action, missile=False, needs=kind.fields if kind else ())
+
+    def declaration(self, fight: Fight, actor: str, action: str,
+                    values: Mapping[str, Any]) -> ev.Event:
+        target = values.get("target")
+        targets = (target,) if isinstance(target, str) else tuple(target or ())
+        rest = {k: v for k, v in values.items() if k != "target" and v not in (None, False, "")}
+        return self.event("declare", round=max(fight.round, 1), actor=actor, action=action,
+                          target=targets, **rest)
+
+    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
+        """A declaration in the tracker's few columns."""
+        text = decl.action
+        if decl.target:
+            text += f" → {', '.join(decl.target)}"
+        return text
 
 
 # -- shared helpers for rulesets ----------------------------------------------------------

@@ -36,7 +36,7 @@ from referee.engine.plan import Plan
 from referee.engine.record import field, record
 
 from .files import MAX_BYTES, LoadError, load_save, parse_toml
-from .view import actions_text, beat_label, conditions_text, declarations, order
+from .view import actions_text, beat_label, conditions_text, declarations, declared_text, order
 
 PUBLIC_TYPES = frozenset({"round", "initiative", "resolve", "phase", "death", "condition",
                           "note", "join", "surprise", "undo", "redo", "end"})
@@ -56,7 +56,7 @@ def hide_hit_points(text: str) -> str:
 
 def declarations_secret(fight: Fight) -> bool:
     """Declarations are secret until initiative is in (for a ruleset that has them)."""
-    return bool(fight.ruleset.actions()) and fight.ruleset.initiative_due(fight)
+    return fight.ruleset.declarations is not None and fight.ruleset.initiative_due(fight)
 
 
 @record(frozen=True)
@@ -271,7 +271,7 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
     from .view import side_tone
 
     secret = declarations_secret(fight)
-    has_declarations = bool(fight.ruleset.actions())
+    has_declarations = fight.ruleset.declarations is not None
     plan = None if secret else fight_plan(fight)
     resolved = fight.resolved.get(max(fight.round, 1), set())
     now = plan.current(resolved) if plan else None
@@ -287,7 +287,7 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
         elif secret:
             declared = "declared ✓"
         else:
-            declared = fight.ruleset.declared_text(fight, cid, decl)
+            declared = declared_text(fight, cid, decl)
         rows.append(PlayerRow(cid, cid in acting, combatant.name,
                               side.name if side else combatant.side,
                               side_tone(fight, combatant.side), declared,

@@ -46,7 +46,7 @@ def tracker_rows(fight: Fight) -> list[dict[str, Any]]:
         decl = decls.get(cid)
         row: dict[str, Any] = {"id": cid, "name": c.name, "side": c.side}
         row.update(fight.ruleset.facts(fight, cid))
-        row["declared"] = fight.ruleset.declared_text(fight, cid, decl) if decl else ""
+        row["declared"] = view.declared_text(fight, cid, decl)
         rows.append(row)
     return rows
 

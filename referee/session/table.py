@@ -19,6 +19,7 @@ from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Plan
+from referee.engine.port import Declaring
 from referee.engine.specs import Act, Form, Report, ReportRun
 
 from .store import Session
@@ -137,13 +138,22 @@ class Table:
 
     # -- declaring -------------------------------------------------------------------
 
+    @property
+    def declaring(self) -> Declaring[Any]:
+        """The ruleset's declarations role; a ruleset without one is refused by name."""
+        found = self.fight.ruleset.declarations
+        if found is None:
+            raise IllegalEvent(f"{self.fight.ruleset.name} takes no declarations: its "
+                               "combatants act through its acts")
+        return found
+
     def declared(self) -> dict[str, ev.Declare]:
         return {d.actor: d for _, d in self.fight.declared(self.round)
                 if d.step is None}
 
     def undeclared(self) -> list[str]:
         """Combatants still to declare this round who can act, in roster order."""
-        if not self.fight.ruleset.actions():
+        if self.fight.ruleset.declarations is None:
             return []
         done = self.declared()
         can_act = self.fight.ruleset.can_act
@@ -162,11 +172,11 @@ class Table:
         return waiting[0]
 
     def prefill(self, actor: str, action: str) -> dict[str, Any]:
-        return self.fight.ruleset.prefill(self.fight, actor, action)
+        return self.declaring.prefill(self.fight, actor, action)
 
     def declare_form(self, actor: str, action: str) -> Form:
-        return self.fight.ruleset.declare_form(self.fight, actor, action,
-                                               self.prefill(actor, action))
+        return self.declaring.declare_form(self.fight, actor, action,
+                                           self.prefill(actor, action))
 
     def further(self, actor: str, action: str) -> str:
         """Why `actor` cannot add a further declaration of `action` this round ("" when
@@ -175,7 +185,7 @@ class Table:
                    if d.actor == actor and d.step is None]
         if not earlier:
             return f"{self.name(actor)} has not declared this round"
-        return self.fight.ruleset.further(self.fight, actor, earlier, action)
+        return self.declaring.further(self.fight, actor, earlier, action)
 
     def declare(self, actor: str, action: str, replaces: bool = False,
                 then: bool = False, **fields: Any) -> list[ev.Event]:
@@ -186,7 +196,7 @@ class Table:
             values["then"] = True
         elif replaces or actor in self.declared():
             values["replaces"] = True
-        event = self.fight.ruleset.declaration(self.fight, actor, action, values)
+        event = self.declaring.declaration(self.fight, actor, action, values)
         return self.session.append(event)
 
     # -- initiative --------------------------------------------------------------------

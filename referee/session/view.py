@@ -63,8 +63,14 @@ class View:
 
 def columns(fight: Fight) -> tuple[Column, ...]:
     ruleset = fight.ruleset
-    tail = CORE_TAIL if ruleset.actions() else CORE_TAIL[1:]
+    tail = CORE_TAIL if ruleset.declarations else CORE_TAIL[1:]
     return (MARK,) + CORE_HEAD + tuple(ruleset.columns()) + tail
+
+
+def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
+    """A declaration in the tracker's few columns, as its ruleset words it ("" none)."""
+    declaring = fight.ruleset.declarations
+    return declaring.declared_text(fight, cid, decl) if declaring and decl else ""
 
 
 def declarations(fight: Fight) -> dict[str, ev.Declare]:
@@ -146,7 +152,7 @@ def tracker_row(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None,
         "mark": Cell("▶" if acting else "", "strong"),
         "name": Cell(combatant.name, "strong" if acting else ""),
         "side": Cell(side.name if side else combatant.side, side_tone(fight, combatant.side)),
-        "declared": Cell(ruleset.declared_text(fight, cid, decl) if decl else ""),
+        "declared": Cell(declared_text(fight, cid, decl)),
         "conditions": Cell(conditions_text(fight, cid)),
         "state": Cell(ruleset.state_word(fight, cid), "bad"),
     }

@@ -20,7 +20,7 @@ from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.forms import last_declaration, prefill
 from referee.engine.plan import Plan
-from referee.engine.port import Ruleset, unique_keys
+from referee.engine.port import Declaring, unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form, Timer
@@ -98,7 +98,7 @@ DECLARE_SPECS = {
 }
 
 
-class DemonIdol(Ruleset[State]):
+class DemonIdol(Declaring[State]):
     id = "demon-idol"
     RULES = RULES
     COMBATANT_FIELDS = stats.COMBATANT
@@ -106,7 +106,7 @@ class DemonIdol(Ruleset[State]):
     SPELL_FIELDS = stats.SPELL
     ENCOUNTER_FIELDS = stats.ENCOUNTER
     EVENTS = di.EVENTS
-    SHAPING = Ruleset.SHAPING | {"fire", "spell_lost"}
+    SHAPING = Declaring.SHAPING | {"fire", "spell_lost"}
 
     def read(self, f: Fields) -> None:
         self.die = f.int("initiative_die", 6, minimum=2)

@@ -16,7 +16,7 @@ from referee.engine.errors import IllegalEvent
 from referee.engine.events import event_field
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.port import Ruleset
+from referee.engine.port import Declaring
 from referee.engine.reading import Fields
 from referee.engine.record import record
 from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form
@@ -36,7 +36,7 @@ class State:
     shouts: dict[str, int]
 
 
-class Toy(Ruleset[State]):
+class Toy(Declaring[State]):
     id = "toy"
     RULES = RULES
 
