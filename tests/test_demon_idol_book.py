@@ -245,10 +245,10 @@ def test_the_tracker_shows_both() -> None:
 
 
 def test_the_port_takes_one_declaration_by_default() -> None:
-    from referee.engine.port import Ruleset
+    from referee.engine.port import Declaring
 
     fight = fight_of("di-13-close-then-strike")
-    assert "one declaration" in Ruleset.further(fight.ruleset, fight, "ogre", [], "G")
+    assert "one declaration" in Declaring.further(fight.ruleset, fight, "ogre", [], "G")
 
 
 def test_the_events_round_trip() -> None:

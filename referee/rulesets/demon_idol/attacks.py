@@ -69,7 +69,12 @@ class AttackRules(Pairwise):
         if len({i.side for i in several}) > 1:
             self.routine_by_routine(several)
             return
-        for first in self.items:
+        # the first routines that go before the same attack share one beat, and so do the
+        # last ones that go after the same attack (as DI-7's, di-rule-07-losers-slot-in-
+        # together): in roster order, whatever order they were declared in
+        firsts: dict[Beat, Beat] = {}  # the enemy's first attack -> the beat just before it
+        lasts: dict[Beat, Beat] = {}  # the enemy's last attack -> the beat just after it
+        for first in sorted(self.items, key=by_place):
             if first.routine != 1 or first.role != "strike":
                 continue
             enemies = frozenset(self.sides - {first.side})
@@ -78,16 +83,25 @@ class AttackRules(Pairwise):
             if anchor is not None and self.board.pos(first) > self.board.slots.index(anchor):
                 why = (f"{first.actor.id}: first of {len(whole)} attack routines strikes "
                        "first, before the enemy's first attack (by the book)")
-                self.board.lift([first])
-                self.board.add([first], ["DMG-62"], [why], at=self.board.slots.index(anchor))
+                self.routine_beside(first, anchor, firsts, 0, why)
             last = whole[-1]
             final = self.last_attack(enemies)
             if final is not None and self.board.pos(last) <= self.board.slots.index(final):
                 why = (f"{last.actor.id}: last of {len(whole)} attack routines strikes last, "
                        "after the enemy's last attack (by the book)")
-                self.board.lift([last])
-                self.board.add([last], ["DMG-62"], [why],
-                               at=self.board.slots.index(final) + 1)
+                self.routine_beside(last, final, lasts, 1, why)
+
+    def routine_beside(self, item: Item, anchor: Beat, made: dict[Beat, Beat], offset: int,
+                       why: str) -> None:
+        """DMG-62: `item` into a beat just before (`offset` 0) or after (1) `anchor`: the
+        one an earlier routine moved there made, if it is still on the board."""
+        shared = made.get(anchor)
+        if shared is not None and shared in self.board.sides:
+            self.board.join([item], shared, "DMG-62", why)
+            return
+        self.board.lift([item])
+        made[anchor] = self.board.add([item], ["DMG-62"], [why],
+                                      at=self.board.slots.index(anchor) + offset)
 
     def routine_by_routine(self, several: list[Item]) -> None:
         """Several routines on both sides: the first routines, in initiative order, before

@@ -47,13 +47,23 @@ class Board:
         self.notes: list[str] = []  # for the plan: what a rule left out, and why
         # a prepared spell's start that fired: its declaration -> the beat it starts before
         self.starts: dict[int, Beat] = {}
+        # lines a beat says of some of its actions only (a tie split's speed factor or
+        # casting time, a declaration delay, a preparation, a failed morale check): (the
+        # action, its rule, the line); a line leaves the beat with the last of its actions,
+        # and its rule with the last such line, so that a line speaks of its own beat
+        self.owned: dict[Beat, list[tuple[Any, str, str]]] = {}
+        # rules a move cited in a beat (they stay when an owned line citing them leaves)
+        self.cited: dict[Beat, set[str]] = {}
 
     def _enter(self, item: Any, slot: Beat) -> None:
         self.where[key(item)] = slot
         self.sides[slot][item.side] += 1
 
     def add(self, items: list[Any], rules: list[str], why: list[str], at: int | None = None,
-            ready: bool = False, repeats: bool = False) -> Beat:
+            ready: bool = False, repeats: bool = False,
+            owned: list[tuple[Any, str, str]] | None = None) -> Beat:
+        """A new beat of `items`; `owned`: (item, rule, line) for each line of `why` (and
+        its rule) said of some of the items only (see `owned` in `__init__`)."""
         slot = Beat([], list(rules), list(why))
         if repeats:
             mark_repeats(slot)
@@ -61,6 +71,8 @@ class Board:
             mark_ready(slot)
         self.slots.insert(len(self.slots) if at is None else at, slot)
         self.sides[slot] = Counter()
+        if owned:
+            self.owned[slot] = list(owned)
         self._put(items, slot)
         return slot
 
@@ -104,6 +116,31 @@ class Board:
             if not slot.actions:
                 self.slots.remove(slot)
                 del self.sides[slot]
+                self.owned.pop(slot, None)
+                self.cited.pop(slot, None)
+            elif slot in self.owned:
+                self._disown(slot, item)
+
+    def _disown(self, slot: Beat, item: Any) -> None:
+        """`item` left `slot`: the lines said of it alone leave too, and their rule when
+        nothing else in the beat cites it."""
+        lines = self.owned[slot]
+        gone = [(rule, line) for owner, rule, line in lines if owner is item]
+        if not gone:
+            return
+        rest = self.owned[slot] = [entry for entry in lines if entry[0] is not item]
+        cited = self.cited.get(slot, set())
+        for rule, line in gone:
+            if line in slot.why and not any(kept == line for _, _, kept in rest):
+                slot.why.remove(line)
+            if (rule in slot.rules and rule not in cited
+                    and not any(kept == rule for _, kept, _ in rest)):
+                slot.rules.remove(rule)
+
+    def _cited(self, slot: Beat, rules: tuple[str, ...]) -> None:
+        """A move cited `rules` in `slot`: they stay whatever action leaves it."""
+        if slot in self.owned:
+            self.cited.setdefault(slot, set()).update(rules)
 
     def place(self, movers: list[Any], anchor: Any, how: str, rule: str, why: str,
               also: tuple[str, ...] = ()) -> bool:
@@ -118,6 +155,7 @@ class Board:
             for rule_id in (rule,) + also:
                 target.cite(rule_id)
             target.cite(rule, why)
+            self._cited(target, (rule, *also))
             return True
         at = self.slots.index(target) + (1 if how == "after" else 0)
         self.add(movers, [rule, *also], [why], at=at)
@@ -127,11 +165,13 @@ class Board:
         self.lift(movers)
         self._put(movers, slot)
         slot.cite(rule, why)
+        self._cited(slot, (rule,))
 
     def put(self, items: list[Any], slot: Beat, rule: str, why: str) -> None:
         """Put new `items` (on no beat yet) into `slot`, citing `rule`."""
         self._put(items, slot)
         slot.cite(rule, why)
+        self._cited(slot, (rule,))
 
     def with_side(self, side: str) -> list[int]:
         """Positions of the beats holding actions of `side` (psionics aside)."""

@@ -59,7 +59,8 @@ class Layout:
         tied = len(group) > 1
         role = self.ruleset.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
-        buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str]]] = {}
+        buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str],
+                                               list[tuple[Item, str, str]]]] = {}
         keyed = list(self.keys(tied, role, step, group))
         ranks = (delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
                  if any(item.delay for item in step) else None)
@@ -70,27 +71,32 @@ class Layout:
             entry = buckets.get(slot_key)
             if entry is None:  # (with many sides, DI-2 comes first: its first item adds it)
                 entry = buckets[slot_key] = (
-                    [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why])
-            members, cites, whys = entry
+                    [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why], [])
+            members, cites, whys, owned = entry
             members.append(item)
-            for rule in rules:
+            split = [(rule, text) for rule in rules for text in why]  # DI-11, DI-12
+            for rule, text in [*split, *self.own_lines(item, letter)]:
                 if rule not in cites:
                     cites.append(rule)
-            for text in why:
                 if text not in whys:
                     whys.append(text)
-            if item.delay and "DI-16" not in cites:
-                cites.append("DI-16")
-                whys.append(self.delay_rank_note(item, letter))
-            if prepared and "DI-14" not in cites:
-                cites.append("DI-14")
-                whys.append("prepared: becomes ready here, fires when its trigger happens")
-            if item.replaced and "DI-18" not in cites:
-                cites.append("DI-18")
-                whys.append(f"failed morale: avoidance replaces the declared {item.replaced}")
+                owned.append((item, rule, text))
         for slot_key in sorted(buckets):
-            members, cites, whys = buckets[slot_key]
-            self.board.add(members, cites, whys, ready=bool(slot_key[-1]))
+            members, cites, whys, owned = buckets[slot_key]
+            self.board.add(members, cites, whys, ready=bool(slot_key[-1]), owned=owned)
+
+    def own_lines(self, item: Item, letter: str) -> Iterator[tuple[str, str]]:
+        """Lines (with their rules) a beat says of `item` alone: its declaration delay
+        (DI-16), its preparation (DI-14), the failed morale check that replaced it (DI-18).
+        Like a tie split's line (its speed factor, DI-11; its casting time, DI-12), each is
+        said of the actions it is true of and leaves a beat with the last of them: a
+        delayed shot that DI-6 moves leaves no word of its delay behind (`Board.owned`)."""
+        if item.delay:
+            yield "DI-16", self.delay_rank_note(item, letter)
+        if item.decl.prepared:
+            yield "DI-14", "prepared: becomes ready here, fires when its trigger happens"
+        if item.replaced:
+            yield "DI-18", f"failed morale: avoidance replaces the declared {item.replaced}"
 
     @staticmethod
     def delay_rank_note(item: Item, letter: str) -> str:

@@ -10,7 +10,7 @@ from typing import cast
 from . import book
 from .items import Item, by_place
 from .pairwise import Pairwise
-from .wording import possessive
+from .wording import delayed, possessive
 
 
 class MissileRules(Pairwise):
@@ -33,41 +33,49 @@ class MissileRules(Pairwise):
             sums = reaction_sum(self.dice[shot.side], reaction, shot.delay)
             theirs_text = f"{possessive(enemy)} die {theirs}"
             who = shot.actor.id
-            if own > theirs:
-                self.shoot_first(shot, spots, f"{who} shoots first: {sums} beats {theirs_text}")
-            elif own < theirs:
-                self.shoot_last(shot, spots, f"{who} shoots last: {sums} is below {theirs_text}")
+            how = self.compare(theirs, own)[0]  # "before": it shoots first
+            # DI-16 beside DI-6 when the declaration delay changed where the shot goes
+            raw = self.compare(theirs, self.dice[shot.side] + reaction)[0] if reaction else ""
+            also = delayed(raw, how)
+            if how == "before":
+                self.shoot_first(shot, spots, f"{who} shoots first: {sums} beats {theirs_text}",
+                                 also)
+            elif how == "after":
+                self.shoot_last(shot, spots, f"{who} shoots last: {sums} is below {theirs_text}",
+                                also)
             else:
                 self.shoot_with(shot, enemy, f"{who} shoots with {possessive(enemy)} turn: "
-                                f"{sums} equals {theirs_text}")
+                                f"{sums} equals {theirs_text}", also)
 
-    def shoot_first(self, shot: Item, spots: tuple[int, int], why: str) -> None:
+    def shoot_first(self, shot: Item, spots: tuple[int, int], why: str,
+                    also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
         if max(self.board.positions(movers)) < spots[0]:
             return
         self.board.lift(movers)
         after = self.enemy_span(self.enemy_side(shot) or "")
         assert after is not None  # the shot's own items moved, not the enemy's
-        self.board.add(movers, ["DI-6"], [why], at=after[0])
+        self.board.add(movers, ["DI-6", *also], [why], at=after[0])
 
-    def shoot_last(self, shot: Item, spots: tuple[int, int], why: str) -> None:
+    def shoot_last(self, shot: Item, spots: tuple[int, int], why: str,
+                   also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
         if min(self.board.positions(movers)) > spots[1]:
             return
         self.board.lift(movers)
         after = self.enemy_span(self.enemy_side(shot) or "")
         assert after is not None  # the shot's own items moved, not the enemy's
-        self.board.add(movers, ["DI-6"], [why], at=after[1] + 1)
+        self.board.add(movers, ["DI-6", *also], [why], at=after[1] + 1)
 
-    def shoot_with(self, shot: Item, enemy: str, why: str) -> None:
+    def shoot_with(self, shot: Item, enemy: str, why: str, also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
         their_d = self.first_discharge.get(enemy)
         if their_d is not None:
-            self.board.place(movers, their_d, "with", "DI-6", why)
+            self.board.place(movers, their_d, "with", "DI-6", why, also)
             return
         order = self.ruleset.order.index(self.ruleset.letter_of["discharge"])
         self.board.lift(movers)
-        self.board.add(movers, ["DI-6"], [why + ", at the D place among its actions"],
+        self.board.add(movers, ["DI-6", *also], [why + ", at the D place among its actions"],
                        at=self.first_later(enemy, order))
 
     def first_later(self, enemy: str, order: int) -> int:
