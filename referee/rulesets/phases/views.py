@@ -419,15 +419,18 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
     log = state.now
     # where the round is hangs on what was resolved, which a Resolve adds to the fight's
     # set of the round in place (the state stays): kept while it is the same set, as
-    # large; an undo folds a copy of it, which another Resolve may bring to that size
+    # large, or (an undo folds a copy of it) a set that holds the same actions
     done = fight.resolved.get(log.round)
     size = len(done) if done is not None else 0
     kept = state.memo.get("now")
-    if kept is not None and kept[0] is done and kept[1] == size:
-        now: int = kept[2]
+    if kept is not None and ((kept[0] is done and kept[1] == size)
+                             or (kept[1] == size and kept[2] == (done or frozenset()))):
+        now: int = kept[3]
+        if kept[0] is not done:
+            state.memo["now"] = (done, size, kept[2], now)
     else:
         now = rs.now_pos(fight)
-        state.memo["now"] = (done, size, now)
+        state.memo["now"] = (done, size, frozenset(done or ()), now)
     if cid not in log.fighting and cid not in log.start and cid not in log.ops:
         return None, now
     if cid in state.out:
