@@ -64,7 +64,7 @@ def acts_of(demo: Demo) -> list[Act]:
     kinds = declaring.actions() if declaring else []
     acts = [Act(demo, "declare", kind.hotkey, kind.key) for kind in kinds
             if kind.hotkey]
-    if ruleset.initiative_due(fight):
+    if ruleset.initiative is not None and ruleset.initiative.initiative_due(fight):
         acts.append(Act(demo, "initiative", "I"))
     acts.append(Act(demo, "join", "j"))
     acts += [Act(demo, "command", a.key, a.id) for a in ruleset.acts(fight) if a.key]

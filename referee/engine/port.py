@@ -181,6 +181,12 @@ class Ruleset(Generic[S]):
         ruleset whose combatants act through its acts alone."""
         return self if isinstance(self, Declaring) else None
 
+    @property
+    def initiative(self) -> Rolling[S] | None:
+        """Its initiative role (what is rolled, or typed from real dice, before a round is
+        resolved), or None: a ruleset whose order needs no roll (phases, sanctum)."""
+        return self if isinstance(self, Rolling) else None
+
     # -- consequences -------------------------------------------------------------------
 
     def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
@@ -239,25 +245,6 @@ class Ruleset(Generic[S]):
                 entry = {"actor": action.actor, "action": action.action, "why": why}
                 plan.skipped.append({**entry, "rule": rule} if rule else entry)
         return plan
-
-    # -- initiative ---------------------------------------------------------------------
-
-    def initiative_due(self, fight: Fight) -> bool:
-        """Whether initiative is still to be rolled for the current round."""
-        return max(fight.round, 1) not in fight.initiatives
-
-    def initiative_blocks(self, fight: Fight) -> bool:
-        """Whether nothing can be resolved until it is rolled (tie rolls may wait)."""
-        return self.initiative_due(fight)
-
-    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
-        raise IllegalEvent(f"{self.id} has no initiative to roll")
-
-    def initiative_form(self, fight: Fight) -> Form:
-        return Form("Initiative", ())
-
-    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
-        raise IllegalEvent(f"{self.id} has no initiative to enter")
 
     # -- joining and set-up -------------------------------------------------------------
 
@@ -375,6 +362,31 @@ class Ruleset(Generic[S]):
         `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
         damage event itself."""
         return [hit]
+
+
+class Rolling(Ruleset[S], ABC):
+    """The initiative role: what is rolled by the program (or typed from real dice)
+    before a round can be resolved; the plan orders the round by it."""
+
+    def initiative_due(self, fight: Fight) -> bool:
+        """Whether initiative is still to be rolled for the current round."""
+        return max(fight.round, 1) not in fight.initiatives
+
+    def initiative_blocks(self, fight: Fight) -> bool:
+        """Whether nothing can be resolved until it is rolled (tie rolls may wait)."""
+        return self.initiative_due(fight)
+
+    @abstractmethod
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
+        """The program's roll: its events (the dice in them)."""
+
+    @abstractmethod
+    def initiative_form(self, fight: Fight) -> Form:
+        """The form for initiative typed from real dice."""
+
+    @abstractmethod
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        """The events of initiative typed from real dice, as the form asked for them."""
 
 
 class Declaring(Ruleset[S], ABC):

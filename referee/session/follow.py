@@ -56,7 +56,9 @@ def hide_hit_points(text: str) -> str:
 
 def declarations_secret(fight: Fight) -> bool:
     """Declarations are secret until initiative is in (for a ruleset that has them)."""
-    return fight.ruleset.declarations is not None and fight.ruleset.initiative_due(fight)
+    rolling = fight.ruleset.initiative
+    return fight.ruleset.declarations is not None and rolling is not None and \
+        rolling.initiative_due(fight)
 
 
 @record(frozen=True)

@@ -19,7 +19,7 @@ from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Plan
-from referee.engine.port import Declaring
+from referee.engine.port import Declaring, Rolling
 from referee.engine.specs import Act, Form, Report, ReportRun
 
 from .store import Session
@@ -139,6 +139,15 @@ class Table:
     # -- declaring -------------------------------------------------------------------
 
     @property
+    def rolling(self) -> Rolling[Any]:
+        """The ruleset's initiative role; a ruleset without one is refused by name."""
+        found = self.fight.ruleset.initiative
+        if found is None:
+            raise IllegalEvent(f"{self.fight.ruleset.name} rolls no initiative: its order "
+                               "needs no roll")
+        return found
+
+    @property
     def declaring(self) -> Declaring[Any]:
         """The ruleset's declarations role; a ruleset without one is refused by name."""
         found = self.fight.ruleset.declarations
@@ -202,20 +211,22 @@ class Table:
     # -- initiative --------------------------------------------------------------------
 
     def initiative_due(self) -> bool:
-        return self.fight.ruleset.initiative_due(self.fight)
+        rolling = self.fight.ruleset.initiative
+        return rolling is not None and rolling.initiative_due(self.fight)
 
     def initiative_blocks(self) -> bool:
-        return self.fight.ruleset.initiative_blocks(self.fight)
+        rolling = self.fight.ruleset.initiative
+        return rolling is not None and rolling.initiative_blocks(self.fight)
 
     def roll_initiative(self) -> list[ev.Event]:
-        return self.append(self.fight.ruleset.roll_initiative(self.fight, self.rng))
+        return self.append(self.rolling.roll_initiative(self.fight, self.rng))
 
     def initiative_form(self) -> Form:
-        return self.fight.ruleset.initiative_form(self.fight)
+        return self.rolling.initiative_form(self.fight)
 
     def enter_initiative(self, values: Mapping[str, Any]) -> list[ev.Event]:
         """Real dice typed in, as the ruleset's initiative form asked for them."""
-        return self.append(self.fight.ruleset.initiative_from(self.fight, values))
+        return self.append(self.rolling.initiative_from(self.fight, values))
 
     # -- resolving -------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent
 from referee.engine.fight import Fight, Status
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.port import Ruleset
+from referee.engine.port import Rolling
 from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Act, Cell, Column, Field, Form
@@ -32,7 +32,7 @@ CHANNEL = ("channelling", "channeling")
 OUT = ("fled", "surrendered")  # AO-15: gone from the fight, or lost the will to fight
 
 
-class AgilityOrder(Ruleset[State]):
+class AgilityOrder(Rolling[State]):
     id = "agility-order"
     RULES = RULES
 

@@ -15,7 +15,7 @@ from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent,
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import Beat, Plan, PlannedAction, action_key
-from referee.engine.port import Declaring, unique_keys
+from referee.engine.port import Declaring, Rolling, unique_keys
 from referee.engine.reading import Fields, describe
 from referee.engine.record import field, record, replace
 from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form
@@ -87,7 +87,7 @@ class State:
     surprise: ev.Surprise | None = None
 
 
-class CountUp(Declaring[State]):
+class CountUp(Declaring[State], Rolling[State]):
     id = "count-up"
     RULES = RULES
     COMBATANT_FIELDS = stats.COMBATANT

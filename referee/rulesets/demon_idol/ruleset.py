@@ -20,7 +20,7 @@ from referee.engine.errors import FormatError, IllegalDeclaration, IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.forms import last_declaration, prefill
 from referee.engine.plan import Plan
-from referee.engine.port import Declaring, unique_keys
+from referee.engine.port import Declaring, Rolling, unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import replace
 from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form, Timer
@@ -98,7 +98,7 @@ DECLARE_SPECS = {
 }
 
 
-class DemonIdol(Declaring[State]):
+class DemonIdol(Declaring[State], Rolling[State]):
     id = "demon-idol"
     RULES = RULES
     COMBATANT_FIELDS = stats.COMBATANT

@@ -826,9 +826,6 @@ class Phases(Ruleset[State]):
     def plan_round(self, fight: Fight) -> int:
         return max(fight.round, 1)
 
-    def initiative_due(self, fight: Fight) -> bool:
-        return False
-
     def plan(self, fight: Fight, round_: int) -> Plan:
         from .views import plan
 

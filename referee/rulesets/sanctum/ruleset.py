@@ -476,9 +476,6 @@ class Sanctum(Ruleset[State]):
                     break
         return out
 
-    def initiative_due(self, fight: Fight) -> bool:
-        return False
-
     # -- the tracker --------------------------------------------------------------------
 
     def columns(self) -> tuple[Column, ...]:

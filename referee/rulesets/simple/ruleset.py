@@ -12,7 +12,7 @@ from referee.engine.dice import DiceError, Roll
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.port import Ruleset, dice_roll
+from referee.engine.port import Rolling, dice_roll
 from referee.engine.reading import Fields
 from referee.engine.record import record
 from referee.engine.specs import Cell, Column, Field, Form
@@ -33,12 +33,12 @@ class State:
     rerolls: Mapping[int, Mapping[str, tuple[int, ...]]]
 
 
-class Simple(Ruleset[State]):
+class Simple(Rolling[State]):
     id = "simple"
     RULES = RULES
     GEAR = ("weapons",)
     EVENTS = (Initiative, Tie)
-    SHAPING = Ruleset.SHAPING | {"tie"}
+    SHAPING = Rolling.SHAPING | {"tie"}
 
     def read(self, f: Fields) -> None:
         self.settings = settings.read(f)

@@ -75,9 +75,6 @@ class Toy(Declaring[State]):
         if isinstance(event, Shout) and event.actor not in fight.roster:
             raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
 
-    def initiative_due(self, fight: Fight) -> bool:
-        return False
-
     def actions(self) -> list[ActionKind]:
         return [ActionKind("act", "act", ("target",), "x")]
 
