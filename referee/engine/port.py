@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from . import events as ev
-from .dice import DiceError, from_values
+from .dice import DiceError, Roll, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalDeclaration, IllegalEvent
 from .reading import Fields
@@ -23,7 +23,7 @@ from .specs import Act, ActionKind, Cell, Column, Field, Form
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
-    from .model import Combatant
+    from .model import Combatant, Encounter, Schemas
     from .plan import Plan
 
 
@@ -66,7 +66,7 @@ class Ruleset(Generic[S]):
                               f"{self.players_see_own!r}", ("players_see_own",))
         self.read(f)
         f.done()
-        self._schemas: Any = None
+        self._schemas: Schemas | None = None
         self._reader: ev.EventReader | None = None
 
     # -- house rules -------------------------------------------------------------------
@@ -97,17 +97,17 @@ class Ruleset(Generic[S]):
         return self.ENCOUNTER_FIELDS
 
     @property
-    def schemas(self) -> Any:
+    def schemas(self) -> Schemas:
         if self._schemas is None:
             from .model import Schemas
 
             self._schemas = Schemas(self)
         return self._schemas
 
-    def check_encounter(self, encounter: Any) -> None:
+    def check_encounter(self, encounter: Encounter) -> None:
         """Rules over the whole roster (squad sizes, groups of one side ...)."""
 
-    def new_item(self, encounter: Any, key: str, item_id: str,
+    def new_item(self, encounter: Encounter, key: str, item_id: str,
                  combatant: Combatant) -> dict[str, Any] | None:
         """In set-up, a combatant names an entry of the encounter's list `key` (a group)
         that is not there yet: the entry to make for it, or None to refuse."""
@@ -474,7 +474,7 @@ def unique_keys(items: list[Any], what: str, path: tuple[str, ...]) -> None:
         seen[item] = index
 
 
-def dice_roll(expr: str, rng: random.Random, real: list[int] | None = None) -> Any:
+def dice_roll(expr: str, rng: random.Random, real: list[int] | None = None) -> Roll:
     """A roll by the program, or the dice a person typed in."""
     try:
         return from_values(expr, real) if real is not None else roll_dice(expr, rng)
@@ -482,7 +482,7 @@ def dice_roll(expr: str, rng: random.Random, real: list[int] | None = None) -> A
         raise IllegalEvent(str(error)) from None
 
 
-def roll_event(round_: int, result: Any, purpose: str, actor: str | None = None,
+def roll_event(round_: int, result: Roll, purpose: str, actor: str | None = None,
                real: bool = False) -> ev.Roll:
     return ev.Roll(round=round_, expr=result.expression, dice=tuple(result.rolls),
                    total=result.total, purpose=purpose, actor=actor, real=real)

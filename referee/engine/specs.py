@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .record import record
+
+if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
+    from .events import Event
+    from .fight import Fight
 
 # What a field holds, and so how it is read from a file and which widget edits it.
 KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",
@@ -78,24 +82,24 @@ class Cell:
 
 
 # What an act is asked, with the fight it is asked of and the combatant selected (if any).
-Allowed = Callable[[Any, "str | None"], str]  # why it cannot be done now ("" when it can)
-FormOf = Callable[[Any, "str | None"], "Form | None"]  # its form (None: it asks nothing)
-Run = Callable[[Any, "str | None", Mapping[str, Any], random.Random], list[Any]]
+Allowed = Callable[["Fight", "str | None"], str]  # why it cannot be done now ("" if it can)
+FormOf = Callable[["Fight", "str | None"], "Form | None"]  # its form (None: it asks nothing)
+Run = Callable[["Fight", "str | None", Mapping[str, Any], random.Random], "list[Event]"]
 Progress = Callable[[int, int], None]
-MakeReport = Callable[[Any, Mapping[str, Any], "Progress | None"], "Report"]
+MakeReport = Callable[["Fight", Mapping[str, Any], "Progress | None"], "Report"]
 # What the command line reads of an act beyond that (see `Act`): `made` is the events the act
 # makes, or its report.
-CopyFrom = Callable[[Any], Any]  # the fight a copy (-o FILE) starts from
-Told = Callable[[Any, Any, str], list[str]]  # (fight, made, the save as named) -> lines
-Stream = Callable[[Any, Any], str]  # (fight, an event just written) -> its line
-Summary = Callable[[Any, Any], dict[str, Any]]  # (fight, made) -> what --json prints
+CopyFrom = Callable[["Fight"], "Fight"]  # the fight a copy (-o FILE) starts from
+Told = Callable[["Fight", Any, str], list[str]]  # (fight, made, the save as named) -> lines
+Stream = Callable[["Fight", "Event"], str]  # (fight, an event just written) -> its line
+Summary = Callable[["Fight", Any], dict[str, Any]]  # (fight, made) -> what --json prints
 
 
-def anytime(fight: Any, actor: str | None) -> str:
+def anytime(fight: Fight, actor: str | None) -> str:
     return ""
 
 
-def no_form(fight: Any, actor: str | None) -> Form | None:
+def no_form(fight: Fight, actor: str | None) -> Form | None:
     return None
 
 
