@@ -47,7 +47,8 @@ def run_act(args: argparse.Namespace) -> int:
     path = Path(args.save)
     save = opened(path)
     fight = save.fight
-    acts = save.ruleset.acts(fight)
+    declaring = save.ruleset.declarations
+    acts = save.ruleset.acts(fight) + (declaring.declaration_acts() if declaring else [])
     if args.act is None:
         print("\n".join(listing(acts, fight, args.actor)) or "this ruleset has no acts")
         return 0

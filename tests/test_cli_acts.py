@@ -219,3 +219,30 @@ def test_an_acts_help_shows_its_fields(tmp_path: Path,
     assert main(["act", str(path), "injury", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--target" in out and "--damage" in out
+
+
+def test_a_declaration_is_an_act_the_command_line_can_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each action of a declaring ruleset's catalogue is an act (`declare-G`): its form's
+    fields are options, a second declaration replaces the first, a refusal names why."""
+    path = copy(tmp_path, "demo.toml")
+    assert main(["act", str(path)]) == 0
+    assert "declare-G" in capsys.readouterr().out
+    assert main(["act", str(path), "declare-G", "--actor", "brann", "--target", "gob2"]) == 0
+    assert main(["declare-G", str(path), "--actor", "brann", "--target", "gob1"]) == 0
+    out = capsys.readouterr().out
+    assert "declares G (long sword) at Goblin 2" in out and "declares again G" in out
+    log = load_save(path).fight.log
+    assert [(e.TYPE, e.actor, e.target, e.replaces) for e in log] == [
+        ("declare", "brann", ("gob2",), False), ("declare", "brann", ("gob1",), True)]
+    text = path.read_bytes()
+    assert main(["act", str(path), "declare-D", "--actor", "brann"]) == 1
+    assert "has nothing a D discharges" in capsys.readouterr().err
+    assert path.read_bytes() == text
+
+
+def test_a_ruleset_without_declarations_offers_no_declaring_act(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = copy(tmp_path, "phases.toml")
+    assert main(["act", str(path)]) == 0
+    assert "declare-" not in capsys.readouterr().out

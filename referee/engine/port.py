@@ -454,6 +454,36 @@ class Declaring(Ruleset[S], ABC):
         return self.event("declare", round=max(fight.round, 1), actor=actor, action=action,
                           target=targets, **rest)
 
+    def declaration_acts(self) -> list[Act]:
+        """Each action of the catalogue as an act (`declare-G`): a declaration is this
+        role's act, and the command line declares through these as the app's keys do."""
+        return [self._declaring(kind.key, kind.name, kind.hotkey) for kind in self.actions()]
+
+    def _declaring(self, action: str, name: str, key: str) -> Act:
+        def allowed(fight: Fight, actor: str | None) -> str:
+            if actor is None or actor not in fight.roster:
+                return "select who declares"
+            return self.can_declare(fight, actor, action)
+
+        def form(fight: Fight, actor: str | None) -> Form | None:
+            if actor is None or actor not in fight.roster:
+                return None
+            return self.declare_form(fight, actor, action, self.prefill(fight, actor, action))
+
+        def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
+                rng: random.Random) -> list[ev.Event]:
+            why = allowed(fight, actor)
+            if why or actor is None:
+                raise IllegalDeclaration(why or "select who declares", ("actor",))
+            given = {k: v for k, v in values.items() if k not in ("replaces", "then")}
+            if any(d.actor == actor and d.step is None
+                   for _, d in fight.declared(max(fight.round, 1))):
+                given["replaces"] = True  # a new declaration takes the place of the old
+            return [self.declaration(fight, actor, action, given)]
+
+        return Act(f"declare-{action}", f"Declare {action}: {name}", key, show=False,
+                   needs_actor=True, allowed=allowed, form=form, run=run)
+
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
         """A declaration in the tracker's few columns."""
         text = decl.action
