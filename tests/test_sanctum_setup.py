@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from referee.engine import RefereeError
-from referee.engine.errors import IllegalEvent
 from referee.engine.port import Ruleset
 from referee.engine.specs import Chart, Report, ReportRun, Series
 from referee.session.files import load_save
@@ -133,11 +132,11 @@ def test_after_a_fight_a_group_whose_minion_the_log_names_is_not_removed(
 # -- the report hooks ---------------------------------------------------------------------
 
 
-def test_the_port_defaults_have_no_acts_and_replay_no_run() -> None:
+def test_the_port_defaults_have_no_acts_and_no_optional_roles() -> None:
     ruleset = Ruleset({})
     assert ruleset.acts(None) == []  # type: ignore[arg-type]
-    with pytest.raises(IllegalEvent, match="no runs to replay"):
-        ruleset.replay_run(None, 1)  # type: ignore[arg-type]
+    assert (ruleset.declarations, ruleset.initiative, ruleset.grouping,
+            ruleset.replaying) == (None, None, None, None)
     assert ruleset.new_item(None, "groups", "g", None) is None  # type: ignore[arg-type]
 
 

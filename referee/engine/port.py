@@ -187,6 +187,16 @@ class Ruleset(Generic[S]):
         resolved), or None: a ruleset whose order needs no roll (phases, sanctum)."""
         return self if isinstance(self, Rolling) else None
 
+    @property
+    def grouping(self) -> Grouping[S] | None:
+        """Its tracker groups role (phases' squads), or None: every row stands alone."""
+        return self if isinstance(self, Grouping) else None
+
+    @property
+    def replaying(self) -> Runs[S] | None:
+        """Its runs role (sanctum's odds, each run replayable), or None."""
+        return self if isinstance(self, Runs) else None
+
     # -- consequences -------------------------------------------------------------------
 
     def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
@@ -265,17 +275,6 @@ class Ruleset(Generic[S]):
         status = fight.status[cid]
         return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
 
-    def row_groups(self, fight: Fight) -> Mapping[str, tuple[str, str]]:
-        """The group each grouped tracker row belongs to (a squad, a group of minions)
-        as combatant id -> (key, label); a row not in it has none. A large battle's
-        tracker folds and unfolds by group, and asks this on every change: a ruleset
-        with many rows keeps it while its groups stay the same."""
-        return NO_GROUPS
-
-    def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
-        """One row's group as (key, label), or None (override `row_groups`, not this)."""
-        return self.row_groups(fight).get(cid)
-
     def state_word(self, fight: Fight, cid: str) -> str:
         """"" when fine; else dead, dying, down ... in the ruleset's own words."""
         status = fight.status[cid]
@@ -322,11 +321,6 @@ class Ruleset(Generic[S]):
         when it is allowed, its form, and the events or the report it makes (`Act`)."""
         return []
 
-    def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
-        """One run of a report, to be written out and replayed in full: the fight it
-        starts from (its log kept) and the events the run adds, drawn from `seed`."""
-        raise IllegalEvent(f"{self.id} has no runs to replay")
-
     def announced(self) -> tuple[str, ...]:
         """The event types the rules add that the referee is told of as they happen
         (a death, a spell lost), beyond the log."""
@@ -362,6 +356,29 @@ class Ruleset(Generic[S]):
         `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
         damage event itself."""
         return [hit]
+
+
+class Grouping(Ruleset[S], ABC):
+    """The tracker's groups: a large battle's rows fold and unfold by group."""
+
+    @abstractmethod
+    def row_groups(self, fight: Fight) -> Mapping[str, tuple[str, str]]:
+        """The group each grouped tracker row belongs to (a squad) as combatant id ->
+        (key, label); a row not in it has none. The tracker asks this on every change:
+        keep it while the groups stay the same (the same mapping, by identity)."""
+
+    def row_group(self, fight: Fight, cid: str) -> tuple[str, str] | None:
+        """One row's group as (key, label), or None."""
+        return self.row_groups(fight).get(cid)
+
+
+class Runs(Ruleset[S], ABC):
+    """Runs of a report (sanctum's odds), each one to be written out and replayed."""
+
+    @abstractmethod
+    def replay_run(self, fight: Fight, seed: int) -> tuple[Fight, list[ev.Event]]:
+        """One run: the fight it starts from (its log kept) and the events the run adds,
+        drawn from `seed`."""
 
 
 class Rolling(Ruleset[S], ABC):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine import Encounter, Fight
+from referee.engine.errors import IllegalEvent
 
 from .store import SaveError, Session, write_atomic
 from .writer import save_text
@@ -34,7 +35,10 @@ def run_path(save: Path, number: int) -> Path:
 
 def write_run(encounter: Encounter, fight: Fight, seed: int, path: Path) -> Path:
     """Run `seed` of the fight's report written to `path` (which `run_path` made)."""
-    base, steps = fight.ruleset.replay_run(fight, seed)
+    runs = fight.ruleset.replaying
+    if runs is None:
+        raise IllegalEvent(f"{fight.ruleset.name} has no runs to replay")
+    base, steps = runs.replay_run(fight, seed)
     try:
         write_atomic(path, save_text(encounter, list(base.log)))
         session = Session.open(path, lock=True)

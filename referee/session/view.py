@@ -7,11 +7,13 @@ say the same thing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.plan import Beat, Plan
+from referee.engine.port import NO_GROUPS
 from referee.engine.record import field, record
 from referee.engine.specs import Cell, Column
 
@@ -67,6 +69,13 @@ def columns(fight: Fight) -> tuple[Column, ...]:
     return (MARK,) + CORE_HEAD + tuple(ruleset.columns()) + tail
 
 
+def row_groups(fight: Fight) -> Mapping[str, tuple[str, str]]:
+    """The tracker's groups by row, as the ruleset's grouping role has them (none: one
+    mapping, the same every time, so a tracker keeps its rows)."""
+    grouping = fight.ruleset.grouping
+    return grouping.row_groups(fight) if grouping is not None else NO_GROUPS
+
+
 def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
     """A declaration in the tracker's few columns, as its ruleset words it ("" none)."""
     declaring = fight.ruleset.declarations
@@ -100,7 +109,7 @@ def grouped(fight: Fight, ids: list[str], folded: set[str]) -> list[tuple[str, s
     label_of: dict[str, str] = {}
     members: dict[str, list[str]] = {}
     placed: list[tuple[str, str]] = []
-    groups = fight.ruleset.row_groups(fight)
+    groups = row_groups(fight)
     for cid in ids:
         found = groups.get(cid)
         if found is None:

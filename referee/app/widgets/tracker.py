@@ -44,8 +44,9 @@ class Tracker(LineTable):
         self.decls = view.declarations(fight)
         entries = self.entries(fight, plan)
         members: dict[str, int] = {}
+        groups = view.row_groups(fight)
         for cid in acting:
-            found = fight.ruleset.row_group(fight, cid)
+            found = groups.get(cid)
             if found is not None:
                 members[found[0]] = members.get(found[0], 0) + 1
         rows: dict[str, Shown] = {}
@@ -75,7 +76,7 @@ class Tracker(LineTable):
         """The rows in order, with the groups' headings: kept while the plan, the groups
         and what is folded stay the same (a key press that resolves a beat changes none
         of them, and a big battle has a thousand rows to place)."""
-        groups = fight.ruleset.row_groups(fight)
+        groups = view.row_groups(fight)
         basis = (fight, plan, groups, frozenset(self.folded), len(fight.roster))
         kept = self.placed  # the fight, plan and groups by identity; the rest by value
         if kept is not None and all(a is b for a, b in zip(kept[0][:3], basis[:3], strict=True)) \

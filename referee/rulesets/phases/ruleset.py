@@ -10,7 +10,7 @@ from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant, Encounter
 from referee.engine.plan import Plan
-from referee.engine.port import Ruleset
+from referee.engine.port import Grouping
 from referee.engine.reading import Fields
 from referee.engine.record import field, fields, record, replace
 from referee.engine.specs import Act, Cell, Column, Field
@@ -65,7 +65,7 @@ class State:
     caches: Caches = field(default_factory=Caches, compare=False)
 
 
-class Phases(Ruleset[State]):
+class Phases(Grouping[State]):
     id = "phases"
     GEAR = ()  # its units carry no weapons or spells
     RULES = RULES

@@ -14,7 +14,7 @@ from referee.engine.errors import FormatError, IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.model import Combatant, Encounter
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.port import Ruleset
+from referee.engine.port import Runs
 from referee.engine.reading import Fields
 from referee.engine.record import field, record, replace
 from referee.engine.specs import Act, Cell, Column, Field
@@ -46,7 +46,7 @@ class State:
     logged: int = 0  # the steps of the opening's turn logged so far
 
 
-class Sanctum(Ruleset[State]):
+class Sanctum(Runs[State]):
     id = "sanctum"
     _acts: tuple[Act, ...] = ()  # made once, when first asked (`acts`)
     GEAR = ()  # its minions carry no weapons or spells: their attacks are roster keys
