@@ -27,6 +27,7 @@ from referee.engine.specs import Act
 from referee.rulesets.agility_order import events as ao
 from referee.rulesets.agility_order import stats
 from referee.session.files import load_save
+from tests.acts import act as act_of
 from tests.conftest import ROOT
 
 DEMO = ROOT / "saves" / "agility-order.toml"
@@ -42,7 +43,8 @@ def enter_all(fight: Fight, events: list[ev.Event]) -> None:
 
 
 def act(rs: Ruleset, fight: Fight, name: str) -> Act:
-    return next(a for a in rs.acts(fight) if a.id == name)
+    assert fight.ruleset is rs
+    return act_of(fight, name)
 
 
 def run(fight: Fight, name: str, actor: str | None, values: dict[str, Any],

@@ -20,6 +20,7 @@ from referee.rulesets.agility_order import attack as atk
 from referee.rulesets.agility_order import events as ao
 from referee.session.files import load_save
 from referee.session.writer import save_text
+from tests.acts import act as act_of
 from tests.conftest import ROOT
 
 DEMO = ROOT / "saves" / "agility-order.toml"
@@ -31,7 +32,8 @@ def demo() -> Fight:
 
 
 def act(rs: Ruleset, fight: Fight, name: str) -> Act:
-    return next(a for a in rs.acts(fight) if a.id == name)
+    assert fight.ruleset is rs
+    return act_of(fight, name)
 
 
 def events_of(rs: Ruleset, fight: Fight, name: str, actor: str | None,

@@ -11,9 +11,9 @@ from referee.engine import Combatant, Encounter, Fight, Side, Weapon
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.record import replace
-from referee.engine.specs import Act
 from referee.rulesets.count_up import events as cu
 from referee.session.files import load_ruleset
+from tests.acts import act
 
 RULESET = load_ruleset("count-up")
 
@@ -29,10 +29,6 @@ def encounter() -> Encounter:
         Combatant("w1", "Wolf 1", "monsters", hp=8, max_hp=8, stats=wolf),
         Combatant("w2", "Wolf 2", "monsters", hp=8, max_hp=8, stats=wolf),
     ))
-
-
-def act(f: Fight, name: str) -> Act:
-    return next(a for a in RULESET.acts(f) if a.id == name)
 
 
 def fight() -> Fight:

@@ -8,9 +8,9 @@ import pytest
 
 from referee.engine import Fight, IllegalDeclaration
 from referee.engine import events as ev
-from referee.engine.specs import Act
 from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save
+from tests.acts import act
 from tests.conftest import ROOT
 
 SCENARIOS = ROOT / "tests" / "scenarios" / "demon-idol"
@@ -413,10 +413,6 @@ def prepared_mira(dice: dict[str, int]) -> Fight:
     declare(fight, "brann", "G", weapon="long sword", target="gob1")
     fight.push(di.Initiative(round=1, rolls=dice))
     return fight
-
-
-def act(fight: Fight, name: str) -> Act:
-    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
 
 
 def test_fire_asks_whom_it_fires_before_when_several_could_trigger_it():

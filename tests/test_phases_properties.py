@@ -18,9 +18,9 @@ from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat
 from referee.engine.record import replace
-from referee.engine.specs import Act
 from referee.rulesets.phases import events as ph
 from referee.session.files import parse_save
+from tests.acts import act
 
 SIDES = ('sides = [{ id = "warband", name = "Warband" }, '
          '{ id = "town", name = "Town", defending = true }]')
@@ -208,11 +208,6 @@ die = st.integers(1, 6)
 
 def duel() -> Fight:
     return parse_save(DUEL, Path("duel.toml")).fight
-
-
-def act(fight: Fight, name: str) -> Act:
-    """phases' act `name`, found by its id as the table finds it."""
-    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
 
 
 def run(fight: Fight, command: str, actor: str, values: dict[str, Any]) -> list[Any]:

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
-from referee.engine.specs import Act
 from referee.rulesets.phases import events as ph
 from referee.session.files import load_save, parse_save
+from tests.acts import act
 from tests.conftest import ROOT
 
 DEMO = ROOT / "saves" / "phases.toml"
@@ -25,11 +25,6 @@ SCEN = ROOT / "tests" / "scenarios" / "phases"
 
 def fight_of(path: Path) -> Fight:
     return load_save(path).fight
-
-
-def act(fight: Fight, name: str) -> Act:
-    """phases' act `name`, found by its id as the table finds it."""
-    return next(a for a in fight.ruleset.acts(fight) if a.id == name)
 
 
 def events_of(fight: Fight, name: str, actor: str, values: dict[str, object],

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from referee.rulesets.sanctum import sim
 from referee.rulesets.sanctum.odds import Setup, one_run, seeds
+from tests.acts import act
 
 
 def roster_of(groups: list[list[dict[str, Any]]]) -> sim.Roster:
@@ -139,11 +140,6 @@ def demo_fight(pairs: tuple[tuple[str, str], ...]) -> Any:
     fought = Fight(save.encounter, save.fight.ruleset)
     fought.enter(se.Combats(round=1, pairs=pairs))
     return fought
-
-
-def act(fought: Any, name: str) -> Any:
-    """sanctum's act of that id (fight, odds or pairs)."""
-    return next(a for a in fought.ruleset.acts(fought) if a.id == name)
 
 
 def fight_turn(fought: Any) -> None:

@@ -19,7 +19,7 @@ from .dice import DiceError, Roll, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalDeclaration, IllegalEvent
 from .reading import Fields
-from .specs import Act, ActionKind, Cell, Column, Field, Form
+from .specs import Act, ActionKind, Cell, Column, Field, Form, actor_act
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
@@ -477,29 +477,22 @@ class Declaring(Ruleset[S], ABC):
         return [self._declaring(kind.key, kind.name, kind.hotkey) for kind in self.actions()]
 
     def _declaring(self, action: str, name: str, key: str) -> Act:
-        def allowed(fight: Fight, actor: str | None) -> str:
-            if actor is None or actor not in fight.roster:
-                return "select who declares"
+        def allowed(fight: Fight, actor: str) -> str:
             return self.can_declare(fight, actor, action)
 
-        def form(fight: Fight, actor: str | None) -> Form | None:
-            if actor is None or actor not in fight.roster:
-                return None
+        def form(fight: Fight, actor: str) -> Form:
             return self.declare_form(fight, actor, action, self.prefill(fight, actor, action))
 
-        def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
+        def run(fight: Fight, actor: str, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
-            why = allowed(fight, actor)
-            if why or actor is None:
-                raise IllegalDeclaration(why or "select who declares", ("actor",))
             given = {k: v for k, v in values.items() if k not in ("replaces", "then")}
             if any(d.actor == actor and d.step is None
                    for _, d in fight.declared(max(fight.round, 1))):
                 given["replaces"] = True  # a new declaration takes the place of the old
             return [self.declaration(fight, actor, action, given)]
 
-        return Act(f"declare-{action}", f"Declare {action}: {name}", key, show=False,
-                   needs_actor=True, allowed=allowed, form=form, run=run)
+        return actor_act(f"declare-{action}", f"Declare {action}: {name}", key, "",
+                         allowed, form, run, show=False, unselected="select who declares")
 
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
         """A declaration in the tracker's few columns."""

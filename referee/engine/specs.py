@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .errors import IllegalEvent
 from .record import record
 
 if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
@@ -158,6 +160,51 @@ class Act:
         return self.report is not None
 
 
+# An act the selected combatant does, as its ruleset writes it: the combatant is given.
+ActorAllowed = Callable[["Fight", str], str]
+ActorForm = Callable[["Fight", str], "Form | None"]
+ActorRun = Callable[["Fight", str, Mapping[str, Any], random.Random], "list[Event]"]
+
+
+def actor_act(id_: str, label: str, key: str, help_: str, allowed: ActorAllowed,
+              form: ActorForm, run: ActorRun, show: bool = True,
+              unselected: str = "select a unit first", recheck: bool = True) -> Act:
+    """An act done by the selected combatant. With none selected (or one not in the
+    fight) it is refused with `unselected` and asks nothing. With `recheck`, its run is
+    refused as `allowed` refuses: the form may have stood open while the table went on."""
+    return Act(id_, label, key, help_, show, needs_actor=True,
+               allowed=partial(_actor_allowed, allowed, unselected),
+               form=partial(_actor_form, form),
+               run=partial(_actor_run, allowed if recheck else None, run, unselected))
+
+
+def _selected(fight: Fight, actor: str | None) -> str | None:
+    return actor if actor is not None and actor in fight.roster else None
+
+
+def _actor_allowed(allowed: ActorAllowed, unselected: str, fight: Fight,
+                   actor: str | None) -> str:
+    chosen = _selected(fight, actor)
+    return unselected if chosen is None else allowed(fight, chosen)
+
+
+def _actor_form(form: ActorForm, fight: Fight, actor: str | None) -> Form | None:
+    chosen = _selected(fight, actor)
+    return None if chosen is None else form(fight, chosen)
+
+
+def _actor_run(allowed: ActorAllowed | None, run: ActorRun, unselected: str, fight: Fight,
+               actor: str | None, values: Mapping[str, Any],
+               rng: random.Random) -> list[Event]:
+    chosen = _selected(fight, actor)
+    if chosen is None:
+        raise IllegalEvent(unselected)
+    why = allowed(fight, chosen) if allowed is not None else ""
+    if why:
+        raise IllegalEvent(why)
+    return run(fight, chosen, values, rng)
+
+
 @record(frozen=True)
 class ActionKind:
     """One entry of a ruleset's declaration catalogue."""
@@ -213,4 +260,4 @@ class Report:
 
 
 __all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Field", "Form", "KINDS", "Report",
-           "ReportRun", "Series", "Timer"]
+           "ReportRun", "Series", "Timer", "actor_act"]

@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.engine import Combatant, Fight
 from referee.engine import events as ev
@@ -84,6 +84,16 @@ def amount_of(text: Any) -> int | str:
     return value
 
 
+R = TypeVar("R")
+
+
+def present(role: R | None, refusal: str) -> R:
+    """A role the ruleset has; asking for one it lacks is refused with `refusal`."""
+    if role is None:
+        raise IllegalEvent(refusal)
+    return role
+
+
 class Table:
     def __init__(self, session: Session, rng: random.Random | None = None) -> None:
         self.session = session
@@ -141,20 +151,16 @@ class Table:
     @property
     def rolling(self) -> Rolling[Any]:
         """The ruleset's initiative role; a ruleset without one is refused by name."""
-        found = self.fight.ruleset.initiative
-        if found is None:
-            raise IllegalEvent(f"{self.fight.ruleset.name} rolls no initiative: its order "
-                               "needs no roll")
-        return found
+        return present(self.fight.ruleset.initiative,
+                       f"{self.fight.ruleset.name} rolls no initiative: its order needs "
+                       "no roll")
 
     @property
     def declaring(self) -> Declaring[Any]:
         """The ruleset's declarations role; a ruleset without one is refused by name."""
-        found = self.fight.ruleset.declarations
-        if found is None:
-            raise IllegalEvent(f"{self.fight.ruleset.name} takes no declarations: its "
-                               "combatants act through its acts")
-        return found
+        return present(self.fight.ruleset.declarations,
+                       f"{self.fight.ruleset.name} takes no declarations: its combatants "
+                       "act through its acts")
 
     def declared(self) -> dict[str, ev.Declare]:
         return {d.actor: d for _, d in self.fight.declared(self.round)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
-from referee.engine.specs import Act, Field, Form
+from referee.engine.specs import Act, Field, Form, actor_act
 
 from . import attack, checks, stats, wounds
 from . import events as ao
@@ -85,37 +85,9 @@ def acts(rs: AgilityOrder) -> list[Act]:
 
 def unit_act(rs: AgilityOrder, id_: str, label: str, key: str, help_: str,
              allowed: UnitAllowed, form: UnitForm, run: UnitRun, show: bool = True) -> Act:
-    return Act(id_, label, key, help_, show, needs_actor=True,
-               allowed=partial(unit_allowed, rs, allowed),
-               form=partial(unit_form, rs, form),
-               run=partial(unit_run, rs, allowed, run))
-
-
-def unit_allowed(rs: AgilityOrder, allowed: UnitAllowed, fight: Fight,
-                 actor: str | None) -> str:
-    if actor is None or actor not in fight.roster:
-        return "select a unit first"
-    return allowed(rs, fight, actor)
-
-
-def unit_form(rs: AgilityOrder, form: UnitForm, fight: Fight, actor: str | None
-              ) -> Form | None:
-    if actor is None or actor not in fight.roster:
-        return None
-    return form(rs, fight, actor)
-
-
-def unit_run(rs: AgilityOrder, allowed: UnitAllowed, run: UnitRun, fight: Fight,
-             actor: str | None, values: Mapping[str, Any], rng: random.Random
-             ) -> list[ev.Event]:
-    """Refused as `allowed` refuses (the form may have stood open while the table went
-    on); else the act's events."""
-    if actor is None or actor not in fight.roster:
-        raise IllegalEvent("select a unit first")
-    why = allowed(rs, fight, actor)
-    if why:
-        raise IllegalEvent(why)
-    return run(rs, fight, actor, values, rng)
+    """An act of the selected unit, its parts given this ruleset."""
+    return actor_act(id_, label, key, help_, partial(allowed, rs), partial(form, rs),
+                     partial(run, rs), show)
 
 
 # -- when a unit may act ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
-from referee.engine.specs import Act, Field, Form
+from referee.engine.specs import Act, Field, Form, actor_act
 
 from . import events as ph
 from . import manoeuvres, squads, stats
@@ -71,35 +71,21 @@ def acts(rs: Phases) -> list[Act]:
 
 def unit_act(rs: Phases, id_: str, label: str, key: str, help_: str, allowed: UnitAllowed,
              form: UnitForm, run: UnitRun, show: bool = True, ends: bool = True) -> Act:
-    """`ends`: refused once the fight is over (all but a status)."""
-    return Act(id_, label, key, help_, show, needs_actor=True,
-               allowed=partial(unit_allowed, rs, allowed, ends),
-               form=partial(unit_form, rs, form), run=partial(unit_run, rs, run))
+    """An act of the selected unit, its parts given this ruleset. `ends`: refused once
+    the fight is over (all but a status). Its run is not refused again: what it makes
+    is checked as the log checks it."""
+    return actor_act(id_, label, key, help_, partial(unit_allowed, rs, allowed, ends),
+                     partial(form, rs), partial(run, rs), show, recheck=False)
 
 
 def unit_allowed(rs: Phases, allowed: UnitAllowed, ends: bool, fight: Fight,
-                 actor: str | None) -> str:
-    if actor is None or actor not in fight.roster:
-        return "select a unit first"
+                 actor: str) -> str:
     if ends and fight.ended:
         return "the fight is over: an undo (ctrl+z) takes the end back"
     out = rs.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
     if out:
         return f"{fight.roster[actor].name} is {out}"
     return allowed(rs, fight, actor)
-
-
-def unit_form(rs: Phases, form: UnitForm, fight: Fight, actor: str | None) -> Form | None:
-    if actor is None or actor not in fight.roster:
-        return None
-    return form(rs, fight, actor)
-
-
-def unit_run(rs: Phases, run: UnitRun, fight: Fight, actor: str | None,
-             values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
-    if actor is None:
-        raise RefereeError("select a unit first")
-    return run(rs, fight, actor, values, rng)
 
 
 def tried(rs: Phases, fight: Fight, actor: str, run: UnitRun, values: Mapping[str, Any],
