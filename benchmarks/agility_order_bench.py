@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.engine import events as ev  # noqa: E402
+from referee.rulesets.agility_order import units  # noqa: E402
 from referee.session.files import load_save  # noqa: E402
 from referee.session.store import Session  # noqa: E402
 from referee.session.table import Table  # noqa: E402
@@ -56,7 +57,7 @@ def main() -> None:
         session = Session.open(path)
         table = Table(session, random.Random(5))
         rs = table.fight.ruleset
-        if rs.ties_due(table.fight):
+        if rs.planner.ties_due(table.fight):
             table.command("ties")
         # a few rounds of turns (each a resolve) so the log is a real one
         for round_ in range(1, ROUNDS + 1):
@@ -69,7 +70,7 @@ def main() -> None:
 
         plans = []
         for _ in range(PLANS):
-            rs._lineups.clear()  # afresh, as after a change to the log
+            rs.planner._lineups.clear()  # afresh, as after a change to the log
             start = time.perf_counter()
             plan = fight.plan()
             plans.append(time.perf_counter() - start)
@@ -79,14 +80,14 @@ def main() -> None:
 
         attacks = []
         for _ in range(ATTACKS):
-            actor = rs.turn(table.fight)
+            actor = rs.planner.turn(table.fight)
             if actor is None:
                 table.next_round()
-                actor = rs.turn(table.fight)
+                actor = rs.planner.turn(table.fight)
             assert actor is not None
             enemy = next(cid for cid, c in table.fight.roster.items()
                          if c.side != table.fight.roster[actor].side
-                         and rs.no_turn(table.fight, cid) is None)
+                         and units.no_turn(table.fight, cid) is None)
             start = time.perf_counter()
             table.command("attack", actor, {"target": enemy})
             attacks.append(time.perf_counter() - start)

@@ -90,10 +90,10 @@ def main() -> None:
         times = []
         for n in range(PLANS):
             actor = f"u{n}"
-            fight.state.rs = rs.apply(fight, fight.rs, ph.Condition(
+            fight.state.rs = rs.fold.apply(fight, fight.rs, ph.Condition(
                 round=1, target=actor, name="calm", on=n % 2 == 0))  # a change: afresh
             start = time.perf_counter()
-            rs.plan(fight, 1)
+            rs.planner.plan(fight, 1)
             times.append((time.perf_counter() - start) * 1000)
         plan_ms = statistics.median(times)
         first_ms, use_ms = plan_after_use(path)

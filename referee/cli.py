@@ -534,11 +534,11 @@ def render_roster(save: Save) -> str:
     """Each combatant with the ruleset's own columns and its gear."""
 
     fight = save.fight
-    columns = list(fight.ruleset.columns())
+    columns = list(fight.ruleset.tracker.columns())
     lines = []
     for cid, c in fight.roster.items():
         side = fight.encounter.side(c.side)
-        cells = fight.ruleset.cells(fight, cid)
+        cells = fight.ruleset.tracker.cells(fight, cid)
         own = "  ".join(f"{col.label} {cells[col.key].text}" for col in columns
                         if col.key in cells and cells[col.key].text)
         weapons = ", ".join(w.name for w in c.weapons)
@@ -619,7 +619,9 @@ def cmd_check(path: Path) -> int:
         data = {}  # a save whose last event was cut short: load_save explains it
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
-        declaring = ruleset.declarations
+        from referee.engine.options import Declaring
+
+        declaring = ruleset.role(Declaring)
         actions = f"{len(declaring.actions())} actions" if declaring else "acts only"
         print(f"{path}: ok (ruleset {ruleset.id}, {actions})")
         for line in ruleset.switches():

@@ -30,6 +30,7 @@ from referee.cli import (
     write_output,
 )
 from referee.engine.errors import IllegalEvent
+from referee.engine.options import Declaring, acts_of
 from referee.engine.specs import Act, Field, Progress
 
 # where the command line's own flags land among an act's values (a field's name is a word)
@@ -47,8 +48,8 @@ def run_act(args: argparse.Namespace) -> int:
     path = Path(args.save)
     save = opened(path)
     fight = save.fight
-    declaring = save.ruleset.declarations
-    acts = save.ruleset.acts(fight) + (declaring.declaration_acts() if declaring else [])
+    declaring = save.ruleset.role(Declaring)
+    acts = acts_of(save.ruleset, fight) + (declaring.declaration_acts() if declaring else [])
     if args.act is None:
         print("\n".join(listing(acts, fight, args.actor)) or "this ruleset has no acts")
         return 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from referee.engine import Combatant, Encounter, Fight, Side, Spell, Weapon
-from referee.rulesets import make_ruleset
 from referee.session.files import load_ruleset
 
 RULESETS = {rid: load_ruleset(rid) for rid in ("demon-idol", "count-up")}
@@ -66,7 +65,7 @@ def di_declaration(draw, combatant, others):
     fields = {"round": 1, "actor": combatant.id, "action": letter,
               "delay": draw(st.sampled_from([0, 0, 0, 1, 2]))}
     if letter in "ABCP":
-        return DI.event("declare", **fields)
+        return DI.schema.event("declare", **fields)
     if letter == "D":
         choice = draw(st.sampled_from(["weapon", "spell", "turn", "device"]))
         if choice == "spell" and combatant.spells:
@@ -85,7 +84,7 @@ def di_declaration(draw, combatant, others):
     else:
         fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
     fields["prepared"] = draw(st.sampled_from([False, False, False, True]))
-    return DI.event("declare", target=(target,), **fields)
+    return DI.schema.event("declare", target=(target,), **fields)
 
 
 @st.composite
@@ -98,7 +97,7 @@ def demon_idol_rounds(draw):
         if draw(st.booleans()) or not declarations:
             others = [o for o in encounter.combatants if o.id != c.id]
             declarations.append(draw(di_declaration(c, others)))
-    return encounter, DI.event("initiative", round=1, rolls=rolls), declarations
+    return encounter, DI.schema.event("initiative", round=1, rolls=rolls), declarations
 
 
 @st.composite
@@ -116,12 +115,12 @@ def count_up_rounds(draw):
             fields["spell"] = c.spells[0].name
         if action in ("attack", "defensive-attack"):
             fields["weapon"] = c.weapons[0].name
-        declarations.append(CU.event("declare", **fields))
-    return encounter, CU.event("initiative", round=1, base=base), declarations
+        declarations.append(CU.schema.event("declare", **fields))
+    return encounter, CU.schema.event("initiative", round=1, base=base), declarations
 
 
 def fight_of(encounter, initiative, declarations):
-    fight = Fight(encounter, make_ruleset(RULESETS[encounter.ruleset].config))
+    fight = Fight(encounter, RULESETS[encounter.ruleset])
     fight.push(initiative)
     for declaration in declarations:
         fight.push(declaration)

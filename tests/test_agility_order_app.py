@@ -10,6 +10,7 @@ from referee.app import RefereeApp
 from referee.app.forms import FormScreen as Form
 from referee.app.widgets import Tracker
 from referee.engine import events as ev
+from referee.rulesets.agility_order import budget, units
 from referee.rulesets.agility_order import events as ao
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -78,7 +79,7 @@ async def test_a_whole_round_from_the_keyboard(tmp_path: Path) -> None:
         delay = [e for e in logged(path) if isinstance(e, ao.Delay)]
         assert delay and delay[0].after == "brann"
         fight = load_save(path).fight
-        assert fight.ruleset.turn(fight) == "brann"
+        assert fight.ruleset.planner.turn(fight) == "brann"
 
         screen.query_one(Tracker).select("hask")  # a free hit, off turn
         await pilot.press("f")
@@ -100,11 +101,11 @@ async def test_a_whole_round_from_the_keyboard(tmp_path: Path) -> None:
         for _ in range(6):  # the rest of the round, turn by turn
             await pilot.press("n")
         fight = load_save(path).fight
-        assert fight.ruleset.turn(fight) is None
+        assert fight.ruleset.planner.turn(fight) is None
         await pilot.press("r")
         fight = load_save(path).fight
         assert fight.round == 2
-        assert fight.ruleset.left(fight, "sable") == (1, 1, 1)  # the BA went to stand up
+        assert budget.left(fight, "sable") == (1, 1, 1)  # the BA went to stand up
 
 
 async def test_disengage_is_its_own_key_and_never_the_ma(tmp_path: Path) -> None:
@@ -160,7 +161,7 @@ async def test_h_takes_off_armour_and_wounds_at_six_net_undone_as_one(tmp_path: 
         assert (wound.target, wound.by, wound.effect) == ("vask", "sable", None)
         fight = load_save(path).fight
         assert fight.status["vask"].hp == 15 - 7
-        assert fight.ruleset.facts(fight, "vask")["wounds"] == [""]
+        assert fight.ruleset.tracker.facts(fight, "vask")["wounds"] == [""]
 
         await pilot.press("h")  # 6 on Odo's armour 2: 4 net, no wound
         form = pilot.app.screen
@@ -170,12 +171,12 @@ async def test_h_takes_off_armour_and_wounds_at_six_net_undone_as_one(tmp_path: 
         await pilot.press("enter")
         fight = load_save(path).fight
         assert fight.status["odo"].hp == 20 - 4
-        assert fight.ruleset.facts(fight, "odo")["wounds"] == []
+        assert fight.ruleset.tracker.facts(fight, "odo")["wounds"] == []
 
         await pilot.press("ctrl+z", "ctrl+z")  # each hit with its wound, one act each
         fight = load_save(path).fight
         assert fight.status["vask"].hp == 15 and fight.status["odo"].hp == 20
-        assert fight.ruleset.facts(fight, "vask")["wounds"] == []
+        assert fight.ruleset.tracker.facts(fight, "vask")["wounds"] == []
 
 
 async def test_w_adds_a_wound_by_hand_and_ctrl_z_takes_it_back(tmp_path: Path) -> None:
@@ -200,10 +201,10 @@ async def test_w_adds_a_wound_by_hand_and_ctrl_z_takes_it_back(tmp_path: Path) -
         wound = [e for e in logged(path) if isinstance(e, ao.Wound)][-1]
         assert (wound.target, wound.effect, wound.by) == ("hask", "slowing", None)
         fight = load_save(path).fight
-        assert fight.ruleset.agility_now(fight, "hask") == 2
+        assert units.agility_now(fight, "hask") == 2
         await pilot.press("ctrl+z")
         fight = load_save(path).fight
-        assert fight.ruleset.facts(fight, "hask")["wounds"] == []
+        assert fight.ruleset.tracker.facts(fight, "hask")["wounds"] == []
 
 
 async def test_c_asks_a_caster_for_the_spell_and_its_target(tmp_path: Path) -> None:
@@ -236,4 +237,4 @@ async def test_c_asks_a_caster_for_the_spell_and_its_target(tmp_path: Path) -> N
         spend = [e for e in logged(path) if isinstance(e, ao.Spend)][-1]
         assert (spend.use, spend.spell, spend.target, spend.mp) == ("cast", "mend", "odo", 2)
         fight = load_save(path).fight
-        assert fight.ruleset.mp_left(fight, "mira") == 10
+        assert budget.mp_left(fight, "mira") == 10

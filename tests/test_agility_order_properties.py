@@ -25,7 +25,7 @@ from referee.engine.port import Ruleset
 from referee.engine.record import replace
 from referee.engine.specs import Act
 from referee.rulesets.agility_order import events as ao
-from referee.rulesets.agility_order import stats
+from referee.rulesets.agility_order import stats, units
 from referee.session.files import load_save
 from tests.acts import act as act_of
 from tests.conftest import ROOT
@@ -70,7 +70,7 @@ def deed(fight: Fight, rng: random.Random, serial: int) -> None:
     actor = rng.choice(list(fight.roster))
     round_ = max(fight.round, 1)
     if what == "next":
-        now = rs.turn(fight)
+        now = rs.planner.turn(fight)
         if now:
             fight.enter(ev.Resolve(round=round_, actions=(f"{now}:turn",)))
     elif what == "round":
@@ -86,7 +86,7 @@ def deed(fight: Fight, rng: random.Random, serial: int) -> None:
     elif what == "summon":
         owner = rng.choice(["mira", "hask"])
         side = fight.roster[owner].side
-        wisp = fight.ruleset.reader.read(
+        wisp = fight.ruleset.schema.reader.read(
             {"type": "join", "round": round_, "combatant": {
                 "id": f"wisp{serial}", "name": f"Wisp {serial}", "side": side, "hp": 3,
                 "agility": rng.randint(-1, 4), "summoner": owner}}, ())
@@ -140,7 +140,7 @@ def tied_with(why: str) -> list[str]:
 def agrees(fight: Fight, plan: Plan) -> None:
     """Each beat is one turn, and its why says what is true of that unit."""
     rs = fight.ruleset
-    state = rs.state(fight)
+    state = rs.fold.state(fight)
     actors = [beat.actions[0].actor for beat in plan.beats]
     agility = {beat.actions[0].actor: beat.extra["agility"] for beat in plan.beats}
     delays = {actor: after for actor, after, _ in state.delays}
@@ -183,11 +183,11 @@ def no_fallen_unit_acts(fight: Fight) -> None:
     plan = fight.plan()
     actors = [a.actor for beat in plan.beats for a in beat.actions]
     for cid in actors:
-        assert rs.no_turn(fight, cid) is None, (cid, rs.no_turn(fight, cid))
+        assert units.no_turn(fight, cid) is None, (cid, units.no_turn(fight, cid))
     assert len(actors) == len(set(actors))
     skipped = {item["actor"] for item in plan.skipped}
-    assert skipped == {cid for cid in fight.roster if rs.no_turn(fight, cid)}
-    assert set(rs.ties_due(fight)) <= set(actors)
+    assert skipped == {cid for cid in fight.roster if units.no_turn(fight, cid)}
+    assert set(rs.planner.ties_due(fight)) <= set(actors)
     agrees(fight, plan)
 
 
@@ -203,7 +203,7 @@ def test_a_unit_that_acted_then_fell_leaves_the_plan_and_its_tie() -> None:
     fight.enter(ev.Resolve(round=1, actions=("brann:turn",)))
     fight.enter(ev.Death(round=1, target="brann"))
     no_fallen_unit_acts(fight)
-    assert fight.ruleset.ties_due(fight) == []
+    assert fight.ruleset.planner.ties_due(fight) == []
     assert "brann" not in [b.actions[0].actor for b in fight.plan().beats]
 
 
@@ -270,9 +270,8 @@ def test_the_fold_records_the_outcome_its_dice_give(a: dict[str, Any]) -> None:
     crit, fumble = rule_level(a["d20"], chain, 20), rule_level(a["d20"], chain, 1)
     assert (attack.needed, attack.bonus, attack.hit) == (needed, bonus, hit)
     assert (attack.crit, attack.fumble, list(attack.chain)) == (crit, fumble, chain)
-    rs = fight.ruleset
-    assert rs.dead(fight, a["target"]) == (crit == 3)  # AO-8: felled at once
-    assert rs.dead(fight, "sable") == (fumble == 3 and a["zone"])  # AO-9
+    assert units.dead(fight, a["target"]) == (crit == 3)  # AO-8: felled at once
+    assert units.dead(fight, "sable") == (fumble == 3 and a["zone"])  # AO-9
 
 
 @settings(max_examples=100, deadline=None)
@@ -336,4 +335,4 @@ def test_tie_rolls_order_the_lineup_and_must_be_their_dice(brann: int, vask: int
         first = "brann" if brann > vask else "vask"
         assert order.index(first) < order.index("vask" if first == "brann" else "brann")
     else:
-        assert set(rs.ties_due(fight)) == {"brann", "vask"}  # rolled equal: again
+        assert set(rs.planner.ties_due(fight)) == {"brann", "vask"}  # rolled equal: again

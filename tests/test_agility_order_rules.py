@@ -17,6 +17,7 @@ from referee.engine.fight import Fight
 from referee.engine.port import Ruleset
 from referee.engine.specs import Act
 from referee.rulesets.agility_order import attack as atk
+from referee.rulesets.agility_order import budget, units
 from referee.rulesets.agility_order import events as ao
 from referee.session.files import load_save
 from referee.session.writer import save_text
@@ -63,7 +64,7 @@ def order(fight: Fight) -> list[str]:
 def test_the_demo_has_a_tie_the_initiator_last_and_a_reach_unit() -> None:
     fight = demo()
     assert order(fight) == ["sable", "brann", "vask", "mira", "odo", "gorm", "hask"]
-    assert fight.ruleset.ties_due(fight) == ["brann", "vask"]
+    assert fight.ruleset.planner.ties_due(fight) == ["brann", "vask"]
     assert "Reach" in fight.roster["vask"].stats["feats"]
     assert fight.plan().beats[-1].rules == ["AO-1", "AO-2"]
 
@@ -73,7 +74,7 @@ def test_tie_rolls_typed_are_kept_and_named_in_the_why() -> None:
     run(fight, "ties", None, brann=3, vask=17)
     assert order(fight)[1:3] == ["vask", "brann"]
     assert "d20" in fight.plan().beats[1].why[-1]
-    assert fight.ruleset.ties_due(fight) == []
+    assert fight.ruleset.planner.ties_due(fight) == []
     fight.enter(ev.NewRound(round=2))
     assert order(fight)[1:3] == ["vask", "brann"]  # kept for the battle
 
@@ -81,7 +82,7 @@ def test_tie_rolls_typed_are_kept_and_named_in_the_why() -> None:
 def test_a_tie_rolled_equal_is_rolled_again() -> None:
     fight = demo()
     run(fight, "ties", None, brann=9, vask=9)
-    assert fight.ruleset.ties_due(fight) == ["brann", "vask"]
+    assert fight.ruleset.planner.ties_due(fight) == ["brann", "vask"]
     run(fight, "ties", None, brann=2, vask=12)
     assert order(fight)[1:3] == ["vask", "brann"]
 
@@ -131,7 +132,7 @@ def test_a_unit_that_fell_is_never_asked_to_roll_its_tie() -> None:
     fight = demo()
     fight.enter(ev.Resolve(round=1, actions=("sable:turn",)))
     fight.enter(ev.Condition(round=1, target="vask", name="fled"))
-    assert fight.ruleset.ties_due(fight) == []
+    assert fight.ruleset.planner.ties_due(fight) == []
     with pytest.raises(IllegalEvent, match="only the units still in it roll"):
         fight.enter(ao.Initiative(round=1, ties={"brann": 3, "vask": 17}))
 
@@ -141,7 +142,7 @@ def test_a_new_tie_asks_only_the_unit_that_never_rolled() -> None:
     run(fight, "ties", None, brann=3, vask=17)
     fight.enter(ao.Wound(round=1, target="sable", effect="slowing"))  # Agility 3 -> 2
     fight.enter(ev.NewRound(round=2))
-    assert fight.ruleset.ties_due(fight) == ["sable"]
+    assert fight.ruleset.planner.ties_due(fight) == ["sable"]
     run(fight, "ties", None, sable=10)
     assert order(fight)[:3] == ["vask", "sable", "brann"]  # 17, 10, 3: kept rolls
 
@@ -153,7 +154,7 @@ def test_extra_attack_takes_ma_and_both_ba_and_then_nothing_is_left() -> None:
     fight = demo()
     run(fight, "attack", "sable", target="hask", d20=2)
     run(fight, "attack", "sable", target="hask", d20=2, pay="extra")
-    assert fight.ruleset.left(fight, "sable") == (0, 0, 0)
+    assert budget.left(fight, "sable") == (0, 0, 0)
     with pytest.raises(IllegalEvent, match=r"no AA \(or MA \+ 2 BA\) left \(left: nothing\)"):
         run(fight, "attack", "sable", target="hask", d20=2)
 
@@ -176,11 +177,11 @@ def test_disengage_is_paid_with_the_aa_or_2_ba_never_the_ma() -> None:
     form = act(rs, fight, "disengage").form(fight, "sable")
     assert form is not None and [v for _, v in form.fields[0].options] == ["AA", "2 BA"]
     run(fight, "disengage", "sable", pay="AA")
-    assert rs.left(fight, "sable") == (0, 1, 2)
+    assert budget.left(fight, "sable") == (0, 1, 2)
     form = act(rs, fight, "disengage").form(fight, "sable")
     assert form is not None and [v for _, v in form.fields[0].options] == ["2 BA"]
     run(fight, "disengage", "sable", pay="2 BA")
-    assert rs.left(fight, "sable") == (0, 1, 0)
+    assert budget.left(fight, "sable") == (0, 1, 0)
     assert "neither the AA nor 2 BA" in act(rs, fight, "disengage").allowed(fight, "sable")
 
 
@@ -195,7 +196,7 @@ def test_two_more_spaces_add_before_the_halving() -> None:
     more = run(other, "bonus", "sable", use="move 2")[-1]
     assert isinstance(move, ao.Spend) and isinstance(more, ao.Spend)
     assert (move.spaces, more.spaces) == (4, 1)  # 4 + 1 = (6 + 2 + 2) // 2 again
-    assert rs.movement_of(fight, "sable", "") == 10
+    assert budget.movement_of(rs.movement, fight, "sable", "") == 10
     fresh = demo()
     with pytest.raises(RefereeError, match=r"spaces: 9 is out of range \(0 to 8\)"):
         fresh.push(ao.Spend(round=1, actor="sable", ma=1, use="move", spaces=9))
@@ -204,10 +205,10 @@ def test_two_more_spaces_add_before_the_halving() -> None:
 def test_movement_halving_feats_and_prone() -> None:
     fight = demo()
     rs = fight.ruleset
-    assert rs.movement_of(fight, "sable", "") == 8  # Athlete
-    assert rs.movement_of(fight, "brann", "climbing") == 3
+    assert budget.movement_of(rs.movement, fight, "sable", "") == 8  # Athlete
+    assert budget.movement_of(rs.movement, fight, "brann", "climbing") == 3
     fight.enter(ev.Condition(round=1, target="brann", name="prone"))
-    assert rs.movement_of(fight, "brann", "") == 2
+    assert budget.movement_of(rs.movement, fight, "brann", "") == 2
 
 
 def test_standing_up_off_turn_takes_from_the_next_turn() -> None:
@@ -215,9 +216,9 @@ def test_standing_up_off_turn_takes_from_the_next_turn() -> None:
     fight.enter(ev.Resolve(round=1, actions=("sable:turn",)))
     fight.enter(ev.Condition(round=1, target="sable", name="prone"))
     run(fight, "stand", "sable", pay="MA")
-    assert not fight.ruleset.prone(fight, "sable")
+    assert not units.prone(fight, "sable")
     fight.enter(ev.NewRound(round=2))
-    assert fight.ruleset.left(fight, "sable") == (1, 0, 2)
+    assert budget.left(fight, "sable") == (1, 0, 2)
 
 
 def test_a_cast_names_one_of_the_casters_spells_and_its_target() -> None:
@@ -244,7 +245,7 @@ def test_a_cast_names_one_of_the_casters_spells_and_its_target() -> None:
     assert describe(fight, spend) == ("Mira the hedge-mage casts mend at Odo the "
                                       "shieldman: AA, 2 MP (AO-4)")
     fight.enter(spend)
-    assert fight.ruleset.mp_left(fight, "mira") == 10
+    assert budget.mp_left(fight, "mira") == 10
 
 
 def test_a_cast_without_a_spell_of_the_casters_is_refused_at_its_field() -> None:
@@ -283,12 +284,11 @@ def test_a_cast_without_a_spell_of_the_casters_is_refused_at_its_field() -> None
 
 def test_hit_targets() -> None:
     fight = demo()
-    rs = fight.ruleset
-    assert rs.target_number(fight, "hask", False)[0] == 13
-    assert rs.target_number(fight, "hask", True)[0] == 5
+    assert units.target_number(fight, "hask", False)[0] == 13
+    assert units.target_number(fight, "hask", True)[0] == 5
     fight.enter(ev.Condition(round=1, target="hask", name="prone"))
-    assert rs.target_number(fight, "hask", False)[0] == 8
-    assert rs.hit_bonus(fight, "sable", True, True)[0] == 4
+    assert units.target_number(fight, "hask", False)[0] == 8
+    assert units.hit_bonus(fight, "sable", True, True)[0] == 4
 
 
 @given(hs.lists(hs.integers(1, 20), max_size=8))
@@ -328,7 +328,7 @@ def test_a_super_critical_quadruples_damage_and_sneak_dice_and_wounds() -> None:
     assert damage.amount == (3 + 2) * 4 - 1  # sneak 2d4 (Sneak attack), armour 1
     wound = next(e for e in pushed if isinstance(e, ao.Wound))
     assert wound.effect == "weakening"
-    assert fight.ruleset.max_ba(fight, "hask") == 1
+    assert budget.max_ba(fight, "hask") == 1
 
 
 def test_a_decisive_victory_fells_the_target() -> None:
@@ -350,8 +350,8 @@ def test_a_fatal_wound_adds_16_on_a_4() -> None:
 def test_a_tragedy_gives_a_free_critical_without_a_slot_and_a_six_kills() -> None:
     fight = demo()
     run(fight, "attack", "sable", target="gorm", d20=1, chain="4 2")
-    assert fight.ruleset.has_grant(fight, "gorm", "sable", "tragedy")
-    assert fight.ruleset.free_left(fight, "gorm") == 0  # Agility -1: no slots
+    assert budget.has_grant(fight, "gorm", "sable", "tragedy")
+    assert budget.free_left(fight, "gorm") == 0  # Agility -1: no slots
     pushed = run(fight, "free", "gorm", target="sable", chain="1", damage="2")
     attack = next(e for e in pushed if isinstance(e, ao.Attack))
     assert attack.granted and attack.crit == 1
@@ -370,9 +370,9 @@ def test_free_hits_are_counted_and_refused_when_spent() -> None:
 def test_healing_six_removes_the_wound_and_its_effect() -> None:
     fight = demo()
     fight.enter(ao.Wound(round=1, target="hask", effect="slowing"))
-    assert fight.ruleset.agility_now(fight, "hask") == 2
+    assert units.agility_now(fight, "hask") == 2
     fight.enter(ev.Heal(round=1, target="hask", amount=6))
-    assert fight.ruleset.agility_now(fight, "hask") == 3
+    assert units.agility_now(fight, "hask") == 3
 
 
 # -- AO-11: a hit entered as damage alone (h), and a wound by hand (w) --------------------
@@ -394,7 +394,7 @@ def test_a_hit_entered_as_damage_goes_through_armour_and_wounds_at_six_net() -> 
     assert isinstance(wound, ao.Wound) and (wound.target, wound.by, wound.effect) == (
         "odo", "sable", None)
     assert wound.follows  # one act with its damage
-    assert fight.ruleset.facts(fight, "odo")["wounds"] == [""]
+    assert fight.ruleset.tracker.facts(fight, "odo")["wounds"] == [""]
     hit(fight, "gorm", 3)
     assert fight.status["gorm"].hp == 13  # no armour: all of it
 
@@ -409,7 +409,8 @@ def test_a_hit_and_its_wound_go_back_together_and_fold_the_same_from_the_save() 
     assert again.status["vask"].hp == fight.status["vask"].hp == 7
     assert again.rs == fight.rs
     fight.enter(ev.Undo(round=1))
-    assert fight.status["vask"].hp == 15 and fight.ruleset.facts(fight, "vask")["wounds"] == []
+    assert fight.status["vask"].hp == 15
+    assert fight.ruleset.tracker.facts(fight, "vask")["wounds"] == []
 
 
 def test_an_attacks_own_damage_is_net_already_and_wounds_once() -> None:
@@ -437,7 +438,7 @@ def test_the_hit_form_shows_the_armour_taken_off_and_where_a_wound_begins() -> N
     from referee.session.replay import describe
 
     fight = demo()
-    (shown,) = fight.ruleset.damage_fields(fight)
+    (shown,) = fight.ruleset.damage.damage_fields(fight)
     options = dict((v, label) for label, v in shown.options)
     assert options["vask"] == "Vask the spearman: 1 off, 7+ wounds"
     assert options["odo"] == "Odo the shieldman: 2 off, 8+ wounds"
@@ -466,12 +467,12 @@ def test_a_wound_by_hand_with_its_aimed_effect() -> None:
         run(fight, "wound", None, target="hask", effect="slowing", by="sable")
     hit(fight, "hask", 2)  # a hit by Sable: an aimed effect may follow it
     run(fight, "wound", None, target="hask", effect="slowing", by="sable")
-    assert rs.facts(fight, "hask")["wounds"] == ["slowing"] and rs.agility_now(
+    assert rs.tracker.facts(fight, "hask")["wounds"] == ["slowing"] and units.agility_now(
         fight, "hask") == 2
     run(fight, "wound", None, target="odo")  # a plain wound, by nobody named
-    assert rs.facts(fight, "odo")["wounds"] == [""]
+    assert rs.tracker.facts(fight, "odo")["wounds"] == [""]
     fight.enter(ev.Undo(round=1))
-    assert rs.facts(fight, "odo")["wounds"] == []
+    assert rs.tracker.facts(fight, "odo")["wounds"] == []
 
 
 def test_a_fatal_wound_by_hand_rolls_its_d4_and_no_armour_stops_the_bonus() -> None:
@@ -499,31 +500,31 @@ def test_a_fatal_wound_by_hand_rolls_its_d4_and_no_armour_stops_the_bonus() -> N
 
 def test_summons_sickness_slots_and_vanishing() -> None:
     fight = demo()
-    wisp = fight.ruleset.reader.read(
+    wisp = fight.ruleset.schema.reader.read(
         {"type": "join", "round": 1, "combatant": {"id": "wisp", "name": "Wisp",
          "side": "party", "hp": 3, "summoned": 1, "summoner": "mira"}}, ())
     fight.enter(wisp)
-    assert fight.ruleset.flat_footed(fight, "wisp") == "summoning sickness"
+    assert units.flat_footed(fight, "wisp") == "summoning sickness"
     assert "wisp" not in order(fight)
-    more = [fight.ruleset.reader.read(
+    more = [fight.ruleset.schema.reader.read(
         {"type": "join", "round": 1, "combatant": {"id": f"w{n}", "name": "W",
          "side": "party", "hp": 3, "summoned": 1, "summoner": "mira"}}, ()) for n in (2, 3)]
     fight.enter(more[0])
     with pytest.raises(IllegalEvent, match="no summoning slot"):
         fight.enter(more[1])
     fight.enter(ev.End(round=1))
-    assert fight.ruleset.gone(fight, "wisp")
+    assert units.gone(fight, "wisp")
 
 
 def test_a_summon_joining_unsaid_is_sick_for_the_rest_of_its_round_and_the_next() -> None:
     fight = demo()
     fight.enter(ev.NewRound(round=2))
-    wisp = fight.ruleset.reader.read(
+    wisp = fight.ruleset.schema.reader.read(
         {"type": "join", "round": 2, "combatant": {"id": "wisp", "name": "Wisp",
          "side": "party", "hp": 3, "agility": 5, "summoner": "mira"}}, ())
     fight.enter(wisp)
-    assert fight.ruleset.summoned_in(fight, "wisp") == 2
-    assert fight.ruleset.flat_footed(fight, "wisp") == "summoning sickness"
+    assert units.summoned_in(fight, "wisp") == 2
+    assert units.flat_footed(fight, "wisp") == "summoning sickness"
     assert "wisp" not in order(fight)
     fight.enter(ev.NewRound(round=3))
     assert "wisp" not in order(fight)
@@ -537,8 +538,8 @@ def test_an_end_with_both_teams_standing_has_no_victors_and_refills_no_mp() -> N
         fight.enter(ev.Resolve(round=1, actions=(f"{cid}:turn",)))
     run(fight, "act", "mira", use="cast", spell="fire dart", mp=5)
     fight.enter(ev.End(round=1, note="a parley"))
-    assert fight.ruleset.fight_facts(fight)["victors"] == []
-    assert fight.ruleset.facts(fight, "mira")["mp"] == 7
+    assert fight.ruleset.tracker.fight_facts(fight)["victors"] == []
+    assert fight.ruleset.tracker.facts(fight, "mira")["mp"] == 7
 
 
 def test_the_battle_ends_when_a_side_falls() -> None:
@@ -546,7 +547,7 @@ def test_the_battle_ends_when_a_side_falls() -> None:
     for cid in ("vask", "gorm", "hask"):
         pushed = fight.enter(ev.Damage(round=1, target=cid, amount=30))
     assert any(isinstance(e, ev.End) for e in pushed) and fight.ended
-    assert fight.ruleset.fight_facts(fight)["victors"] == ["party"]
+    assert fight.ruleset.tracker.fight_facts(fight)["victors"] == ["party"]
 
 
 # -- ranges --------------------------------------------------------------------------------
@@ -587,7 +588,7 @@ def random_battle(seed: int, steps: int) -> Fight:
         actor = rng.choice(list(fight.roster))
         try:
             if command == "next":
-                now = rs.turn(fight)
+                now = rs.planner.turn(fight)
                 if now:
                     fight.enter(ev.Resolve(round=max(fight.round, 1), actions=(f"{now}:turn",)))
             elif command == "round":
@@ -614,19 +615,18 @@ def test_a_budget_never_goes_below_zero(seed: int, steps: int) -> None:
     fight = random_battle(seed, steps)
     rs = fight.ruleset
     for cid in fight.roster:
-        spent = rs.state(fight).spent.get(cid, (0, 0, 0))
-        assert spent[0] <= 1 and spent[1] <= 1 and spent[2] <= rs.max_ba(fight, cid) + 2
-        assert min(rs.left(fight, cid)) >= 0
-        assert rs.free_left(fight, cid) >= 0
+        spent = rs.fold.state(fight).spent.get(cid, (0, 0, 0))
+        assert spent[0] <= 1 and spent[1] <= 1 and spent[2] <= budget.max_ba(fight, cid) + 2
+        assert min(budget.left(fight, cid)) >= 0
+        assert budget.free_left(fight, cid) >= 0
 
 
 @settings(max_examples=40, deadline=None)
 @given(hs.integers(0, 100_000), hs.integers(1, 60))
 def test_the_lineup_is_a_permutation_of_the_units_who_can_act(seed: int, steps: int) -> None:
     fight = random_battle(seed, steps)
-    rs = fight.ruleset
     lineup = order(fight)
-    can = {cid for cid in fight.roster if rs.no_turn(fight, cid) is None}  # AO-1: not who fell
+    can = {cid for cid in fight.roster if units.no_turn(fight, cid) is None}  # AO-1: not who fell
     assert sorted(lineup) == sorted(can)
     skipped = {s["actor"] for s in fight.plan().skipped}
     assert skipped | set(lineup) == set(fight.roster) and not skipped & set(lineup)
@@ -644,8 +644,8 @@ def test_replay_of_a_save_equals_its_fold(seed: int, steps: int) -> None:
         text = path.read_text()
     rs = fight.ruleset
     assert again.rs == fight.rs
-    assert {c: rs.facts(again, c) for c in again.roster} == {
-        c: rs.facts(fight, c) for c in fight.roster}
+    assert {c: rs.tracker.facts(again, c) for c in again.roster} == {
+        c: rs.tracker.facts(fight, c) for c in fight.roster}
     assert again.plan().to_json() == fight.plan().to_json()
     assert tomllib.loads(text)["ruleset"] == "agility-order"
     for cut in (0, len(fight.log) // 2):

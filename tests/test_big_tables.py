@@ -38,9 +38,8 @@ def assert_drawn_rows_are_the_view(app: RefereeApp, tracker: Tracker) -> int:
         key = tracker.keys[row]
         if key.startswith(view.GROUP):
             group = key[len(view.GROUP):]
-            members = sum(fight.ruleset.row_group(fight, cid) is not None and
-                          fight.ruleset.row_group(fight, cid)[0] == group  # type: ignore[index]
-                          for cid in acting)
+            groups = view.row_groups(fight)
+            members = sum(cid in groups and groups[cid][0] == group for cid in acting)
             fresh = view.group_row(key, headings[key], group in tracker.folded, members,
                                    tracker.columns)
             assert tracker.rows[row] == tuple(styled(cell) for cell in fresh.cells), key
@@ -171,10 +170,10 @@ async def test_a_regroup_moves_the_unit_under_its_new_squads_heading(tmp_path: P
         other = view.GROUP + squad
         screen = app.screen
         assert isinstance(screen, CombatScreen)
-        before = app.table.fight.ruleset.row_groups(app.table.fight)
+        before = view.row_groups(app.table.fight)
         screen.attempt(app.table.command, "regroup", unit, {"join": squad})
         await pilot.pause(0.1)  # a frame drawn
-        assert app.table.fight.ruleset.row_groups(app.table.fight) is not before
+        assert view.row_groups(app.table.fight) is not before
         keys = tracker.keys
         assert keys.index(unit) > keys.index(other)  # a heading is where its first member
         assert all(not key.startswith(view.GROUP) for key in

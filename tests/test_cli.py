@@ -477,12 +477,12 @@ def test_top_level_help_and_unknown_words_point_to_the_acts(toy, capsys):
 def test_a_core_word_is_never_an_act(toy, capsys, monkeypatch):
     """An act named like a core command is done through `referee act SAVE WORD` only."""
     from referee.engine.specs import Act
-    from tests.rulesets.toy import Toy
+    from tests.rulesets.toy import ToyActs, shout
 
     def plan(fight, actor, values, rng):
-        return Toy.shout(fight, "ann", {"text": "planned"}, rng)
+        return shout(fight, "ann", {"text": "planned"}, rng)
 
-    monkeypatch.setattr(Toy, "acts", lambda self, fight: [Act("plan", "Plan", run=plan)])
+    monkeypatch.setattr(ToyActs, "acts", lambda self, fight: [Act("plan", "Plan", run=plan)])
     code, out, _ = run(["plan", str(toy), "--json"], capsys)
     assert code == 0 and json.loads(out)["round"] == 1  # the core command
     code, out, _ = run(["act", str(toy), "plan"], capsys)

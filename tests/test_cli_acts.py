@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main
+from referee.engine.options import acts_of
 from referee.engine.specs import Act, Field, Form, Report
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -30,7 +31,7 @@ def test_every_demo_lists_its_acts_and_each_says_what_it_needs(
     save = load_save(path)
     assert main(["act", str(path)]) == 0
     out = capsys.readouterr().out
-    acts = save.ruleset.acts(save.fight)
+    acts = acts_of(save.ruleset, save.fight)
     for act in acts:
         line = next(line for line in out.splitlines() if line.startswith(f"{act.id} "))
         assert act.label in line
@@ -120,9 +121,9 @@ def chant(fight: Any, actor: str | None, values: Any, rng: Any) -> list[Any]:
 
 
 def toy_acts(monkeypatch: pytest.MonkeyPatch, *acts: Act) -> None:
-    from tests.rulesets.toy import Toy
+    from tests.rulesets.toy import ToyActs
 
-    monkeypatch.setattr(Toy, "acts", lambda self, fight: list(acts))
+    monkeypatch.setattr(ToyActs, "acts", lambda self, fight: list(acts))
 
 
 CHANT = Act("chant", "Chant", "c", "shouts, one by one", run=chant, gated=False,

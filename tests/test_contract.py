@@ -35,6 +35,7 @@ import pytest
 
 from referee.cli import main
 from referee.engine.fight import Fight
+from referee.engine.options import Declaring, acts_of
 from referee.engine.record import replace
 from referee.rulesets import available, module_of, rules_of, ruleset_class
 from referee.session.demos import NoDemo, demo_for, demo_ruleset
@@ -277,8 +278,8 @@ def test_stats_and_events_round_trip_through_the_writer_and_the_fast_reader(
 
 def state_of(fight: Fight) -> Any:
     ruleset = fight.ruleset
-    return (fight.round, fight.phase, fight.ended, ruleset.fight_facts(fight),
-            {cid: ruleset.facts(fight, cid) for cid in fight.roster}, fight.rs,
+    return (fight.round, fight.phase, fight.ended, ruleset.tracker.fight_facts(fight),
+            {cid: ruleset.tracker.facts(fight, cid) for cid in fight.roster}, fight.rs,
             {r: sorted(keys) for r, keys in fight.resolved.items()})
 
 
@@ -366,7 +367,7 @@ class Case:
         fight = load_save(bare).fight
         added = []
         for index, raw in enumerate(data.get("events", [])):
-            event = fight.ruleset.reader.read(raw, ("events", index))
+            event = fight.ruleset.schema.reader.read(raw, ("events", index))
             for done in fight.enter(event):
                 if replace(done, follows=False) != replace(event, follows=False):
                     who = getattr(done, "target", None) or getattr(done, "actor", None) or ""
@@ -452,21 +453,22 @@ def check_state(case: Case, want: dict[str, Any]) -> None:
         if key in want:
             assert getattr(fight, key) == want[key], key
     if "base" in want:
-        assert rs.fight_facts(fight)["base"] == want["base"]
+        assert rs.tracker.fight_facts(fight)["base"] == want["base"]
     if "squads" in want:
-        assert sorted(rs.fight_facts(fight)["squads"]) == sorted(want["squads"])
+        assert sorted(rs.tracker.fight_facts(fight)["squads"]) == sorted(want["squads"])
     for cid in want.get("no_squad", []):
-        assert rs.facts(fight, cid)["squad"] is None, cid
-        assert all(cid not in s["members"] for s in rs.fight_facts(fight)["squads"].values())
+        assert rs.tracker.facts(fight, cid)["squad"] is None, cid
+        squads = rs.tracker.fight_facts(fight)["squads"].values()
+        assert all(cid not in s["members"] for s in squads)
     for cid, fields in want.get("combatants", {}).items():
-        facts = rs.facts(fight, cid)
+        facts = rs.tracker.facts(fight, cid)
         for key, value in fields.items():
             assert facts[key] == value, f"{cid}.{key}: {facts[key]!r}"
 
 
 def check_fight_fact(key: str) -> Callable[[Case, Any], None]:
     def check(case: Case, want: Any) -> None:
-        assert case.fight.ruleset.fight_facts(case.fight)[key] == want, key
+        assert case.fight.ruleset.tracker.fight_facts(case.fight)[key] == want, key
 
     check.__doc__ = f"the fight fact {key!r}"
     return check
@@ -474,14 +476,14 @@ def check_fight_fact(key: str) -> Callable[[Case, Any], None]:
 
 def check_ties_due(case: Case, want: list[str]) -> None:
     """The units asked to roll a tie now."""
-    assert getattr(case.fight.ruleset, "ties_due")(case.fight) == want  # noqa: B009
+    assert getattr(case.fight.ruleset.planner, "ties_due")(case.fight) == want  # noqa: B009
 
 
 def check_acts(case: Case, want: list[str], acts: bool = True) -> None:
     """"id@beat": the unit acts in that beat (`idle`: it does not)."""
     for who in want:
         actor, beat = who.split("@")
-        acts_in = getattr(case.fight.ruleset, "acts_in")  # noqa: B009 - a ruleset's own
+        acts_in = getattr(case.fight.ruleset.planner, "acts_in")  # noqa: B009 - a ruleset's own
         assert bool(acts_in(case.fight, actor, int(beat))) is acts, who
 
 
@@ -534,7 +536,7 @@ def check_kinds(case: Case, want: list[str]) -> None:
 
 
 def check_promoted(case: Case, want: list[str]) -> None:
-    assert sorted(case.after.ruleset.fight_facts(case.after)["promoted"]) == want
+    assert sorted(case.after.ruleset.tracker.fight_facts(case.after)["promoted"]) == want
 
 
 def check_odds(case: Case, want: dict[str, Any]) -> None:
@@ -643,7 +645,7 @@ def test_every_form_filled_with_its_defaults_gives_events_its_checks_accept(
     save = load_save(demo.path)
     fight, ruleset = save.fight, save.ruleset
     for actor in fight.roster:
-        declaring = ruleset.declarations
+        declaring = ruleset.role(Declaring)
         for kind in declaring.actions() if declaring else []:
             if declaring.can_declare(fight, actor, kind.key):
                 continue  # refused before any form opens, with the reason
@@ -652,7 +654,7 @@ def test_every_form_filled_with_its_defaults_gives_events_its_checks_accept(
             values = {k: v for k, v in defaults(spec).items() if v not in (None, False, "")}
             fight.copy().push(declaring.declaration(fight, actor, kind.key, values))
     actor = next(iter(fight.roster))
-    for act in ruleset.acts(fight):
+    for act in acts_of(ruleset, fight):
         if act.allowed(fight, actor) or act.run is None:
             continue  # refused with the reason, or a report (it writes nothing)
         spec = act.form(fight, actor)
@@ -690,7 +692,7 @@ async def test_its_demo_opens_in_the_app(demo: Demo, tmp_path: Path) -> None:
         tracker = screen.query_one("#tracker")
         rows = [key for key in tracker.keys if not key.startswith("group:")]  # not headings
         assert sorted(rows) == sorted(save.fight.roster)  # in the plan's order
-        for column in save.ruleset.columns():
+        for column in save.ruleset.tracker.columns():
             assert column.label in tracker.labels
-        for act in save.ruleset.acts(save.fight):
+        for act in acts_of(save.ruleset, save.fight):
             assert any(b.action == f"command('{act.id}')" for b in type(screen).BINDINGS)

@@ -24,6 +24,7 @@ from referee.app.combat import CombatScreen
 from referee.app.forms import FormScreen
 from referee.app.report import ReportScreen
 from referee.app.widgets import Tracker
+from referee.engine import options
 from referee.engine.fight import Fight
 from referee.session.files import load_save
 from tests.test_contract import DEMOS, Demo, copy_of
@@ -46,11 +47,11 @@ class Act:
         """Whether `actor` can take the act (the app refuses it otherwise, with why)."""
         ruleset = fight.ruleset
         if self.kind == "declare":
-            declaring = ruleset.declarations
+            declaring = ruleset.role(options.Declaring)
             return declaring is not None and not declaring.can_declare(fight, actor, self.what)
         if self.kind == "command":
-            return not next(a for a in ruleset.acts(fight) if a.id == self.what).allowed(
-                fight, actor)
+            act = next(a for a in options.acts_of(ruleset, fight) if a.id == self.what)
+            return not act.allowed(fight, actor)
         return True
 
 
@@ -60,14 +61,15 @@ def acts_of(demo: Demo) -> list[Act]:
     except Exception:  # its case in test_contract.py says why; it offers no acts here
         return []
     ruleset = fight.ruleset
-    declaring = ruleset.declarations
+    declaring = ruleset.role(options.Declaring)
     kinds = declaring.actions() if declaring else []
     acts = [Act(demo, "declare", kind.hotkey, kind.key) for kind in kinds
             if kind.hotkey]
-    if ruleset.initiative is not None and ruleset.initiative.initiative_due(fight):
+    rolling = ruleset.role(options.Rolling)
+    if rolling is not None and rolling.initiative_due(fight):
         acts.append(Act(demo, "initiative", "I"))
     acts.append(Act(demo, "join", "j"))
-    acts += [Act(demo, "command", a.key, a.id) for a in ruleset.acts(fight) if a.key]
+    acts += [Act(demo, "command", a.key, a.id) for a in options.acts_of(ruleset, fight) if a.key]
     return acts
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -24,13 +24,20 @@ from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.dice import from_values
 from referee.engine.errors import RefereeError
+from referee.engine.options import Declaring, Rolling
 from referee.engine.plan import Plan, action_key
 from referee.engine.record import replace
 from referee.rulesets.count_up import events as cu
+from referee.rulesets.count_up.conditions import condition
+from referee.rulesets.count_up.injuries import roll_injury
+from referee.rulesets.count_up.morale import roll_morale
 from referee.rulesets.count_up.ruleset import CountUp
 from tests.strategies import CU, encounters
 
 ACTIONS = ("attack", "cast", "consumable", "throw", "full-defense", "defensive-attack")
+
+
+R = TypeVar("R")
 
 
 def ruleset(fight: Fight) -> CountUp:
@@ -39,8 +46,15 @@ def ruleset(fight: Fight) -> CountUp:
     return rs
 
 
+def role(fight: Fight, kind: type[R]) -> R:
+    """The fight's ruleset's role of this kind (count-up fills each one asked for here)."""
+    found = ruleset(fight).role(kind)
+    assert found is not None
+    return found
+
+
 def dead(fight: Fight, cid: str) -> bool:
-    return ruleset(fight).condition(fight.roster[cid], fight.status[cid]) == "dead"
+    return condition(fight.roster[cid], fight.status[cid]) == "dead"
 
 
 def enter(fight: Fight, *events: ev.Event) -> None:
@@ -72,7 +86,7 @@ def declare_all(fight: Fight, choices: list[Any]) -> None:
     declared = {d.actor for _, d in fight.declared(round_)}
     for n, (cid, c) in enumerate(fight.roster.items()):
         action, with_weapon = choices[n % len(choices)]
-        if cid in declared or ruleset(fight).can_declare(fight, cid, action):
+        if cid in declared or role(fight, Declaring).can_declare(fight, cid, action):
             continue
         fields: dict[str, Any] = {"round": round_, "actor": cid, "action": action}
         if action == "cast":
@@ -81,7 +95,7 @@ def declare_all(fight: Fight, choices: list[Any]) -> None:
             fields["spell"] = c.spells[0].name
         if action in ("attack", "defensive-attack") and with_weapon:
             fields["weapon"] = c.weapons[0].name
-        fight.enter(CU.event("declare", **fields))
+        fight.enter(CU.schema.event("declare", **fields))
 
 
 def current_count(fight: Fight) -> int | None:
@@ -243,7 +257,8 @@ def test_morale_is_its_dice_against_its_tn(insight: int, hd: int, agility: int,
     fight = small_fight(insight, hd, agility, monsters)
     fight.enter(cu.Initiative(round=1, base={"brann": 3, **{f"w{n}": 5
                                                            for n in range(monsters)}}))
-    roll, morale = ruleset(fight).roll_morale(fight, "w0", random.Random(seed))
+    roll, morale = roll_morale(ruleset(fight).settings, fight, "w0",
+                              random.Random(seed))
     assert isinstance(roll, ev.Roll) and isinstance(morale, ev.Morale)
     dice = sum(roll.dice)
     total = dice + insight + hd + (monsters - 1)  # CU-6: 3d6 + Insight + HD + allies
@@ -265,29 +280,31 @@ def test_an_injury_is_the_row_its_d20_names_when_the_d_percent_allows(
         damage: int, seed: int) -> None:
     fight = small_fight(0, 0, 0, 1)
     fight.enter(cu.Initiative(round=1, base={"brann": 3, "w0": 5}))
-    events = ruleset(fight).roll_injury(fight, "w0", damage, "blunt", random.Random(seed))
+    events = roll_injury(ruleset(fight).settings, fight, "w0", damage, "blunt",
+                         random.Random(seed))
     chance = events[0]
     assert isinstance(chance, ev.Roll) and chance.expr == "1d100"
     if chance.total > damage:  # CU-9: over the damage dealt, no injury: the verdict says so
         verdict = events[1]
         assert len(events) == 2 and isinstance(verdict, cu.Injury) and not verdict.injury
-        refused(fight, [chance, replace(verdict, injury=CU.injuries["blunt"][0])], "chance")
+        refused(fight, [chance, replace(verdict, injury=CU.settings.injuries["blunt"][0])],
+                "chance")
         other = chance.total + 1 if chance.total < 100 else chance.total - 1
         refused(fight, [chance, replace(verdict, chance=other)],
                 "chance" if other > damage else "injury")
         enter(fight, *events)
-        assert "w0" not in ruleset(fight).state(fight).injuries
+        assert "w0" not in ruleset(fight).fold.state(fight).injuries
         return
     _, d20, injury = events
     assert isinstance(d20, ev.Roll) and isinstance(injury, cu.Injury)
-    table = CU.injuries["blunt"]
+    table = CU.settings.injuries["blunt"]
     assert injury.injury == table[d20.total - 1] and injury.roll == d20.total
     other = table[d20.total % len(table)]
     refused(fight, [chance, d20, replace(injury, injury=other)], "injury")
     refused(fight, [chance, d20, replace(injury, roll=d20.total % 20 + 1)], "roll")
     refused(fight, [chance, d20, replace(injury, chance=damage + 1)], "chance")
     enter(fight, *events)
-    assert ruleset(fight).state(fight).injuries["w0"] == (table[d20.total - 1],)
+    assert ruleset(fight).fold.state(fight).injuries["w0"] == (table[d20.total - 1],)
 
 
 @settings(max_examples=150, deadline=None)
@@ -295,14 +312,14 @@ def test_an_injury_is_the_row_its_d20_names_when_the_d_percent_allows(
 def test_base_initiative_is_the_die_less_agility(agility: int, monsters: int,
                                                  seed: int) -> None:
     fight = small_fight(0, 0, agility, monsters)
-    (initiative,) = ruleset(fight).roll_initiative(fight, random.Random(seed))
+    (initiative,) = role(fight, Rolling).roll_initiative(fight, random.Random(seed))
     assert isinstance(initiative, cu.Initiative)
     rolled = from_values("d12", initiative.dice["brann"]["terms"][0]["rolls"]).total
     assert initiative.base["brann"] == rolled - agility  # CU-2
     wrong = {**initiative.base, "brann": initiative.base["brann"] + 1}
     refused(fight, [replace(initiative, base=wrong)], "base")
     fight.enter(initiative)
-    assert ruleset(fight).base(fight)["brann"] == rolled - agility
+    assert ruleset(fight).fold.base(fight)["brann"] == rolled - agility
 
 
 @settings(max_examples=150, deadline=None)

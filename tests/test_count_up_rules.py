@@ -4,18 +4,34 @@ log say of them (issue 24: B.3, B.7, B.10, B.17, E.16)."""
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 import pytest
 
 from referee.engine import Combatant, Encounter, Fight, Side, Weapon
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
+from referee.engine.options import Declaring, Healing, Rolling
 from referee.engine.record import replace
 from referee.rulesets.count_up import events as cu
+from referee.rulesets.count_up.conditions import condition
+from referee.rulesets.count_up.injuries import roll_injury
+from referee.rulesets.count_up.morale import check as morale_check
+from referee.rulesets.count_up.morale import roll_morale
+from referee.rulesets.count_up.morale import triggers as morale_triggers
 from referee.session.files import load_ruleset
 from tests.acts import act
 
 RULESET = load_ruleset("count-up")
+SETTINGS = RULESET.settings
+R = TypeVar("R")
+
+
+def role(kind: type[R]) -> R:
+    """The ruleset's role of this kind (count-up fills each one these tests ask for)."""
+    found = RULESET.role(kind)
+    assert found is not None
+    return found
 
 
 def encounter() -> Encounter:
@@ -39,12 +55,12 @@ def fight() -> Fight:
 
 def test_shared_roll_for_a_group():
     f = fight()
-    assert RULESET.base(f) == {"brann": 3, "w1": 6, "w2": 6}
+    assert RULESET.fold.base(f) == {"brann": 3, "w1": 6, "w2": 6}
 
 
 def test_rolled_initiative_is_d12_minus_agility_once_per_group():
     f = Fight(encounter(), RULESET)
-    event = RULESET.roll_initiative(f, random.Random(2))[0]
+    event = role(Rolling).roll_initiative(f, random.Random(2))[0]
     assert set(event.base) == {"brann", "wolves"}
     assert all(1 <= v <= 12 for v in event.base.values())
 
@@ -58,20 +74,20 @@ def test_stress_first_then_wound_points():
 
 def test_critical_bypasses_stress():
     f = fight()
-    amount = RULESET.critical_damage(4, 3)
+    amount = RULESET.damage.critical_damage(4, 3)
     f.push(ev.Damage(round=1, target="brann", amount=amount, critical=True))
     assert (f.status["brann"].marks["stress"], f.status["brann"].marks["wounds"]) == (6, 0)
-    assert RULESET.condition(f.roster["brann"], f.status["brann"]) == "incapacitated"
+    assert condition(f.roster["brann"], f.status["brann"]) == "incapacitated"
 
 
 def test_dying_loses_a_wound_point_each_round_and_dies_at_minus_strength():
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=15, critical=True))  # -7, strength 10
-    assert RULESET.condition(f.roster["w1"], f.status["w1"]) == "dying"
-    out = RULESET.end_of_round(f)
+    assert condition(f.roster["w1"], f.status["w1"]) == "dying"
+    out = RULESET.fold.end_of_round(f)
     assert [(type(e), e.target) for e in out] == [(ev.Damage, "w1")]
     f.push(ev.Damage(round=1, target="w1", amount=2, critical=True))  # -9
-    out = RULESET.end_of_round(f)
+    out = RULESET.fold.end_of_round(f)
     assert [type(e) for e in out] == [ev.Damage, ev.Death]
 
 
@@ -79,29 +95,29 @@ def test_stabilised_creatures_stop_losing_wound_points():
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=10, critical=True))
     f.push(ev.Heal(round=1, target="w1", amount=0, stabilize=True))
-    assert RULESET.end_of_round(f) == []
-    assert RULESET.stabilize_tn(10) == 20
+    assert RULESET.fold.end_of_round(f) == []
+    assert SETTINGS.stabilize_tn(10) == 20
 
 
 def test_death_at_minus_strength_after_damage():
     f = fight()
     hit = ev.Damage(round=1, target="w2", amount=18, critical=True)
     f.push(hit)
-    assert [type(e) for e in RULESET.after(f, hit)] == [ev.Death]
+    assert [type(e) for e in RULESET.fold.after(f, hit)] == [ev.Death]
 
 
 def test_morale_formula():
     f = fight()
-    check = RULESET.morale_check(f, "w1", roll=7)
+    check = morale_check(SETTINGS, f, "w1", roll=7)
     # 7 + Insight 1 + HD 2 + 1 ally = 11 against 11 + 1 opponent
     assert (check.total, check.tn, check.passed) == (11, 12, False)
     assert "CU-6" in check.explain()
-    assert RULESET.morale_check(f, "w1", roll=7, intimidation=10).passed
+    assert morale_check(SETTINGS, f, "w1", roll=7, intimidation=10).passed
 
 
 def test_morale_roll_is_logged_with_its_dice():
     f = fight()
-    out = RULESET.roll_morale(f, "w1", random.Random(1))
+    out = roll_morale(SETTINGS, f, "w1", random.Random(1))
     roll, morale = out
     assert isinstance(roll, ev.Roll) and len(roll.dice) == 3 and sum(roll.dice) == roll.total
     assert morale.group == ("w1",) and morale.passed == (roll.total + 4 >= 12)
@@ -109,21 +125,21 @@ def test_morale_roll_is_logged_with_its_dice():
 
 def test_critical_injury_roll_and_table():
     f = fight()
-    events = RULESET.roll_injury(f, "w1", damage=100, damage_type="blunt", rng=random.Random(3))
+    events = roll_injury(SETTINGS, f, "w1", damage=100, damage_type="blunt", rng=random.Random(3))
     injury = events[-1]
     assert isinstance(injury, cu.Injury) and injury.table == "blunt"
-    assert injury.injury == RULESET.injuries["blunt"][injury.roll - 1]
-    none = RULESET.roll_injury(f, "w1", damage=0, damage_type="blunt", rng=random.Random(3))
+    assert injury.injury == SETTINGS.injuries["blunt"][injury.roll - 1]
+    none = roll_injury(SETTINGS, f, "w1", damage=0, damage_type="blunt", rng=random.Random(3))
     roll, verdict = none  # d% above the damage dealt: no injury, and the log says so
     assert isinstance(verdict, cu.Injury) and not verdict.injury and verdict.roll is None
     assert (verdict.chance, verdict.damage) == (roll.total, 0)
-    assert "referee decides" in RULESET.injury("fire", 4)
+    assert "referee decides" in SETTINGS.injury("fire", 4)
 
 
 def test_end_of_combat_wipes_initiative():
     f = fight()
     f.push(ev.End(round=1))
-    assert RULESET.base(f) == {} and f.ended
+    assert RULESET.fold.base(f) == {} and f.ended
 
 
 def test_surprised_do_not_act_in_round_one():
@@ -138,16 +154,16 @@ def test_surprised_do_not_act_in_round_one():
 
 def test_morale_triggers_at_the_end_of_the_round():
     f = fight()
-    assert RULESET.morale_triggers(f) == []
+    assert morale_triggers(f) == []
     f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
-    assert RULESET.morale_triggers(f) == [
+    assert morale_triggers(f) == [
         ("w1", "took more than half its Wound Points in one hit")]
     f.push(ev.Death(round=1, target="w2"))
-    assert RULESET.morale_triggers(f) == [
+    assert morale_triggers(f) == [
         ("w1", "took more than half its Wound Points in one hit")]
     f.push(ev.NewRound(round=2))
-    assert RULESET.morale_triggers(f) == []
-    assert RULESET.morale_triggers(f, intimidated=("w1",)) == [
+    assert morale_triggers(f) == []
+    assert morale_triggers(f, intimidated=("w1",)) == [
         ("w1", "the target of Intimidation")]
 
 
@@ -186,13 +202,13 @@ def test_a_critical_hit_deals_its_weapons_multiple_and_the_log_says_so():
     f = declared(fight())
     roll = ev.Roll(round=1, expr="1d8", dice=(5,), total=5, purpose="damage to Wolf 1")
     hit = ev.Damage(round=1, target="w1", amount=5, source="brann", critical=True)
-    (dealt,) = RULESET.damage_events(f, hit, {"critical": True})
+    (dealt,) = RULESET.damage.damage_events(f, hit, {"critical": True})
     assert isinstance(dealt, cu.Damage)
     assert (dealt.amount, dealt.multiplier, dealt.weapon) == (15, 3, "sword")
     line = told(f, roll, dealt)[1]
     assert "takes 15 critical damage (5 × 3, sword) from Brann" in line and "W-7/8" in line
     plain = ev.Damage(round=1, target="w2", amount=5, source="brann")
-    assert RULESET.damage_events(f, plain, {}) == [plain]
+    assert RULESET.damage.damage_events(f, plain, {}) == [plain]
 
 
 def test_a_critical_hit_is_held_to_its_dice_and_its_weapon():
@@ -217,7 +233,7 @@ def test_the_hit_forms_critical_names_the_multiplier_it_uses():
     """B.3: the form says ×3 and the damage it multiplies, for the one acting now."""
     f = declared(fight())
     f.push(ev.Resolve(round=1, actions=("w1:attack", "w2:attack")))  # the wolves at 6
-    (field_spec,) = RULESET.damage_fields(f)
+    (field_spec,) = RULESET.damage.damage_fields(f)
     assert field_spec.title == "critical: ×3 sword"  # Brann's turn, at 3 + 5
     assert dict((v, k) for k, v in field_spec.options)[True] == \
         "yes: 1d8 × 3 to Wound Points"
@@ -227,12 +243,13 @@ def test_a_stabilised_combatant_reads_stabilised_and_no_longer_bleeds():
     """B.7 (CU-8)."""
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=10, critical=True))
-    assert RULESET.state_word(f, "w1") == "dying"
+    assert RULESET.tracker.state_word(f, "w1") == "dying"
     f.push(ev.Heal(round=1, target="w1", amount=0, stabilize=True))
-    assert RULESET.state_word(f, "w1") == "stabilised" and RULESET.end_of_round(f) == []
+    assert RULESET.tracker.state_word(f, "w1") == "stabilised" \
+        and RULESET.fold.end_of_round(f) == []
     f.push(ev.Heal(round=1, target="w1", amount=5))  # up again: a later fall is Dying again
     f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
-    assert RULESET.state_word(f, "w1") == "dying"
+    assert RULESET.tracker.state_word(f, "w1") == "dying"
 
 
 def test_the_heal_check_is_against_ten_plus_the_largest_wound():
@@ -240,27 +257,27 @@ def test_the_heal_check_is_against_ten_plus_the_largest_wound():
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=3, critical=True))
     f.push(ev.Damage(round=1, target="w1", amount=7, critical=True))  # W-2: dying
-    stabilise, check = RULESET.heal_fields(f, "w1")  # the form's tick is count-up's own
+    stabilise, check = role(Healing).heal_fields(f, "w1")  # the form's tick is count-up's own
     assert (stabilise.name, stabilise.label, stabilise.kind) == ("stabilize", "stabilise", "bool")
     assert check.title == "Heal check (TN 17)" and "Wolf 1 17" in check.help
-    assert RULESET.cells(f, "w1")["points"].text == "S0 W-2/8 TN17"
+    assert RULESET.tracker.cells(f, "w1")["points"].text == "S0 W-2/8 TN17"
     heal = ev.Heal(round=1, target="w1", amount=0)
-    (failed,) = RULESET.heal_events(f, heal, {"check": 16})
+    (failed,) = role(Healing).heal_events(f, heal, {"check": 16})
     assert isinstance(failed, cu.Heal) and not failed.stabilize and failed.tn == 17
     with pytest.raises(RefereeError, match="under TN 17"):
-        RULESET.heal_events(f, replace(heal, stabilize=True), {"check": 16})
+        role(Healing).heal_events(f, replace(heal, stabilize=True), {"check": 16})
     with pytest.raises(RefereeError, match="under TN 17"):  # ticked on the form
-        RULESET.heal_events(f, heal, {"stabilize": True, "check": 16})
-    (ticked,) = RULESET.heal_events(f, heal, {"stabilize": True, "check": None})
+        role(Healing).heal_events(f, heal, {"stabilize": True, "check": 16})
+    (ticked,) = role(Healing).heal_events(f, heal, {"stabilize": True, "check": None})
     assert ticked.stabilize and getattr(ticked, "check", None) is None
-    (held,) = RULESET.heal_events(f, heal, {"check": 17})
+    (held,) = role(Healing).heal_events(f, heal, {"check": 17})
     assert held.stabilize
     with pytest.raises(RefereeError) as caught:
         f.copy().enter(replace(held, tn=12))
     assert caught.value.path == ("tn",)
     line = told(f, held)[0]
     assert line == "Wolf 1 heals 0; Heal check 17 vs TN 17: stabilised (CU-8)"
-    assert RULESET.state_word(f, "w1") == "stabilised"
+    assert RULESET.tracker.state_word(f, "w1") == "stabilised"
 
 
 def test_a_morale_check_made_is_not_asked_for_again():
@@ -268,26 +285,26 @@ def test_a_morale_check_made_is_not_asked_for_again():
     a new big hit brings it back; one that broke is never asked again."""
     f = fight()
     f.push(ev.Damage(round=1, target="w1", amount=5, critical=True))
-    assert [cid for cid, _ in RULESET.morale_triggers(f)] == ["w1"]
+    assert [cid for cid, _ in morale_triggers(f)] == ["w1"]
     held = [replace(e, passed=True) if isinstance(e, ev.Morale) else e
-            for e in RULESET.roll_morale(f, "w1", random.Random(1))]
+            for e in roll_morale(SETTINGS, f, "w1", random.Random(1))]
     f.push(held[0])
     f.push(ev.Morale(round=1, group=("w1",), passed=True))  # the referee's verdict, no dice
-    assert RULESET.morale_triggers(f) == []
+    assert morale_triggers(f) == []
     f.push(ev.NewRound(round=2))
     f.push(ev.Death(round=2, target="w2"))  # now 1 to 1: not outnumbered
     f.push(ev.Damage(round=2, target="w1", amount=5, critical=True))  # a new big hit
-    assert [cid for cid, _ in RULESET.morale_triggers(f)] == ["w1"]
+    assert [cid for cid, _ in morale_triggers(f)] == ["w1"]
     f.push(ev.Morale(round=2, group=("w1",), passed=False, avoid="flee"))
     f.push(ev.NewRound(round=3))
     f.push(ev.Damage(round=3, target="w1", amount=1))
-    assert RULESET.morale_triggers(f) == []  # it broke: it flees, the referee's call
+    assert morale_triggers(f) == []  # it broke: it flees, the referee's call
 
 
 def test_the_morale_line_adds_up_as_cu6_does():
     """B.7: roll, Insight, HD and allies against 11 + opponents."""
     f = fight()
-    roll, morale = RULESET.roll_morale(f, "w1", random.Random(1))
+    roll, morale = roll_morale(SETTINGS, f, "w1", random.Random(1))
     line = told(f, roll, morale)[1]
     verdict = "holds" if morale.passed else "breaks (will flee)"
     assert line == (f"Wolf 1's morale {verdict}: 3d6 {roll.total} + Insight 1 + HD 2 + "
@@ -323,16 +340,17 @@ def test_the_injury_line_names_who_struck_and_the_verdict():
     line = told(f, *events)[-1]
     assert line.startswith("Wolf 2: no combat injury from Brann's critical: d% ")
     assert line.endswith(", over the damage dealt (CU-9)")
-    assert "w2" not in RULESET.state(f).injuries
+    assert "w2" not in RULESET.fold.state(f).injuries
 
 
 def test_the_declaration_form_takes_a_note():
     """B.17: a note in count-up's declaration forms, in the event and its log line."""
     f = fight()
-    form = RULESET.declare_form(f, "brann", "attack", RULESET.prefill(f, "brann", "attack"))
+    declaring = role(Declaring)
+    form = declaring.declare_form(f, "brann", "attack", declaring.prefill(f, "brann", "attack"))
     assert [spec.name for spec in form.fields] == ["weapon", "target", "note"]
-    event = RULESET.declaration(f, "brann", "attack", {"weapon": "sword", "target": "w1",
-                                                       "note": "aims at the eyes"})
+    event = declaring.declaration(f, "brann", "attack", {"weapon": "sword", "target": "w1",
+                                                         "note": "aims at the eyes"})
     assert isinstance(event, cu.Declare) and event.note == "aims at the eyes"
     assert told(f, event)[0] == \
         "Brann declares attack (sword) at Wolf 1 — aims at the eyes"
@@ -348,7 +366,8 @@ def test_the_end_wipes_initiative_and_leaves_no_turn_to_take():
                     "(CU-10)")
     plan = f.plan()
     assert plan.current(f.resolved[1]) is None and "initiative wiped (CU-10)" in plan.notes[0]
-    assert RULESET.base(f) == {} and not RULESET.initiative_due(f)
-    assert RULESET.status_parts(f) == []  # no base in force; the status line says it ended
+    assert RULESET.fold.base(f) == {} and not role(Rolling).initiative_due(f)
+    # no base in force; the status line says it ended
+    assert RULESET.tracker.status_parts(f) == []
     f.push(ev.Undo(round=1))  # the end taken back: the fight goes on where it was
-    assert RULESET.base(f) and f.plan().current(f.resolved[1]) == 2
+    assert RULESET.fold.base(f) and f.plan().current(f.resolved[1]) == 2

@@ -16,6 +16,7 @@ from referee.cli import main
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalDeclaration
 from referee.engine.fight import Fight
+from referee.engine.options import Declaring
 from referee.engine.specs import Field
 from referee.engine.stats import rate_parts, reader_for
 from referee.rulesets.demon_idol import events as di
@@ -241,21 +242,23 @@ def test_a_further_declaration_replaces_nothing() -> None:
 def test_the_tracker_shows_both() -> None:
     fight = fight_of("di-13-close-then-strike")
     decl = fight.declared(1)[2][1]
-    assert fight.ruleset.declared_text(fight, "ogre", decl) == "E → Brann, then G club → Brann"
+    declaring = fight.ruleset.role(Declaring)
+    assert declaring is not None
+    assert declaring.declared_text(fight, "ogre", decl) == "E → Brann, then G club → Brann"
 
 
 def test_the_port_takes_one_declaration_by_default() -> None:
-    from referee.engine.port import Declaring
-
     fight = fight_of("di-13-close-then-strike")
-    assert "one declaration" in Declaring.further(fight.ruleset, fight, "ogre", [], "G")
+    declaring = fight.ruleset.role(Declaring)
+    assert declaring is not None
+    assert "one declaration" in Declaring.further(declaring, fight, "ogre", [], "G")
 
 
 def test_the_events_round_trip() -> None:
     decl = di.Declare(round=1, actor="a", action="E", distance=2.5, indoors=False, then=True)
     data = decl.to_dict()
     assert data["distance"] == 2.5 and data["indoors"] is False and data["then"] is True
-    reader = fight_of("di-13-close-then-strike").ruleset.reader
+    reader = fight_of("di-13-close-then-strike").ruleset.schema.reader
     assert reader.read(data, ("events", 0)) == decl
 
 
@@ -334,5 +337,5 @@ def test_the_log_tells_a_further_declaration_as_one() -> None:
     fight = fight_of("di-13-close-then-strike")
     further = [n for n, e in enumerate(fight.log) if getattr(e, "then", False)]
     assert further
-    line = fight.ruleset.tell(fight, fight.log[further[0]])
+    line = fight.ruleset.tracker.tell(fight, fight.log[further[0]])
     assert line is not None and " then declares G" in line

@@ -1,4 +1,4 @@
-"""demon-idol-dmg: the by-the-book switches (ruleset.BOOK) and their DMG rule ids.
+"""demon-idol-dmg: the by-the-book switches (settings.BOOK) and their DMG rule ids.
 
 The variant shares the demon-idol package, whose RULES stay the spec's ids; the DMG ids a
 switch cites live in `DMG_RULES`, and each has a scenario of its own here.
@@ -18,7 +18,7 @@ from referee.cli import main
 from referee.engine.fight import Fight
 from referee.rulesets import make_ruleset
 from referee.rulesets.demon_idol.rules import DMG_RULES, RULES
-from referee.rulesets.demon_idol.ruleset import BOOK
+from referee.rulesets.demon_idol.settings import BOOK
 from referee.session.files import load_save
 from tests.conftest import ROOT
 

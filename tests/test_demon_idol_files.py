@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from referee.engine import events as ev
 from referee.engine.dice import roll
 from referee.engine.errors import IllegalDeclaration
 from referee.engine.fight import Fight
+from referee.engine.options import Declaring, Rolling
 from referee.engine.port import Ruleset
 from referee.session.files import load_save
 from tests.conftest import ROOT
@@ -227,7 +229,9 @@ def test_a_die_record_its_dice_do_not_explain_is_refused(
 def test_the_program_s_own_initiative_roll_passes_its_check() -> None:
     save = load_save(ROOT / "saves" / "demo.toml")
     fight = save.fight.copy()
-    for event in save.ruleset.roll_initiative(fight, random.Random(7)):
+    rolling = save.ruleset.role(Rolling)
+    assert rolling is not None
+    for event in rolling.roll_initiative(fight, random.Random(7)):
         fight.push(event)
 
 
@@ -291,7 +295,14 @@ target = "brann"
 """
 
 
-def fight_with_routines(tmp_path: Path) -> tuple[Fight, Ruleset]:
+def declaring(ruleset: Ruleset[Any]) -> Declaring[Any]:
+    """demon-idol's declarations role (its letters, forms and declarations)."""
+    found = ruleset.role(Declaring)
+    assert found is not None
+    return found
+
+
+def fight_with_routines(tmp_path: Path) -> tuple[Fight, Ruleset[Any]]:
     path = tmp_path / "save.toml"
     path.write_text(SAVE + initiative({"party": 2, "goblins": 5}, {}) + ROUTINES + GOBLIN)
     save = load_save(path)
@@ -302,46 +313,48 @@ def test_the_log_and_the_tracker_tell_each_routine_s_weapon(tmp_path: Path) -> N
     fight, ruleset = fight_with_routines(tmp_path)
     decl = fight.log[-2]  # brann's
     assert isinstance(decl, ev.Declare)
-    assert ruleset.tell(fight, decl) == (
+    assert ruleset.tracker.tell(fight, decl) == (
         "Brann declares G (sword of speed, then dagger (slow)) at Gob1")
-    assert ruleset.declared_text(fight, "brann", decl) == "G sword of speed + dagger → Gob1"
+    assert declaring(ruleset).declared_text(fight, "brann", decl) == (
+        "G sword of speed + dagger → Gob1")
 
 
 def test_the_damage_offered_is_the_acting_routine_s_weapon(tmp_path: Path) -> None:
     fight, ruleset = fight_with_routines(tmp_path)
     assert fight.plan().labels() == [["brann:G#1"], ["gob1:G"], ["brann:G#2"]]
-    assert ruleset.damage_default(fight, "brann") == "1d8+1"
+    assert ruleset.damage.damage_default(fight, "brann") == "1d8+1"
     for number in (1, 2):
         fight.push(ev.Resolve(round=1, actions=tuple(fight.plan().keys(number)), beat=number))
-    assert ruleset.damage_default(fight, "brann") == "1d4"
+    assert ruleset.damage.damage_default(fight, "brann") == "1d4"
 
 
 def test_the_form_offers_routines_to_one_with_more_than_one_weapon(tmp_path: Path) -> None:
     fight, ruleset = fight_with_routines(tmp_path)
-    form = ruleset.declare_form(fight, "brann", "G", ruleset.prefill(fight, "brann", "G"))
+    role = declaring(ruleset)
+    form = role.declare_form(fight, "brann", "G", role.prefill(fight, "brann", "G"))
     names = [f.name for f in form.fields]
     assert "routines" in names and names.index("weapon") < names.index("routines")
-    goblin = ruleset.declare_form(fight, "gob1", "G", ruleset.prefill(fight, "gob1", "G"))
+    goblin = role.declare_form(fight, "gob1", "G", role.prefill(fight, "gob1", "G"))
     assert "routines" not in [f.name for f in goblin.fields]
-    missile = ruleset.declare_form(fight, "brann", "D", ruleset.prefill(fight, "brann", "D"))
+    missile = role.declare_form(fight, "brann", "D", role.prefill(fight, "brann", "D"))
     assert "routines" not in [f.name for f in missile.fields]
 
 
 def test_a_form_s_routines_line_becomes_the_declaration(tmp_path: Path) -> None:
     fight, ruleset = fight_with_routines(tmp_path)
-    copy = fight.copy()
-    event = ruleset.declaration(copy, "brann", "G", {
+    role, copy = declaring(ruleset), fight.copy()
+    event = role.declaration(copy, "brann", "G", {
         "weapon": "sword of speed", "target": "gob1", "replaces": True,
         "routines": " dagger, initiative=haste ; sword of speed "})
     assert event.routines == ({"weapon": "dagger", "initiative": "haste"},
                               {"weapon": "sword of speed"})
     assert event.weapon is None
     copy.push(event)
-    blank = ruleset.declaration(copy, "brann", "G", {
+    blank = role.declaration(copy, "brann", "G", {
         "weapon": "dagger", "target": "gob1", "replaces": True, "routines": "  "})
     assert blank.routines == () and blank.weapon == "dagger"
     with pytest.raises(IllegalDeclaration) as refused:
-        ruleset.declaration(copy, "brann", "G", {
+        role.declaration(copy, "brann", "G", {
             "target": "gob1", "routines": "dagger, slow"})
     assert refused.value.path == ("routines",)
 
@@ -349,7 +362,7 @@ def test_a_form_s_routines_line_becomes_the_declaration(tmp_path: Path) -> None:
 def test_next_round_s_form_starts_from_last_round_s_routines(tmp_path: Path) -> None:
     fight, ruleset = fight_with_routines(tmp_path)
     fight.push(ev.NewRound(round=2))
-    filled = ruleset.prefill(fight, "brann", "G")
+    filled = declaring(ruleset).prefill(fight, "brann", "G")
     assert filled["routines"] == "sword of speed; dagger, initiative=slow"
 
 

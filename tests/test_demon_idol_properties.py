@@ -12,6 +12,7 @@ declarations, then beats resolved, blows landed, healing and new rounds in any o
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
 from random import Random
 
@@ -21,10 +22,15 @@ from hypothesis import strategies as st
 from referee.engine import Encounter
 from referee.engine import events as ev
 from referee.engine.fight import Fight
+from referee.engine.options import Declaring
 from referee.engine.plan import Beat, Plan, PlannedAction, action_key
 from referee.rulesets import make_ruleset
-from referee.rulesets.demon_idol.ruleset import BOOK
+from referee.rulesets.demon_idol.settings import BOOK
+from referee.session.files import builtin_rulesets
 from tests.strategies import DI, demon_idol_rounds, fight_of
+
+# the bundled ruleset file's config (DI is made from it)
+CONFIG = tomllib.loads(builtin_rulesets()["demon-idol"].read_text())
 
 
 @dataclass(frozen=True)
@@ -81,10 +87,12 @@ def next_round(fight: Fight, dice: list[int]) -> None:
     round_ = fight.round + 1
     fight.enter(ev.NewRound(round=round_))  # bleeding and lapsed preparations first
     sides = [s.id for s in fight.encounter.sides]
-    fight.enter(DI.event("initiative", round=round_,
-                         rolls={s: dice[(round_ + n) % len(dice)] for n, s in enumerate(sides)}))
+    fight.enter(DI.schema.event("initiative", round=round_, rolls={
+        s: dice[(round_ + n) % len(dice)] for n, s in enumerate(sides)}))
+    declaring = fight.ruleset.role(Declaring)
+    assert declaring is not None
     for n, (cid, combatant) in enumerate(fight.roster.items()):
-        if fight.ruleset.can_declare(fight, cid, "G"):
+        if declaring.can_declare(fight, cid, "G"):
             continue
         enemies = [o for o, c in fight.roster.items()
                    if c.side != combatant.side and not fight.status[o].dead]
@@ -93,8 +101,8 @@ def next_round(fight: Fight, dice: list[int]) -> None:
         blows: dict[str, object] = {"weapon": combatant.weapons[0].name}
         if len(combatant.weapons) > 1 and dice[n % len(dice)] % 2:  # a routine a weapon
             blows = {"routines": tuple({"weapon": w.name} for w in combatant.weapons)}
-        fight.enter(DI.event("declare", round=round_, actor=cid, action="G",
-                             target=(enemies[n % len(enemies)],), **blows))
+        fight.enter(DI.schema.event("declare", round=round_, actor=cid, action="G",
+                                    target=(enemies[n % len(enemies)],), **blows))
 
 
 # -- the invariants ----------------------------------------------------------------------------
@@ -230,7 +238,7 @@ def shape(fight: Fight) -> list[tuple[object, ...]]:
 
 def by_the_book(encounter: Encounter, initiative: ev.Event,
                 declarations: list[ev.Event]) -> Fight:
-    fight = Fight(encounter, make_ruleset({**DI.config, **dict.fromkeys(BOOK, True)}))
+    fight = Fight(encounter, make_ruleset({**CONFIG, **dict.fromkeys(BOOK, True)}))
     fight.push(initiative)
     for declaration in declarations:
         fight.push(declaration)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from referee.engine import Fight, IllegalDeclaration
 from referee.engine import events as ev
+from referee.engine.options import Declaring, Rolling
 from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save
 from tests.acts import act
@@ -20,6 +22,13 @@ def fight_from(name: str) -> Fight:
     return load_save(SCENARIOS / name).fight
 
 
+def declaring(fight: Fight) -> Declaring[Any]:
+    """demon-idol's declarations role (its letters, forms and declarations)."""
+    found = fight.ruleset.role(Declaring)
+    assert found is not None
+    return found
+
+
 def push_all(fight: Fight, events: list[ev.Event]) -> None:
     for event in events:
         fight.push(event)
@@ -28,7 +37,7 @@ def push_all(fight: Fight, events: list[ev.Event]) -> None:
 def damage(fight: Fight, target: str, amount: int, beat: int | None = None) -> list[ev.Event]:
     hit = ev.Damage(round=fight.round, target=target, amount=amount, beat=beat)
     fight.push(hit)
-    consequences = fight.ruleset.after(fight, hit)
+    consequences = fight.ruleset.fold.after(fight, hit)
     push_all(fight, consequences)
     return consequences
 
@@ -71,9 +80,9 @@ def test_death_at_minus_ten():
 def test_bleeding_only_for_those_below_zero_at_the_start_of_the_round():
     fight = fight_from("di-01-won-initiative.toml")
     damage(fight, "gob1", 6)  # -1 during round 1: not bleeding yet this round
-    assert fight.ruleset.end_of_round(fight) == []
+    assert fight.ruleset.fold.end_of_round(fight) == []
     fight.push(ev.NewRound(round=2))
-    bleeding = fight.ruleset.end_of_round(fight)
+    bleeding = fight.ruleset.fold.end_of_round(fight)
     assert [(type(e), e.target) for e in bleeding] == [(ev.Damage, "gob1")]
     assert bleeding[0].amount == 1 and "DI-19" in bleeding[0].note
 
@@ -82,7 +91,7 @@ def test_bleeding_to_minus_ten_dies():
     fight = fight_from("di-01-won-initiative.toml")
     damage(fight, "gob1", 14)  # -9
     fight.push(ev.NewRound(round=2))
-    out = fight.ruleset.end_of_round(fight)
+    out = fight.ruleset.fold.end_of_round(fight)
     assert [type(e) for e in out] == [ev.Damage, ev.Death]
 
 
@@ -97,8 +106,8 @@ def test_a_dead_actor_cannot_declare():
 def test_simultaneous_beat_all_resolve():
     fight = fight_from("di-02-tied-speed-factor.toml")
     fight.push(ev.Death(round=1, target="brann"))  # slain while beat 1 resolves
-    assert fight.ruleset.acts_in(fight, "brann", 1)
-    assert not fight.ruleset.acts_in(fight, "brann", 2)
+    assert fight.ruleset.planner.acts_in(fight, "brann", 1)
+    assert not fight.ruleset.planner.acts_in(fight, "brann", 2)
 
 
 def test_failed_morale_replaces_the_groups_actions_with_avoidance():
@@ -134,7 +143,7 @@ def test_unfired_preparations_lapse_at_the_end_of_the_round():
     fight = fight_from("di-05-missile-reaction.toml")
     fight.pop()
     fight.push(di.Declare(round=1, actor="gob1", action="G", prepared=True, trigger="x"))
-    notes = [e for e in fight.ruleset.end_of_round(fight) if isinstance(e, ev.Note)]
+    notes = [e for e in fight.ruleset.fold.end_of_round(fight) if isinstance(e, ev.Note)]
     assert notes and "lapses" in notes[0].text
 
 
@@ -149,8 +158,10 @@ def test_phases_follow_the_procedure():
 
 def test_initiative_is_rolled_with_the_injected_generator():
     fight = fight_from("di-01-won-initiative.toml")
-    one = fight.ruleset.roll_initiative(fight, random.Random(5))[0]
-    two = fight.ruleset.roll_initiative(fight, random.Random(5))[0]
+    rolling = fight.ruleset.role(Rolling)
+    assert rolling is not None
+    one = rolling.roll_initiative(fight, random.Random(5))[0]
+    two = rolling.roll_initiative(fight, random.Random(5))[0]
     assert one == two and set(one.rolls) == {"party", "goblins"}
     assert all(1 <= v <= 6 for v in one.rolls.values())
     assert one.dice["party"]["total"] == one.rolls["party"]
@@ -262,8 +273,8 @@ def test_a_counter_charge_is_within_reach_whoever_won():
 def test_a_weapon_set_against_a_charge_offers_double_damage():
     fight = fight_from("di-rule-13-set-equal.toml")  # brann sets his long sword, the orc charges
     ruleset = fight.ruleset
-    assert ruleset.damage_default(fight, "brann") == "1d6+1d6"
-    assert ruleset.damage_default(fight, "orc") == "1d6"
+    assert ruleset.damage.damage_default(fight, "brann") == "1d6+1d6"
+    assert ruleset.damage.damage_default(fight, "orc") == "1d6"
 
 
 def test_initiative_overrides_are_checked_shown_and_offered():
@@ -274,10 +285,10 @@ def test_initiative_overrides_are_checked_shown_and_offered():
     with pytest.raises(IllegalDeclaration):
         fight.copy().push(di.Declare(round=1, actor="dagger", action="G", initiative="fast",
                                      replaces=True))
-    ruleset = fight.ruleset
-    assert ruleset.prefill(fight, "brann", "G")["initiative"] == "speed"
-    brann = ruleset.declare_form(fight, "brann", "G", ruleset.prefill(fight, "brann", "G"))
-    dagger = ruleset.declare_form(fight, "dagger", "G", ruleset.prefill(fight, "dagger", "G"))
+    role = declaring(fight)
+    assert role.prefill(fight, "brann", "G")["initiative"] == "speed"
+    brann = role.declare_form(fight, "brann", "G", role.prefill(fight, "brann", "G"))
+    dagger = role.declare_form(fight, "dagger", "G", role.prefill(fight, "dagger", "G"))
     assert "initiative" in [f.name for f in brann.fields]
     assert "initiative" not in [f.name for f in dagger.fields]
 
@@ -301,7 +312,7 @@ def demo() -> Fight:
 
 def declare(fight: Fight, actor: str, action: str, **values: object) -> di.Declare:
     """A declaration as the app's form gives it (the form's own words and lines), pushed."""
-    event = fight.ruleset.declaration(fight, actor, action, values)
+    event = declaring(fight).declaration(fight, actor, action, values)
     assert isinstance(event, di.Declare)
     fight.push(event)
     return event
@@ -310,7 +321,7 @@ def declare(fight: Fight, actor: str, action: str, **values: object) -> di.Decla
 def row(fight: Fight, cid: str) -> str:
     """What the tracker and the players' view show of `cid`'s declaration."""
     decl = {d.actor: d for _, d in fight.declared(fight.round)}[cid]
-    return fight.ruleset.declared_text(fight, cid, decl)
+    return declaring(fight).declared_text(fight, cid, decl)
 
 
 # B.4: a D discharges a missile or thrown weapon, a device, a spell or turning
@@ -333,21 +344,21 @@ def test_a_d_with_a_melee_weapon_or_nothing_is_refused(values):
 
 def test_one_with_nothing_to_discharge_cannot_declare_d_and_no_form_offers_a_sword():
     fight = demo()
-    ruleset = fight.ruleset
-    assert "has nothing a D discharges" in ruleset.can_declare(fight, "brann", "D")
-    assert ruleset.can_declare(fight, "brann", "G") == ""
-    assert ruleset.prefill(fight, "gob2", "D")["weapon"] == "heavy crossbow"
-    assert ruleset.prefill(fight, "zed", "D") == {"spell": "sleep", "target": "gob1"}
+    role = declaring(fight)
+    assert "has nothing a D discharges" in role.can_declare(fight, "brann", "D")
+    assert role.can_declare(fight, "brann", "G") == ""
+    assert role.prefill(fight, "gob2", "D")["weapon"] == "heavy crossbow"
+    assert role.prefill(fight, "zed", "D") == {"spell": "sleep", "target": "gob1"}
     for cid in fight.roster:
-        if not ruleset.can_declare(fight, cid, "D"):
-            declare(fight.copy(), cid, "D", **ruleset.prefill(fight, cid, "D"))
+        if not role.can_declare(fight, cid, "D"):
+            declare(fight.copy(), cid, "D", **role.prefill(fight, cid, "D"))
 
 
 def test_a_thrown_weapon_is_discharged_as_a_missile():
     fight = fight_from("di-rule-06-thrown-dagger.toml")
     assert fight.plan().labels() == [["hal:D"], ["orc:G"]]
-    assert fight.ruleset.prefill(fight, "hal", "D")["weapon"] == "dagger"
-    assert fight.ruleset.damage_default(fight, "hal") == "1d4"
+    assert declaring(fight).prefill(fight, "hal", "D")["weapon"] == "dagger"
+    assert fight.ruleset.damage.damage_default(fight, "hal") == "1d4"
 
 
 # B.5: a volley split between targets, from the form's one line
@@ -362,22 +373,22 @@ def test_the_form_splits_a_volley_between_targets_by_id_or_name():
     shots = [a for b in fight.plan().beats for a in b.actions if a.actor == "mira"]
     assert [a.flag("target") for a in shots] == ["gob1", "gob2"]
     assert row(fight, "mira") == "D short bow → Goblin 1, Goblin 2"
-    told = fight.ruleset.tell(fight, event)
+    told = fight.ruleset.tracker.tell(fight, event)
     assert told == ("Mira the ranger declares D (short bow) at Goblin 1, Goblin 2 "
                     "(2 shots, in order)")
 
 
 def test_several_shots_at_one_target_and_what_is_refused():
     fight = demo()
-    two = fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
-                                                         "shots": "gob1 x2"})
+    two = declaring(fight).declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                            "shots": "gob1 x2"})
     assert two.shots == ("gob1", "gob1") and two.target == ("gob1",)
-    blank = fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
-                                                           "target": "gob3", "shots": " "})
+    blank = declaring(fight).declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                              "target": "gob3", "shots": " "})
     assert blank.shots == () and blank.target == ("gob3",)
     with pytest.raises(IllegalDeclaration, match="no one is called 'gob9'") as unknown:
-        fight.ruleset.declaration(fight, "mira", "D", {"weapon": "short bow",
-                                                       "shots": "gob1, gob9"})
+        declaring(fight).declaration(fight, "mira", "D", {"weapon": "short bow",
+                                                          "shots": "gob1, gob9"})
     assert unknown.value.path == ("shots",)
     with pytest.raises(IllegalDeclaration, match="3 targets for short bow's 2 shot"):
         declare(fight, "mira", "D", weapon="short bow", shots="gob1 x2, gob2")
@@ -449,17 +460,18 @@ def test_a_spell_offers_its_own_damage_never_the_weapons(tmp_path):
     declare(fight, "ogre", "G", target="brann")
     fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
     ruleset = fight.ruleset
-    assert ruleset.damage_default(fight, "zed") == ""  # sleep does no damage; not the dagger's
-    assert ruleset.damage_default(fight, "mira") == "1d6"
-    assert ruleset.damage_default(fight, "ogre") == "2d6"
-    assert ruleset.damage_default(fight, "odo") == "1d6+1"  # no declaration: its weapon's
+    # sleep does no damage; not the dagger's
+    assert ruleset.damage.damage_default(fight, "zed") == ""
+    assert ruleset.damage.damage_default(fight, "mira") == "1d6"
+    assert ruleset.damage.damage_default(fight, "ogre") == "2d6"
+    assert ruleset.damage.damage_default(fight, "odo") == "1d6+1"  # no declaration: its weapon's
     path = tmp_path / "demo.toml"
     path.write_text((ROOT / "saves" / "demo.toml").read_text().replace(
         '{ name = "magic missile", casting_time = 1 }',
         '{ name = "magic missile", casting_time = 1, damage = "1d4+1" }'))
     fight = load_save(path).fight
     declare(fight, "zed", "D", spell="magic missile", target="gob1")
-    assert fight.ruleset.damage_default(fight, "zed") == "1d4+1"
+    assert fight.ruleset.damage.damage_default(fight, "zed") == "1d4+1"
 
 
 # B.9: the declaration delay is shown with the declaration
@@ -481,10 +493,10 @@ def test_a_g_after_an_e_defaults_to_the_e_s_target_this_round():
     declare(fight, "brann", "G", weapon="long sword", target="gob1")
     fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
     fight.push(ev.NewRound(round=2))
-    assert fight.ruleset.prefill(fight, "brann", "G")["target"] == "gob1"  # last round's
+    assert declaring(fight).prefill(fight, "brann", "G")["target"] == "gob1"  # last round's
     declare(fight, "brann", "E", target="gob2", distance=2)
-    assert fight.ruleset.prefill(fight, "brann", "G")["target"] == "gob2"
-    declare(fight, "brann", "G", then=True, **fight.ruleset.prefill(fight, "brann", "G"))
+    assert declaring(fight).prefill(fight, "brann", "G")["target"] == "gob2"
+    declare(fight, "brann", "G", then=True, **declaring(fight).prefill(fight, "brann", "G"))
     assert row(fight, "brann") == "E → Goblin 2, then G long sword → Goblin 2"
 
 
@@ -494,14 +506,14 @@ def test_a_g_after_an_e_defaults_to_the_e_s_target_this_round():
 def test_the_log_says_the_segments_to_close_the_plan_reckons():
     fight = fight_from("di-12-charge-distance-indoors.toml")
     charge = next(d for _, d in fight.declared(1) if d.charge)
-    told = fight.ruleset.tell(fight, charge)
+    told = fight.ruleset.tracker.tell(fight, charge)
     assert "?" not in told
     assert told.endswith('charging indoors at 12" a round (twice 6") over 3": 3 segments to '
                          "close")
     assert any("3 segment(s) to close" in why for b in fight.plan().beats for why in b.why)
     typed = fight_from("di-12-closing-wins-over-distance.toml")
     charge = next(d for _, d in typed.declared(1) if d.charge)
-    assert typed.ruleset.tell(typed, charge).endswith(", charging: 2 segments to close")
+    assert typed.ruleset.tracker.tell(typed, charge).endswith(", charging: 2 segments to close")
 
 
 # E.16: the end of the fight: one recovery turn, logged (DI-20); the plan reads as over
@@ -533,12 +545,12 @@ def test_the_end_logs_the_recovery_turn_and_leaves_no_beat_under_way():
 
 def test_the_a_form_takes_a_note_kept_in_the_event_the_log_and_the_tracker():
     fight = demo()
-    ruleset = fight.ruleset
-    form = ruleset.declare_form(fight, "odo", "A", ruleset.prefill(fight, "odo", "A"))
+    ruleset, role = fight.ruleset, declaring(fight)
+    form = role.declare_form(fight, "odo", "A", role.prefill(fight, "odo", "A"))
     assert "note" in [f.name for f in form.fields]
     event = declare(fight, "odo", "A", note="slams the door")
     assert event.note == "slams the door"
-    assert ruleset.tell(fight, event) == "Brother Odo declares A — slams the door"
+    assert ruleset.tracker.tell(fight, event) == "Brother Odo declares A — slams the door"
     assert row(fight, "odo") == "A: slams the door"
 
 
@@ -559,7 +571,7 @@ def test_every_demo_combatants_d_form_goes_through_as_it_opens():
     with Session.open(path) as session:
         table = Table(session, random.Random(1))
         for actor in list(table.fight.roster):
-            if table.fight.ruleset.can_declare(table.fight, actor, "D"):
+            if declaring(table.fight).can_declare(table.fight, actor, "D"):
                 continue  # nothing to discharge: D is not offered
             values = {f.name: f.default for f in table.declare_form(actor, "D").fields
                       if f.default not in (None, False, "")}

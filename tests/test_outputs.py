@@ -13,6 +13,7 @@ import pytest
 
 from referee import cli
 from referee.cli import main
+from referee.engine.options import acts_of
 from referee.session.output import OutputRefused, claim, write_output
 from referee.session.store import SaveError, Session
 from tests.conftest import ROOT
@@ -150,7 +151,7 @@ def every_parser() -> dict[str, argparse.ArgumentParser]:
     for demo in sorted((ROOT / "saves").glob("*.toml")):
         fight = load_save(demo).fight
         actor = next(iter(fight.roster))
-        for act in fight.ruleset.acts(fight):
+        for act in acts_of(fight.ruleset, fight):
             form = act.form(fight, actor)
             fields = (form.fields if form is not None else ()) + act.options
             parsers[f"{demo.stem} {act.id}"] = act_parser(act, fields)

@@ -27,7 +27,7 @@ def test_ruleset_loaded_by_path_with_a_house_rule(tmp_path: Path):
     save.write_text(scenario.read_text().replace('ruleset = "demon-idol"',
                                                  'ruleset = "house.toml"'))
     fight = load_save(save).fight
-    assert fight.ruleset.death_at == -3 and fight.ruleset.id == "demon-idol"
+    assert fight.ruleset.settings.death_at == -3 and fight.ruleset.id == "demon-idol"
     assert main(["check", str(house)]) == 0
 
 

@@ -15,8 +15,10 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.model import Combatant
+from referee.engine.options import Grouping
 from referee.rulesets.phases import events as ph
 from referee.rulesets.phases.ruleset import Phases
+from referee.rulesets.phases.standing import at_round
 from referee.session.files import parse_save
 
 SIDES = ('sides = [{ id = "warband", name = "Warband" }, '
@@ -52,14 +54,20 @@ def joiner(cid: str, **stats: Any) -> Combatant:
                      stats={"combat": 1, "defense": 2, "traits": (), **stats})
 
 
+def row_groups(fight: Fight) -> Any:
+    grouping = fight.ruleset.role(Grouping)
+    assert grouping is not None
+    return grouping.row_groups(fight)
+
+
 def seen(fight: Fight) -> tuple[Any, ...]:
     """All a fight shows that phases works out and keeps: every round's plan, the
     tracker's groups and cells, each unit's facts."""
     rs = fight.ruleset
     return ([fight.plan(r).to_json() for r in range(1, max(fight.round, 1) + 1)],
-            dict(rs.row_groups(fight)),
-            {cid: rs.cells(fight, cid) for cid in fight.roster},
-            {cid: rs.facts(fight, cid) for cid in fight.roster})
+            dict(row_groups(fight)),
+            {cid: rs.tracker.cells(fight, cid) for cid in fight.roster},
+            {cid: rs.tracker.facts(fight, cid) for cid in fight.roster})
 
 
 def fresh(text: str, fight: Fight) -> tuple[Any, ...]:
@@ -133,7 +141,7 @@ def test_an_undone_join_and_another_in_its_place_are_grouped_afresh() -> None:
     assert seen(fight) == fresh(MELEE, fight)
     fight.enter(ev.Undo(round=1))
     fight.enter(ev.Join(round=1, combatant=joiner("scout")))
-    assert "scout" in fight.ruleset.row_groups(fight) and "u3" not in fight.rs.bound
+    assert "scout" in row_groups(fight) and "u3" not in fight.rs.bound
     assert seen(fight) == fresh(MELEE, fight)
 
 
@@ -151,21 +159,32 @@ def test_an_undone_resolve_and_another_as_large_show_where_the_round_is() -> Non
 
 def test_the_ruleset_keeps_nothing_of_a_fight() -> None:
     """Planning, the tracker, the log's lines, an undo, a copy, a round ahead: the
-    ruleset instance's attributes are the same, each the same object, before and after."""
+    ruleset instance's attributes are the same, each the same object, before and after;
+    and so are its roles'."""
     fight = fight_of(MELEE)
     rs = fight.ruleset
     assert isinstance(rs, Phases)
     before = dict(vars(rs))
+    roles = {name: dict(vars(role)) for name, role in vars(rs).items()
+             if name in ("schema", "fold", "planner", "tracker", "damage")}
+    roles.update((type(role).__name__, dict(vars(role))) for role in vars(rs)["_roles"])
     fight.plan()
     for step in STEPS["A"]:
         fight.enter(step(fight))
         seen(fight)
-        rs.status_parts(fight)
-        rs.tell(fight, fight.log[-1])
-    rs.at_round(fight, fight.round + 2)
+        rs.tracker.status_parts(fight)
+        rs.tracker.tell(fight, fight.log[-1])
+    at_round(fight, fight.round + 2, rs.direction == "up")
     fight.copy().plan()
     assert vars(rs).keys() == before.keys()
     assert all(vars(rs)[key] is value for key, value in before.items())
+    now = {name: dict(vars(role)) for name, role in vars(rs).items()
+           if name in ("schema", "fold", "planner", "tracker", "damage")}
+    now.update((type(role).__name__, dict(vars(role))) for role in vars(rs)["_roles"])
+    assert {name: held.keys() for name, held in now.items()} == {
+        name: held.keys() for name, held in roles.items()}
+    assert all(now[name][key] is value for name, held in roles.items()
+               for key, value in held.items())
 
 
 def test_a_copy_has_caches_of_its_own_and_a_fight_keeps_one_through_undo() -> None:

@@ -56,4 +56,4 @@ def test_a_unit_that_joins_is_read_as_the_rosters_are() -> None:
         stats={"combat": 2, "defense": 3, "traits": ("Elite",)})
     fight.enter(ph.ev.Join(round=1, combatant=joiner))
     assert (fight.status["champ"].hp, fight.status["champ"].max_hp) == (15, 15)  # PH-17
-    assert fight.ruleset.facts(fight, "champ")["combat"] == 3
+    assert fight.ruleset.tracker.facts(fight, "champ")["combat"] == 3

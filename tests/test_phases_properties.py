@@ -86,7 +86,7 @@ def deed_event(fight: Fight, kind: str, who: str, what: str, phase: int) -> ph.e
 def fallen(fight: Fight) -> set[str]:
     """Out of the fight, read from the fight itself (not the ruleset's own record):
     croaked, fled, or on a side that surrendered."""
-    gave_up = set(fight.ruleset.fight_facts(fight)["surrendered"])
+    gave_up = set(fight.ruleset.tracker.fight_facts(fight)["surrendered"])
     return {cid for cid, c in fight.roster.items()
             if fight.status[cid].dead or fight.status[cid].hp <= 0
             or "fled" in fight.status[cid].conditions or c.side in gave_up}
@@ -252,7 +252,7 @@ def test_a_bull_rush_is_won_by_the_dice_the_rule_reads(
     wins = beats_hale and sum(mine) > sum(bess) and room
     manoeuvre = events[-1]
     assert manoeuvre.success is wins
-    assert fight.ruleset.facts(fight, rusher)["used"] == ["action"]
+    assert fight.ruleset.tracker.facts(fight, rusher)["used"] == ["action"]
     forged(before, events, success=not wins)
 
 
@@ -267,9 +267,10 @@ def test_a_dismount_takes_dice_above_the_mounts_defense(dice: list[int], helpers
     # Wolf: Defense 5, one level above Grub: +4 (PH-16); above it, not equal (PH-15)
     dismounted = sum(dice) > 9
     assert events[-1].success is dismounted
-    assert fight.ruleset.facts(fight, "bess")["mounted"] is not dismounted
+    assert fight.ruleset.tracker.facts(fight, "bess")["mounted"] is not dismounted
     # PH-15: once dismounted, no longer the Heavy wolf's 3d6 in a bull rush
-    assert fight.ruleset.facts(fight, "bess")["rush_dice"] == ("2d6" if dismounted else "3d6")
+    assert fight.ruleset.tracker.facts(fight, "bess")["rush_dice"] == (
+        "2d6" if dismounted else "3d6")
     forged(before, events, success=not dismounted)
 
 

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.options import Grouping
 from referee.rulesets.phases import events as ph
+from referee.rulesets.phases.standing import runs, statuses
 from referee.session.files import load_save, parse_save
 from tests.acts import act
 from tests.conftest import ROOT
@@ -25,6 +27,12 @@ SCEN = ROOT / "tests" / "scenarios" / "phases"
 
 def fight_of(path: Path) -> Fight:
     return load_save(path).fight
+
+
+def grouping(fight: Fight) -> Grouping[object]:
+    found = fight.ruleset.role(Grouping)
+    assert found is not None
+    return found
 
 
 def events_of(fight: Fight, name: str, actor: str, values: dict[str, object],
@@ -39,10 +47,11 @@ def test_the_demo_is_a_siege_ready_for_round_1() -> None:
     fight = fight_of(DEMO)
     rs = fight.ruleset
     assert fight.round == 0 and not fight.log
-    kinds = {s.id: s.kind for s in rs.state(fight).squads.values()}
+    kinds = {s.id: s.kind for s in rs.fold.state(fight).squads.values()}
     assert kinds == {"ironfang": "stack", "redcaps": "stack", "dead": "horde", "wall": "stack"}
-    assert rs.facts(fight, "aldra")["held"] == ["move", "action"]  # PH-4
-    assert rs.facts(fight, "pell")["elevation_defense"] > rs.facts(fight, "pell")["defense"]
+    assert rs.tracker.facts(fight, "aldra")["held"] == ["move", "action"]  # PH-4
+    assert rs.tracker.facts(fight, "pell")["elevation_defense"] > rs.tracker.facts(
+        fight, "pell")["defense"]
 
 
 def test_a_stun_shows_on_the_tracker_until_it_takes_the_next_move_and_action() -> None:
@@ -52,19 +61,18 @@ def test_a_stun_shows_on_the_tracker_until_it_takes_the_next_move_and_action() -
     fight = fight_of(DEMO)
     rs = fight.ruleset
     fight.enter(ph.Condition(round=1, target="orc1", name="stun", on=True, phase=4))
-    cells = rs.cells(fight, "orc1")
+    cells = rs.tracker.cells(fight, "orc1")
     assert (cells["move"].text, cells["action"].text) == ("stun", "stun")
-    assert "stunned" in cells["status"].text and rs.state_word(fight, "orc1") == "stunned"
-    assert "@3" in (rs.cells(fight, "orc2")["move"].text,)  # a unit not stunned
-    from referee.rulesets.phases.views import tell
-
-    assert tell(rs, fight, fight.log[-1]) == "Ironfang 1 is stunned from phase 4 (PH-10)"
+    assert "stunned" in cells["status"].text
+    assert rs.tracker.state_word(fight, "orc1") == "stunned"
+    assert "@3" in (rs.tracker.cells(fight, "orc2")["move"].text,)  # a unit not stunned
+    assert rs.tracker.tell(fight, fight.log[-1]) == "Ironfang 1 is stunned from phase 4 (PH-10)"
     fight.enter(ph.ev.Resolve(round=1, actions=("grusk:move", "grusk:action")))
     orcs = tuple(f"orc{n}:{k}" for n in range(2, 7) for k in ("move", "action"))
     fight.enter(ph.ev.Resolve(round=1, actions=orcs + ("wolf:move", "wolf:action")))
-    cells = rs.cells(fight, "orc1")
+    cells = rs.tracker.cells(fight, "orc1")
     assert (cells["move"].text, cells["action"].text) == ("lost", "lost")
-    assert rs.state_word(fight, "orc1") == ""
+    assert rs.tracker.state_word(fight, "orc1") == ""
 
 
 def test_a_use_before_the_phase_and_a_second_action_are_refused() -> None:
@@ -88,7 +96,7 @@ def test_a_delayed_action_is_used_in_round_2_before_the_units_phase() -> None:
     with pytest.raises(RefereeError, match="delayed its Action"):
         fight.push(ph.Use(round=1, phase=0, actor="snik", what="action"))
     fight.push(ph.Use(round=2, phase=3, actor="snik", what="action"))  # PH-3
-    assert fight.ruleset.facts(fight, "snik")["used"] == ["action"]
+    assert fight.ruleset.tracker.facts(fight, "snik")["used"] == ["action"]
 
 
 def test_orders_change_only_at_the_start_of_a_round() -> None:
@@ -111,7 +119,7 @@ def test_bull_rush_dismount_and_subdue_log_every_die() -> None:
     assert any(e.TYPE == "roll" for e in events)
     for event in events:
         fight.push(event)
-    assert rs.facts(fight, "grusk")["used"] == ["action"]
+    assert rs.tracker.facts(fight, "grusk")["used"] == ["action"]
     events = events_of(fight, "subdue", "orc1", {"target": "guard1", "damage": 4,
                                                  "dice": "2", "phase": 3}, random.Random(1))
     for event in events:
@@ -124,7 +132,7 @@ def test_bull_rush_dismount_and_subdue_log_every_die() -> None:
     # guard2 holds a delayed Action (PH-4): the dismount spends it
     for event in events:
         fight.push(event)
-    assert rs.facts(fight, "wolfrider")["mounted"] is False
+    assert rs.tracker.facts(fight, "wolfrider")["mounted"] is False
 
 
 # -- properties ------------------------------------------------------------------------
@@ -162,7 +170,7 @@ def test_properties_hold_for_any_log(steps: list[tuple[str, str, str, int]]) -> 
     fight = random_fight(steps)
     rs = fight.ruleset
     for round_ in range(1, max(fight.round, 1) + 1):
-        plan = rs.plan(fight, round_)
+        plan = rs.planner.plan(fight, round_)
         gained: dict[str, list[str]] = {}
         for beat in plan.beats:
             for action in beat.actions:
@@ -175,7 +183,7 @@ def test_properties_hold_for_any_log(steps: list[tuple[str, str, str, int]]) -> 
     for event in fight.log:
         again.push(event)
     assert again.rs == fight.rs
-    assert rs.plan(again, again.plan_round()).to_json() == rs.plan(
+    assert rs.planner.plan(again, again.plan_round()).to_json() == rs.planner.plan(
         fight, fight.plan_round()).to_json()
 
 
@@ -259,15 +267,15 @@ def test_the_kept_plan_equals_a_plan_from_scratch(
     again = parse_save(BATTLE, Path("again.toml")).fight
     for event in fight.log:
         again.push(event)
-    assert [rs.facts(fight, cid) for cid in MEMBERS] == [
-        again.ruleset.facts(again, cid) for cid in MEMBERS]
+    assert [rs.tracker.facts(fight, cid) for cid in MEMBERS] == [
+        again.ruleset.tracker.facts(again, cid) for cid in MEMBERS]
     # the squads the tracker folds by, kept while they stay the same
-    assert dict(rs.row_groups(fight)) == dict(again.ruleset.row_groups(again))
+    assert dict(grouping(fight).row_groups(fight)) == dict(grouping(again).row_groups(again))
     # the tracker's cells, read where the round stands now (kept across undo too)
-    assert [rs.cells(fight, cid) for cid in MEMBERS] == [
-        again.ruleset.cells(again, cid) for cid in MEMBERS]
-    assert [rs.state_word(fight, cid) for cid in MEMBERS] == [
-        again.ruleset.state_word(again, cid) for cid in MEMBERS]
+    assert [rs.tracker.cells(fight, cid) for cid in MEMBERS] == [
+        again.ruleset.tracker.cells(again, cid) for cid in MEMBERS]
+    assert [rs.tracker.state_word(fight, cid) for cid in MEMBERS] == [
+        again.ruleset.tracker.state_word(again, cid) for cid in MEMBERS]
 
 
 # -- the app -------------------------------------------------------------------------------
@@ -307,10 +315,10 @@ async def test_pilot_a_round_with_squads_a_delay_a_stun_and_a_bull_rush(tmp_path
     types = [e.TYPE for e in fight.log]
     assert "delay" in types and "condition" in types and "manoeuvre" in types
     assert fight.round == 2
-    assert fight.ruleset.facts(fight, "grusk")["held"] == ["action"]
+    assert fight.ruleset.tracker.facts(fight, "grusk")["held"] == ["action"]
     # stunned in its own phase: the Move and Action it had just gained are lost (PH-10)
     stunned = next(e.target for e in fight.log if e.TYPE == "condition")
-    assert set(fight.ruleset.runs(fight, 1)[stunned].lost) == {"move", "action"}
+    assert set(runs(fight, 1, False)[stunned].lost) == {"move", "action"}
 
 
 async def test_the_tracker_folds_and_unfolds_by_squad(tmp_path: Path) -> None:
@@ -325,8 +333,8 @@ async def test_the_tracker_folds_and_unfolds_by_squad(tmp_path: Path) -> None:
     async with RefereeApp(path, tmp_path, random.Random(1)).run_test(size=(120, 40)) as pilot:
         tracker = pilot.app.screen.query_one(Tracker)
         fight = pilot.app.table.fight
-        squads = {fight.ruleset.row_group(fight, cid) for cid in fight.roster} - {None}
-        loose = [cid for cid in fight.roster if fight.ruleset.row_group(fight, cid) is None]
+        squads = {grouping(fight).row_group(fight, cid) for cid in fight.roster} - {None}
+        loose = [cid for cid in fight.roster if grouping(fight).row_group(fight, cid) is None]
         assert len(tracker.keys) == len(fight.roster) + len(squads)
         tracker.focus()
         await pilot.press("Z")
@@ -386,7 +394,7 @@ def test_a_holder_stunned_before_its_phase_will_gain_there() -> None:
     fight = fight_of(DEMO)
     rs = fight.ruleset
     fight.enter(ph.Condition(round=1, target="guard1", name="stun", on=True, phase=4))
-    cells = rs.cells(fight, "guard1")
+    cells = rs.tracker.cells(fight, "guard1")
     assert (cells["move"].text, cells["action"].text) == ("@3", "@3")
     beat = fight.plan().beats[1]  # phase 3
     assert {("guard1", "move"), ("guard1", "action")} <= {
@@ -405,12 +413,10 @@ def test_an_immobilized_holder_keeps_only_its_delayed_action() -> None:
 def test_the_log_names_units_as_the_screen_does() -> None:
     """C.14: a phase resolved, a bull rush, a dismount, a subdue and a wake are told with
     the units' names; the events keep their ids (the save's contract)."""
-    from referee.rulesets.phases.views import tell
-
     fight = fight_of(DEMO)
     rs = fight.ruleset
     fight.enter(ph.ev.Resolve(round=1, actions=("grusk:move", "grusk:action")))
-    assert tell(rs, fight, fight.log[-1]) == (
+    assert rs.tracker.tell(fight, fight.log[-1]) == (
         "phase 4 resolved: the Move and Action of Grusk the Warchief")
     told = []
     for command, actor, values in (
@@ -418,7 +424,7 @@ def test_the_log_names_units_as_the_screen_does() -> None:
             ("dismount", "guard2", {"target": "wolfrider", "dice": "6 6", "phase": 3}),
             ("subdue", "orc1", {"target": "guard1", "damage": 4, "dice": "2", "phase": 3})):
         for event in events_of(fight, command, actor, values, random.Random(1)):
-            told.append(tell(rs, fight, event) or ph.ev.Roll.__name__ + ":" + str(
+            told.append(rs.tracker.tell(fight, event) or ph.ev.Roll.__name__ + ":" + str(
                 getattr(event, "purpose", "")))
             fight.enter(event)
     text = " | ".join(told)
@@ -504,13 +510,11 @@ def test_a_subdue_breaks_the_calm_as_any_attack_does() -> None:
     added = fight.enter(ph.Damage(round=1, target="guard1", amount=1, source="orc1",
                                   fatigue=True))
     assert [(e.TYPE, getattr(e, "on", None)) for e in added][1:] == [("condition", False)]
-    assert "calm" not in fight.ruleset.statuses(fight, "guard1")
+    assert "calm" not in statuses(fight, "guard1")
 
 
 def test_the_action_form_takes_a_note_for_the_log() -> None:
     """B.17: the Action's note goes on its `use` event and into its log line."""
-    from referee.rulesets.phases.views import tell
-
     fight = fight_of(DEMO)
     rs = fight.ruleset
     form = act(fight, "action").form(fight, "grusk")
@@ -518,7 +522,7 @@ def test_the_action_form_takes_a_note_for_the_log() -> None:
     event = events_of(fight, "action", "grusk", {"phase": 4, "note": " hews at Aldra "},
                       random.Random(1))[0]
     assert event.note == "hews at Aldra"
-    assert tell(rs, fight, event) == (
+    assert rs.tracker.tell(fight, event) == (
         "Grusk the Warchief takes its Action in phase 4: hews at Aldra")
     assert events_of(fight, "action", "grusk", {"phase": 4}, random.Random(1))[0].note \
         is None
@@ -529,21 +533,20 @@ def test_the_end_of_the_fight_by_phases_rules() -> None:
     the tracker shows nothing held or to come, the plan no current beat and no phase
     after the end holding anything; phases' own events that move the fight on are
     refused; an undo reopens it as it was."""
-    from referee.rulesets.phases.views import tell
-
     fight = fight_of(DEMO)
     rs = fight.ruleset
     fight.enter(ph.Use(round=1, phase=4, actor="grusk", what="action"))
     fight.enter(ph.Damage(round=1, target="orc1", amount=20))
     end = ph.ev.End(round=1, note="the warband falls back")
-    assert tell(rs, fight, end) == (
+    assert rs.tracker.tell(fight, end) == (
         "the fight is over: the warband falls back — Ironfang warband: 24 of 25 standing, "
         "1 croaked; Harrowgate: 8 of 8 standing; the delayed Moves and Actions of 8 units "
         "lapse (PH-3)")
     fight.enter(end)
-    assert fight.ended and rs.status_parts(fight) == ["4 squads"]
-    assert {rs.cells(fight, cid)["move"].text for cid in ("aldra", "orc2", "dead1")} == {"—"}
-    assert rs.cells(fight, "grusk")["action"].text == "used"
+    assert fight.ended and rs.tracker.status_parts(fight) == ["4 squads"]
+    assert {rs.tracker.cells(fight, cid)["move"].text
+            for cid in ("aldra", "orc2", "dead1")} == {"—"}
+    assert rs.tracker.cells(fight, "grusk")["action"].text == "used"
     plan = fight.plan()
     assert plan.current(fight.resolved.get(1, set())) is None
     assert all(not beat.extra["holding"] for beat in plan.beats[1:])
@@ -555,9 +558,9 @@ def test_the_end_of_the_fight_by_phases_rules() -> None:
     with pytest.raises(RefereeError, match="the fight is over"):
         fight.enter(ph.Use(round=1, phase=3, actor="orc2", what="move"))
     fight.enter(ph.ev.Undo(round=1))
-    assert not fight.ended and rs.state(fight).over == 0
+    assert not fight.ended and rs.fold.state(fight).over == 0
     assert fight.plan().current(fight.resolved.get(1, set())) == 1
-    assert rs.cells(fight, "orc2")["move"].text == "@3"
+    assert rs.tracker.cells(fight, "orc2")["move"].text == "@3"
 
 
 def test_a_side_whose_last_uncroaked_decays_at_the_end_surrenders() -> None:
@@ -573,7 +576,7 @@ def test_a_side_whose_last_uncroaked_decays_at_the_end_surrenders() -> None:
     for cid in rest:
         fight.enter(ph.Condition(round=1, target=cid, name="calm", on=True))
     fight.enter(ph.Damage(round=1, target=dead, amount=fight.status[dead].hp - 1))
-    assert not rs.state(fight).surrendered
+    assert not rs.fold.state(fight).surrendered
     added = fight.enter(ph.ev.End(round=1))
     assert [e.TYPE for e in added] == ["decay", "end", "surrender"]
-    assert rs.state(fight).surrendered == (side,)
+    assert rs.fold.state(fight).surrendered == (side,)

@@ -48,7 +48,7 @@ def leaks(table: Table, text: str) -> list[str]:
         for figure in (f"{status.hp}/{status.max_hp}", f"hp {status.hp}", "hit points"):
             if figure in text:
                 found.append(f"{cid}: {figure}")
-    if fight.ruleset.initiative_due(fight):
+    if table.initiative_due():
         for cid, decl in table.declared().items():
             said = declared_text(fight, cid, decl)
             if said in text:
@@ -202,7 +202,7 @@ def test_players_see_own_hit_points_only_when_the_ruleset_says_so(save: Path):
     follower = Follower(save)
     follower.poll()
     fight = follower.fight
-    assert fight is not None and fight.ruleset.players_see_own == "hit points"
+    assert fight is not None and fight.ruleset.tracker.players_see_own == "hit points"
     rows = {r.key: r for r in players_view(fight, "").rows}
     players = [cid for cid in fight.roster
                if (side := fight.encounter.side(fight.roster[cid].side)) and side.players]

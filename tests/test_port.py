@@ -183,3 +183,44 @@ def test_a_beats_keys_are_worked_out_once_and_again_when_it_changes():
     beat.actions = [PlannedAction("e", "move")]
     assert plan.keys(1) == ["e:move@ready"]
     assert plan.current({"e:move@ready", "c:action"}) is None
+
+
+# -- the port in small roles ----------------------------------------------------------------
+
+MOST_MEMBERS = 12
+
+
+def public(cls: type) -> set[str]:
+    """The members a class declares itself (its methods, properties and class data)."""
+    return {name for name in vars(cls) if not name.startswith("_")}
+
+
+def test_the_ruleset_is_its_id_its_house_rules_and_its_roles() -> None:
+    from referee.engine.port import Ruleset
+
+    bare = Ruleset({})
+    members = public(Ruleset) | {n for n in vars(bare) if not n.startswith("_")}
+    assert members == {"id", "ROLES", "name", "file_id", "read", "switches", "role",
+                       "schema", "fold", "planner", "tracker", "damage"}
+    assert len(members) <= MOST_MEMBERS
+
+
+def test_every_role_is_small() -> None:
+    from referee.engine import options, roles
+
+    kinds = [roles.RosterSchema, roles.Fold, roles.Planner, roles.Tracker, roles.Damage,
+             options.Declaring, options.Rolling, options.Grouping, options.Runs,
+             options.Acting, options.Healing, options.Joining, options.Entries]
+    sizes = {kind.__name__: len(public(kind)) for kind in kinds}
+    assert all(size <= MOST_MEMBERS for size in sizes.values()), sizes
+
+
+def test_a_ruleset_without_a_role_has_none() -> None:
+    from referee.engine import options
+    from referee.engine.port import Ruleset
+
+    bare = Ruleset({})
+    for kind in (options.Declaring, options.Rolling, options.Grouping, options.Runs,
+                 options.Acting, options.Healing, options.Joining, options.Entries):
+        assert bare.role(kind) is None, kind.__name__
+    assert options.join_fields(bare, None) == ()  # type: ignore[arg-type]

@@ -78,7 +78,7 @@ def tables(draw, schema, skip):
 @given(st.data())
 def test_schema_reads_as_its_readers_do(data):
     ruleset = data.draw(st.sampled_from(rulesets()), label="ruleset")
-    schemas = ruleset.schemas
+    schemas = ruleset.schema.schemas
     schema, skip = data.draw(st.sampled_from([
         (schemas.combatant, COMBATANT_KEYS), (schemas.weapon, WEAPON_KEYS),
         (schemas.spell, SPELL_KEYS), (schemas.side, frozenset({"id", "name"})),
@@ -114,7 +114,7 @@ def ruleset_of(ruleset_id, cache={}):  # noqa: B006 - one ruleset per id for the
 @pytest.mark.parametrize("ruleset_id,name,index,table", every_roster_table(),
                          ids=lambda v: str(v) if isinstance(v, (str, int)) else "")
 def test_records_read_are_the_records_the_classes_build(ruleset_id, name, index, table):
-    schemas = ruleset_of(ruleset_id).schemas
+    schemas = ruleset_of(ruleset_id).schema.schemas
     path = ("combatants", index)
     try:
         read = read_combatant(table, path, schemas)
@@ -132,7 +132,7 @@ def test_records_read_are_the_records_the_classes_build(ruleset_id, name, index,
 
 
 def test_every_field_is_filled():
-    schemas = ruleset_of("demon-idol").schemas
+    schemas = ruleset_of("demon-idol").schema.schemas
     weapon = read_weapon({"name": "bow", "missile": True}, ("w",), schemas.weapon)
     spell = read_spell({"name": "sleep"}, ("s",), schemas.spell)
     assert vars(weapon) == vars(Weapon("bow", None, "", {"missile": True}))

@@ -39,7 +39,7 @@ async def test_f_fights_the_turn_and_the_log_fills(tmp_path: Path) -> None:
     assert attacks and any(e.TYPE == "combat-end" for e in fight.log)
     # the same steps as `referee fight` from the save's seed
     fresh = load_save(ROOT / "saves" / "sanctum.toml").fight
-    steps, seed = fresh.ruleset.pending(fresh)
+    steps, seed = fresh.ruleset.fold.pending(fresh)
     assert seed == 11
     def plain(event):  # the app enters a fight as one act: its steps follow the first
         return {k: v for k, v in event.to_dict().items() if k != "follows"}

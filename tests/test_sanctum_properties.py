@@ -31,6 +31,7 @@ from referee.engine.record import replace
 from referee.rulesets.sanctum import events as se
 from referee.rulesets.sanctum import stats
 from referee.rulesets.sanctum.ruleset import Sanctum
+from referee.rulesets.sanctum.turns import fought
 from referee.session.files import load_ruleset
 
 RULESET = load_ruleset("sanctum")
@@ -101,7 +102,7 @@ def fallen(fight: Fight) -> set[str]:
 def check_plan(fight: Fight) -> None:
     plan = fight.plan()
     out = fallen(fight)
-    started = RULESET.state(fight).started.get(fight.round, 0)
+    started = RULESET.fold.state(fight).started.get(fight.round, 0)
     for number, beat in enumerate(plan.beats, start=1):
         a, b = beat.extra["groups"]
         first = beat.extra["first"]
@@ -147,7 +148,7 @@ def do(fight: Fight, deed: tuple[str, int], next_turn: list[tuple[str, str]] | N
        ) -> bool:
     """One deed; True when it listed the next turn's pairs."""
     kind, many = deed
-    if RULESET.fought(fight, fight.round):
+    if fought(RULESET.fold.state(fight), fight.round):
         if next_turn is None:
             return False
         fight.enter(se.Combats(round=fight.round + 1, pairs=tuple(next_turn)))
@@ -155,7 +156,7 @@ def do(fight: Fight, deed: tuple[str, int], next_turn: list[tuple[str, str]] | N
     if kind == "n":
         fight_pairs(fight)
         return False
-    steps, _ = RULESET.pending(fight)
+    steps, _ = RULESET.fold.pending(fight)
     for step in steps if kind == "F" else steps[:many]:
         fight.enter(step)
         check_plan(fight)
@@ -273,7 +274,7 @@ def test_every_outcome_is_the_rules_for_the_seeds_draws(encounter: Encounter,
     listed = se.Combats(round=1, pairs=tuple(pairs))
     fight.enter(listed)
     model = Model(fight)
-    steps, used = RULESET.pending(fight, seed)
+    steps, used = RULESET.fold.pending(fight, seed)
     assert used == seed
     for step in steps:
         model.step(step)

@@ -143,7 +143,7 @@ def demo_fight(pairs: tuple[tuple[str, str], ...]) -> Any:
 
 
 def fight_turn(fought: Any) -> None:
-    steps, _ = fought.ruleset.pending(fought)
+    steps, _ = fought.ruleset.fold.pending(fought)
     for step in steps:
         fought.enter(step)
 
@@ -170,17 +170,17 @@ def test_a_fought_combat_is_done_not_skipped() -> None:
 
 def test_the_status_names_the_turn_once() -> None:
     """C.13: the status line said "round 2 · turn 2"; the turn is named once, by the
-    status line (`round_text`), and the ruleset's parts say what is left to do."""
+    status line (the tracker's `round_text`), and the ruleset's parts say what is left to do."""
     from referee.session import view
 
     fought = demo_fight(DEMO_PAIRS)
-    assert fought.ruleset.status_parts(fought) == ["0/4 pairs fought · F fights the turn, "
+    assert fought.ruleset.tracker.status_parts(fought) == ["0/4 pairs fought · F fights the turn, "
                                                    "O the odds"]
     fight_turn(fought)
     parts = view.status_text(fought, "the crossing").split(" · ")
     assert len([p for p in parts if p.endswith(" 1")]) == 1  # round 1 (a hook: turn 1)
     assert parts[-2:] == ["4/4 pairs fought", "no hostile groups standing: E ends the fight"]
-    assert fought.ruleset.round_text(fought) == "turn 1"
+    assert fought.ruleset.tracker.round_text(fought) == "turn 1"
 
 
 def test_the_pairs_form_offers_only_groups_still_standing() -> None:
@@ -192,7 +192,7 @@ def test_the_pairs_form_offers_only_groups_still_standing() -> None:
     assert form is not None
     (pairs,) = form.fields
     assert pairs.default == "red-1 wild-1"
-    assert fought.ruleset.status_parts(fought) == ["1/1 pairs fought · P lists turn 2's"]
+    assert fought.ruleset.tracker.status_parts(fought) == ["1/1 pairs fought · P lists turn 2's"]
 
 
 def test_an_ended_fight_offers_no_combat() -> None:
@@ -213,8 +213,8 @@ def test_an_ended_fight_offers_no_combat() -> None:
     for name in ("fight", "pairs", "odds"):
         assert act(fought, name).allowed(fought, None).startswith("the fight is over")
     with pytest.raises(RefereeError, match="the fight is over"):
-        fought.ruleset.pending(fought)  # `referee fight` too
+        fought.ruleset.fold.pending(fought)  # `referee fight` too
     later = se.Combats(round=2, pairs=(("red-1", "wild-1"),))
     with pytest.raises(RefereeError, match="the fight is over"):
         fought.enter(later)  # nor written by hand
-    assert fought.ruleset.status_parts(fought) == ["1/4 pairs fought"]
+    assert fought.ruleset.tracker.status_parts(fought) == ["1/4 pairs fought"]

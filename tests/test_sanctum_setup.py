@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.engine import RefereeError
+from referee.engine import RefereeError, options
 from referee.engine.port import Ruleset
 from referee.engine.specs import Chart, Report, ReportRun, Series
 from referee.session.files import load_save
@@ -133,11 +133,15 @@ def test_after_a_fight_a_group_whose_minion_the_log_names_is_not_removed(
 
 
 def test_the_port_defaults_have_no_acts_and_no_optional_roles() -> None:
-    ruleset = Ruleset({})
-    assert ruleset.acts(None) == []  # type: ignore[arg-type]
-    assert (ruleset.declarations, ruleset.initiative, ruleset.grouping,
-            ruleset.replaying) == (None, None, None, None)
-    assert ruleset.new_item(None, "groups", "g", None) is None  # type: ignore[arg-type]
+    """A ruleset class with no ROLES has none of the optional roles; the core's
+    fallbacks stand in for them (no acts, no extra heal or join fields)."""
+    ruleset: Ruleset[Any] = Ruleset({})
+    for kind in (options.Acting, options.Declaring, options.Entries, options.Grouping,
+                 options.Healing, options.Joining, options.Rolling, options.Runs):
+        assert ruleset.role(kind) is None, kind.__name__
+    assert options.acts_of(ruleset, None) == []  # type: ignore[arg-type]
+    assert options.heal_fields(ruleset, None, None) == ()  # type: ignore[arg-type]
+    assert options.join_fields(ruleset, None) == ()  # type: ignore[arg-type]
 
 
 def test_a_report_finds_its_runs_by_number() -> None:
@@ -150,7 +154,9 @@ def test_a_report_finds_its_runs_by_number() -> None:
 def test_the_odds_as_a_report_bars_per_side_and_a_histogram_per_group(session: Any) -> None:
     told: list[tuple[int, int]] = []
     fight = session.fight
-    acts = {act.id: act for act in fight.ruleset.acts(fight)}
+    acting = fight.ruleset.role(options.Acting)
+    assert acting is not None
+    acts = {act.id: act for act in acting.acts(fight)}
     odds = acts["odds"].report
     assert odds is not None
     report = odds(fight, {}, lambda done, total: told.append((done, total)))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from referee.engine import Combatant, Encounter, Fight, Side, Weapon
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, RefereeError
+from referee.engine.options import Rolling
 from referee.rulesets import make_ruleset
 from referee.rulesets.simple.events import Initiative, Tie
 from referee.rulesets.simple.ruleset import Simple
@@ -29,6 +30,12 @@ def ruleset(**keys: Any) -> Simple:
     made = make_ruleset({**BASE, **keys})
     assert isinstance(made, Simple)
     return made
+
+
+def rolling(rs: Simple) -> Rolling[Any]:
+    found = rs.role(Rolling)
+    assert found is not None
+    return found
 
 
 def fight(rs: Simple, **dex: int) -> Fight:
@@ -80,7 +87,7 @@ def test_the_bundled_files_say_what_the_issue_asks() -> None:
     assert (dex.settings.mode, dex.settings.die, dex.settings.modifier, dex.settings.rolled,
             dex.settings.ties, dex.settings.tie_key) == ("combatant", "1d20", "dex", "once",
                                                          "key", "dex")
-    assert [c.key for c in dex.columns()] == ["hp", "init", "dex", "ac"]
+    assert [c.key for c in dex.tracker.columns()] == ["hp", "init", "dex", "ac"]
 
 
 def test_the_die_sets_what_a_typed_roll_may_be() -> None:
@@ -96,7 +103,7 @@ def test_the_die_sets_what_a_typed_roll_may_be() -> None:
 def test_logged_dice_must_make_the_roll() -> None:
     rs = ruleset()
     f = fight(rs)
-    event = rs.roll_initiative(f, random.Random(3))[0]
+    event = rolling(rs).roll_initiative(f, random.Random(3))[0]
     assert isinstance(event, Initiative)
     forged = dict(event.rolls)
     forged["party"] = forged["party"] % 6 + 1
@@ -111,11 +118,11 @@ def test_rolled_ties_are_re_rolled_until_everyone_has_a_place(seed: int) -> None
     roll), so no beat holds two combatants and initiative is no longer due."""
     rs = ruleset(initiative="combatant", initiative_die="d2", ties="reroll")
     f = fight(rs)
-    events = rs.roll_initiative(f, random.Random(seed))
+    events = rolling(rs).roll_initiative(f, random.Random(seed))
     for event in events:
         f.push(event)
     assert all(isinstance(e, Tie) and e.follows for e in events[1:])
-    assert not rs.initiative_due(f)
+    assert not rolling(rs).initiative_due(f)
     assert sorted(len(b) for b in labels(f)) == [1, 1, 1, 1]
 
 
@@ -123,16 +130,16 @@ def test_a_tie_typed_from_real_dice_is_asked_for_only_the_tied() -> None:
     rs = ruleset(initiative="combatant", ties="reroll")
     f = fight(rs)
     f.push(Initiative(round=1, rolls={"ann": 4, "bob": 4, "orc": 4, "rat": 1}))
-    assert rs.initiative_due(f) and rs.initiative_blocks(f)
-    form = rs.initiative_form(f)
+    assert rolling(rs).initiative_due(f) and rolling(rs).initiative_blocks(f)
+    form = rolling(rs).initiative_form(f)
     assert [field.name for field in form.fields] == ["ann", "bob", "orc"]
     with pytest.raises(RefereeError, match="Rat is not in a tie"):
         f.push(Tie(round=1, rolls={"rat": 2}))
-    for event in rs.initiative_from(f, {"ann": 6, "bob": 2, "orc": 6}):
+    for event in rolling(rs).initiative_from(f, {"ann": 6, "bob": 2, "orc": 6}):
         f.push(event)
     assert labels(f) == [["ann", "orc"], ["bob"], ["rat"]]  # ann and orc tie again
-    assert rs.initiative_due(f)
-    assert [field.name for field in rs.initiative_form(f).fields] == ["ann", "orc"]
+    assert rolling(rs).initiative_due(f)
+    assert [field.name for field in rolling(rs).initiative_form(f).fields] == ["ann", "orc"]
 
 
 def test_rolled_each_round_a_new_round_wants_new_rolls() -> None:
@@ -141,7 +148,7 @@ def test_rolled_each_round_a_new_round_wants_new_rolls() -> None:
     f.push(Initiative(round=1, rolls={"party": 2, "orcs": 5}))
     assert labels(f) == [["orc", "rat"], ["ann", "bob"]]
     f.push(ev.NewRound(round=2))
-    assert rs.initiative_due(f) and labels(f) == []
+    assert rolling(rs).initiative_due(f) and labels(f) == []
     f.push(Initiative(round=2, rolls={"party": 6, "orcs": 5}))
     assert labels(f) == [["ann", "bob"], ["orc", "rat"]]
 
@@ -152,28 +159,29 @@ def test_rolled_once_a_latecomer_alone_is_asked_for() -> None:
     f = fight(rs, ann=2, orc=0)
     f.push(Initiative(round=1, rolls={"ann": 10, "orc": 11}))
     f.push(ev.NewRound(round=2))
-    assert not rs.initiative_due(f)
+    assert not rolling(rs).initiative_due(f)
     wolf = Combatant("wolf", "Wolf", "orcs", hp=5, max_hp=5, stats={"dex": 1})
     f.push(ev.Join(round=2, combatant=wolf))
-    assert rs.initiative_due(f)
-    events = rs.roll_initiative(f, random.Random(1))
+    assert rolling(rs).initiative_due(f)
+    events = rolling(rs).roll_initiative(f, random.Random(1))
     assert [set(e.rolls) for e in events if isinstance(e, Initiative)] == [{"wolf"}]
 
 
 def test_the_tracker_shows_the_score_and_the_files_columns() -> None:
     rs = ruleset(initiative="combatant", modifier="dex", columns=["dex"], initiative_die="d20")
     f = fight(rs, ann=3, orc=-1)
-    assert rs.cells(f, "ann")["init"].text == "—"
+    assert rs.tracker.cells(f, "ann")["init"].text == "—"
     f.push(Initiative(round=1, rolls={"ann": 10, "orc": 11}))
-    assert (rs.cells(f, "ann")["init"].text, rs.cells(f, "orc")["init"].text) == ("13", "10")
-    assert rs.cells(f, "orc")["dex"].text == "-1"
+    cells = rs.tracker.cells
+    assert (cells(f, "ann")["init"].text, cells(f, "orc")["init"].text) == ("13", "10")
+    assert rs.tracker.cells(f, "orc")["dex"].text == "-1"
     beat = f.plan(1).beats[0]
     assert beat.why[0] == "Ann 13 (10 + dex 3)" and beat.extra["initiative"] == 13
 
 
 def test_the_log_tells_the_rolls() -> None:
     save = load_save(ROOT / "tests" / "scenarios" / "simple" / "si-rule-06-ties-rerolled.toml")
-    told = [save.ruleset.tell(save.fight, e) for e in save.fight.log]
+    told = [save.ruleset.tracker.tell(save.fight, e) for e in save.fight.log]
     assert told[0] == "initiative (1d6): Ann 4, Bob 4, Orc 4, Rat 1"
     assert told[1] == "tie re-rolled (1d6, SI-6): Ann 5, Bob 2, Orc 5"
 

@@ -24,6 +24,7 @@ from textual.widgets import Input
 from referee.app import RefereeApp
 from referee.app.forms import FormScreen as Form
 from referee.app.widgets import Tracker
+from referee.engine.options import Declaring
 from referee.session.store import Session
 from referee.session.table import Table
 from tests.conftest import ROOT
@@ -243,7 +244,7 @@ def mid_round(table: Table) -> None:
     action the ruleset lists that each may take — demon-idol's G, count-up's defensive
     attack — prefilled), initiative rolled where it is due, one beat resolved (unless the
     dice made one beat of the round: side-d6's tie)."""
-    declaring = table.fight.ruleset.declarations
+    declaring = table.fight.ruleset.role(Declaring)
     kinds = [kind for kind in declaring.actions() if kind.hotkey][::-1] if declaring else []
     for actor in list(table.undeclared()) if kinds else []:
         for kind in kinds:

@@ -21,7 +21,7 @@ small = st.integers(-1000, 1000)
 words = text.filter(str.strip)
 maybe = st.none() | words
 
-READER = load_ruleset("demon-idol").reader
+READER = load_ruleset("demon-idol").schema.reader
 
 
 def read_event(data, path):

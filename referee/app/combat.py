@@ -19,6 +19,7 @@ from textual.screen import Screen
 
 from referee.engine import RefereeError
 from referee.engine import events as ev
+from referee.engine.options import Declaring, heal_fields, join_fields
 from referee.engine.plan import Plan
 from referee.engine.specs import Act, Field, Form
 from referee.session import view
@@ -170,7 +171,7 @@ class CombatScreen(Screen[None]):
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
-        announced = self.table.fight.ruleset.announced()
+        announced = self.table.fight.ruleset.tracker.announced()
         for event, line in zip(message.events, message.lines, strict=False):
             if event.follows and event.TYPE in announced:
                 self.notify(line.text, severity="warning")
@@ -352,7 +353,7 @@ class CombatScreen(Screen[None]):
         fight = self.table.fight
         side = fight.roster[actor].side if actor in fight.roster else None
         enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
-        standing = (cid for cid in enemies if not fight.ruleset.state_word(fight, cid))
+        standing = (cid for cid in enemies if not fight.ruleset.tracker.state_word(fight, cid))
         return next(standing, enemies[0] if enemies else None)
 
     def attacker(self) -> str | None:
@@ -376,7 +377,7 @@ class CombatScreen(Screen[None]):
 
     def unable(self, actor: str, anyway: bool) -> str | None:
         """Why a combatant who cannot act is not recorded as acting (unless on purpose)."""
-        why = self.table.fight.ruleset.can_act(self.table.fight, actor)
+        why = self.table.fight.ruleset.planner.can_act(self.table.fight, actor)
         if why and not anyway:
             name = self.table.fight.roster[actor].name
             return f"{name} is {why} and cannot act: set 'record anyway' to overrule"
@@ -394,14 +395,14 @@ class CombatScreen(Screen[None]):
         fields = (Field("amount", "damage", default=table.damage_default(source),
                         required=True, help="dice to roll (2d6+1), or a number from real dice"),
                   self.target_field(self.enemy_of(source)), self.by_field(source),
-                  ) + table.fight.ruleset.damage_fields(table.fight) + (
+                  ) + table.fight.ruleset.damage.damage_fields(table.fight) + (
                   Field("anyway", "record anyway", "bool", False,
                         help="though the attacker cannot act"),)
         who = table.fight.roster[source].name if source else "A hit"
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))
-            own = {f.name: values.get(f.name) for f in table.fight.ruleset.damage_fields(
+            own = {f.name: values.get(f.name) for f in table.fight.ruleset.damage.damage_fields(
                 table.fight)}
             self.apply(table.damage, values["target"], values["amount"], source=values["by"],
                        critical=bool(values.get("critical")), values=own)
@@ -432,7 +433,7 @@ class CombatScreen(Screen[None]):
     def action_heal(self) -> None:
         fight = self.table.fight
         # the ruleset's own fields (count-up's stabilise and Heal check) follow the target
-        own = fight.ruleset.heal_fields(fight, self.selected())
+        own = heal_fields(fight.ruleset, fight, self.selected())
         fields = (Field("amount", "hit points", required=True, help="a number, or dice: 1d8"),
                   self.target_field(self.selected())) + own  # the one under the cursor
 
@@ -493,7 +494,7 @@ class CombatScreen(Screen[None]):
 
         editor = RosterEditor(self.table.session)
         spec = editor.combatant_form(None)
-        extra = self.table.fight.ruleset.join_fields(self.table.fight)
+        extra = join_fields(self.table.fight.ruleset, self.table.fight)
         joined = Form("A combatant joins", spec.fields + extra)
 
         def done(values: dict[str, Any]) -> None:
@@ -628,7 +629,7 @@ def command_keys(commands: list[Act]) -> list[Binding]:
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
     """A combat screen with the ruleset's own keys bound: its declaration keys (a–g and
     p, or count-up's action keys) and its commands (morale, fire ...)."""
-    declaring = table.fight.ruleset.declarations
+    declaring = table.fight.ruleset.role(Declaring)
     kinds = [kind for kind in declaring.actions() if kind.hotkey] if declaring else []
     every = ",".join(kind.hotkey for kind in kinds)
     keys = [Binding(kind.hotkey, f"declare('{kind.key}')",

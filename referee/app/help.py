@@ -9,6 +9,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label
 
+from referee.engine.options import Declaring
+
 FORMS = [
     ("space", "fold or unfold the group under the cursor (where the ruleset groups rows)"),
     ("Z", "fold or unfold every group"),
@@ -27,7 +29,7 @@ def describe(screen: Screen, binding: Binding) -> str:
     table = getattr(screen, "table", None)
     if binding.action.startswith("declare(") and table is not None:
         key = binding.action[len("declare('"):-2]
-        declaring = table.fight.ruleset.declarations
+        declaring = table.fight.ruleset.role(Declaring)
         kind = declaring.kind(key) if declaring else None
         if kind is not None:
             return f"declare {key}: {kind.name}"

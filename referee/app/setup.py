@@ -52,7 +52,7 @@ class SetupScreen(Screen[None]):
         self.editor = RosterEditor(session)
 
     def stat_fields(self) -> list[Field]:
-        return [f for f in self.editor.ruleset.combatant_fields() if f.form]
+        return [f for f in self.editor.ruleset.schema.combatant_fields() if f.form]
 
     def compose(self) -> ComposeResult:
         ruleset = self.editor.ruleset
@@ -70,8 +70,8 @@ class SetupScreen(Screen[None]):
                             "the one under the cursor, with its members)", classes="heading")
                 yield DataTable(id=f"items-{spec.name}", cursor_type="row",
                                 classes="items")
-            if ruleset.GEAR:
-                yield Label("   ".join(gear_hint(ruleset, kind) for kind in ruleset.GEAR),
+            if ruleset.schema.GEAR:
+                yield Label("   ".join(gear_hint(ruleset, kind) for kind in ruleset.schema.GEAR),
                             id="setup-hint")
         yield Footer()
 
@@ -80,7 +80,7 @@ class SetupScreen(Screen[None]):
         self.query_one("#sides", DataTable).add_columns("side", "name")
         labels = ["id", "name", "side", "hp"] + [f.title for f in self.stat_fields()]
         self.query_one("#combatants", DataTable).add_columns(*labels,
-                                                             *self.editor.ruleset.GEAR)
+                                                             *self.editor.ruleset.schema.GEAR)
         for spec in self.editor.item_specs():
             self.query_one(f"#items-{spec.name}", DataTable).add_columns(
                 *(f.title for f in spec.items), "members")
@@ -100,7 +100,7 @@ class SetupScreen(Screen[None]):
         ruleset = self.editor.ruleset
         for c in encounter.combatants:
             stats = [stat_text(c.stat(f.name), f) for f in self.stat_fields()]
-            gear = [gear_text(getattr(c, kind), ruleset, kind) for kind in ruleset.GEAR]
+            gear = [gear_text(getattr(c, kind), ruleset, kind) for kind in ruleset.schema.GEAR]
             table.add_row(c.id, c.name, c.side, str(c.hp), *stats, *gear, key=c.id)
 
         self.show_items()

@@ -26,6 +26,7 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
+from .options import Declaring
 from .record import field, record, replace
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class FightState:
 
 
 def _status(ruleset: Ruleset[Any], c: Combatant) -> Status:
-    return Status(c.hp, c.max_hp, hp_at_round_start=c.hp, marks=ruleset.marks(c))
+    return Status(c.hp, c.max_hp, hp_at_round_start=c.hp, marks=ruleset.fold.marks(c))
 
 
 class Fight:
@@ -123,7 +124,7 @@ class Fight:
 
     def _start(self) -> None:
         self.state = FightState(self)
-        self.state.rs = self.ruleset.start(self)
+        self.state.rs = self.ruleset.fold.start(self)
         self.plan_revision = next(_REVISIONS)
 
     # -- the state, read through ---------------------------------------------------------
@@ -197,10 +198,10 @@ class Fight:
         self.check(event)
         before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
-            before = self.ruleset.end_of_round(self)
+            before = self.ruleset.fold.end_of_round(self)
         pushed = self._push_batch(before + [event], follows=follows)
         if not isinstance(event, (ev.Undo, ev.Redo)):
-            pushed += self._push_batch(self.ruleset.after(self, event), follows=True)
+            pushed += self._push_batch(self.ruleset.fold.after(self, event), follows=True)
         return pushed
 
     def _push_batch(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
@@ -282,12 +283,12 @@ class Fight:
         """The round's order, with what can no longer happen (a dying actor's blow)
         marked skipped."""
         round_ = self.plan_round() if round_ is None else round_
-        plan = self.ruleset.mark_unable(self, self.ruleset.plan(self, round_))
+        plan = self.ruleset.planner.mark_unable(self, self.ruleset.planner.plan(self, round_))
         plan.over = self.ended and round_ >= max(self.round, 1)
         return plan
 
     def plan_round(self) -> int:
-        return self.ruleset.plan_round(self)
+        return self.ruleset.planner.plan_round(self)
 
     # -- queries -------------------------------------------------------------------
 
@@ -337,7 +338,7 @@ class Fight:
         checker = CHECKS.get(kind)
         if checker is not None:
             checker(self, event)
-        self.ruleset.check_event(self, event)
+        self.ruleset.schema.check_event(self, event)
         if kind == "roll":  # after the ruleset's own word on it, which may say more
             self._roll_adds_up(event)  # type: ignore[arg-type]
 
@@ -395,7 +396,7 @@ class Fight:
         if earlier is None:
             raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
                                      "to follow", ("then",))
-        declaring = self.ruleset.declarations
+        declaring = self.ruleset.role(Declaring)
         why = (declaring.further(self, e.actor, self.own_declarations(e), e.action)
                if declaring else f"{self.ruleset.id} takes no declarations")
         if why:
@@ -452,14 +453,14 @@ class Fight:
     # -- the fold ------------------------------------------------------------------
 
     def _apply(self, index: int, event: ev.Event) -> None:
-        if self.ruleset.shapes_plan(event):
+        if self.ruleset.fold.shapes_plan(event):
             self.plan_revision = next(_REVISIONS)
         if event.round > self.state.round:
             self._enter_round(event.round)
         applier = APPLIES.get(event.TYPE)
         if applier is not None:
             applier(self, index, event)
-        self.state.rs = self.ruleset.apply(self, self.state.rs, event)
+        self.state.rs = self.ruleset.fold.apply(self, self.state.rs, event)
 
     def _enter_round(self, round_: int) -> None:
         state = self.state
@@ -473,7 +474,7 @@ class Fight:
                     for name, left in status.conditions.items()
                     if left is None or left > 1
                 }
-        state.rs = self.ruleset.new_round(self, state.rs)
+        state.rs = self.ruleset.fold.new_round(self, state.rs)
 
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
         self.state.initiatives[e.round] = e
@@ -499,10 +500,10 @@ class Fight:
         state.joins[e.combatant.id] = (e.round, e)
 
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
-        self.ruleset.apply_damage(self, self.state.status[e.target], e)
+        self.ruleset.fold.apply_damage(self, self.state.status[e.target], e)
 
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
-        self.ruleset.apply_heal(self, self.state.status[e.target], e)
+        self.ruleset.fold.apply_heal(self, self.state.status[e.target], e)
 
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
         conditions = self.state.status[e.target].conditions

@@ -16,7 +16,7 @@ from .record import field, record
 from .stats import Schema, plain
 
 if TYPE_CHECKING:
-    from .port import Ruleset
+    from .roles import RosterSchema
 
 R = TypeVar("R")
 
@@ -115,13 +115,13 @@ SIDE_KEYS = frozenset({"id", "name", "color", "players"})
 class Schemas:
     """A ruleset's schemas for each kind of table, built once per ruleset."""
 
-    def __init__(self, ruleset: Ruleset[Any]) -> None:
-        owner = ruleset.id
-        self.combatant = Schema(ruleset.combatant_fields(), owner)
-        self.weapon = Schema(ruleset.weapon_fields(), owner)
-        self.spell = Schema(ruleset.spell_fields(), owner)
-        self.side = Schema(ruleset.side_fields(), owner)
-        self.encounter = Schema(ruleset.encounter_fields(), owner)
+    def __init__(self, roster: RosterSchema[Any]) -> None:
+        owner = roster.rs.id
+        self.combatant = Schema(roster.combatant_fields(), owner)
+        self.weapon = Schema(roster.weapon_fields(), owner)
+        self.spell = Schema(roster.spell_fields(), owner)
+        self.side = Schema(roster.side_fields(), owner)
+        self.encounter = Schema(roster.encounter_fields(), owner)
 
 
 _ABSENT: Any = object()

@@ -304,7 +304,7 @@ def parse_save(text: str, path: Path) -> Save:
     fight = Fight(encounter, ruleset)
     if "join" in text:
         fight.later = joining_ids(raw_events)
-    reader = ruleset.reader
+    reader = ruleset.schema.reader
     for index, raw in enumerate(raw_events):
         try:
             fight.push(reader.read(raw, ("events", index)))
@@ -363,7 +363,7 @@ def check_header(data: dict[str, Any]) -> None:
 def read_encounter(data: dict[str, Any], ruleset: Ruleset) -> tuple[Encounter, list[Any]]:
     """The header and roster, strictly: the core's keys, then the ruleset's own."""
     f = Fields(data)
-    schemas = ruleset.schemas
+    schemas = ruleset.schema.schemas
     sides = read_sides(f.raw("sides"), ("sides",), schemas)
     combatants = read_combatants(f.list("combatants", []), ("combatants",), sides, schemas)
     check_roster(sides, combatants)
@@ -379,7 +379,7 @@ def read_encounter(data: dict[str, Any], ruleset: Ruleset) -> tuple[Encounter, l
     raw_events = f.list("events", [])
     for key in HEADER_KEYS:
         f.raw(key, None)
-    ruleset.check_encounter(encounter)
+    ruleset.schema.check_encounter(encounter)
     return encounter, raw_events
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from referee.engine import Fight, RefereeError
 from referee.engine import events as ev
+from referee.engine.options import Declaring, Rolling
 from referee.engine.plan import Plan
 from referee.engine.record import field, record
 
@@ -56,8 +57,8 @@ def hide_hit_points(text: str) -> str:
 
 def declarations_secret(fight: Fight) -> bool:
     """Declarations are secret until initiative is in (for a ruleset that has them)."""
-    rolling = fight.ruleset.initiative
-    return fight.ruleset.declarations is not None and rolling is not None and \
+    rolling = fight.ruleset.role(Rolling)
+    return fight.ruleset.role(Declaring) is not None and rolling is not None and \
         rolling.initiative_due(fight)
 
 
@@ -185,7 +186,7 @@ class Follower:
             raws = parse_toml(text, str(self.path)).get("events")
             if not isinstance(raws, list) or not raws:
                 raise LoadError(str(self.path), "no events appended")
-            reader = self.fight.ruleset.reader
+            reader = self.fight.ruleset.schema.reader
             start = len(self.fight.log)
             for index, raw in enumerate(raws):
                 self.fight.push(reader.read(raw, ("events", start + index)))
@@ -255,14 +256,14 @@ def fight_plan(fight: Fight) -> Plan | None:
 
 
 def shows_hit_points(fight: Fight, cid: str) -> bool:
-    if fight.ruleset.players_see_own != "hit points":
+    if fight.ruleset.tracker.players_see_own != "hit points":
         return False
     side = fight.encounter.side(fight.roster[cid].side)
     return bool(side and side.players)
 
 
 def public_state(fight: Fight, cid: str) -> str:
-    word = fight.ruleset.public_word(fight, cid)
+    word = fight.ruleset.tracker.public_word(fight, cid)
     if shows_hit_points(fight, cid):
         status = fight.status[cid]
         return f"hp {status.hp}/{status.max_hp}" + (f" ({word})" if word != "unhurt" else "")
@@ -273,7 +274,7 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
     from .view import side_tone
 
     secret = declarations_secret(fight)
-    has_declarations = fight.ruleset.declarations is not None
+    has_declarations = fight.ruleset.role(Declaring) is not None
     plan = None if secret else fight_plan(fight)
     resolved = fight.resolved.get(max(fight.round, 1), set())
     now = plan.current(resolved) if plan else None
@@ -306,5 +307,6 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
         for skipped in plan.skipped:
             beats.append(PlayerBeat("✗", "skipped", f"{skipped['actor']}:{skipped['action']}"))
     log = [hide_hit_points(t.text) for t in told if is_public(fight, t)][-LOG_LINES:]
-    return PlayersView(title, max(fight.round, 1), fight.ruleset.phase_word(fight), rows, beats,
+    phase = fight.ruleset.tracker.phase_word(fight)
+    return PlayersView(title, max(fight.round, 1), phase, rows, beats,
                        secret, has_declarations, log, fight.ended)

@@ -45,7 +45,7 @@ def tracker_rows(fight: Fight) -> list[dict[str, Any]]:
     for cid, c in fight.roster.items():
         decl = decls.get(cid)
         row: dict[str, Any] = {"id": cid, "name": c.name, "side": c.side}
-        row.update(fight.ruleset.facts(fight, cid))
+        row.update(fight.ruleset.tracker.facts(fight, cid))
         row["declared"] = view.declared_text(fight, cid, decl)
         rows.append(row)
     return rows
@@ -126,7 +126,7 @@ def state_json(story: Chronicle, upto: int) -> dict[str, Any]:
     fight = story.fight
     assert fight is not None
     return {"after": upto, "round": fight.round, "phase": fight.phase, "ended": fight.ended,
-            **fight.ruleset.fight_facts(fight), "combatants": tracker_rows(fight)}
+            **fight.ruleset.tracker.fight_facts(fight), "combatants": tracker_rows(fight)}
 
 
 # -- export --------------------------------------------------------------------------------

@@ -199,7 +199,7 @@ def note_round(story: Chronicle, fight: Fight, event: ev.Event, text: str) -> Ro
 
 
 def state_words(fight: Fight) -> dict[str, str]:
-    word = fight.ruleset.state_word
+    word = fight.ruleset.tracker.state_word
     return {cid: word(fight, cid) for cid in fight.roster}
 
 
@@ -216,7 +216,7 @@ def note_falls(current: Round | None, fight: Fight, event: ev.Event, number: int
     else:  # a new round, a join, a ruleset's own event: anyone may have changed
         ids = list(fight.roster)
     for cid in ids:
-        word = fight.ruleset.state_word(fight, cid)
+        word = fight.ruleset.tracker.state_word(fight, cid)
         if isinstance(event, ev.Death) and cid == event.target and \
                 SEVERITY.get(word, 0) < SEVERITY["dead"]:
             word = "dead"
@@ -257,7 +257,7 @@ def dice_text(detail: dict[str, Any]) -> str:
 def describe(fight: Fight, event: ev.Event) -> str:
     """One line for `event`, read against the state just before it: the ruleset tells
     its own events (and may tell a core one its own way), the core the rest."""
-    told = fight.ruleset.tell(fight, event)
+    told = fight.ruleset.tracker.tell(fight, event)
     if told is not None:
         return told
     teller = TELLERS.get(event.TYPE)

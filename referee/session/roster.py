@@ -14,7 +14,6 @@ from typing import Any
 from referee.engine import Combatant, Encounter, RefereeError, Side
 from referee.engine.errors import FormatError
 from referee.engine.model import (
-    Schemas,
     check_roster,
     read_combatant,
     read_combatants,
@@ -23,6 +22,7 @@ from referee.engine.model import (
     spell_to_dict,
     weapon_to_dict,
 )
+from referee.engine.options import Entries
 from referee.engine.port import Ruleset
 from referee.engine.reading import Fields
 from referee.engine.record import replace
@@ -40,9 +40,9 @@ def read_roster(data: dict[str, Any], name: str, text: str,
         f = Fields(data)
         f.str("format", "referee-roster")
         f.str("title", "")
-        sides = read_sides(f.raw("sides"), ("sides",), ruleset.schemas)
+        sides = read_sides(f.raw("sides"), ("sides",), ruleset.schema.schemas)
         combatants = read_combatants(f.list("combatants", []), ("combatants",), sides,
-                                     ruleset.schemas)
+                                     ruleset.schema.schemas)
         f.done()
     except RefereeError as error:
         raise fault(name, text, error) from None
@@ -54,7 +54,7 @@ def read_roster(data: dict[str, Any], name: str, text: str,
 
 def gear_fields(ruleset: Ruleset, kind: str) -> tuple[Field, ...]:
     core = (Field("damage", "damage", "dice"),) if kind == "weapons" else ()
-    extra = ruleset.weapon_fields() if kind == "weapons" else ruleset.spell_fields()
+    extra = ruleset.schema.weapon_fields() if kind == "weapons" else ruleset.schema.spell_fields()
     return core + tuple(f for f in extra if f.form)
 
 
@@ -191,7 +191,7 @@ class RosterEditor:
     def write(self, encounter: Encounter) -> None:
         # the ruleset's rules over the whole roster first: a save it would not load again
         # (a minion in a group of another side) is never written
-        self.ruleset.check_encounter(encounter)
+        self.ruleset.schema.check_encounter(encounter)
         self.session.replace_encounter(encounter)
 
     # combatants
@@ -205,7 +205,7 @@ class RosterEditor:
             Field("side", "side", "choice", old.side if old else sides[0][1], options=sides),
             Field("hp", "hit points", "int", old.hp if old else 6, required=True),
         ]
-        for spec in self.ruleset.combatant_fields():
+        for spec in self.ruleset.schema.combatant_fields():
             if spec.form and spec.kind == "table":  # one line: attacks=1, damage=3
                 keys = ", ".join(f"{f.name}=…" if f.kind != "bool" else f.name
                                  for f in spec.items)
@@ -214,7 +214,7 @@ class RosterEditor:
             elif spec.form:
                 value = stats.get(spec.name, spec.default)
                 fields.append(self.choices(replace(spec, default=listed(value))))
-        for kind in self.ruleset.GEAR:
+        for kind in self.ruleset.schema.GEAR:
             items = getattr(old, kind) if old else ()
             fields.append(Field(kind, kind, default=gear_text(items, self.ruleset, kind),
                                 help=gear_hint(self.ruleset, kind)))
@@ -229,14 +229,14 @@ class RosterEditor:
         data.update(id=values["id"], name=values.get("name") or values["id"],
                     side=values["side"], hp=values["hp"])
         data.pop("max_hp", None)
-        for spec in self.ruleset.combatant_fields():
+        for spec in self.ruleset.schema.combatant_fields():
             if spec.form:
                 put(data, spec.name, form_value(spec, values.get(spec.name)), spec.default)
-        for kind in self.ruleset.GEAR:
+        for kind in self.ruleset.schema.GEAR:
             data[kind] = parse_gear(values.get(kind) or "", self.ruleset, kind)
             if not data[kind]:
                 del data[kind]
-        return read_combatant(data, ("combatants", 0), Schemas(self.ruleset))
+        return read_combatant(data, ("combatants", 0), self.ruleset.schema.schemas)
 
     def add(self, values: Mapping[str, Any]) -> Combatant:
         combatant = self.built(values, None)
@@ -271,7 +271,7 @@ class RosterEditor:
     # the encounter's own lists (sanctum's groups), edited like the roster
 
     def item_specs(self) -> list[Field]:
-        return [f for f in self.ruleset.encounter_fields() if f.kind == "items" and f.form]
+        return [f for f in self.ruleset.schema.encounter_fields() if f.kind == "items" and f.form]
 
     def item_spec(self, key: str) -> Field:
         return next(f for f in self.item_specs() if f.name == key)
@@ -281,7 +281,7 @@ class RosterEditor:
 
     def links(self, key: str) -> list[Field]:
         """The combatant keys that name an entry of `key` (a minion's `group`)."""
-        return [f for f in self.ruleset.combatant_fields() if f.refers == key]
+        return [f for f in self.ruleset.schema.combatant_fields() if f.refers == key]
 
     def members(self, key: str, item_id: str) -> list[str]:
         links = self.links(key)
@@ -342,13 +342,16 @@ class RosterEditor:
     def with_items_for(self, encounter: Encounter, combatant: Combatant) -> Encounter:
         """The encounter with the entries `combatant` names and the roster lacks made for
         it, as the ruleset makes them (a minion's new group); else left to its checks."""
+        entries = self.ruleset.role(Entries)
+        if entries is None:
+            return encounter
         for spec in self.item_specs():
             known = {str(i.get("id")) for i in encounter.stats.get(spec.name, ())}
             for link in self.links(spec.name):
                 wanted = combatant.stats.get(link.name)
                 if not isinstance(wanted, str) or wanted in known:
                     continue
-                made = self.ruleset.new_item(encounter, spec.name, wanted, combatant)
+                made = entries.new_item(encounter, spec.name, wanted, combatant)
                 if made is not None:
                     items = tuple(encounter.stats.get(spec.name, ())) + (made,)
                     encounter = replace(encounter, stats={**encounter.stats, spec.name: items})
@@ -378,7 +381,7 @@ class RosterEditor:
         fields = [] if old else [Field("id", "id", required=True)]
         fields += [Field("name", "name", default=old.name if old else ""),
                    Field("players", "run by players", "bool", old.players if old else False)]
-        for spec in self.ruleset.side_fields():
+        for spec in self.ruleset.schema.side_fields():
             if spec.form:
                 value = old.stats.get(spec.name, spec.default) if old else spec.default
                 fields.append(self.choices(replace(spec, default=listed(value))))
@@ -391,10 +394,10 @@ class RosterEditor:
             data["color"] = side.color
         if values.get("players") is not None:
             data["players"] = bool(values["players"])
-        for spec in self.ruleset.side_fields():
+        for spec in self.ruleset.schema.side_fields():
             if spec.form and spec.name in values:
                 put(data, spec.name, form_value(spec, values[spec.name]))
-        return read_side(data, ("sides", 0), Schemas(self.ruleset).side)
+        return read_side(data, ("sides", 0), self.ruleset.schema.schemas.side)
 
     def remove_side(self, side_id: str) -> None:
         if any(c.side == side_id for c in self.encounter.combatants):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from referee.engine import Encounter, Fight
 from referee.engine.errors import IllegalEvent
+from referee.engine.options import Runs
 
 from .store import SaveError, Session, write_atomic
 from .writer import save_text
@@ -35,7 +36,7 @@ def run_path(save: Path, number: int) -> Path:
 
 def write_run(encounter: Encounter, fight: Fight, seed: int, path: Path) -> Path:
     """Run `seed` of the fight's report written to `path` (which `run_path` made)."""
-    runs = fight.ruleset.replaying
+    runs = fight.ruleset.role(Runs)
     if runs is None:
         raise IllegalEvent(f"{fight.ruleset.name} has no runs to replay")
     base, steps = runs.replay_run(fight, seed)

@@ -18,8 +18,8 @@ from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
+from referee.engine.options import Declaring, Rolling, acts_of, heal_events, join_event
 from referee.engine.plan import Plan
-from referee.engine.port import Declaring, Rolling
 from referee.engine.specs import Act, Form, Report, ReportRun
 
 from .store import Session
@@ -151,14 +151,14 @@ class Table:
     @property
     def rolling(self) -> Rolling[Any]:
         """The ruleset's initiative role; a ruleset without one is refused by name."""
-        return present(self.fight.ruleset.initiative,
+        return present(self.fight.ruleset.role(Rolling),
                        f"{self.fight.ruleset.name} rolls no initiative: its order needs "
                        "no roll")
 
     @property
     def declaring(self) -> Declaring[Any]:
         """The ruleset's declarations role; a ruleset without one is refused by name."""
-        return present(self.fight.ruleset.declarations,
+        return present(self.fight.ruleset.role(Declaring),
                        f"{self.fight.ruleset.name} takes no declarations: its combatants "
                        "act through its acts")
 
@@ -168,10 +168,10 @@ class Table:
 
     def undeclared(self) -> list[str]:
         """Combatants still to declare this round who can act, in roster order."""
-        if self.fight.ruleset.declarations is None:
+        if self.fight.ruleset.role(Declaring) is None:
             return []
         done = self.declared()
-        can_act = self.fight.ruleset.can_act
+        can_act = self.fight.ruleset.planner.can_act
         return [cid for cid in self.fight.roster
                 if cid not in done and not can_act(self.fight, cid)]
 
@@ -217,11 +217,11 @@ class Table:
     # -- initiative --------------------------------------------------------------------
 
     def initiative_due(self) -> bool:
-        rolling = self.fight.ruleset.initiative
+        rolling = self.fight.ruleset.role(Rolling)
         return rolling is not None and rolling.initiative_due(self.fight)
 
     def initiative_blocks(self) -> bool:
-        rolling = self.fight.ruleset.initiative
+        rolling = self.fight.ruleset.role(Rolling)
         return rolling is not None and rolling.initiative_blocks(self.fight)
 
     def roll_initiative(self) -> list[ev.Event]:
@@ -303,11 +303,11 @@ class Table:
         total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice)
         hit = ev.Damage(round=self.round, target=target, amount=total, source=source,
                         critical=critical, beat=self.current_beat())
-        made = self.fight.ruleset.damage_events(self.fight, hit, values or {})
+        made = self.fight.ruleset.damage.damage_events(self.fight, hit, values or {})
         return self.append([*rolls, *made])
 
     def damage_default(self, source: str | None) -> str:
-        return self.fight.ruleset.damage_default(self.fight, source)
+        return self.fight.ruleset.damage.damage_default(self.fight, source)
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
         """A miss changes nothing but the story: it goes in the log as a note."""
@@ -320,7 +320,7 @@ class Table:
         Heal check), which its `heal_events` turns into the events."""
         total, rolls = self.amount(amount, f"healing for {self.name(target)}")
         heal = ev.Heal(round=self.round, target=target, amount=total)
-        made = self.fight.ruleset.heal_events(self.fight, heal, values or {})
+        made = heal_events(self.fight.ruleset, self.fight, heal, values or {})
         return self.append([*rolls, *made])
 
     def condition(self, target: str, name: str, rounds: int | None = None,
@@ -342,13 +342,13 @@ class Table:
 
     def join(self, combatant: Combatant, values: Mapping[str, Any] | None = None,
              ) -> list[ev.Event]:
-        event = self.fight.ruleset.join_event(self.fight, combatant, values or {})
+        event = join_event(self.fight.ruleset, self.fight, combatant, values or {})
         return self.session.append(event)
 
     # -- the ruleset's own operations -----------------------------------------------------
 
     def acts(self) -> list[Act]:
-        return self.fight.ruleset.acts(self.fight)
+        return acts_of(self.fight.ruleset, self.fight)
 
     def act(self, act_id: str) -> Act:
         """The ruleset's act of that id (as the app bound its key, or a script named it)."""
@@ -391,7 +391,7 @@ class Table:
         return write_run(self.session.encounter, self.fight, run.seed, path)
 
     def notices(self) -> list[tuple[str, str]]:
-        return self.fight.ruleset.notices(self.fight)
+        return self.fight.ruleset.tracker.notices(self.fight)
 
     def undo(self) -> list[ev.Event]:
         return self.session.undo()

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.engine import Fight
 from referee.engine import events as ev
+from referee.engine.options import Declaring, Grouping
 from referee.engine.plan import Beat, Plan
 from referee.engine.port import NO_GROUPS
 from referee.engine.record import field, record
@@ -65,20 +66,20 @@ class View:
 
 def columns(fight: Fight) -> tuple[Column, ...]:
     ruleset = fight.ruleset
-    tail = CORE_TAIL if ruleset.declarations else CORE_TAIL[1:]
-    return (MARK,) + CORE_HEAD + tuple(ruleset.columns()) + tail
+    tail = CORE_TAIL if ruleset.role(Declaring) else CORE_TAIL[1:]
+    return (MARK,) + CORE_HEAD + tuple(ruleset.tracker.columns()) + tail
 
 
 def row_groups(fight: Fight) -> Mapping[str, tuple[str, str]]:
     """The tracker's groups by row, as the ruleset's grouping role has them (none: one
     mapping, the same every time, so a tracker keeps its rows)."""
-    grouping = fight.ruleset.grouping
+    grouping = fight.ruleset.role(Grouping)
     return grouping.row_groups(fight) if grouping is not None else NO_GROUPS
 
 
 def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
     """A declaration in the tracker's few columns, as its ruleset words it ("" none)."""
-    declaring = fight.ruleset.declarations
+    declaring = fight.ruleset.role(Declaring)
     return declaring.declared_text(fight, cid, decl) if declaring and decl else ""
 
 
@@ -163,9 +164,9 @@ def tracker_row(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None,
         "side": Cell(side.name if side else combatant.side, side_tone(fight, combatant.side)),
         "declared": Cell(declared_text(fight, cid, decl)),
         "conditions": Cell(conditions_text(fight, cid)),
-        "state": Cell(ruleset.state_word(fight, cid), "bad"),
+        "state": Cell(ruleset.tracker.state_word(fight, cid), "bad"),
     }
-    cells.update(ruleset.cells(fight, cid))
+    cells.update(ruleset.tracker.cells(fight, cid))
     return TrackerRow(cid, tuple(cells.get(c.key, Cell("")) for c in cols), acting)
 
 
@@ -265,8 +266,8 @@ def points_before(plan: Plan) -> dict[int, list[PlanRow]]:
 
 def status_text(fight: Fight, title: str) -> str:
     parts = [title, fight.ruleset.name, f"round {max(fight.round, 1)}",
-             fight.ruleset.phase_word(fight)]
-    parts += fight.ruleset.status_parts(fight)
+             fight.ruleset.tracker.phase_word(fight)]
+    parts += fight.ruleset.tracker.status_parts(fight)
     if fight.ended:
         parts.append("the fight is over")
     return " · ".join(part for part in parts if part)

@@ -1,6 +1,6 @@
 """agility-order's table operations, each one act (AO-1 … AO-11): its key and label, when
 it is allowed, its form and the events it makes. The heavy work stays where it lives: an
-attack in attack.py, a wound by hand in wounds.py, the checks in the ruleset.
+attack in attack.py, a wound by hand in wounds.py, the checks of a turn in turns.py.
 
 An act of a unit (`unit_act`) needs the unit selected: without one it is refused ("select
 a unit first") and has no form; its run refuses what `allowed` refuses, with the same
@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
+from referee.engine.options import Acting
 from referee.engine.specs import Act, Field, Form, actor_act
 
-from . import attack, checks, stats, wounds
+from . import attack, budget, checks, stats, turns, units, wounds
 from . import events as ao
 from . import state as st
+from .state import State
 
 if TYPE_CHECKING:
     from .ruleset import AgilityOrder
@@ -46,7 +48,16 @@ UnitRun = Callable[["AgilityOrder", Fight, str, Mapping[str, Any], random.Random
                    list[ev.Event]]
 
 
-def acts(rs: AgilityOrder) -> list[Act]:
+class AgilityActs(Acting[State]):
+    rs: AgilityOrder
+
+    def acts(self, fight: Fight) -> list[Act]:
+        """Attack, move, bonus, the other action, disengage, delay, free hit, stand up,
+        ties and wounds: each one act."""
+        return table(self.rs)
+
+
+def table(rs: AgilityOrder) -> list[Act]:
     """The table, in the order the footer and the help list it."""
     return [
         unit_act(rs, "attack", "Attack", "a", "attack with AA, or MA + 2 BA (AO-4, AO-7)",
@@ -95,7 +106,7 @@ def unit_act(rs: AgilityOrder, id_: str, label: str, key: str, help_: str,
 
 def able(rs: AgilityOrder, fight: Fight, actor: str) -> str:
     """Why the unit cannot act at all (fallen, fled, sick: AO-14, AO-15)."""
-    why = rs.can_act(fight, actor)
+    why = units.can_act(fight, actor)
     return f"{fight.roster[actor].name} cannot act: {why}" if why else ""
 
 
@@ -104,7 +115,7 @@ def on_turn(rs: AgilityOrder, fight: Fight, actor: str) -> str:
     why = able(rs, fight, actor)
     if why:
         return why
-    now = rs.turn(fight)
+    now = rs.planner.turn(fight)
     if now != actor:
         who = fight.roster[now].name if now else "nobody"
         return f"it is {who}'s turn, not {fight.roster[actor].name}'s"
@@ -118,8 +129,8 @@ def paid(rs: AgilityOrder, fight: Fight, actor: str,
     why = on_turn(rs, fight, actor)
     if why:
         return why
-    left = rs.left(fight, actor)
-    return "" if can_pay(left) else lacking.format(actor=actor, left=rs.left_text(left))
+    left = budget.left(fight, actor)
+    return "" if can_pay(left) else lacking.format(actor=actor, left=budget.left_text(left))
 
 
 def attack_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
@@ -153,10 +164,10 @@ def free_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
     why = able(rs, fight, actor)
     if why:
         return why
-    grants = rs.state(fight).grants.get(actor, ())
-    if rs.free_left(fight, actor) < 1 and not any(g.startswith("tragedy:") for g in grants):
+    grants = units.state(fight).grants.get(actor, ())
+    if budget.free_left(fight, actor) < 1 and not any(g.startswith("tragedy:") for g in grants):
         return (f"{actor} has no free hit slot left this round (slots: "
-                f"{rs.slots(fight, actor)}) (AO-10)")
+                f"{budget.slots(fight, actor)}) (AO-10)")
     return ""
 
 
@@ -166,21 +177,23 @@ def stand_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
     if why:
         return why
     name = fight.roster[actor].name
-    if not rs.prone(fight, actor):
+    if not units.prone(fight, actor):
         return f"{name} is not prone"
-    if not any(rs.left(fight, actor, later=from_next_turn(rs, fight, actor))):
+    if not any(budget.left(fight, actor, later=from_next_turn(rs, fight, actor))):
         return f"{name} has nothing left in its next turn to stand up with (AO-6)"
     return ""
 
 
 def from_next_turn(rs: AgilityOrder, fight: Fight, actor: str) -> bool:
     """AO-6: standing up off turn once its own turn is done pays from its next turn."""
-    return rs.turn(fight) != actor and f"{actor}:turn" in fight.resolved.get(
+    return rs.planner.turn(fight) != actor and f"{actor}:turn" in fight.resolved.get(
         max(fight.round, 1), set())
 
 
 def cure_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return "" if rs.state(fight).wounds.get(actor) else f"{fight.roster[actor].name} has no wound"
+    if units.state(fight).wounds.get(actor):
+        return ""
+    return f"{fight.roster[actor].name} has no wound"
 
 
 # -- attack and free hit (AO-7, AO-10) ----------------------------------------------------
@@ -190,7 +203,7 @@ def enemies(rs: AgilityOrder, fight: Fight, actor: str) -> tuple[tuple[str, Any]
     """Whom the unit may name: the foes still in the fight first, then everyone else."""
     side = fight.roster[actor].side
     foes = [(c.name, cid) for cid, c in fight.roster.items()
-            if c.side != side and not rs.no_turn(fight, cid)]
+            if c.side != side and not units.no_turn(fight, cid)]
     rest = [(c.name, cid) for cid, c in fight.roster.items()
             if cid != actor and (c.name, cid) not in foes]
     return tuple(foes + rest)
@@ -201,7 +214,7 @@ def strike_form(rs: AgilityOrder, fight: Fight, actor: str, free: bool) -> Form:
     asks no payment)."""
     c = fight.roster[actor]
     foes = enemies(rs, fight, actor)
-    grants = rs.state(fight).grants.get(actor, ())
+    grants = units.state(fight).grants.get(actor, ())
     granted = [g.split(":", 1)[1] for g in grants]
     default = granted[0] if free and granted else (foes[0][1] if foes else None)
     weapons = tuple((w.name, w.name) for w in c.weapons) or (("unarmed", ""),)
@@ -209,7 +222,7 @@ def strike_form(rs: AgilityOrder, fight: Fight, actor: str, free: bool) -> Form:
         Field("target", "target", "choice", default, required=True, options=foes),
         Field("weapon", "weapon", "choice", weapons[0][1], options=weapons)]
     if not free:
-        left = rs.left(fight, actor)
+        left = budget.left(fight, actor)
         pay = (("AA", "AA"), ("MA + 2 BA: extra attack", "extra"))
         fields.append(Field("pay", "pay with", "choice", "AA" if left[0] else "extra",
                             options=pay))
@@ -242,7 +255,7 @@ def run_move(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, An
              rng: random.Random) -> list[ev.Event]:
     mode = str(values.get("mode") or "")
     return [ao.Spend(round=max(fight.round, 1), actor=actor, ma=1, use="move",
-                     spaces=rs.movement_of(fight, actor, mode), how=mode or None)]
+                     spaces=budget.movement_of(rs.movement, fight, actor, mode), how=mode or None)]
 
 
 def bonus_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
@@ -254,19 +267,19 @@ def run_bonus(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, A
               rng: random.Random) -> list[ev.Event]:
     use = str(values.get("use") or "hit")
     count = 2 if use == "disengage" else 1
-    left = rs.left(fight, actor)
+    left = budget.left(fight, actor)
     if count > left[2]:
         raise IllegalEvent(f"{actor} has no 2 BA left to disengage (left: "
-                           f"{rs.left_text(left)})")
+                           f"{budget.left_text(left)})")
     # "move 2 more spaces" adds before the move halves (AO-5): after the move, what
     # it adds in the move's way; before it, the move counts it in
-    spaces = rs.more_spaces(fight, actor) if use == "move 2" else None
+    spaces = budget.more_spaces(rs.movement, fight, actor) if use == "move 2" else None
     return [ao.Spend(round=max(fight.round, 1), actor=actor, ba=count, use=use,
                      spaces=spaces)]
 
 
 def disengage_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    left = rs.left(fight, actor)
+    left = budget.left(fight, actor)
     pay = tuple((k, k) for k in DISENGAGE if (left[0] if k == "AA" else left[2] >= 2))
     return Form(f"{fight.roster[actor].name} disengages (AO-4)",
                 (Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
@@ -292,7 +305,7 @@ def act_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
     casts and at whom (asked of a cast only: another use names neither)."""
     c = fight.roster[actor]
     pay = tuple(opt for opt in (("AA", "AA"), ("MA", "MA"))
-                if rs.left(fight, actor)[0 if opt[1] == "AA" else 1])
+                if budget.left(fight, actor)[0 if opt[1] == "AA" else 1])
     uses = ACT_USES if c.spells else ACT_USES[1:]  # cast: a unit with spells
     fields = [Field("use", "for", "choice", uses[0][1], options=uses)]
     if c.spells:
@@ -318,10 +331,10 @@ def cast_targets(rs: AgilityOrder, fight: Fight, actor: str) -> tuple[tuple[str,
 def run_act(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
             rng: random.Random) -> list[ev.Event]:
     pay = str(values.get("pay") or "AA")
-    left = rs.left(fight, actor)
+    left = budget.left(fight, actor)
     if not left[0 if pay == "AA" else 1]:
         raise IllegalEvent(f"{actor} has no {pay} left this turn (left: "
-                           f"{rs.left_text(left)})", ("pay",))
+                           f"{budget.left_text(left)})", ("pay",))
     use = str(values.get("use") or "cast")
     spell, target = cast(fight, actor, values) if use == "cast" else (None, None)
     return [ao.Spend(round=max(fight.round, 1), actor=actor, aa=int(pay == "AA"),
@@ -354,7 +367,7 @@ def cast(fight: Fight, actor: str, values: Mapping[str, Any]
 def delay_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
     round_ = max(fight.round, 1)
     after = tuple((f"after {fight.roster[s.cid].name}", s.cid)
-                  for s in rs.lineup(fight, round_).slots
+                  for s in rs.planner.lineup(fight, round_).slots
                   if s.cid != actor and f"{s.cid}:turn" not in fight.resolved.get(
                       round_, set()))
     return Form(f"{fight.roster[actor].name} delays (AO-3)",
@@ -366,13 +379,13 @@ def run_delay(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, A
               rng: random.Random) -> list[ev.Event]:
     event = ao.Delay(round=max(fight.round, 1), actor=actor,
                      after=values.get("after") or None)
-    rs.check_delay(fight, event)
+    turns.delay(rs, fight, event)
     return [event]
 
 
 def stand_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    later = rs.turn(fight) != actor
-    left = rs.left(fight, actor, later=from_next_turn(rs, fight, actor))
+    later = rs.planner.turn(fight) != actor
+    left = budget.left(fight, actor, later=from_next_turn(rs, fight, actor))
     pay = tuple((k, k) for k, n in zip(("AA", "MA", "BA"), left, strict=True) if n)
     return Form(f"{fight.roster[actor].name} stands up (AO-6)"
                 + (" — from its next turn" if later else ""),
@@ -385,8 +398,8 @@ def run_stand(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, A
     round_ = max(fight.round, 1)
     pay = str(values.get("pay") or "BA")
     stand = ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"), ma=int(pay == "MA"),
-                     ba=int(pay == "BA"), use="stand up", off_turn=rs.turn(fight) != actor)
-    rs.check_spend(fight, stand)
+                     ba=int(pay == "BA"), use="stand up", off_turn=rs.planner.turn(fight) != actor)
+    turns.spend(rs, fight, stand)
     return [stand, ev.Condition(round=round_, target=actor, name="prone", on=False)]
 
 
@@ -396,14 +409,14 @@ def run_stand(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, A
 def ties_allowed(rs: AgilityOrder, fight: Fight, actor: str | None) -> str:
     if rs.tie_mode == "players":
         return "ties go to the players' side first (rulesets file): nothing to roll"
-    return "" if rs.ties_due(fight) else "no tie to roll"
+    return "" if rs.planner.ties_due(fight) else "no tie to roll"
 
 
 def ties_form(rs: AgilityOrder, fight: Fight, actor: str | None = None) -> Form:
     fields = tuple(Field(cid, f"{fight.roster[cid].name}", "int", None, minimum=1,
                          help="blank: the program rolls" if rs.tie_mode == "d20"
                          else "higher goes first")
-                   for cid in rs.ties_due(fight))
+                   for cid in rs.planner.ties_due(fight))
     return Form("Tie rolls: d20, higher first (AO-1)", fields,
                 hint="leave blank for the program's dice")
 
@@ -412,7 +425,7 @@ def run_ties(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[
              rng: random.Random) -> list[ev.Event]:
     """The rolls typed in, the program's d20 for the others (never in the referee's
     order: there the referee gives every number)."""
-    due = rs.ties_due(fight)
+    due = rs.planner.ties_due(fight)
     if not due:
         raise IllegalEvent("no tie to roll")
     ties: dict[str, int] = {}
@@ -428,7 +441,7 @@ def run_ties(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[
         else:
             ties[cid] = int(typed)
     event = ao.Initiative(round=max(fight.round, 1), ties=ties, dice=dice)
-    checks.ties(rs, fight, event)
+    checks.ties(fight, event, rs.tie_mode)
     return [event]
 
 
@@ -442,11 +455,11 @@ def wound_allowed(rs: AgilityOrder, fight: Fight, actor: str | None) -> str:
 def run_wound(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
     """The wound form names who is wounded: the unit selected is only its default."""
-    return wounds.run_wound(rs, fight, values, rng)
+    return wounds.run_wound(fight, values, rng, rs.fatal_bonus)
 
 
 def cure_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    had = st.effects(rs.state(fight), actor)
+    had = st.effects(units.state(fight), actor)
     options = tuple((f"{n}: {w or 'plain wound'}", n) for n, w in enumerate(had, start=1))
     return Form(f"Remove one of {fight.roster[actor].name}'s wounds (AO-11)",
                 (Field("wound", "which", "choice", len(had), options=options),

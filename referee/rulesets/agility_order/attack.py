@@ -12,8 +12,8 @@ from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
 
+from . import budget, stats, turns, units
 from . import events as ao
-from . import stats
 
 if TYPE_CHECKING:
     from .ruleset import AgilityOrder
@@ -89,14 +89,14 @@ def outcome(d20: int, bonus: int, needed: int, links: list[tuple[int, int]],
     return hit, rank if kind == "critical" else 0, rank if kind == "fumble" else 0
 
 
-def chain_rolled(rs: AgilityOrder, values: Mapping[str, Any], rng: random.Random,
+def chain_rolled(sizes: tuple[int, ...], values: Mapping[str, Any], rng: random.Random,
                  kind: str, actor: str, round_: int, out: list[ev.Event]
                  ) -> list[tuple[int, int]]:
     """The chain a d20 starts, each die logged as a roll of its own (added to `out`)."""
     if not kind:
         return []
     rule = "AO-8" if kind == "critical" else "AO-9"
-    links = chain(rs.chain_dice, typed_ints(values.get("chain"), "chain"), rng, kind)
+    links = chain(sizes, typed_ints(values.get("chain"), "chain"), rng, kind)
     out += [ev.Roll(round=round_, expr=f"d{size}", dice=(value,), total=value,
                     purpose=f"{kind} chain d{size} ({rule})", actor=actor,
                     real=values.get("chain") not in (None, ""))
@@ -142,15 +142,15 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
     if aim is not None and aim not in ao.AIMS:
         raise IllegalEvent(f"unknown aim {aim!r} (aims: {', '.join(ao.AIMS)})", ("aim",))
     extra = not free and values.get("pay") == "extra"
-    granted = free and rs.has_grant(fight, actor, target, "tragedy")
+    granted = free and budget.has_grant(fight, actor, target, "tragedy")
     zone = bool(values.get("zone", True))
     sneak = bool(values.get("sneak", False))
     flank = bool(values.get("flank", False))
-    rs.check_attack(fight, actor, target, free=free, extra=extra, granted=granted)
+    turns.attack(rs, fight, actor, target, free=free, extra=extra, granted=granted)
     out: list[ev.Event] = []
     name = attacker.name
-    bonus, _ = rs.hit_bonus(fight, actor, flank, aim == "centre", round_)
-    needed, _ = rs.target_number(fight, target, sneak, round_)
+    bonus, _ = units.hit_bonus(fight, actor, flank, aim == "centre", round_)
+    needed, _ = units.target_number(fight, target, sneak, round_)
     if granted:
         d20 = 0
     else:
@@ -158,7 +158,8 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
         d20, roll = dice("d20", typed, rng, f"to hit {victim.name} (AO-7)", actor,
                          round_)
         out.append(roll)
-    links = chain_rolled(rs, values, rng, chain_kind(d20, granted), actor, round_, out)
+    links = chain_rolled(rs.chain_dice, values, rng, chain_kind(d20, granted), actor,
+                         round_, out)
     hit, crit, fumble = outcome(d20, bonus, needed, links, granted)
     out.append(ao.Attack(round=round_, actor=actor, target=target,
                          weapon=weapon.name if weapon else None, d20=d20, bonus=bonus,
@@ -188,12 +189,12 @@ def damage(rs: AgilityOrder, fight: Fight, actor: str, target: str, weapon: Any,
     parts = [f"{expr} {total}"]
     melee = not stats.ranged(weapon)
     if melee and not extra:
-        strength = rs.strength_now(fight, actor)
+        strength = units.strength_now(fight, actor)
         if strength:
             total += strength
             parts.append(f"Strength {strength:+d}")
     if melee:
-        plus = rs.bought(fight, actor)[1]
+        plus = units.bought(fight, actor)[1]
         if plus:
             total += plus
             parts.append(f"+{plus} bought (BA)")
@@ -225,7 +226,7 @@ def damage(rs: AgilityOrder, fight: Fight, actor: str, target: str, weapon: Any,
     if wounded:
         effect = aim if aim in ao.EFFECTS else None
         out.append(ao.Wound(round=round_, target=target, effect=effect, by=actor))
-    if crit >= 3 and not rs.dead(fight, target):
+    if crit >= 3 and not units.dead(fight, target):
         out.append(ev.Death(round=round_, target=target,
                             cause=f"decisive victory by {attacker.name} (AO-8)"))
     return out

@@ -5,20 +5,17 @@ disagrees is refused with the field at fault and both values, never folded."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values
 from referee.engine.errors import IllegalEvent, Path
 from referee.engine.fight import Fight
 
-from . import attack, stats
+from . import attack, stats, units
 from . import events as ao
 from . import ranges as rg
 from .ranges import within
-
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
 LEVELS = {"critical": ("a critical hit", "a super critical", "a decisive victory"),
           "fumble": ("a natural 1", "a tragedy", "a death")}
@@ -33,17 +30,17 @@ def round_ahead(fight: Fight, event: ev.Event) -> None:
 # -- an attack (AO-7 … AO-9) -----------------------------------------------------------
 
 
-def attack_dice(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
-    """The d20 against the target the rules give, then the chain: each recorded result
-    must be the one its dice make."""
+def attack_dice(fight: Fight, e: ao.Attack, chain_dice: tuple[int, ...]) -> None:
+    """The d20 against the target the rules give, then the chain (its dice the ruleset
+    file's `chain_dice`): each recorded result must be the one its dice make."""
     if e.granted:
         if not e.free or not e.hit or e.crit < 1:
             raise IllegalEvent("a tragedy's free critical is a free hit that hits as a "
                                "critical (AO-9)", ("granted",))
     else:
         within(e.d20, rg.D20, ("d20",), "a d20's faces")
-        needed(rs, fight, e)
-        bonus(rs, fight, e)
+        needed(fight, e)
+        bonus(fight, e)
         hit = e.d20 == 20 or (e.d20 != 1 and e.d20 + e.bonus >= e.needed)
         if e.hit != hit:
             raise IllegalEvent(f"d20 {e.d20} {e.bonus:+d} against {e.needed} is "
@@ -52,12 +49,12 @@ def attack_dice(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
             raise IllegalEvent("only a natural 20 is a critical (AO-8)", ("crit",))
         if (e.fumble > 0) != (e.d20 == 1):
             raise IllegalEvent("only a natural 1 fumbles (AO-9)", ("fumble",))
-    chain(rs, e)
+    chain(e, chain_dice)
 
 
-def needed(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
+def needed(fight: Fight, e: ao.Attack) -> None:
     """AO-7, AO-13: the number to hit is the target's as the rules give it now."""
-    want, why = rs.target_number(fight, e.target, bool(e.sneak), e.round)
+    want, why = units.target_number(fight, e.target, bool(e.sneak), e.round)
     allowed = {want} if e.sneak is not None else {want, 5}  # older saves: sneak unsaid
     if e.needed not in allowed:
         rules = "AO-7, AO-13" if "flat-footed" in why else "AO-7"
@@ -66,9 +63,10 @@ def needed(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
                            f"({rules})", ("needed",))
 
 
-def bonus(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
+def bonus(fight: Fight, e: ao.Attack) -> None:
     """AO-7: what the attacker adds to its d20, as the rules give it now."""
-    want, parts = rs.hit_bonus(fight, e.actor, bool(e.flank), e.aim == "centre", e.round)
+    want, parts = units.hit_bonus(fight, e.actor, bool(e.flank), e.aim == "centre",
+                                  e.round)
     allowed = {want} if e.flank is not None else {want, want + 1}  # flank unsaid
     if e.bonus not in allowed:
         raise IllegalEvent(f"{e.bonus:+d} disagrees with the rules: "
@@ -76,7 +74,7 @@ def bonus(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> None:
                            f"({', '.join(parts)}) (AO-7)", ("bonus",))
 
 
-def chain(rs: AgilityOrder, e: ao.Attack) -> None:
+def chain(e: ao.Attack, chain_dice: tuple[int, ...]) -> None:
     """AO-8, AO-9: the chain follows only a 20 or a 1, and its dice give the level."""
     kind = attack.chain_kind(e.d20, e.granted)
     field = "crit" if kind == "critical" else "fumble"
@@ -90,7 +88,7 @@ def chain(rs: AgilityOrder, e: ao.Attack) -> None:
         within(recorded, rg.LEVEL_UNSAID, (field,))
         return
     try:
-        links = attack.chain(rs.chain_dice, list(e.chain), None, kind)
+        links = attack.chain(chain_dice, list(e.chain), None, kind)
     except IllegalEvent as error:
         raise error.at("chain") from None
     level = 1 + attack.level(links)
@@ -104,19 +102,19 @@ def chain(rs: AgilityOrder, e: ao.Attack) -> None:
 # -- tie rolls (AO-1) --------------------------------------------------------------------
 
 
-def ties(rs: AgilityOrder, fight: Fight, e: ao.Initiative) -> None:
+def ties(fight: Fight, e: ao.Initiative, tie_mode: str) -> None:
     for cid, value in e.ties.items():
         if cid not in fight.roster:
             known = ", ".join(fight.roster)
             raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})",
                                ("ties", cid))
-        if rs.tie_mode == "d20":
+        if tie_mode == "d20":
             within(value, rg.D20, ("ties", cid), "a d20's faces")
         else:
             within(value, rg.RANKS, ("ties", cid))
-        if not rs.standing(fight, cid):
+        if not units.standing(fight, cid):
             raise IllegalEvent(f"{fight.roster[cid].name} is out of the fight "
-                               f"({rs.can_act(fight, cid)}): only the units still in it "
+                               f"({units.can_act(fight, cid)}): only the units still in it "
                                "roll (AO-1)", ("ties", cid))
         die = e.dice.get(cid)
         if die is not None and list(die if isinstance(die, list) else [die]) != [value]:
@@ -141,63 +139,6 @@ def roll_total(e: ev.Roll) -> None:
                            f"makes {total}", ("total",))
 
 
-# -- a turn's spending (AO-4, AO-5) -------------------------------------------------------
-
-
-def spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
-    """How a spend is paid and what it buys (AA, MA and BA against what is left are
-    the budget's own check)."""
-    if e.use == "disengage" and (e.aa, e.ma, e.ba) not in ((1, 0, 0), (0, 0, 2)):
-        field = "ma" if e.ma else ("ba" if e.ba else "aa")
-        raise IllegalEvent("disengage is paid with the AA or with 2 BA, never with the MA "
-                           f"(AO-4): found AA {e.aa}, MA {e.ma}, BA {e.ba}", (field,))
-    if e.spaces is not None:
-        spaces(rs, fight, e, e.spaces)
-    if e.mp:
-        mp(rs, fight, e)
-    if e.spell is not None or e.target is not None:
-        cast(fight, e)
-
-
-def cast(fight: Fight, e: ao.Spend) -> None:
-    """A spell and a target belong to a cast, and the spell is one the caster has (a
-    cast saved before they were recorded names neither)."""
-    if e.use != "cast":
-        raise IllegalEvent(f"only a cast names a spell or a target, not {e.use!r} (AO-4)",
-                           ("spell" if e.spell is not None else "target",))
-    caster = fight.roster[e.actor]
-    if e.spell is not None and caster.spell(e.spell) is None:
-        known = ", ".join(s.name for s in caster.spells) or "none"
-        raise IllegalEvent(f"{caster.name} has no spell {e.spell!r} (spells: {known})",
-                           ("spell",))
-
-
-def spaces(rs: AgilityOrder, fight: Fight, e: ao.Spend, count: int) -> None:
-    """AO-5: no move covers more than the unit's movement allows."""
-    name = fight.roster[e.actor].name
-    ways = {mode: label for label, mode in stats.MOVES}
-    if (e.how or "") not in ways:
-        raise IllegalEvent(f"unknown way of moving {e.how!r} (ways: "
-                           f"{', '.join(m or 'normal' for m in ways)})", ("how",))
-    if e.use == "move 2":  # the app writes what they add to the move (more_spaces)
-        span, why = (0, 2), f"{name}'s 2 more spaces (AO-5)"
-    else:
-        span = (0, rs.movement_of(fight, e.actor, e.how or "", round_=e.round))
-        how = f" {ways[e.how]}" if e.how else ""
-        why = f"{name} moves {span[1]} spaces{how} (AO-5)"
-    within(count, span, ("spaces",), why)
-
-
-def mp(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
-    """MP paid: no more than the unit has left."""
-    has = rs.mp_left(fight, e.actor)
-    if has is None:
-        within(e.mp, rg.MP, ("mp",))
-    else:
-        has = max(has, 0)  # an older save may have overspent already
-        within(e.mp, (0, has), ("mp",), f"{fight.roster[e.actor].name} has {has} MP left")
-
-
 # -- the roster --------------------------------------------------------------------------
 
 
@@ -212,7 +153,7 @@ def numbers(values: Mapping[str, Any], path: Path) -> None:
         within(value, (low, spec.maximum), path + (spec.name,))
 
 
-def join(rs: AgilityOrder, fight: Fight, e: ev.Join) -> None:
+def join(fight: Fight, e: ev.Join) -> None:
     """A unit joining: its numbers in range, and a summon summoned by then (AO-14)."""
     assert e.combatant is not None
     numbers(e.combatant.stats, ("combatant",))

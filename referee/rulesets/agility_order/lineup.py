@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.fight import Fight
 from referee.engine.record import record
 
-from . import stats
+from . import stats, units
 from .state import State
-
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
 
 @record(frozen=True)
@@ -32,8 +29,9 @@ class Lineup:
 NAMED = 3  # a big tie names a few of the others and counts the rest: a why stays readable
 
 
-def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
-    state = rs.state(fight)
+def lineup(fight: Fight, round_: int, tie_mode: str) -> Lineup:
+    """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says."""
+    state = units.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
     present: list[str] = []
@@ -41,7 +39,7 @@ def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
     for cid in fight.roster:
         # who fell or fled is out of the lineup, even after its turn this round: no plan
         # shows it acting, and it is never asked to roll a tie (AO-1)
-        unable = rs.no_turn(fight, cid) if live else None
+        unable = units.no_turn(fight, cid) if live else None
         if unable is not None:
             rule, why = unable
             skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
@@ -51,7 +49,7 @@ def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
 
     def agility(cid: str) -> int:
         value = known.get(cid)
-        return rs.agility_now(fight, cid) if value is None else value
+        return units.agility_now(fight, cid) if value is None else value
 
     rank = fight.roster_index
     first = [c for c in present if not stats.initiator(fight.roster[c])]
@@ -65,14 +63,14 @@ def lineup(rs: AgilityOrder, fight: Fight, round_: int) -> Lineup:
             value = agility(ordered[index])
             run = [c for c in ordered[index:] if agility(c) == value]
             index += len(run)
-            slots += _placed(rs, fight, state, run, value, initiators, unrolled)
+            slots += _placed(fight, state, run, value, initiators, unrolled, tie_mode)
     if live and not fresh and state.round == round_:
         slots = _delayed(fight, state, slots)
     return Lineup(tuple(slots), tuple(skipped), tuple(unrolled))
 
 
-def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value: int,
-            initiators: bool, unrolled: list[str]) -> list[Slot]:
+def _placed(fight: Fight, state: State, run: list[str], value: int, initiators: bool,
+            unrolled: list[str], mode: str) -> list[Slot]:
     name = _namer(fight)
     base = (f"initiator: last regardless of Agility (Agility {value:+d})" if initiators
             else f"Agility {value:+d}")
@@ -84,7 +82,6 @@ def _placed(rs: AgilityOrder, fight: Fight, state: State, run: list[str], value:
         more = len(run) - 1 - len(named)
         return ", ".join(named) + (f" and {more} more" if more else "")
 
-    mode = rs.tie_mode
     if mode == "players":
         players = {s.id for s in fight.encounter.sides if s.players}
         run = sorted(run, key=lambda c: fight.roster[c].side not in players)

@@ -8,7 +8,7 @@ from referee.engine import events as ev
 from referee.engine.fight import Fight
 
 from . import events as ao
-from . import wounds
+from . import units, wounds
 
 if TYPE_CHECKING:
     from .ruleset import AgilityOrder
@@ -36,9 +36,9 @@ def tell(rs: AgilityOrder, fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, ao.Attack):
         return tell_attack(fight, event)
     if isinstance(event, ao.Wound):
-        return tell_wound(rs, fight, event)
+        return tell_wound(fight, event, rs.wound_at)
     if isinstance(event, ev.Damage):
-        return tell_damage(rs, fight, event)
+        return tell_damage(fight, event)
     if isinstance(event, ao.Heal) and event.wound is not None:
         return (f"{name(fight, event.target)} heals {event.amount}, wound {event.wound} "
                 "removed (AO-11)")
@@ -94,9 +94,9 @@ def attack_line(fight: Fight, e: ao.Attack) -> str:
     return f"{who}'s {kind} at {whom}{aim}: {roll}, a hit{crit}"
 
 
-def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
+def tell_damage(fight: Fight, e: ev.Damage) -> str | None:
     """The line of a hit entered as damage alone, with its armour (None: the core's)."""
-    off = wounds.armour_off(fight, rs.state(fight), e)
+    off = wounds.armour_off(fight, units.state(fight), e)
     if off is None or e.target not in fight.status:
         return None
     amount = max(e.amount - off, 0)
@@ -106,10 +106,10 @@ def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
             f"{name(fight, e.source)} (hp {status.hp - amount}/{status.max_hp})")
 
 
-def tell_wound(rs: AgilityOrder, fight: Fight, e: ao.Wound) -> str:
+def tell_wound(fight: Fight, e: ao.Wound, wound_at: int) -> str:
     effect = f" — {e.effect}" if e.effect else ""
-    struck = rs.state(fight).struck
+    struck = units.state(fight).struck
     # the players' view shows this line: the damage itself stays the referee's
     hit = struck is not None and (struck[0], struck[1]) == (e.target, e.by)
-    why = f": {rs.wound_at}+ net damage" if hit else ""
+    why = f": {wound_at}+ net damage" if hit else ""
     return f"{name(fight, e.target)} is wounded{effect}{why} (AO-11)"

@@ -18,7 +18,7 @@ from referee.engine.record import replace
 from referee.engine.specs import Field, Form
 
 from . import events as ao
-from . import stats
+from . import stats, units
 from .attack import dice, typed_ints
 from .state import State
 
@@ -71,13 +71,14 @@ def cleared(state: State) -> State:
     return replace(state, pending="", struck=None)
 
 
-def wound_of_hit(rs: AgilityOrder, fight: Fight, event: ev.Event) -> list[ev.Event]:
-    """AO-11: the hit just entered as damage alone dealt 6 or more net: a wound."""
-    struck = rs.state(fight).struck
+def wound_of_hit(fight: Fight, event: ev.Event, wound_at: int) -> list[ev.Event]:
+    """AO-11: the hit just entered as damage alone dealt 6 or more net (the ruleset file's
+    `wound_at`): a wound."""
+    struck = units.state(fight).struck
     if not isinstance(event, ev.Damage) or struck is None:
         return []
     target, source, amount = struck
-    if amount < rs.wound_at:
+    if amount < wound_at:
         return []
     return [ao.Wound(round=event.round, target=target, by=source)]
 
@@ -90,20 +91,20 @@ def hit_fields(rs: AgilityOrder, fight: Fight) -> tuple[Field, ...]:
     may hit, the armour taken off and the damage that wounds. A display, its value never
     read (the target is the form's own field); it opens where the target field does, on
     the first foe of the unit whose turn it is."""
-    options = tuple((hit_text(rs, fight, cid), cid) for cid in fight.roster
+    options = tuple((hit_text(fight, cid, rs.wound_at), cid) for cid in fight.roster
                     if fight.alive(cid))
-    return (Field("armour", "armour · wound (AO-11)", "choice", first_foe(rs, fight),
-                  options=options),)
+    return (Field("armour", "armour · wound (AO-11)", "choice",
+                  first_foe(fight, rs.planner.turn(fight)), options=options),)
 
 
-def hit_text(rs: AgilityOrder, fight: Fight, cid: str) -> str:
+def hit_text(fight: Fight, cid: str, wound_at: int) -> str:
     """What a hit on `cid` does (AO-11): its armour comes off, and from what it wounds."""
     armour = stats.armor(fight.roster[cid])
-    return f"{fight.roster[cid].name}: {armour} off, {rs.wound_at + armour}+ wounds"
+    return f"{fight.roster[cid].name}: {armour} off, {wound_at + armour}+ wounds"
 
 
-def first_foe(rs: AgilityOrder, fight: Fight) -> str | None:
-    now = rs.turn(fight)
+def first_foe(fight: Fight, now: str | None) -> str | None:
+    """The first living foe of `now`, the unit whose turn it is."""
     side = fight.roster[now].side if now else None
     return next((cid for cid, c in fight.roster.items()
                  if c.side != side and fight.alive(cid)), None)
@@ -112,9 +113,9 @@ def first_foe(rs: AgilityOrder, fight: Fight) -> str | None:
 # -- a wound by hand -----------------------------------------------------------------------
 
 
-def effects(rs: AgilityOrder) -> tuple[tuple[str, str], ...]:
+def effects(fatal_bonus: int) -> tuple[tuple[str, str], ...]:
     return (("plain wound", ""),
-            (f"fatal: a 4 on a d4 adds {rs.fatal_bonus} damage", "fatal"),
+            (f"fatal: a 4 on a d4 adds {fatal_bonus} damage", "fatal"),
             ("slowing: −2 movement, −1 Agility", "slowing"),
             ("weakening: −1 Strength, −1 BA", "weakening"),
             ("disrupting: −1 Accuracy, −3 this round", "disrupting"))
@@ -126,11 +127,11 @@ def wound_form(rs: AgilityOrder, fight: Fight, actor: str | None) -> Form:
     living = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
     ids = [cid for _, cid in living]
     target = actor if actor in ids else (ids[0] if ids else None)
-    now = rs.turn(fight) or ""
+    now = rs.planner.turn(fight) or ""
     by = now if now in ids and target and foes(fight, now, target) else ""
     return Form("A wound by hand (AO-11)", (
         Field("target", "who is wounded", "choice", target, required=True, options=living),
-        Field("effect", "aimed effect", "choice", "", options=effects(rs)),
+        Field("effect", "aimed effect", "choice", "", options=effects(rs.fatal_bonus)),
         Field("by", "dealt by", "choice", by, options=(NOBODY,) + living),
         Field("fatal", "fatal d4", "int", None, minimum=1,
               help="a fatal wound only; blank: the program rolls")))
@@ -140,10 +141,10 @@ def foes(fight: Fight, one: str, other: str) -> bool:
     return fight.roster[one].side != fight.roster[other].side
 
 
-def run_wound(rs: AgilityOrder, fight: Fight, values: Mapping[str, Any],
-              rng: random.Random) -> list[ev.Event]:
+def run_wound(fight: Fight, values: Mapping[str, Any], rng: random.Random,
+              fatal_bonus: int) -> list[ev.Event]:
     """The wound (its effect checked like any: an aimed one needs its dealer's hit), and
-    a fatal wound's d4 with the damage a 4 adds (no armour stops it)."""
+    a fatal wound's d4 with the damage a 4 adds (`fatal_bonus`; no armour stops it)."""
     round_ = max(fight.round, 1)
     target = str(values.get("target") or "")
     if target not in fight.roster:
@@ -157,22 +158,22 @@ def run_wound(rs: AgilityOrder, fight: Fight, values: Mapping[str, Any],
         raise IllegalEvent("only a fatal wound rolls the fatal d4 (AO-11)", ("fatal",))
     out: list[ev.Event] = [ao.Wound(round=round_, target=target, effect=effect, by=by)]
     if effect == "fatal":
-        out += fatal(rs, fight, target, by, typed, rng)
+        out += fatal(fight, target, by, typed, rng, fatal_bonus)
     return out
 
 
-def fatal(rs: AgilityOrder, fight: Fight, target: str, by: str | None, typed: Any,
-          rng: random.Random) -> list[ev.Event]:
+def fatal(fight: Fight, target: str, by: str | None, typed: Any, rng: random.Random,
+          bonus: int) -> list[ev.Event]:
     """AO-11: a fatal wound's ¼ chance (a 4 on a d4) of its bonus damage."""
     round_ = max(fight.round, 1)
     try:
         value, roll = dice("d4", typed_ints(typed, "fatal d4"), rng,
-                           f"fatal wound: 4 adds {rs.fatal_bonus} (AO-11)", by or "", round_)
+                           f"fatal wound: 4 adds {bonus} (AO-11)", by or "", round_)
     except IllegalEvent as error:
         raise IllegalEvent(error.reason, ("fatal",)) from None
     roll = replace(roll, actor=by)
     if value != 4:
         return [roll]
     dealer = f" by {fight.roster[by].name}" if by in fight.roster else ""
-    return [roll, ev.Damage(round=round_, target=target, amount=rs.fatal_bonus,
-                            note=f"fatal wound{dealer}: d4 4 adds {rs.fatal_bonus} (AO-11)")]
+    return [roll, ev.Damage(round=round_, target=target, amount=bonus,
+                            note=f"fatal wound{dealer}: d4 4 adds {bonus} (AO-11)")]

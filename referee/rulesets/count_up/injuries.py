@@ -8,7 +8,7 @@ type; the log says who struck, the d% against the damage, and the verdict.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
@@ -19,7 +19,7 @@ from . import events as cu
 from . import hits, outcomes
 
 if TYPE_CHECKING:
-    from .ruleset import CountUp
+    from .settings import Settings
 
 
 def weapon_type(fight: Fight, hit: ev.Damage | None) -> str | None:
@@ -31,14 +31,14 @@ def weapon_type(fight: Fight, hit: ev.Damage | None) -> str | None:
     return str(weapon.stat("damage_type", "") or "") if weapon is not None else None
 
 
-def injury_form(rs: CountUp, fight: Fight, actor: str | None) -> Form:
+def injury_form(s: Settings, fight: Fight, actor: str | None) -> Form:
     """Defaults from the last critical hit (on one still alive: a dead target takes no
     injury); before any, the combatant under the cursor."""
     hit = hits.last_critical(fight)
     if hit is not None and not fight.alive(hit.target):
         hit = None
     alive = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
-    kinds = tuple((name, name) for name in rs.injuries) or (("untyped", ""),)
+    kinds = tuple((name, name) for name in s.injuries) or (("untyped", ""),)
     typed = weapon_type(fight, hit)
     kind = typed if typed in {value for _, value in kinds} else kinds[0][1]
     target = hit.target if hit is not None else actor
@@ -53,26 +53,23 @@ def injury_form(rs: CountUp, fight: Fight, actor: str | None) -> Form:
         focus="damage")
 
 
-def roll_injury(rs: CountUp, fight: Fight, target: str, damage: int, damage_type: str,
+def roll_injury(s: Settings, fight: Fight, target: str, damage: int, damage_type: str,
                 rng: random.Random, source: str | None = None) -> list[ev.Event]:
     """The d% (and at or under the damage, the d20 on the table), then the verdict."""
     who = fight.roster[target].name if target in fight.roster else target
-    chance = roll_dice(rs.injury_die, rng)
+    chance = roll_dice(s.injury_die, rng)
     out: list[ev.Event] = [ev.Roll(round=fight.round, expr=chance.expression,
-                                   dice=dice_values(chance), total=chance.total,
+                                   dice=outcomes.dice_values(chance), total=chance.total,
                                    purpose=f"{outcomes.CHANCE} for {who} (CU-9)")]
     verdict = cu.Injury(round=fight.round, target=target, table=damage_type or None,
                         chance=chance.total, damage=damage, source=source)
     if chance.total > damage:
         return out + [verdict]
     d20 = roll_dice(outcomes.INJURY_DIE, rng)
-    out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=dice_values(d20),
+    out.append(ev.Roll(round=fight.round, expr=d20.expression, dice=outcomes.dice_values(d20),
                        total=d20.total, purpose=f"{damage_type} {outcomes.TABLE}"))
-    row = rs.injury(damage_type, d20.total)
+    row = s.injury(damage_type, d20.total)
     return out + [cu.Injury(round=fight.round, target=target, roll=d20.total, injury=row,
                             table=damage_type, chance=chance.total, damage=damage,
                             source=source)]
 
-
-def dice_values(result: Any) -> tuple[int, ...]:
-    return tuple(value for term in result.terms for value in getattr(term, "rolls", ()))

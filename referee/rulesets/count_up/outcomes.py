@@ -26,9 +26,10 @@ from . import events as cu
 from . import stats
 
 if TYPE_CHECKING:
-    from .ruleset import CountUp
+    from .settings import Settings
 
-# the purposes the program gives the rolls of each act (ruleset.py, session/table.py)
+# the purposes the program gives the rolls of each act (morale.py, injuries.py,
+# session/table.py)
 DAMAGE, HEALING, MORALE = "damage to ", "healing for ", "morale "
 CHANCE, TABLE = "critical injury chance", "injury table (CU-9)"
 INJURY_DIE = "d20"  # CU-9: the injury table's row
@@ -128,33 +129,7 @@ def multiplier(fight: Fight, event: ev.Damage) -> int:
     return times
 
 
-def check_morale(rs: CountUp, fight: Fight, event: ev.Morale) -> None:
-    """CU-6: a roll entered with it is its 3d6 with Insight, HD and allies added; the
-    verdict is the roll against the TN."""
-    check_morale_roll(rs, fight, event)
-    if event.passed is not None and event.roll is not None and event.target is not None:
-        holds = event.roll >= event.target
-        if event.passed != holds:
-            verdict = "holds" if holds else "breaks"
-            raise IllegalEvent(f"{event.roll} against TN {event.target} {verdict}: passed is "
-                               f"{shown(holds)}, the log has {shown(event.passed)} (CU-6)",
-                               ("passed",))
-
-
-def check_morale_roll(rs: CountUp, fight: Fight, event: ev.Morale) -> None:
-    roll = roll_before(fight, MORALE)
-    if roll is None or event.roll is None or len(event.group) != 1 \
-            or event.group[0] not in fight.roster:
-        return
-    rolled_on(roll, rs.morale_dice, "roll", "CU-6")
-    check = rs.morale_check(fight, event.group[0], roll.total)
-    if event.roll != check.total:
-        raise IllegalEvent(f"the dice roll {roll.total}: {roll.total} + Insight {check.insight}"
-                           f" + HD {check.hd} + {check.allies} allies = {check.total}, the log "
-                           f"has {event.roll} (CU-6)", ("roll",))
-
-
-def check_injury(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
+def check_injury(s: Settings, fight: Fight, event: cu.Injury) -> None:
     """CU-9: the d20 entered with it names the table's row; the d% before it is at or
     under the damage dealt. With no injury, the d% was over it."""
     if event.roll is not None:
@@ -164,19 +139,19 @@ def check_injury(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
                                f"table is rolled on a {INJURY_DIE} (CU-9)", ("roll",))
     if not event.injury:
         check_no_injury(event)
-    check_injury_rolls(rs, fight, event)
-    if event.roll is not None and rs.injuries.get(event.table or ""):
-        row = rs.injury(event.table or "", event.roll)
+    check_injury_rolls(s, fight, event)
+    if event.roll is not None and s.injuries.get(event.table or ""):
+        row = s.injury(event.table or "", event.roll)
         if event.injury != row:
             raise IllegalEvent(f"a {event.roll} on the {event.table} table is {row!r}, "
                                f"the log has {event.injury!r} (CU-9)", ("injury",))
     if event.chance is not None:
-        low, high = bounds(parse(rs.injury_die))
+        low, high = bounds(parse(s.injury_die))
         if not low <= event.chance <= high:
             raise IllegalEvent(f"{event.chance} is out of range ({low} to {high}): what "
-                               f"{rs.injury_die} can roll (CU-9)", ("chance",))
+                               f"{s.injury_die} can roll (CU-9)", ("chance",))
         if event.injury and event.damage is not None and event.chance > event.damage:
-            raise IllegalEvent(f"{rs.injury_die} {event.chance} is over the damage dealt "
+            raise IllegalEvent(f"{s.injury_die} {event.chance} is over the damage dealt "
                                f"({event.damage}): no injury (CU-9)", ("chance",))
     if event.source is not None and event.source not in fight.roster:
         raise IllegalEvent(f"unknown combatant {event.source!r}", ("source",))
@@ -195,7 +170,7 @@ def check_no_injury(event: cu.Injury) -> None:
         raise IllegalEvent("no injury: no row of the table is rolled (CU-9)", ("roll",))
 
 
-def check_injury_rolls(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
+def check_injury_rolls(s: Settings, fight: Fight, event: cu.Injury) -> None:
     """The rolls entered with an injury are the ones it names: the d20 just before it (if
     an injury was rolled), the d% before that."""
     row = roll_before(fight, TABLE) if event.injury else None
@@ -209,7 +184,7 @@ def check_injury_rolls(rs: CountUp, fight: Fight, event: cu.Injury) -> None:
     chance = roll_before(fight, CHANCE, 2 if row is not None else 1)
     if chance is None:
         return
-    rolled_on(chance, rs.injury_die, "chance", "CU-9")
+    rolled_on(chance, s.injury_die, "chance", "CU-9")
     if event.chance is not None and event.chance != chance.total:
         raise IllegalEvent(f"the d% entered with it shows {chance.total}, the log has "
                            f"{event.chance} (CU-9)", ("chance",))
@@ -227,9 +202,9 @@ def rolled_on(roll: ev.Roll, dice: str, field: str, rule: str) -> None:
                            f"{roll.expr}", (field,))
 
 
-def check_initiative(rs: CountUp, fight: Fight, event: cu.Initiative) -> None:
+def check_initiative(s: Settings, fight: Fight, event: cu.Initiative) -> None:
     """CU-2: a base rolled by the program is its die less the Agility modifier."""
-    die = str(parse(f"d{rs.die}"))
+    die = str(parse(f"d{s.die}"))
     for who, record in event.dice.items():
         if who not in event.base:
             raise IllegalEvent(f"a roll for {who}, but no base initiative for it", ("dice", who))
@@ -259,3 +234,7 @@ def shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return "nothing" if value is None else str(value)
+
+
+def dice_values(result: Any) -> tuple[int, ...]:
+    return tuple(value for term in result.terms for value in getattr(term, "rolls", ()))

@@ -10,10 +10,10 @@ from referee.engine import events as ev
 from referee.engine.fight import Fight
 
 from . import events as cu
-from . import healing, hits, outcomes
+from . import healing, hits, morale, outcomes
 
 if TYPE_CHECKING:
-    from .ruleset import CountUp
+    from .settings import Settings
 
 
 def name(fight: Fight, cid: str | None) -> str:
@@ -21,14 +21,14 @@ def name(fight: Fight, cid: str | None) -> str:
     return combatant.name if combatant else str(cid)
 
 
-def tell(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
+def tell(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     for kind, teller in TELLERS:
         if isinstance(event, kind):
-            return teller(rs, fight, event)
+            return teller(s, fight, event)
     return None
 
 
-def tell_declare(rs: CountUp, fight: Fight, event: ev.Event) -> str:
+def tell_declare(s: Settings, fight: Fight, event: ev.Event) -> str:
     assert isinstance(event, cu.Declare)
     what = event.weapon or event.spell or ""
     text = f"{name(fight, event.actor)} {event.verb} {event.action}"
@@ -40,7 +40,7 @@ def tell_declare(rs: CountUp, fight: Fight, event: ev.Event) -> str:
     return text + (f" — {event.note}" if event.note else "")
 
 
-def tell_join(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
+def tell_join(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     assert isinstance(event, cu.Join)
     if event.combatant is None:
         return None
@@ -51,7 +51,7 @@ def tell_join(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
             f"{side.name if side else event.combatant.side}'s side{at}{base}")
 
 
-def tell_damage(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
+def tell_damage(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     """Who took how much, a critical's sum, and Stress and Wound Points after it."""
     assert isinstance(event, ev.Damage)
     status = fight.status.get(event.target)
@@ -73,7 +73,7 @@ def tell_damage(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
     return text + (" (CU-7: to Wound Points)" if event.critical else "")
 
 
-def tell_heal(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
+def tell_heal(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     """Healing, and a stabilising Heal check with its TN (CU-8)."""
     assert isinstance(event, ev.Heal)
     if event.target not in fight.roster:
@@ -84,28 +84,28 @@ def tell_heal(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
     if check is not None and tn is not None:
         verdict = "stabilised" if event.stabilize else "not stabilised"
         return f"{text}; Heal check {check} vs TN {tn}: {verdict} (CU-8)"
-    if event.stabilize and event.target in healing.needing(rs, fight):
-        return f"{text}, stabilised (Heal check {healing.tn_text(rs, fight, event.target)}, CU-8)"
+    if event.stabilize and event.target in healing.needing(fight):
+        return f"{text}, stabilised (Heal check {healing.tn_text(s, fight, event.target)}, CU-8)"
     return text + (", stabilised" if event.stabilize else "")
 
 
-def tell_morale(rs: CountUp, fight: Fight, event: ev.Event) -> str | None:
+def tell_morale(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     """The roll with Insight, HD and allies added, against 11 + opponents (CU-6)."""
     assert isinstance(event, ev.Morale)
     roll = outcomes.roll_before(fight, outcomes.MORALE)
     if event.passed is None or roll is None or len(event.group) != 1 \
             or event.group[0] not in fight.roster:
         return None
-    check = rs.morale_check(fight, event.group[0], roll.total)
+    check = morale.check(s, fight, event.group[0], roll.total)
     verdict = "holds" if event.passed else f"breaks (will {event.avoid or 'flee'})"
-    tn = (f"TN {rs.morale_tn} + {check.opponents} opponents = {event.target}"
-          if event.target == rs.morale_tn + check.opponents else f"TN {event.target}")
+    tn = (f"TN {s.morale_tn} + {check.opponents} opponents = {event.target}"
+          if event.target == s.morale_tn + check.opponents else f"TN {event.target}")
     return (f"{name(fight, event.group[0])}'s morale {verdict}: {roll.expr} {roll.total} + "
             f"Insight {check.insight} + HD {check.hd} + {check.allies} allies = {event.roll}"
             f" vs {tn} (CU-6)")
 
 
-def tell_injury(rs: CountUp, fight: Fight, event: ev.Event) -> str:
+def tell_injury(s: Settings, fight: Fight, event: ev.Event) -> str:
     """The verdict first (a narrow log keeps it), then who struck and the d% against the
     damage dealt (CU-9)."""
     assert isinstance(event, cu.Injury)
@@ -113,14 +113,14 @@ def tell_injury(rs: CountUp, fight: Fight, event: ev.Event) -> str:
     if event.chance is None or event.damage is None:
         return f"{target} suffers a combat injury: {event.injury}"
     by = f" from {name(fight, event.source)}'s critical" if event.source else ""
-    odds = f"{rs.injury_die} {event.chance}"  # not the damage: the players' log shows this
+    odds = f"{s.injury_die} {event.chance}"  # not the damage: the players' log shows this
     if not event.injury:
         return f"{target}: no combat injury{by}: {odds}, over the damage dealt (CU-9)"
     return (f"{target} suffers a combat injury{by}: {odds}, at or under the damage dealt; "
             f"{event.table} d20 {event.roll}: {event.injury} (CU-9)")
 
 
-def tell_end(rs: CountUp, fight: Fight, event: ev.Event) -> str:
+def tell_end(s: Settings, fight: Fight, event: ev.Event) -> str:
     assert isinstance(event, ev.End)
     over = "the fight is over" + (f": {event.note}" if event.note else "")
     return f"{over} — combat ends, initiative is wiped (CU-10)"

@@ -10,10 +10,12 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
+from referee.engine.options import Acting
 from referee.engine.specs import Act, Field, Form
 
 from . import events as di
 from . import prepared
+from .state import State
 
 
 def can_fire(fight: Fight, actor: str | None) -> str:
@@ -70,3 +72,8 @@ ACTS = (
     Act("morale", "Morale", "M", "a morale check due or its result (DI-18)", show=False,
         needs_actor=True, form=morale_form, run=morale),
 )
+
+
+class DemonIdolActs(Acting[State]):
+    def acts(self, fight: Fight) -> list[Act]:
+        return list(ACTS)

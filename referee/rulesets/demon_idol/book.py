@@ -36,7 +36,8 @@ def shoots(ruleset: DemonIdol, fight: Fight, round_: int, decl: Any, actor: str,
     """Whether `decl` is `actor` loosing `weapon` in round `round_`: a missile D with it,
     not in a surprise segment, and not a preparation that lapsed unfired."""
     return (isinstance(decl, di.Declare) and decl.actor == actor and decl.weapon == weapon
-            and decl.segment is None and ruleset.role_of.get(decl.action) == "discharge"
+            and decl.segment is None
+            and ruleset.settings.role_of.get(decl.action) == "discharge"
             and (not decl.prepared or (round_, actor) in state_of(fight).fired))
 
 
@@ -146,8 +147,8 @@ def movers(ruleset: DemonIdol, fight: Fight, round_: int) -> frozenset[str]:
         kept.clear()  # only the plan being worked out is asked
         found = kept[key] = frozenset(
             decl.actor for _, decl in fight.declared(round_)
-            if getattr(decl, "segment", None) is None
-            and ruleset.role_of.get(decl.action) == "move")
+            if decl.step is None
+            and ruleset.settings.role_of.get(decl.action) == "move")
     return found
 
 
@@ -170,9 +171,9 @@ def further(ruleset: DemonIdol, earlier: list[Any], action: str) -> str:
     """Why a further declaration of `action` after `earlier` is refused ("" when it is
     allowed): an E that closes (not a charge, which strikes its own blow, DI-13) may be
     followed by one G, or by one missile D (a shot on the move)."""
-    letter = ruleset.letter_of
-    if (len(earlier) == 1 and ruleset.role_of.get(earlier[0].action) == "move"
-            and ruleset.role_of.get(action) in ("strike", "discharge")):
+    letter = ruleset.settings.letter_of
+    if (len(earlier) == 1 and ruleset.settings.role_of.get(earlier[0].action) == "move"
+            and ruleset.settings.role_of.get(action) in ("strike", "discharge")):
         if getattr(earlier[0], "charge", False):
             return (f"a charge strikes its own blow (DI-13): no further {action} after "
                     f"{letter['move']} with charge")

@@ -31,7 +31,7 @@ def after(ruleset: DemonIdol, fight: Fight, event: ev.Event) -> list[ev.Event]:
     if lost is not None:
         out.append(lost)
     status = fight.status[event.target]
-    if not status.dead and status.hp <= ruleset.death_at:
+    if not status.dead and status.hp <= ruleset.settings.death_at:
         out.append(ev.Death(round=event.round, target=event.target,
                             cause=f"{status.hp} hit points (DI-19)"))
     return out
@@ -40,13 +40,14 @@ def after(ruleset: DemonIdol, fight: Fight, event: ev.Event) -> list[ev.Event]:
 def end_of_round(ruleset: DemonIdol, fight: Fight) -> list[ev.Event]:
     """Preparations that lapse unfired (DI-14); bleeding, and death by it, for everyone
     who began the round below 0 hit points (DI-19)."""
+    s = ruleset.settings
     out: list[ev.Event] = list(lapsed_preparations(fight))
     for cid, status in fight.status.items():
         if status.dead or status.hp_at_round_start >= 0:
             continue
-        out.append(ev.Damage(round=fight.round, target=cid, amount=ruleset.bleed,
+        out.append(ev.Damage(round=fight.round, target=cid, amount=s.bleed,
                              note="bleeding (DI-19)"))
-        if status.hp - ruleset.bleed <= ruleset.death_at:
+        if status.hp - s.bleed <= s.death_at:
             out.append(ev.Death(round=fight.round, target=cid, cause="bled out (DI-19)"))
     return out
 

@@ -49,7 +49,7 @@ def offered(ruleset: DemonIdol, fight: Fight, source: str) -> str | None:
         return None
     decl, routine = found
     actor = fight.roster[source]
-    if ruleset.role_of.get(decl.action) == "discharge" and decl.weapon is None:
+    if ruleset.settings.role_of.get(decl.action) == "discharge" and decl.weapon is None:
         spell = actor.spell(decl.spell) if decl.spell else None
         return (stats.spell_damage(spell) or "") if spell is not None else ""
     weapon = arm(decl, routine, fight, ruleset)
@@ -63,4 +63,4 @@ def arm(decl: Declare, routine: int | None, fight: Fight, ruleset: DemonIdol) ->
     if decl.routines:
         named = decl.routines[min(routine or 1, len(decl.routines)) - 1]["weapon"]
         return actor.weapon(named)
-    return weapon_of(decl, actor, ruleset.role_of.get(decl.action, ""))
+    return weapon_of(decl, actor, ruleset.settings.role_of.get(decl.action, ""))

@@ -50,14 +50,14 @@ class Layout:
             self.board.add(psionic, ["DI-5"], ["psionic combat: at the top of every segment"],
                            repeats=True)
         for number, group in enumerate(self.groups):
-            for letter in self.ruleset.order:
+            for letter in self.ruleset.settings.order:
                 step = [i for side in group for i in self.by_step.get((side, letter), [])]
                 if step:
                     self.lay_step(number, group, letter, step)
 
     def lay_step(self, number: int, group: list[str], letter: str, step: list[Item]) -> None:
         tied = len(group) > 1
-        role = self.ruleset.role_of[letter]
+        role = self.ruleset.settings.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str],
                                                list[tuple[Item, str, str]]]] = {}

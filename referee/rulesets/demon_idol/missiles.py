@@ -73,7 +73,8 @@ class MissileRules(Pairwise):
         if their_d is not None:
             self.board.place(movers, their_d, "with", "DI-6", why, also)
             return
-        order = self.ruleset.order.index(self.ruleset.letter_of["discharge"])
+        s = self.ruleset.settings
+        order = s.order.index(s.letter_of["discharge"])
         self.board.lift(movers)
         self.board.add(movers, ["DI-6", *also], [why + ", at the D place among its actions"],
                        at=self.first_later(enemy, order))

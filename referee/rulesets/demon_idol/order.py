@@ -60,8 +60,8 @@ def expand(ruleset: DemonIdol, fight: Fight, index: int, decl: di.Declare,
 def expander(ruleset: DemonIdol,
              fight: Fight) -> Callable[[int, di.Declare, str | None], list[Item]]:
     """`expand` for many declarations of one fight: what they share looked up once."""
-    roster, rank_of, role_of = fight.roster, fight.roster_index, ruleset.role_of
-    avoid = ruleset.letter_of["avoid"]
+    roster, rank_of, role_of = fight.roster, fight.roster_index, ruleset.settings.role_of
+    avoid = ruleset.settings.letter_of["avoid"]
 
     def expand_one(index: int, decl: di.Declare, replaced: str | None) -> list[Item]:
         actor = roster[decl.actor]

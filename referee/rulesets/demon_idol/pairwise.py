@@ -24,7 +24,8 @@ class Pairwise:
     def __init__(self, ruleset: DemonIdol, fight: Fight, board: Board, items: list[Item],
                  dice: dict[str, int]) -> None:
         self.ruleset, self.fight, self.board, self.dice = ruleset, fight, board, dice
-        self.book = ruleset.book  # the by-the-book switches (all off: the DI procedure)
+        # the by-the-book switches (all off: the DI procedure)
+        self.book = ruleset.settings.book
         self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
         self.prepared = [i for i in items if i.decl.prepared]
         self.by_decl: dict[int, list[Item]] = defaultdict(list)
@@ -38,7 +39,7 @@ class Pairwise:
             if item.role == "discharge" and item.side not in self.first_discharge:
                 self.first_discharge[item.side] = item
         self.sides = {i.side for i in self.items}
-        self.letter_rank = {letter: n for n, letter in enumerate(ruleset.order)}
+        self.letter_rank = {letter: n for n, letter in enumerate(ruleset.settings.order)}
         roster, members = fight.roster, fight.members
         by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
         for item in self.items:

@@ -3,7 +3,7 @@
 RULES = {
     "DI-0": "board.py: Board.place (a rule moves only what the order breaks); pairwise.py",
     "DI-1": "the app's procedure phases (phase events); recorded, not ordered",
-    "DI-2": "ruleset.py: roll_initiative, initiative_from; order.py: side_dice",
+    "DI-2": "initiative.py: roll_initiative, initiative_from; order.py: side_dice",
     "DI-3": "layout.py: Layout (won round, letter order); overrides.py (an action's or a "
             "routine's own initiative); routines.py (routines naming their own weapons)",
     "DI-4": "layout.py: Layout (tied round, letter order across sides)",
@@ -16,24 +16,24 @@ RULES = {
     "DI-11": "layout.py: Layout.speed_factor_keys",
     "DI-12": "layout.py: Layout.tied_discharge_keys",
     "DI-13": "charges.py: ChargeRules.lengths",
-    "DI-14": "fired.py: FiredRules.fired; consequences.py: lapsed_preparations; ruleset.py: "
+    "DI-14": "fired.py: FiredRules.fired; consequences.py: lapsed_preparations; acts.py: "
              "the fire command; prepared.py (whom it fires before, asked when several could "
              "trigger it)",
     "DI-15": "consequences.py: spell_lost_by, after",
-    "DI-16": "layout.py: delay_ranks; the declaration clock (Form.clock); views.py: the "
-             "delay shown with the declaration",
-    "DI-17": "surprise.py: surprise_beats; ruleset.py: _check_surprise_declare, apply; "
+    "DI-16": "layout.py: delay_ranks; declaring.py: the declaration clock (Form.clock); "
+             "views.py: the delay shown with the declaration",
+    "DI-17": "surprise.py: surprise_beats; checks.py: check_surprise_declare; fold.py: apply; "
              "state.py: State.surprise",
-    "DI-18": "order.py: morale_failures, morale_notes; ruleset.py: the morale command, "
-             "apply, _morale; state.py: State.morale, State.broken; views.py: the "
+    "DI-18": "order.py: morale_failures, morale_notes; acts.py: the morale command; "
+             "fold.py: apply, _morale; state.py: State.morale, State.broken; views.py: the "
              "avoidance shown in place of the declaration",
     "DI-19": "consequences.py: after, end_of_round (bleeding, death)",
-    "DI-20": "ruleset.py: apply (end: a recovery turn); views.py: tell (the end logged "
+    "DI-20": "fold.py: apply (end: a recovery turn); views.py: tell (the end logged "
              "with the recovery turn); ending.py (the plan once the fight is over)",
-    "DI-21": "ruleset.py: acts_in",
+    "DI-21": "planner.py: DemonIdolPlanner.acts_in",
 }
 
-# The by-the-book rule ids (ruleset.BOOK's switches): not rules of the demon-idol spec, so
+# The by-the-book rule ids (settings.BOOK's switches): not rules of the demon-idol spec, so
 # not in RULES; each names the DMG page the switch follows. Pages 65-67 are the issue's;
 # 62-64 are our reading of where the DMG treats the matter.
 DMG_RULES = {

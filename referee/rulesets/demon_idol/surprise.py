@@ -23,7 +23,7 @@ def surprise_beats(ruleset: DemonIdol, items: list[Item], segment: int, total: i
             by_letter[item.letter] = [item]
         else:
             found.append(item)
-    for letter, _, _ in ruleset.letters:
+    for letter, _, _ in ruleset.settings.letters:
         step = by_letter.get(letter)
         if not step:
             continue

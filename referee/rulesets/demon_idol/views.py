@@ -98,7 +98,7 @@ def declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> st
     that replaced what it declared (DI-18), never the old declaration."""
     broke = state_of(fight).broken.get((max(fight.round, 1), cid))
     if broke is not None:
-        return f"{ruleset.letter_of['avoid']} {broke} (morale, DI-18)"
+        return f"{ruleset.settings.letter_of['avoid']} {broke} (morale, DI-18)"
     text = one_declared(ruleset, fight, cid, decl)
     if decl.then:  # close, then strike: the whole round's intent in one cell
         first = fight.own_declarations(decl)[0]

@@ -1,8 +1,8 @@
 """phases' table operations, each one act: use a Move or an Action (PH-2, PH-5), delay
 (PH-3), set a status (PH-10, PH-21), change an order (PH-9, PH-20), regroup (PH-7, PH-12),
 wake a calm unit (PH-10), and the manoeuvres (bull rush PH-13, dismount PH-15, subdue
-PH-14). The rules stay where they live: the manoeuvres' dice in manoeuvres.py, the checks
-in the ruleset.
+PH-14), the ruleset's Acting role (`Acts`). The rules stay where they live: the
+manoeuvres' dice in manoeuvres.py, the checks in checks.py.
 
 Every act is of the selected unit (`unit_act`): without one it is refused ("select a unit
 first") and has no form; once the fight is over only a status may still be set, and a unit
@@ -21,19 +21,37 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.options import Acting
 from referee.engine.specs import Act, Field, Form, actor_act
 
 from . import events as ph
 from . import manoeuvres, squads, stats
 from .rounds import KINDS, STATUSES
+from .standing import croaked, now_pos, run_of, statuses
+from .state import State, state_of
 
 if TYPE_CHECKING:
+    from referee.engine.port import Ruleset
+
     from .ruleset import Phases
 
 # what an act of a unit is made of, each given the ruleset, the fight and the unit
 UnitAllowed = Callable[["Phases", Fight, str], str]
 UnitForm = Callable[["Phases", Fight, str], Form]
 UnitRun = Callable[["Phases", Fight, str, Mapping[str, Any], random.Random], list[ev.Event]]
+
+
+class Acts(Acting[State]):
+    """Its table operations: the same for every fight, so made once, with the ruleset."""
+
+    rs: Phases
+
+    def __init__(self, rs: Ruleset[State]) -> None:
+        super().__init__(rs)
+        self._acts = tuple(acts(self.rs))
+
+    def acts(self, fight: Fight) -> list[Act]:
+        return list(self._acts)
 
 
 def acts(rs: Phases) -> list[Act]:
@@ -82,7 +100,7 @@ def unit_allowed(rs: Phases, allowed: UnitAllowed, ends: bool, fight: Fight,
                  actor: str) -> str:
     if ends and fight.ended:
         return "the fight is over: an undo (ctrl+z) takes the end back"
-    out = rs.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
+    out = rs.planner.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
     if out:
         return f"{fight.roster[actor].name} is {out}"
     return allowed(rs, fight, actor)
@@ -96,7 +114,7 @@ def tried(rs: Phases, fight: Fight, actor: str, run: UnitRun, values: Mapping[st
         events = run(rs, fight, actor, values, random.Random(0))
         first = next((e for e in events if isinstance(e, kind)), None)
         if first is not None:
-            rs.check_event(fight, first)
+            rs.schema.check_event(fight, first)
     except RefereeError as error:
         return error.reason
     return ""
@@ -110,10 +128,10 @@ def defaults(form: Form) -> dict[str, Any]:
 
 
 def current_phase(rs: Phases, fight: Fight) -> int:
-    log = rs.state(fight).now
+    log = state_of(fight).now
     if not log.order:
         return 0
-    now = rs.now_pos(fight)
+    now = now_pos(fight)
     return log.order[max(now, 0)]
 
 
@@ -128,7 +146,7 @@ def given_phase(rs: Phases, fight: Fight, values: Mapping[str, Any]) -> int:
 
 def available(rs: Phases, fight: Fight, cid: str) -> list[str]:
     """The kinds the unit has now or will gain later this round."""
-    run = rs.run_of(fight, cid)
+    run = run_of(fight, cid)
     if run is None:
         return []
     return [k for k in KINDS if k in run.held or k in run.fresh]
@@ -137,11 +155,11 @@ def available(rs: Phases, fight: Fight, cid: str) -> list[str]:
 def enemies(rs: Phases, fight: Fight, actor: str) -> list[str]:
     side = fight.roster[actor].side
     return [cid for cid, c in fight.roster.items()
-            if c.side != side and not rs.croaked(fight, cid)]
+            if c.side != side and not croaked(fight, cid)]
 
 
 def riders(rs: Phases, fight: Fight, actor: str) -> list[str]:
-    gone = rs.state(fight).dismounted
+    gone = state_of(fight).dismounted
     return [cid for cid in enemies(rs, fight, actor)
             if fight.roster[cid].stats.get("mount") and cid not in gone]
 
@@ -149,7 +167,7 @@ def riders(rs: Phases, fight: Fight, actor: str) -> list[str]:
 def calm_allies(rs: Phases, fight: Fight, actor: str) -> list[str]:
     side = fight.roster[actor].side
     return [cid for cid, c in fight.roster.items() if c.side == side and cid != actor
-            and "calm" in rs.statuses(fight, cid)]
+            and "calm" in statuses(fight, cid)]
 
 
 def choices(fight: Fight, ids: list[str]) -> tuple[tuple[str, Any], ...]:
@@ -158,9 +176,9 @@ def choices(fight: Fight, ids: list[str]) -> tuple[tuple[str, Any], ...]:
 
 def may_name_leader(rs: Phases, fight: Fight, actor: str, sid: str) -> bool:
     """PH-7: the leader names the next as it drops out; with the leader gone, any member."""
-    leader = rs.state(fight).squads[sid].leader
+    leader = state_of(fight).squads[sid].leader
     return leader is None or leader == actor or leader not in fight.roster or \
-        bool(rs.can_act(fight, leader))
+        bool(rs.planner.can_act(fight, leader))
 
 
 # -- a Move or an Action (PH-2, PH-5) ----------------------------------------------------
@@ -219,7 +237,7 @@ def delay_allowed(rs: Phases, fight: Fight, actor: str) -> str:
 
 def delay_form(rs: Phases, fight: Fight, actor: str) -> Form:
     has = available(rs, fight, actor)
-    run = rs.run_of(fight, actor)
+    run = run_of(fight, actor)
     later = run is not None and run.base_pos is not None and not run.gained
     return Form(f"{fight.roster[actor].name} delays into the next round (PH-3)", (
         Field("move", "keep the Move", "bool", "move" in has or later),
@@ -259,14 +277,14 @@ def run_status(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
 
 
 def order_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    if rs.state(fight).member.get(actor) is None:
+    if state_of(fight).member.get(actor) is None:
         return f"{fight.roster[actor].name} is in no squad"
     return ""
 
 
 def order_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    sid = rs.state(fight).member.get(actor)
-    order = rs.state(fight).squads[sid].order if sid else squads.Order()
+    sid = state_of(fight).member.get(actor)
+    order = state_of(fight).squads[sid].order if sid else squads.Order()
     return Form(f"Squad {sid}: a new order (PH-9)", (
         Field("tactic", "tactic", "choice", order.tactic,
               options=tuple((t, t) for t in squads.TACTICS)),
@@ -278,7 +296,7 @@ def order_form(rs: Phases, fight: Fight, actor: str) -> Form:
 
 def run_order(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
-    sid = rs.state(fight).member.get(actor)
+    sid = state_of(fight).member.get(actor)
     x, y = values.get("x"), values.get("y")
     at = (int(x), int(y)) if x is not None and y is not None else ()
     return [ph.Order(round=max(fight.round, 1), squad=sid or "",
@@ -294,7 +312,7 @@ def regroup_allowed(rs: Phases, fight: Fight, actor: str) -> str:
 
 
 def regroup_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    state = rs.state(fight)
+    state = state_of(fight)
     own = state.member.get(actor)
     side = fight.roster[actor].side
     others = tuple((sid, sid) for sid, s in state.squads.items() if sid != own and any(
@@ -304,7 +322,7 @@ def regroup_form(rs: Phases, fight: Fight, actor: str) -> Form:
     if own and may_name_leader(rs, fight, actor, own):
         leaders += choices(fight, [m for m in state.squads[own].members
                                    if squads.command_unit(fight.roster[m])
-                                   and not rs.can_act(fight, m)])
+                                   and not rs.planner.can_act(fight, m)])
     return Form(f"{fight.roster[actor].name} regroups (an Action, PH-12)", (
         Field("join", "join squad", "choice", "", options=(("(stay)", ""),) + others),
         Field("leave", "leave its squad", "bool", False),
@@ -382,7 +400,7 @@ def run_bull_rush(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any
     targets = [values["target"]] + [o for o in others if o]
     dodging = [values["target"]] if values.get("dodging") else []
     typed = [manoeuvres.real_dice(part) for part in str(values.get("dice") or "").split(";")]
-    return manoeuvres.bull_rush(rs, fight, actor, targets, dodging,
+    return manoeuvres.bull_rush(fight, actor, targets, dodging,
                                 bool(values.get("room", True)),
                                 bool(values.get("simultaneous", False)), phase, rng,
                                 [t for t in typed if t is not None])
@@ -409,7 +427,7 @@ def dismount_form(rs: Phases, fight: Fight, actor: str) -> Form:
 def run_dismount(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
                  rng: random.Random) -> list[ev.Event]:
     phase = given_phase(rs, fight, values)
-    return manoeuvres.dismount(rs, fight, actor, values["target"],
+    return manoeuvres.dismount(fight, actor, values["target"],
                                int(values.get("helpers") or 0), values.get("defense"),
                                phase, manoeuvres.real_dice(values.get("dice")), rng)
 
@@ -435,5 +453,5 @@ def subdue_form(rs: Phases, fight: Fight, actor: str) -> Form:
 def run_subdue(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
                rng: random.Random) -> list[ev.Event]:
     phase = given_phase(rs, fight, values)
-    return manoeuvres.subdue(rs, fight, actor, values["target"], int(values["damage"]),
+    return manoeuvres.subdue(fight, actor, values["target"], int(values["damage"]),
                              phase, manoeuvres.real_dice(values.get("dice")), rng)

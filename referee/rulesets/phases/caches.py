@@ -1,11 +1,11 @@
 """What one fight works out once and keeps from event to event: its units' facts, their
 rounds, its last plans and the tracker's groups.
 
-A `Caches` is made with the fight's first state (`Phases.start`) and handed on by every
+A `Caches` is made with the fight's first state (`Fold.start`) and handed on by every
 state folded from it, so it belongs to that one fight: an undo refolds from a checkpoint
 of the same fight and goes on with it; a fight folded afresh (`Fight.copy`, `Fight.at`:
-a report's worker, a replay, the trial in `Phases.after`) starts with its own. The
-ruleset, shared by all of them and by a worker's thread, keeps none. Within a fight an
+a report's worker, a replay, the trial in `Fold.after`) starts with its own. The
+ruleset and its roles, shared by all of them and by a worker's thread, keep none. Within a fight an
 undo may bring back another history, so each entry is checked against what it was
 worked out from before it is used: by the identity of objects the entry holds (never by
 an `id()`, which a collected object could hand on) or by value.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -15,9 +14,8 @@ from referee.engine.port import dice_roll, roll_event
 
 from . import events as ph
 from . import modifiers, stats
-
-if TYPE_CHECKING:
-    from .ruleset import Phases
+from .standing import effective
+from .state import state_of
 
 KINDS = ("bull-rush", "dismount", "subdue")
 
@@ -37,19 +35,19 @@ def name(fight: Fight, cid: str) -> str:
     return c.name if c else cid
 
 
-def rusher_of(rs: Phases, fight: Fight, cid: str) -> Combatant:
+def rusher_of(fight: Fight, cid: str) -> Combatant:
     """PH-19: a rider counts as its mount (the mount's stats) in a bull rush; once
     dismounted the two are separate units (PH-15)."""
     c = fight.roster[cid]
     mount = c.stats.get("mount")
-    if mount and mount in fight.roster and cid not in rs.state(fight).dismounted:
+    if mount and mount in fight.roster and cid not in state_of(fight).dismounted:
         return fight.roster[mount]
     return c
 
 
-def agile(rs: Phases, fight: Fight, actor: str) -> str:
+def agile(fight: Fight, actor: str) -> str:
     """Why `actor` cannot bull rush (PH-13: Agile; PH-19: a rider as its mount), or ""."""
-    rusher = rusher_of(rs, fight, actor)
+    rusher = rusher_of(fight, actor)
     if not stats.has(rusher, "Agile"):
         return ""
     if rusher.id != actor:
@@ -64,16 +62,16 @@ def rush_dice(c: Combatant) -> str:
     return f"{count}d6"
 
 
-def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
-              dodging: Sequence[str], room: bool, simultaneous: bool, phase: int | None,
+def bull_rush(fight: Fight, actor: str, targets: Sequence[str], dodging: Sequence[str],
+              room: bool, simultaneous: bool, phase: int | None,
               rng: random.Random, typed: Sequence[list[int]] = ()) -> list[ev.Event]:
     """`typed`: real dice, the rusher's first, then each resisting unit's in turn (the
     program rolls any not given)."""
     round_ = max(fight.round, 1)
     if not targets:
         raise IllegalEvent("a bull rush names whom it rushes", ("target",))
-    rusher = rusher_of(rs, fight, actor)
-    why = agile(rs, fight, actor)
+    rusher = rusher_of(fight, actor)
+    why = agile(fight, actor)
     if why:
         raise IllegalEvent(why, ("actor",))
     given = list(typed)
@@ -90,7 +88,7 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
             beaten.append(f"{name(fight, cid)} dodging: loses (PH-13)")
             continue
         real = given.pop(0) if given else None
-        theirs = dice_roll(rush_dice(rusher_of(rs, fight, cid)), rng, real)
+        theirs = dice_roll(rush_dice(rusher_of(fight, cid)), rng, real)
         out.append(roll_event(round_, theirs, f"bull rush, resisting {name(fight, actor)} "
                               "(PH-13)", cid, real is not None))
         if mine.total <= theirs.total:
@@ -114,8 +112,8 @@ def bull_rush(rs: Phases, fight: Fight, actor: str, targets: Sequence[str],
     return out
 
 
-def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
-             defense: int | None, phase: int | None, real: list[int] | None,
+def dismount(fight: Fight, actor: str, rider: str, helpers: int, defense: int | None,
+             phase: int | None, real: list[int] | None,
              rng: random.Random) -> list[ev.Event]:
     """PH-15: 2d6 + 1d6 per other enemy helping, above the mount's modified Defense."""
     round_ = max(fight.round, 1)
@@ -123,7 +121,7 @@ def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
     if not mount:
         raise IllegalEvent(f"{fight.roster[rider].name} rides no mount", ("target",))
     if defense is None:
-        defense = mount_defense(rs, fight, mount, actor)
+        defense = mount_defense(fight, mount, actor)
     roll = dice_roll(f"{2 + helpers}d6", rng, real)
     out: list[ev.Event] = [roll_event(round_, roll, f"dismount of {name(fight, rider)} "
                                       "(PH-15)", actor, real is not None)]
@@ -136,10 +134,10 @@ def dismount(rs: Phases, fight: Fight, actor: str, rider: str, helpers: int,
     return out
 
 
-def mount_defense(rs: Phases, fight: Fight, mount: str, actor: str) -> int:
+def mount_defense(fight: Fight, mount: str, actor: str) -> int:
     """PH-15, PH-16: the mount's modified Defense against the unit that tries."""
-    return rs.effective(fight, mount)[1] + modifiers.elevation_bonus(fight.roster[mount],
-                                                                     fight.roster[actor])
+    return effective(fight, mount)[1] + modifiers.elevation_bonus(fight.roster[mount],
+                                                                  fight.roster[actor])
 
 
 def subdue_outcome(face: int, damage: int) -> tuple[int, bool, str]:
@@ -151,7 +149,7 @@ def subdue_outcome(face: int, damage: int) -> tuple[int, bool, str]:
     return damage, False, f"full normal damage ({damage})"
 
 
-def subdue(rs: Phases, fight: Fight, actor: str, target: str, damage: int,
+def subdue(fight: Fight, actor: str, target: str, damage: int,
            phase: int | None, real: list[int] | None, rng: random.Random) -> list[ev.Event]:
     """PH-14: the attack's damage as Fatigue; d6: 1-3 half, 4-5 full, 6 full normal damage."""
     round_ = max(fight.round, 1)

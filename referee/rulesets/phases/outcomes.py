@@ -9,17 +9,12 @@ save that does not say who dodged or whether there was room is read as it can be
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, Path
 from referee.engine.fight import Fight
 
 from . import events as ph
 from .manoeuvres import mount_defense, rush_dice, rusher_of, subdue_outcome
-
-if TYPE_CHECKING:
-    from .ruleset import Phases
 
 LABELS = {"bull-rush": "bull rush", "dismount": "dismount", "subdue": "subdue"}
 Rolls = list[tuple[int, ev.Roll]]  # each with its index in the log
@@ -83,26 +78,26 @@ def by_unit(rolls: Rolls, parties: tuple[str, ...], rule: str) -> dict[str, tupl
     return out
 
 
-def check(rs: Phases, fight: Fight, event: ph.Manoeuvre) -> None:
+def check(fight: Fight, event: ph.Manoeuvre) -> None:
     rolls = rolls_before(fight, event.kind)
     if not rolls:
         return  # told, not rolled: no dice to contradict
     if event.kind == "bull-rush":
-        check_bull_rush(rs, fight, event, rolls)
+        check_bull_rush(fight, event, rolls)
     elif event.kind == "dismount":
-        check_dismount(rs, fight, event, rolls)
+        check_dismount(fight, event, rolls)
     else:
         check_subdue(event, rolls)
 
 
-def check_bull_rush(rs: Phases, fight: Fight, event: ph.Manoeuvre, rolls: Rolls) -> None:
+def check_bull_rush(fight: Fight, event: ph.Manoeuvre, rolls: Rolls) -> None:
     """PH-13: the rusher must beat every roll; a dodging unit loses; without a square
     for everyone displaced the rush fails."""
     actor = event.actor
     found = by_unit(rolls, (actor,) + event.target, "PH-13")
     totals = {}
     for who, (index, roll) in found.items():
-        count = int(rush_dice(rusher_of(rs, fight, who))[:-2])
+        count = int(rush_dice(rusher_of(fight, who))[:-2])
         totals[who] = total(index, roll, count, who, "PH-13")
     if actor not in totals:
         raise IllegalEvent(f"the dice have no roll for the rusher {actor} (PH-13)", ("actor",))
@@ -133,7 +128,7 @@ def check_bull_rush(rs: Phases, fight: Fight, event: ph.Manoeuvre, rolls: Rolls)
                            f"{', '.join(beaten)} (PH-13)", ("success",))
 
 
-def check_dismount(rs: Phases, fight: Fight, event: ph.Manoeuvre, rolls: Rolls) -> None:
+def check_dismount(fight: Fight, event: ph.Manoeuvre, rolls: Rolls) -> None:
     """PH-15: 2d6 + 1d6 per other enemy helping, above (not equal to) the mount's
     modified Defense."""
     actor = event.actor
@@ -145,7 +140,7 @@ def check_dismount(rs: Phases, fight: Fight, event: ph.Manoeuvre, rolls: Rolls) 
     defense = event.defense
     if defense is None:
         mount = fight.roster[event.target[0]].stats.get("mount")
-        defense = mount_defense(rs, fight, str(mount), actor)
+        defense = mount_defense(fight, str(mount), actor)
     says = rolled > defense
     if says != event.success:
         verb = "beats" if says else "does not beat"
@@ -161,7 +156,7 @@ def check_subdue(event: ph.Manoeuvre, rolls: Rolls) -> None:
         total(index, roll, 1, event.actor, "PH-14: one d6")
 
 
-def check_subdue_damage(rs: Phases, fight: Fight, event: ev.Damage) -> None:
+def check_subdue_damage(fight: Fight, event: ev.Damage) -> None:
     """The damage a subdue's d6 decides (PH-14): 1-3 half Fatigue, 4-5 full Fatigue, 6
     full normal damage; it follows its subdue in the log."""
     log = fight.log

@@ -186,6 +186,18 @@ def check_squads(encounter: Encounter, limits: Mapping[str, int] | None = None) 
                               path + ("leader",))
 
 
+def order_rank(roster: Mapping[str, Combatant], squad: Squad, by: str | None) -> int:
+    """PH-9: the squad's leader, then the Chief Warlord, then highest Leadership."""
+    if by is None or by == squad.leader:
+        return 0
+    c = roster.get(by)
+    if c is None:
+        return 1000
+    if stats.has(c, "Chief Warlord"):
+        return 1
+    return 100 - min(stats.leadership(c), 98)
+
+
 def delaying(table: Mapping[str, Squad]) -> frozenset[str]:
     """PH-20: the members of squads whose tactic is Delay."""
     return frozenset(cid for s in table.values() if s.order.tactic == "delay"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -14,9 +14,18 @@ from . import events as ph
 from . import manoeuvres, modifiers, outcomes, squads, stats
 from .manoeuvres import name
 from .rounds import DROPPED, HELD, KINDS, WORD, RoundLog, Run
-
-if TYPE_CHECKING:
-    from .ruleset import Phases
+from .standing import (
+    at_round,
+    croaked,
+    effective,
+    now_pos,
+    out_of_fight,
+    run_of,
+    runs,
+    statuses,
+    unit,
+)
+from .state import state_of
 
 # On a narrow screen (80 columns) the squad goes first (its heading names it and its
 # leader), the statuses last (the state column keeps the first of them); Hits, Move and
@@ -37,6 +46,11 @@ def names(fight: Fight, ids: list[str]) -> str:
     shown = [name(fight, cid) for cid in ids[:NAMES_SHOWN]]
     more = len(ids) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def side_name(fight: Fight, side: str) -> str:
+    found = fight.encounter.side(side)
+    return found.name if found else side
 
 
 # -- the plan ------------------------------------------------------------------------------
@@ -161,14 +175,14 @@ class Frame:
     """What every phase's beat reads besides the shares; a change in any of it (a new
     round, an order, a surrender) works out every beat again."""
 
-    def __init__(self, rs: Phases, fight: Fight, round_: int) -> None:
-        state = rs.state(fight)
+    def __init__(self, fight: Fight, round_: int, up: bool) -> None:
+        state = state_of(fight)
         self.fight = fight
         self.round = round_
-        self.log = rs.at_round(fight, round_)
-        self.way = "up" if rs.direction == "up" else "down"
+        self.log = at_round(fight, round_, up)
+        self.way = "up" if up else "down"
         self.delaying = self.log.delaying
-        self.surrendered = tuple((s, rs.side_name(fight, s)) for s in state.surrendered)
+        self.surrendered = tuple((s, side_name(fight, s)) for s in state.surrendered)
         # PH-21: the units that left the fight in this round, by their own phase
         self.gone: dict[int, list[tuple[str, str]]] = {}
         for cid, (round_gone, how) in state.out.items():
@@ -214,22 +228,23 @@ class Kept:
         self.frame, self.runs, self.beats, self.lost = frame, runs, beats, lost
 
 
-def plan(rs: Phases, fight: Fight, round_: int) -> Plan:
-    runs = rs.runs(fight, round_)
-    frame = Frame(rs, fight, round_)
-    plans: dict[int, Kept] = rs.state(fight).caches.plans  # the fight's own, never the rs's
+def plan(fight: Fight, round_: int, up: bool, ruleset: str) -> Plan:
+    """The plan of round `round_`, phase by phase, for the ruleset of id `ruleset`."""
+    found = runs(fight, round_, up)
+    frame = Frame(fight, round_, up)
+    plans: dict[int, Kept] = state_of(fight).caches.plans  # the fight's own, never the rs's
     kept = plans.get(round_)
     if kept is not None and kept.frame.same(frame):
         frame.keep(kept.frame)
-        beats, lost = kept_beats(frame, kept, runs)
+        beats, lost = kept_beats(frame, kept, found)
     else:
-        beats, lost = all_beats(frame, runs)
+        beats, lost = all_beats(frame, found)
     if len(plans) > 8:
         plans.clear()
-    plans[round_] = Kept(frame, runs, beats, lost)
-    out = Plan(rs.id, round_, list(beats))
-    for _side, side_name in frame.surrendered:
-        out.notes.append(f"{side_name} has surrendered (PH-10)")
+    plans[round_] = Kept(frame, found, beats, lost)
+    out = Plan(ruleset, round_, list(beats))
+    for _side, named in frame.surrendered:
+        out.notes.append(f"{named} has surrendered (PH-10)")
     return out
 
 
@@ -347,13 +362,13 @@ def beat(frame: Frame, pos: int, here: Inputs, lost: Lost) -> Beat:
                 tag=f"phase {phase}", note=f"{len(holding)} holding" if holding else "")
 
 
-def ended(rs: Phases, fight: Fight, plan: Plan, at: int) -> Plan:
+def ended(fight: Fight, plan: Plan, at: int, up: bool) -> Plan:
     """The plan of the round the fight ended in: what was not done never will be (its
     actions marked skipped, so no beat is current), and the phases after the one it
     ended in gain and hold nothing (PH-3: what a unit held lapses). New beats: the kept
     ones are shared with later plans."""
     done = fight.resolved.get(plan.round, set())
-    log = rs.at_round(fight, plan.round)
+    log = at_round(fight, plan.round, up)
     where = f"phase {log.order[at]}" if 0 <= at < len(log.order) else "its first phase"
     why = f"the fight ended in {where}: nothing more is gained or held (PH-3)"
     beats = []
@@ -403,19 +418,19 @@ def will_gain(run: Run, kind: str) -> bool:
     return not run.unit.bound
 
 
-def statuses_now(rs: Phases, fight: Fight, cid: str, run: Run | None) -> list[str]:
+def statuses_now(fight: Fight, cid: str, run: Run | None) -> list[str]:
     """The unit's statuses as the round stands now (`run`, from `now_run`): a stun that
     will take a Move or Action it has yet to gain shows until it does (PH-10)."""
-    words = rs.statuses(fight, cid)
+    words = statuses(fight, cid)
     if run is not None and run.stun and "stunned" not in words:
         words.append("stunned")
     return words
 
 
-def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
+def now_run(fight: Fight, cid: str) -> tuple[Run | None, int]:
     from .rounds import simulate
 
-    state = rs.state(fight)
+    state = state_of(fight)
     log = state.now
     # where the round is hangs on what was resolved, which a Resolve adds to the fight's
     # set of the round in place (the state stays): kept while it is the same set, as
@@ -429,7 +444,7 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
         if kept[0] is not done:
             state.memo["now"] = (done, size, kept[2], now)
     else:
-        now = rs.now_pos(fight)
+        now = now_pos(fight)
         state.memo["now"] = (done, size, frozenset(done or ()), now)
     if cid not in log.fighting and cid not in log.start and cid not in log.ops:
         return None, now
@@ -438,34 +453,34 @@ def now_run(rs: Phases, fight: Fight, cid: str) -> tuple[Run | None, int]:
     key2 = ("now-run", cid, now)
     run = state.memo.get(key2)
     if run is None:
-        run = simulate(log, rs.unit(fight, cid), upto=now)
+        run = simulate(log, unit(fight, cid), upto=now)
         state.memo[key2] = run
     return run, now
 
 
-def cells(rs: Phases, fight: Fight, cid: str) -> dict[str, Cell]:
-    state = rs.state(fight)
+def cells(fight: Fight, cid: str) -> dict[str, Cell]:
+    state = state_of(fight)
     c = fight.roster[cid]
     sid = state.member.get(cid)
     squad = state.squads.get(sid) if sid else None
     squad_text = ""
     if squad is not None:
         squad_text = f"{squad.id}★" if squad.leader == cid else squad.id
-    com, dfn = rs.effective(fight, cid)
+    com, dfn = effective(fight, cid)
     base_c, base_d = stats.combat(c), stats.defense(c)
     tone = "bad" if (com, dfn) < (base_c, base_d) else "good" if (com, dfn) > (
         base_c, base_d) else ""
-    run, now = now_run(rs, fight, cid)
+    run, now = now_run(fight, cid)
     order = state.now.order
     status = fight.status[cid]
     fatigue = status.marks.get("fatigue", 0)
     hits = f"{status.hp}/{status.max_hp}" + (f" F{fatigue}" if fatigue else "")
-    words = statuses_now(rs, fight, cid, run)
+    words = statuses_now(fight, cid, run)
     move, action = kind_cell(run, "move", now, order), kind_cell(run, "action", now, order)
     if state.over:  # the fight is over: what was done stays, nothing is held or to come
         move, action = over_cell(run, "move"), over_cell(run, "action")
         words = [w for w in words if w != "stunned" or run is None or not run.stun]
-    words += bearing(rs, fight, cid)
+    words += bearing(fight, cid)
     return {
         "squad": Cell(squad_text, "strong" if squad and squad.leader == cid else ""),
         "phase": Cell(str(base_c)),
@@ -477,10 +492,10 @@ def cells(rs: Phases, fight: Fight, cid: str) -> dict[str, Cell]:
     }
 
 
-def bearing(rs: Phases, fight: Fight, cid: str) -> list[str]:
+def bearing(fight: Fight, cid: str) -> list[str]:
     """What it carries, drags or rides (PH-18, PH-19), beside its statuses: why a
     carrier has no Action, and that a rider is still mounted until a dismount."""
-    state = rs.state(fight)
+    state = state_of(fight)
     out = []
     bound = state.bound.get(cid)
     if bound:
@@ -501,10 +516,10 @@ def over_cell(run: Run | None, kind: str) -> Cell:
     return Cell("—", "dim")
 
 
-def facts(rs: Phases, fight: Fight, cid: str) -> dict[str, Any]:
-    state = rs.state(fight)
-    run = rs.run_of(fight, cid)
-    com, dfn = rs.effective(fight, cid)
+def facts(fight: Fight, cid: str) -> dict[str, Any]:
+    state = state_of(fight)
+    run = run_of(fight, cid)
+    com, dfn = effective(fight, cid)
     c = fight.roster[cid]
     chosen = state.chosen.get(cid, stats.modifiers(c))
     sid = state.member.get(cid)
@@ -516,24 +531,24 @@ def facts(rs: Phases, fight: Fight, cid: str) -> dict[str, Any]:
         "ready": [k for k in KINDS if run is not None and k in run.fresh],
         "used": [k for k in KINDS if run is not None and k in run.used],
         "gained": list(run.gained) if run is not None else [],
-        "statuses": rs.statuses(fight, cid),
+        "statuses": statuses(fight, cid),
         "fatigue": fight.status[cid].marks.get("fatigue", 0),
         "modifiers": list(chosen),
         "attacks": modifiers.attacks(c, chosen),
         "leader": sid is not None and state.squads[sid].leader == cid,
         "tactic": state.squads[sid].order.tactic if sid is not None else None,
         "mounted": bool(c.stats.get("mount")) and cid not in state.dismounted,
-        "rush_dice": manoeuvres.rush_dice(manoeuvres.rusher_of(rs, fight, cid)),
+        "rush_dice": manoeuvres.rush_dice(manoeuvres.rusher_of(fight, cid)),
         "elevation_defense": dfn + 4 * min(stats.elevation(c), 4),
     }
 
 
-def status_parts(rs: Phases, fight: Fight) -> list[str]:
-    state = rs.state(fight)
+def status_parts(fight: Fight) -> list[str]:
+    state = state_of(fight)
     log = state.now
     parts = []
     if log.order and not state.over:  # once over, no phase is under way
-        now = rs.now_pos(fight)
+        now = now_pos(fight)
         if now >= 0:
             parts.append(f"phase {log.order[now]} ({now + 1}/{len(log.order)})")
         else:
@@ -541,14 +556,14 @@ def status_parts(rs: Phases, fight: Fight) -> list[str]:
     if state.squads:
         parts.append(f"{len(state.squads)} squads")
     for side in state.surrendered:
-        parts.append(f"{rs.side_name(fight, side)} surrendered (PH-10)")
+        parts.append(f"{side_name(fight, side)} surrendered (PH-10)")
     return parts
 
 
 # -- the log -------------------------------------------------------------------------------
 
 
-def tell(rs: Phases, fight: Fight, event: ev.Event) -> str | None:
+def tell(fight: Fight, event: ev.Event) -> str | None:
     if isinstance(event, ph.Use):
         word = WORD.get(event.what, event.what)
         text = f"{name(fight, event.actor)} takes its {word} in phase {event.phase}"
@@ -592,39 +607,39 @@ def tell(rs: Phases, fight: Fight, event: ev.Event) -> str | None:
         return (f"{name(fight, event.actor)}'s {kind} against {targets} {verdict}"
                 f"{cost}" + (f": {event.result}" if event.result else ""))
     if isinstance(event, ph.Surrender):
-        return (f"{rs.side_name(fight, event.side)} surrenders: every unit calm, "
+        return (f"{side_name(fight, event.side)} surrenders: every unit calm, "
                 "incapacitated or croaked (PH-10)")
     if isinstance(event, ev.Damage):
         return tell_damage(fight, event)
     if isinstance(event, ev.Resolve) and event.actions:
         return tell_resolve(fight, event)
     if isinstance(event, ev.End):
-        return tell_end(rs, fight, event)
+        return tell_end(fight, event)
     return None
 
 
-def tell_end(rs: Phases, fight: Fight, event: ev.End) -> str:
+def tell_end(fight: Fight, event: ev.End) -> str:
     """The fight is over: how each side stands (PH-10, PH-21), and what the units held
     lapses (PH-3: a delay keeps into the next round, and there is none)."""
     text = "the fight is over" + (f": {event.note}" if event.note else "")
-    sides = "; ".join(side_at_end(rs, fight, side.id) for side in fight.encounter.sides)
-    runs = rs.runs(fight, rs.state(fight).now.round)
-    holding = sum(1 for run in runs.values() if run.held or run.fresh & run.keep)
+    sides = "; ".join(side_at_end(fight, side.id) for side in fight.encounter.sides)
+    now = runs(fight, state_of(fight).now.round, False)  # the round it ended in
+    holding = sum(1 for run in now.values() if run.held or run.fresh & run.keep)
     lapse = f"; the delayed Moves and Actions of {holding} unit{'s' if holding != 1 else ''} " \
         "lapse (PH-3)" if holding else ""
     return f"{text} — {sides}{lapse}"
 
 
-def side_at_end(rs: Phases, fight: Fight, side: str) -> str:
+def side_at_end(fight: Fight, side: str) -> str:
     """"Harrowgate: 6 of 8 standing, 2 croaked", or "... surrendered (PH-10)"."""
-    state = rs.state(fight)
-    name_ = rs.side_name(fight, side)
+    state = state_of(fight)
+    name_ = side_name(fight, side)
     if side in state.surrendered:
         return f"{name_} surrendered (PH-10)"
     units = [cid for cid, c in fight.roster.items() if c.side == side]
     gone: dict[str, int] = {}
     for cid in units:
-        how = "croaked" if rs.croaked(fight, cid) else rs.out_of_fight(fight, cid)
+        how = "croaked" if croaked(fight, cid) else out_of_fight(fight, cid)
         if how:
             gone[how] = gone.get(how, 0) + 1
     standing = len(units) - sum(gone.values())
@@ -668,12 +683,12 @@ def tell_resolve(fight: Fight, event: ev.Resolve) -> str:
                                     for words, who in whose.items())
 
 
-def squad_line(rs: Phases, fight: Fight, sid: str) -> str:
-    squad = rs.state(fight).squads[sid]
+def squad_line(fight: Fight, sid: str) -> str:
+    squad = state_of(fight).squads[sid]
     leader = name(fight, squad.leader) if squad.leader else "none"
-    alive = [m for m in squad.members if not rs.croaked(fight, m)]
+    alive = [m for m in squad.members if not croaked(fight, m)]
     word = ""
-    if squad.leader is None or rs.croaked(fight, squad.leader):
+    if squad.leader is None or croaked(fight, squad.leader):
         others = [m for m in alive if squads.command_unit(fight.roster[m])]
         word = " — leader down: Regroup names " + (names(fight, others) if others else
                                                    "nobody: the squad dissolves") + " (PH-7)"

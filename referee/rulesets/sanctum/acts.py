@@ -20,7 +20,8 @@ from referee.engine.fight import Fight
 from referee.engine.specs import Act, Field, Form, Progress, Report
 
 from . import events as se
-from .ruleset import OVER
+from . import turns
+from .turns import OVER
 from .views import tell, turn_json
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def listed(rs: Sanctum, fight: Fight) -> str:
     turn lists none ("" when there are some)."""
     if fight.ended:
         return OVER
-    return "" if rs.pairs(fight) else UNLISTED
+    return "" if turns.pairs(fight, rs.fold.state(fight)) else UNLISTED
 
 
 # -- fight the turn (SA-1 .. SA-10) --------------------------------------------------------
@@ -68,7 +69,8 @@ def fight_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
     why = listed(rs, fight)
     if why:
         return why
-    return "every combat of this turn is fought" if rs.fought(fight, fight.round) else ""
+    done = turns.fought(rs.fold.state(fight), fight.round)
+    return "every combat of this turn is fought" if done else ""
 
 
 def fight(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any],
@@ -77,12 +79,12 @@ def fight(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any
     odds): none once the turn is fought. An ended fight or a turn with no combats is
     refused in `pending`'s words."""
     seed = values.get("seed")
-    return rs.pending(fight, None if seed is None else int(seed))[0]
+    return rs.fold.pending(fight, None if seed is None else int(seed))[0]
 
 
 def turn_start(rs: Sanctum, fight: Fight) -> Fight:
     """The fight as its turn's combats began: what a run fought on a copy starts from."""
-    return rs.turn_start(fight)[0]
+    return turns.turn_start(fight)[0]
 
 
 def fight_told(rs: Sanctum, fight: Fight, made: Any, save: str) -> list[str]:
@@ -91,7 +93,7 @@ def fight_told(rs: Sanctum, fight: Fight, made: Any, save: str) -> list[str]:
     steps: list[ev.Event] = list(made)
     seed = next((e.seed for e in steps if isinstance(e, se.Combat) and e.seed is not None),
                 None)
-    seed = rs.turn_seed(fight) if seed is None else seed
+    seed = rs.fold.turn_seed(fight) if seed is None else seed
     heading = f"{fight.encounter.title} — turn {max(fight.round, 1)}, seed {seed}"
     if steps:
         return [heading]
@@ -149,8 +151,9 @@ def odds_summary(fight: Fight, made: Any) -> dict[str, Any]:
 def pairs_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
     if fight.ended:
         return OVER
-    turn = rs.pairs_turn(fight)
-    if turn not in rs.state(fight).pairs:
+    state = rs.fold.state(fight)
+    turn = turns.pairs_turn(fight, state)
+    if turn not in state.pairs:
         return ""
     if turn == max(fight.round, 1):
         return f"turn {turn} already lists its combats (SA-2): F fights them"
@@ -158,8 +161,8 @@ def pairs_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
 
 
 def pairs_form(rs: Sanctum, fight: Fight, actor: str | None) -> Form:
-    turn = rs.pairs_turn(fight)
-    default = "; ".join(f"{a} {b}" for a, b in rs.hostile_pairs(fight))
+    turn = turns.pairs_turn(fight, rs.fold.state(fight))
+    default = "; ".join(f"{a} {b}" for a, b in turns.hostile_pairs(fight))
     # with no pair to offer, the placeholder says why: an example naming the roster's
     # groups would read as groups still to fight, wiped out or not
     help = "" if default else "no hostile groups standing: E ends the fight"
@@ -174,7 +177,21 @@ def pairs(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any
     why = pairs_allowed(rs, fight, actor)
     if why:
         raise IllegalEvent(why)
-    event = se.Combats(round=rs.pairs_turn(fight),
-                       pairs=rs.read_pairs(str(values.get("pairs") or "")))
-    rs.check_pairs(fight, event)  # the event's own checks, before it is written
+    event = se.Combats(round=turns.pairs_turn(fight, rs.fold.state(fight)),
+                       pairs=read_pairs(str(values.get("pairs") or "")))
+    rs.schema.check_pairs(fight, event)  # the event's own checks, before it is written
     return [event]
+
+
+def read_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """`red-1 blue-1; blue-1 red-1` (or one pair a line) as pairs."""
+    out = []
+    for part in text.replace("\n", ";").split(";"):
+        words = part.replace(",", " ").split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise IllegalEvent(f"a pair is two groups, not {part.strip()!r} (write "
+                               "'red-1 blue-1; blue-1 red-1')", ("pairs",))
+        out.append((words[0], words[1]))
+    return tuple(out)

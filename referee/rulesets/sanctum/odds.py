@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.record import field, record
 from referee.engine.specs import Chart, Report, ReportRun, Series
 
-from . import sim
+from . import sim, turns
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -119,11 +119,12 @@ def pool_context() -> Any:
 
 
 def setup_of(ruleset: Sanctum, fight: Fight) -> Setup:
-    base, _, _ = ruleset.turn_start(fight)
-    roster = ruleset.roster(base)
-    pairs = ruleset.pairs(base)
+    base, _, _ = turns.turn_start(fight)
+    state = ruleset.fold.state(base)
+    roster = turns.roster(ruleset, base, state)
+    pairs = turns.pairs(base, state)
     sides = list(dict.fromkeys(roster.side[g] for pair in pairs for g in pair))
-    return Setup(roster, ruleset.hit_points(base), pairs, sides)
+    return Setup(roster, turns.hit_points(base), pairs, sides)
 
 
 def run_odds(ruleset: Sanctum, fight: Fight, runs: int, seed: int, workers: int = 1,

@@ -1,0 +1,285 @@
+"""The roles every ruleset fills: its roster schema, its fold, its planner, its tracker
+view and its damage form. Each is a small class with a working default; a ruleset names
+its own subclass of a role in `Ruleset.ROLES` and overrides the few hooks it needs.
+
+A role reaches the rest of its ruleset through `self.rs` (`self.rs.tracker`,
+`self.rs.fold` ...) and the ruleset's state of a fight through `self.state(fight)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+from . import events as ev
+from .errors import IllegalDeclaration
+from .specs import Cell, Column, Field
+
+if TYPE_CHECKING:
+    from .fight import Fight, Status
+    from .model import Combatant, Encounter, Schemas
+    from .plan import Plan
+    from .port import Ruleset
+
+
+S = TypeVar("S")
+
+
+class Role(Generic[S]):
+    """One part of a ruleset, asked for by what it does."""
+
+    def __init__(self, rs: Ruleset[S]) -> None:
+        self.rs = rs
+
+    def state(self, fight: Fight) -> S:
+        """The ruleset's state as the fight's fold has it now (held untyped there)."""
+        return cast(S, fight.rs)
+
+
+class RosterSchema(Role[S]):
+    """What a save of this ruleset may hold: the keys it adds to the roster, the gear
+    its combatants carry, its own events, and its checks of both."""
+
+    # the gear lists its combatants carry: set-up offers only these (a file may hold more)
+    GEAR: ClassVar[tuple[str, ...]] = ("weapons", "spells")
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def spell_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def side_fields(self) -> tuple[Field, ...]:
+        return ()
+
+    def encounter_fields(self) -> tuple[Field, ...]:
+        """Top-level keys of a save (squads, groups ...)."""
+        return ()
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        """Its own event types; one with a core type's name takes the core's place."""
+        return ()
+
+    @property
+    def schemas(self) -> Schemas:
+        found: Schemas | None = self.__dict__.get("_schemas")
+        if found is None:
+            from .model import Schemas
+
+            found = self.__dict__["_schemas"] = Schemas(self)
+        return found
+
+    @property
+    def reader(self) -> ev.EventReader:
+        found: ev.EventReader | None = self.__dict__.get("_reader")
+        if found is None:
+            from .model import read_combatant
+
+            schemas = self.schemas
+            found = self.__dict__["_reader"] = ev.EventReader(
+                ev.event_types(self.events()),
+                lambda data, path: read_combatant(data, path, schemas))
+        return found
+
+    def event(self, kind: str, **values: Any) -> ev.Event:
+        """An event of this ruleset's class for `kind` (its own declare, initiative ...)."""
+        return self.reader.types[kind](**values)
+
+    def check_encounter(self, encounter: Encounter) -> None:
+        """Rules over the whole roster (squad sizes, groups of one side ...)."""
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        """Refuse an event the rules do not allow now (`IllegalEvent`)."""
+        if isinstance(event, ev.Declare):
+            from .options import Declaring
+
+            declaring = self.rs.role(Declaring)
+            if declaring is None:
+                raise IllegalDeclaration(f"{self.rs.id} takes no declarations: its "
+                                         "combatants act through its acts", ("action",))
+            declaring.check_declaration(fight, event)
+
+
+class Fold(Role[S]):
+    """The ruleset's part of the fold of the log: its own state (immutable, typed `S`)
+    and what each event does to it and to the combatants."""
+
+    SHAPING: ClassVar[frozenset[str]] = frozenset({
+        "declare", "initiative", "join", "surprise", "morale", "end", "death", "damage",
+        "heal"})
+
+    def start(self, fight: Fight) -> S:
+        """The ruleset's state before any event (immutable; `apply` returns a new one)."""
+        return cast(S, None)
+
+    def apply(self, fight: Fight, state: S, event: ev.Event) -> S:
+        """The state after `event`; never changes `state` itself."""
+        return state
+
+    def new_round(self, fight: Fight, state: S) -> S:
+        """The fold enters a new round (before the event that opens it is applied): the
+        state for it. Statuses may change in place: they are the fold's own copies."""
+        return state
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        """Per-combatant values it keeps beside hit points (Stress, wounds ...)."""
+        return {}
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        """Whether `event` can change a plan (a new plan is worked out after it)."""
+        return event.TYPE in self.SHAPING
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        status.hp -= event.amount
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        status.hp = min(status.max_hp, status.hp + event.amount)
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        """Events the rules add once `event` is in the log (spells lost, deaths)."""
+        return []
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        """Events the rules add when the current round ends (bleeding, lapses)."""
+        return []
+
+
+class Planner(Role[S]):
+    """Who acts when: the plan of a round, and who can no longer act in it."""
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        from .plan import Plan
+
+        return Plan(self.rs.id, round_, [])
+
+    def plan_round(self, fight: Fight) -> int:
+        """The round `referee plan` shows: the latest with declarations by default."""
+        rounds = [r for r, items in fight.declarations.items() if items]
+        return max(rounds) if rounds else max(fight.round, 1)
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        """Why `cid` cannot act now ("" when it can): dead, dying, down, surprised."""
+        return "dead" if fight.status[cid].dead else ""
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        """(rule, why) when `cid` can no longer take its action in beat `beat` of the
+        current round's plan; None when it can."""
+        why = self.can_act(fight, cid)
+        return ("", why) if why else None
+
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        """The plan with every action not yet done whose actor can no longer act marked
+        skipped (`"skipped"` on the action and a line in `plan.skipped`, with the rule)."""
+        from .plan import action_key
+
+        if plan.round != max(fight.round, 1):
+            return plan  # a round gone by: its plan is what happened
+        done = fight.resolved.get(plan.round, set())
+        for number, beat in enumerate(plan.beats, start=1):
+            for index, action in enumerate(beat.actions):
+                if action_key(beat, action) in done or action.flag("skipped"):
+                    continue
+                found = self.unable(fight, action.actor, number)
+                if found is None:
+                    continue
+                rule, why = found
+                beat.actions[index] = action.with_extra(skipped=why)
+                entry = {"actor": action.actor, "action": action.action, "why": why}
+                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        return plan
+
+
+class Tracker(Role[S]):
+    """What the tracker, the status line, the log and the players' view show of a
+    fight, in the ruleset's own words."""
+
+    @property
+    def players_see_own(self) -> str:
+        """What the players' view shows of the players' own side: "words" (as for the
+        enemy) or "hit points". Exact enemy hit points are never shown."""
+        seen: str = self.rs._players_see_own
+        return seen
+
+    def columns(self) -> tuple[Column, ...]:
+        return (Column("hp", "hp"),)
+
+    def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
+        status = fight.status[cid]
+        return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
+
+    def state_word(self, fight: Fight, cid: str) -> str:
+        """"" when fine; else dead, dying, down ... in the ruleset's own words."""
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        return "down" if status.hp <= 0 else ""
+
+    def public_word(self, fight: Fight, cid: str) -> str:
+        """A combatant's state as the players may see it: words, never exact hit points
+        (unhurt, wounded, badly wounded, down, dead)."""
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        if self.state_word(fight, cid) or status.hp <= 0:
+            return "down"
+        if status.hp >= status.max_hp:
+            return "unhurt"
+        return "wounded" if status.hp * 2 > status.max_hp else "badly wounded"
+
+    def facts(self, fight: Fight, cid: str) -> dict[str, Any]:
+        """A combatant's state as plain data (JSON views, state scenarios)."""
+        status = fight.status[cid]
+        return {"hp": status.hp, "max_hp": status.max_hp, "dead": status.dead,
+                "conditions": dict(status.conditions),
+                "condition": self.state_word(fight, cid) or "fine"}
+
+    def fight_facts(self, fight: Fight) -> dict[str, Any]:
+        """The fight's ruleset state as plain data (JSON views, state scenarios)."""
+        return {}
+
+    def status_parts(self, fight: Fight) -> list[str]:
+        """What the status line says of this round (the dice, counts ...)."""
+        return []
+
+    def phase_word(self, fight: Fight) -> str:
+        """Where the round stands, in the status line: a ruleset with no declarations
+        names its own steps."""
+        return fight.phase
+
+    def announced(self) -> tuple[str, ...]:
+        """The event types the rules add that the referee is told of as they happen
+        (a death, a spell lost), beyond the log."""
+        return ("death",)
+
+    def notices(self, fight: Fight) -> list[tuple[str, str]]:
+        """What the referee must be told now: (title, text), e.g. morale checks due."""
+        return []
+
+    def tell(self, fight: Fight, event: ev.Event) -> str | None:
+        """One log line for an event of its own (None: the core tells it)."""
+        return None
+
+
+class Damage(Role[S]):
+    """The damage form: what it offers, what more it asks, and the events a hit is
+    entered as."""
+
+    def damage_default(self, fight: Fight, source: str | None) -> str:
+        """What the damage form offers: the acting weapon's damage."""
+        from .forms import weapon_damage
+
+        return weapon_damage(fight, source) or "1d6"
+
+    def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
+        """Extra fields of the damage form (critical ...)."""
+        return ()
+
+    def damage_events(self, fight: Fight, hit: ev.Damage,
+                      values: Mapping[str, Any]) -> list[ev.Event]:
+        """The events a hit from the damage form is entered as, given the answers to
+        `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
+        damage event itself."""
+        return [hit]

@@ -1,0 +1,100 @@
+"""agility-order's part of the fold (state.py holds what it keeps): a new round's budgets
+and lineup Agility, each event's mark, a hit's damage through armour (AO-11), and what
+the rules add: a hit's wound, the battle's end (AO-15)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight, Status
+from referee.engine.record import replace
+from referee.engine.roles import Fold
+
+from . import events as ao
+from . import lineup as lu
+from . import state as st
+from . import units, wounds
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import AgilityOrder
+
+
+class AgilityFold(Fold[State]):
+    rs: AgilityOrder
+
+    def start(self, fight: Fight) -> State:
+        return State()
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if event.round > state.round:
+            state = st.new_round(state, event.round, {cid: units.agility(fight, state, cid)
+                                                      for cid in fight.roster})
+        state = wounds.folded(fight, state, event)
+        if isinstance(event, ao.Initiative):
+            ties = dict(state.ties)
+            for cid, value in event.ties.items():
+                ties[cid] = ties.get(cid, ()) + (value,)
+            return replace(state, ties=ties)
+        if isinstance(event, ao.Delay):
+            delayed = (event.actor, event.after, self._after_tail(fight, event))
+            return replace(state, delays=state.delays + (delayed,))
+        if isinstance(event, ao.Spend):
+            return self._apply_spend(fight, state, event)
+        if isinstance(event, ao.Attack):
+            return st.attack(state, event)
+        if isinstance(event, ao.Wound):
+            return st.wound(state, event)
+        if isinstance(event, ev.Heal):
+            return st.heal(state, event, self.rs.heal_removes)
+        if isinstance(event, ev.End):
+            victors = units.victors(fight)
+            winners = [cid for cid, c in fight.roster.items() if c.side in victors]
+            return st.end(state, tuple(victors), winners)
+        return state
+
+    def _apply_spend(self, fight: Fight, state: State, event: ao.Spend) -> State:
+        later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(
+            event.round, set())
+        out = st.spend(state, event.actor, event.aa, event.ma, event.ba, later)
+        if event.use in st.BOUGHT:
+            out = st.bought(out, event.actor, event.use)
+        if event.use == "move" and event.ma:
+            out = replace(out, moved={**out.moved, event.actor: event.how or ""})
+        if event.mp:
+            out = replace(out, mp_spent={**out.mp_spent, event.actor:
+                                         out.mp_spent.get(event.actor, 0) + event.mp})
+        return out
+
+    def _after_tail(self, fight: Fight, event: ao.Delay) -> tuple[str, ...]:
+        """AO-3: the units after `event.after` in the lineup as the delay is made: where
+        the delayed unit goes if `after` falls or flees before its turn."""
+        if event.after is None:
+            return ()
+        order = [s.cid for s in lu.lineup(fight, event.round, self.rs.tie_mode).slots]
+        return tuple(order[order.index(event.after) + 1:]) if event.after in order else ()
+
+    def shapes_plan(self, event: ev.Event) -> bool:
+        return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        """AO-11: a hit entered as damage alone goes through the target's armour."""
+        status.hp -= wounds.net(fight, self.state(fight), event)
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        """AO-11: a hit entered as damage alone that deals 6+ net wounds; AO-15: the
+        battle ends when one team has nobody standing."""
+        return (wounds.wound_of_hit(fight, event, self.rs.wound_at)
+                + self._battle_over(fight, event))
+
+    def _battle_over(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        if fight.ended or event.TYPE not in ("damage", "death", "condition"):
+            return []
+        sides = units.standing_sides(fight)
+        if len(sides) > 1 or len({c.side for c in fight.roster.values()}) < 2:
+            return []
+        names = [s.name for s in fight.encounter.sides if s.id in sides]
+        victors = ", ".join(names) or "nobody"
+        return [ev.End(round=max(fight.round, 1),
+                       note=f"the battle is over: {victors} stand (AO-15)")]

@@ -1,0 +1,78 @@
+"""agility-order's plan: each unit's turn in the lineup (AO-1 … AO-3), the lineup kept
+while the log stays the same, and whose turn it is now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.errors import IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.roles import Planner
+
+from . import lineup as lu
+from . import units
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import AgilityOrder
+
+KEPT = 64  # lineups kept (by plan revision and round) before the cache starts afresh
+
+
+class AgilityPlanner(Planner[State]):
+    rs: AgilityOrder
+
+    def __init__(self, rs: AgilityOrder) -> None:
+        super().__init__(rs)
+        self._lineups: dict[tuple[int, int, int], lu.Lineup] = {}
+
+    def lineup(self, fight: Fight, round_: int) -> lu.Lineup:
+        key = (fight.plan_revision, round_, fight.round)
+        found = self._lineups.get(key)
+        if found is None:
+            if len(self._lineups) > KEPT:
+                self._lineups.clear()
+            found = self._lineups[key] = lu.lineup(fight, round_, self.rs.tie_mode)
+        return found
+
+    def plan_round(self, fight: Fight) -> int:
+        return max(fight.round, 1)
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        found = self.lineup(fight, round_)
+        beats = [Beat([PlannedAction(s.cid, "turn")], list(s.rules), list(s.why),
+                      {"agility": s.agility}) for s in found.slots]
+        plan = Plan(self.rs.id, round_, beats)
+        plan.skipped = [dict(item) for item in found.skipped]
+        if found.unrolled:
+            plan.notes.append("ties to roll (t): " + ", ".join(found.unrolled))
+        return plan
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        return units.can_act(fight, cid)
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        return None  # the lineup leaves out who takes no turn, and lists them as skipped
+
+    def turn(self, fight: Fight, round_: int | None = None) -> str | None:
+        """Whose turn it is: the lineup's first unit not done this round."""
+        round_ = max(fight.round, 1) if round_ is None else round_
+        done = fight.resolved.get(round_, set()) if round_ <= fight.round else set()
+        for slot in self.lineup(fight, round_).slots:
+            if f"{slot.cid}:turn" not in done:
+                return slot.cid
+        return None
+
+    def on_turn(self, fight: Fight, cid: str, round_: int, what: str) -> None:
+        now = self.turn(fight, round_)
+        if now != cid:
+            who = f"{fight.roster[now].name}'s" if now else "nobody's (the round is over)"
+            raise IllegalEvent(f"it is {who} turn, not {fight.roster[cid].name}'s: "
+                               f"{what} on its own turn", ("actor",))
+
+    def ties_due(self, fight: Fight) -> list[str]:
+        """AO-1: the tied units still to roll (or roll again) in this round's lineup."""
+        if self.rs.tie_mode == "players":
+            return []
+        return list(self.lineup(fight, max(fight.round, 1)).unrolled)

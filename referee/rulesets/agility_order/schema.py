@@ -1,0 +1,96 @@
+"""What an agility-order save may hold: its units' numbers and weapons, its own events,
+and the checks of both (the dice and numbers in checks.py, a turn's own in turns.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine import events as ev
+from referee.engine.errors import IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.roles import RosterSchema
+from referee.engine.specs import Field
+
+from . import checks, stats, turns, units
+from . import events as ao
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import AgilityOrder
+
+
+class AgilitySchema(RosterSchema[State]):
+    rs: AgilityOrder
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def weapon_fields(self) -> tuple[Field, ...]:
+        return stats.WEAPON
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return ao.EVENTS
+
+    def check_encounter(self, encounter: Any) -> None:
+        for index, c in enumerate(encounter.combatants):
+            checks.numbers(c.stats, ("combatants", index))
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        rs = self.rs
+        checks.round_ahead(fight, event)
+        for name in ("actor", "target", "after", "by"):
+            cid = getattr(event, name, None)
+            if isinstance(cid, str) and event.TYPE in (
+                    "delay", "spend", "attack", "wound") and cid not in fight.roster:
+                known = ", ".join(fight.roster)
+                raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})", (name,))
+        if isinstance(event, ao.Initiative):
+            checks.ties(fight, event, rs.tie_mode)
+        elif isinstance(event, ao.Delay):
+            turns.delay(rs, fight, event)
+        elif isinstance(event, ao.Spend):
+            turns.spend(rs, fight, event)
+        elif isinstance(event, ao.Attack):
+            checks.attack_dice(fight, event, rs.chain_dice)
+            turns.attack(rs, fight, event.actor, event.target, free=event.free,
+                         extra=event.extra, granted=event.granted, round_=event.round)
+        elif isinstance(event, ev.Roll):
+            checks.roll_total(event)
+        elif isinstance(event, ao.Wound):
+            self._check_wound(fight, event)
+        elif isinstance(event, ao.Heal) and event.wound is not None:
+            had = len(self.state(fight).wounds.get(event.target, ()))
+            if event.wound > had:
+                raise IllegalEvent(f"{event.target} has {had} wound(s), not a wound "
+                                   f"{event.wound} to remove", ("wound",))
+        elif isinstance(event, ev.Join) and event.combatant is not None:
+            checks.join(fight, event)
+            self._check_summon(fight, event.combatant)
+
+    def _check_wound(self, fight: Fight, e: ao.Wound) -> None:
+        if e.effect is not None and e.effect not in ao.EFFECTS:
+            raise IllegalEvent(f"unknown effect {e.effect!r} (effects: "
+                               f"{', '.join(ao.EFFECTS)})", ("effect",))
+        if e.effect and e.by:
+            hit = self.state(fight).last_hit.get(f"{e.by}>{e.target}")
+            if hit is None:
+                raise IllegalEvent(f"an aimed effect needs a hit: {e.by} has not attacked "
+                                   f"{e.target} (AO-11)", ("effect",))
+            if not hit:
+                raise IllegalEvent(f"an aimed effect needs a hit: {e.by}'s attack on "
+                                   f"{e.target} missed (AO-11)", ("effect",))
+
+    def _check_summon(self, fight: Fight, c: Any) -> None:
+        owner = stats.summoner(c)
+        if not owner:
+            return
+        if owner not in fight.roster:
+            raise IllegalEvent(f"unknown summoner {owner!r}", ("combatant", "summoner"))
+        have = sum(1 for cid, o in fight.roster.items()
+                   if stats.summoner(o) == owner and not units.dead(fight, cid)
+                   and not units.gone(fight, cid))
+        limit = stats.slots(fight.roster[owner])
+        if have + 1 > limit:
+            raise IllegalEvent(f"{owner} has no summoning slot left ({have} of {limit} "
+                               "in use) (AO-14)", ("combatant", "summoner"))

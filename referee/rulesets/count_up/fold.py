@@ -1,0 +1,143 @@
+"""count-up's part of the fold: base initiative kept for the whole combat (CU-2), the
+combat injuries suffered (CU-9), who died when (CU-4, CU-8) and the fight's surprise
+(CU-1); and what damage and healing do to Stress and Wound Points (CU-7, CU-8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight, Status
+from referee.engine.model import Combatant
+from referee.engine.record import field, record, replace
+from referee.engine.roles import Fold
+
+from . import events as cu
+from . import morale, stats
+from .conditions import condition
+
+
+@record(frozen=True)
+class State:
+    """count-up's part of the fold: base initiative, kept for the whole combat (CU-2),
+    and the combat injuries each combatant has suffered (CU-9)."""
+
+    base: dict[str, int]
+    injuries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # who has died, in which round, and the planned actions done when it did: one slain
+    # while its own beat is under way still acts in it (CU-4: double knock-outs happen)
+    died: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
+    # the fight's surprise, the last one logged: who does not act in round 1 (CU-1)
+    surprise: ev.Surprise | None = None
+
+
+class CountUpFold(Fold[State]):
+    def start(self, fight: Fight) -> State:
+        return State({}, {})
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        # big hits taken, and how many of them (and by how much it was outnumbered) its
+        # last morale check already answered: a check is not asked for twice (CU-6);
+        # `stable`: stabilised by a Heal check (CU-8), a mark the tracker watches
+        return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
+                "big_hit_round": 0, "big_hits": 0, "checked_hits": 0, "checked_margin": 0,
+                "broke": False, "largest_wound": 0, "stable": False}
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, ev.Morale) and event.passed is not None:
+            for cid in fight.members(event.group):
+                morale.settle(fight, cid, event.passed)
+        return self.deaths(fight, self.folded(fight, state, event), event)
+
+    def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
+        if isinstance(event, ev.Surprise):
+            return replace(state, surprise=event)  # CU-1
+        if isinstance(event, cu.Initiative):
+            return replace(state, base={**state.base, **self.base_initiative(fight, event)})
+        if isinstance(event, cu.Join) and event.base is not None and event.combatant:
+            return replace(state, base={**state.base, event.combatant.id: event.base})
+        if isinstance(event, cu.Injury) and event.injury:  # blank: none (CU-9)
+            had = state.injuries.get(event.target, ())
+            return replace(state, injuries={**state.injuries, event.target: had + (
+                event.injury,)})
+        return state  # an end wipes initiative (CU-10): `base` is the one in force
+
+    def deaths(self, fight: Fight, state: State, event: ev.Event) -> State:
+        """A death (an event, or damage to minus Strength) noted with what was done of
+        the round's plan then (CU-4, CU-8)."""
+        target = getattr(event, "target", None)
+        if not isinstance(event, (ev.Death, ev.Damage)) or target in state.died \
+                or target not in fight.roster:
+            return state
+        if condition(fight.roster[target], fight.status[target]) != "dead":
+            return state
+        done = frozenset(fight.resolved.get(event.round, ()))
+        return replace(state, died={**state.died, target: (event.round, done)})
+
+    @staticmethod
+    def base_initiative(fight: Fight, event: cu.Initiative) -> dict[str, int]:
+        base = {}
+        for cid, combatant in fight.roster.items():
+            group = stats.group(combatant)
+            if cid in event.base:
+                base[cid] = event.base[cid]
+            elif group and group in event.base:
+                base[cid] = event.base[group]
+        return base
+
+    def base(self, fight: Fight) -> dict[str, int]:
+        """The base initiative in force: none once the fight has ended (CU-10)."""
+        state = self.state(fight)
+        return {} if fight.ended else state.base
+
+    def rolled(self, fight: Fight) -> dict[str, int]:
+        """The base initiative rolled for this combat, wiped or not: the order of its
+        rounds as they were fought."""
+        state = self.state(fight)
+        return state.base
+
+    # -- damage, dying and death ---------------------------------------------------
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        marks = status.marks
+        amount = event.amount
+        if not event.critical:
+            soaked = min(marks["stress"], amount)
+            marks["stress"] -= soaked
+            amount -= soaked
+        marks["wounds"] -= amount
+        status.hp = marks["wounds"]
+        marks["largest_wound"] = max(marks["largest_wound"], amount)  # its TN (CU-8)
+        if amount * 2 > status.max_hp and event.note is None:
+            marks["big_hit_round"] = event.round
+            marks["big_hits"] += 1
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        marks = status.marks
+        marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
+        status.hp = marks["wounds"]
+        # CU-8: a heal that stabilises makes it the stabilised one; healed above 0 Wound
+        # Points it no longer is, and a later fall below 0 is Dying again
+        marks["stable"] = (marks["stable"] or event.stabilize) and marks["wounds"] <= 0
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        if not isinstance(event, ev.Damage):
+            return []
+        combatant, status = fight.roster[event.target], fight.status[event.target]
+        if not status.dead and status.marks["wounds"] <= -stats.strength(combatant):
+            return [ev.Death(round=event.round, target=event.target,
+                             cause=f"{status.marks['wounds']} Wound Points, Strength "
+                                   f"{stats.strength(combatant)} (CU-8)")]
+        return []
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        for cid, status in fight.status.items():
+            combatant = fight.roster[cid]
+            if condition(combatant, status) != "dying" or status.marks["stable"]:
+                continue
+            out.append(ev.Damage(round=fight.round, target=cid, amount=1, critical=True,
+                                 note="dying: 1 Wound Point at the end of the round (CU-8)"))
+            if status.marks["wounds"] - 1 <= -stats.strength(combatant):
+                out.append(ev.Death(round=fight.round, target=cid, cause="died of wounds (CU-8)"))
+        return out

@@ -1,0 +1,180 @@
+"""demon-idol's declarations: its letters (the file's, P and A-G by default), each with
+the fields its role takes; the declaration form with its clock (DI-16); what it prefills;
+the further declaration after an E (book.py); a declaration's cell in the tracker."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight
+from referee.engine.forms import last_declaration, prefill
+from referee.engine.options import Declaring
+from referee.engine.record import replace
+from referee.engine.specs import ActionKind, Field, Form, Timer
+
+from . import discharge, routines, stats, volleys
+from . import events as di
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import DemonIdol
+
+# DI-16: each full 6 seconds a player dithers over a declaration delays it 1 segment
+DECLARATION_CLOCK = Timer(6, "delay", "seg", "DI-16")
+# the fields a declaration of each letter role takes, and those any takes
+FIELDS = {
+    "psionic": ("target",),
+    "avoid": ("note",),
+    "parley": ("target",),
+    "await": (),
+    "discharge": ("weapon", "spell", "device", "usage_time", "turn", "target", "shots"),
+    "move": ("charge", "distance", "indoors", "closing", "weapon", "target"),
+    "set": ("weapon", "target"),
+    "strike": ("weapon", "target", "routines"),
+}
+ALWAYS = ("prepared", "trigger", "delay", "segment", "note", "initiative")
+DECLARE_SPECS = {
+    "device": Field("device", "device"),
+    "usage_time": Field("usage_time", "segments to use", "int", minimum=0),
+    "turn": Field("turn", "turn undead", "bool", False),
+    "charge": Field("charge", "charge", "bool", False),
+    "closing": Field("closing", "segments to close", "int", minimum=0,
+                     help="typed: wins over the distance"),
+    "distance": Field("distance", "distance", "number",
+                      help='inches (") to close: with the movement rate, the segments'),
+    "indoors": Field("indoors", "where", "choice", None,
+                     options=(("as the encounter", None), ("indoors", "indoors"),
+                              ("outdoors", "outdoors")),
+                     help="a charge: twice the movement rate indoors, a third more outdoors"),
+    "prepared": Field("prepared", "prepared", "bool", False),
+    "trigger": Field("trigger", "trigger"),
+    "initiative": Field("initiative", "initiative", "choice", None,
+                        options=(("as its side", None), ("haste: wins", "haste"),
+                                 ("weapon of speed: wins", "speed"), ("slow: loses", "slow")),
+                        help="this action alone wins or loses initiative"),
+    "shots": Field("shots", "shots at each target", help=volleys.HELP),
+    "note": Field("note", "how", help="slams the door, flees north, escapes by magic …"),
+    "routines": Field("routines", "weapon of each routine", help=routines.HELP),
+}
+
+
+class DemonIdolDeclaring(Declaring[State]):
+    rs: DemonIdol
+
+    def actions(self) -> list[ActionKind]:
+        return [ActionKind(key, name, FIELDS[role], key.lower())
+                for key, name, role in self.rs.settings.letters]
+
+    def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
+                action: str) -> str:
+        from .book import further
+
+        return further(self.rs, earlier, action)
+
+    def can_declare(self, fight: Fight, actor: str, action: str) -> str:
+        """... and a D only of one with something to discharge (a fighter with a long
+        sword alone has none)."""
+        why = super().can_declare(fight, actor, action)
+        if why or self.rs.settings.role_of.get(action) != "discharge":
+            return why
+        return discharge.why_not(fight.roster[actor], action)
+
+    def declare_form(self, fight: Fight, actor: str, action: str,
+                     prefilled: Mapping[str, Any]) -> Form:
+        from referee.engine.forms import declare_fields
+
+        kind = self.kind(action)
+        combatant = fight.roster[actor]
+        needs = tuple(n for n in (kind.fields if kind else ())
+                      if (n != "shots" or _volleys(combatant))
+                      and (n != "routines" or routines.several_weapons(combatant)))
+        needs += ("prepared", "trigger")
+        if "initiative" in prefilled or _overrides(combatant):
+            needs += ("initiative",)
+        title = f"{combatant.name} declares {action} — {kind.name if kind else ''}"
+        return Form(title, declare_fields(fight, actor, needs, prefilled, DECLARE_SPECS),
+                    clock=DECLARATION_CLOCK)
+
+    def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
+        role_of = self.rs.settings.role_of
+        kind = self.kind(action)
+        needs = kind.fields if kind else ()
+        out = prefill(fight, actor, action, missile=role_of.get(action) == "discharge",
+                      needs=needs)
+        combatant = fight.roster[actor]
+        if role_of.get(action) == "discharge":
+            out = discharge.prefill(combatant, out)
+        aimed = _aimed_this_round(fight, actor)
+        if aimed is not None and "target" in needs:
+            out["target"] = aimed  # a G after an E strikes whom the E closed on
+        weapon = combatant.weapon(out["weapon"]) if out.get("weapon") else None
+        override = stats.hasted(combatant) or (
+            "speed" if weapon is not None and stats.of_speed(weapon) else None)
+        if override is not None:
+            out["initiative"] = override
+        last = last_declaration(fight, actor)
+        if isinstance(last, di.Declare) and last.action == action and last.routines:
+            out["routines"] = routines.text_of(last.routines)  # as last round
+        return out
+
+    def declaration(self, fight: Fight, actor: str, action: str,
+                    values: Mapping[str, Any]) -> ev.Event:
+        named = values.get("routines")
+        if isinstance(named, str):  # the form's line: its routines name the weapons
+            values = {k: v for k, v in values.items() if k != "routines"}
+            if named.strip():
+                values = {k: v for k, v in values.items() if k != "weapon"}
+                values["routines"] = routines.parse(named)
+        shots = values.get("shots")
+        if isinstance(shots, str):  # the form's line: the shots name the volley's targets
+            values = _volley(fight, values, volleys.parse(fight, shots))
+        elif isinstance(shots, (list, tuple)):
+            values = {**values, "shots": tuple(shots)}
+        where = values.get("indoors")
+        if isinstance(where, str):  # the form's words: a choice cannot carry a false value
+            values = {k: v for k, v in values.items() if k != "indoors"}
+            event = super().declaration(fight, actor, action, values)
+            return replace(event, indoors=where == "indoors")
+        return super().declaration(fight, actor, action, values)
+
+    def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
+        from .views import declared
+
+        return declared(self.rs, fight, cid, decl)
+
+
+# -- the form's helpers --------------------------------------------------------------------
+
+
+def _volley(fight: Fight, values: Mapping[str, Any], shots: tuple[str, ...]) -> dict[str, Any]:
+    """A volley split from the form: its shots, and as its target whom they aim at
+    (the target field is the whole volley's when no shots are typed)."""
+    out = {k: v for k, v in values.items() if k != "shots"}
+    if shots:
+        out["shots"], out["target"] = shots, volleys.targets(shots)
+    return out
+
+
+def _aimed_this_round(fight: Fight, actor: str) -> str | None:
+    """Whom `actor` already aims at this round (its E, before a further G or D; its
+    own declaration, when it declares again), if that one still stands in the fight:
+    this round's word beats last round's."""
+    for _, decl in reversed(fight.declared(max(fight.round, 1))):
+        if decl.actor == actor and decl.step is None and decl.target:
+            aimed = decl.target[0]
+            return aimed if aimed in fight.roster and fight.alive(aimed) else None
+    return None
+
+
+def _overrides(combatant: Any) -> bool:
+    """The declaration form asks for an initiative override only of a combatant hasted,
+    slowed or carrying a weapon of speed."""
+    return stats.hasted(combatant) is not None or any(
+        stats.of_speed(w) for w in combatant.weapons)
+
+
+def _volleys(combatant: Any) -> bool:
+    """... and for a target per shot only of one with a missile of rate 2 or more."""
+    return any(stats.discharged(w) and stats.rate(w) > 1 for w in combatant.weapons)

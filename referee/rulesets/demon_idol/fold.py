@@ -1,0 +1,79 @@
+"""demon-idol's part of the fold (state.py): spells lost, preparations fired, who fell
+when (DI-21), the surprise (DI-17), the morale checks (DI-18), and the recovery turn at
+the end (DI-20); what the rules add after an event is in consequences.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight
+from referee.engine.record import replace
+from referee.engine.roles import Fold
+
+from . import events as di
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import DemonIdol
+
+
+class DemonIdolFold(Fold[State]):
+    rs: DemonIdol
+
+    SHAPING = Fold.SHAPING | {"fire", "spell_lost"}
+
+    def start(self, fight: Fight) -> State:
+        return State({}, {}, {}, {})  # one fallen from the start has no moment: it never acts
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        kind = event.TYPE
+        if kind == "spell_lost" and isinstance(event, di.SpellLost):
+            return replace(state, lost_spells={**state.lost_spells,
+                                               (event.round, event.actor): event})
+        if kind == "fire" and isinstance(event, di.Fire):
+            return replace(state, fired={**state.fired, (event.round, event.actor): event})
+        if kind in ("damage", "heal", "death"):
+            return self._fell(fight, state, event)
+        if kind == "surprise" and isinstance(event, ev.Surprise):
+            return replace(state, surprise=event)  # DI-17
+        if kind == "morale" and isinstance(event, ev.Morale):
+            return self._morale(fight, state, event)
+        if kind == "end":
+            fight.phase = "recovery"  # DI-20: one recovery turn
+        return state
+
+    @staticmethod
+    def _morale(fight: Fight, state: State, event: ev.Morale) -> State:
+        """DI-18: a check kept in its round (due or rolled); one failed notes who broke."""
+        checks = {**state.morale, event.round: state.morale.get(event.round, ()) + (event,)}
+        if event.passed is not False:
+            return replace(state, morale=checks)
+        broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
+                              event.avoid or "flee")
+        return replace(state, morale=checks, broken={**state.broken, **broke})
+
+    @staticmethod
+    def _fell(fight: Fight, state: State, event: ev.Event) -> State:
+        """The moment a combatant first falls (to 0 hit points or below, or dead) is kept
+        until healing stands it up again: DI-21 lets it act in that beat alone."""
+        target: str = getattr(event, "target", "")
+        status = fight.status[target]
+        down = status.dead or status.hp <= 0
+        if down and target not in state.fell:
+            done = frozenset(fight.resolved.get(event.round, ()))
+            beat = event.beat if isinstance(event, ev.Damage) else None
+            return replace(state, fell={**state.fell, target: (event.round, beat, done)})
+        if not down and target in state.fell:
+            return replace(state, fell={k: v for k, v in state.fell.items() if k != target})
+        return state
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        from .consequences import after
+
+        return after(self.rs, fight, event)
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        from .consequences import end_of_round
+
+        return end_of_round(self.rs, fight)

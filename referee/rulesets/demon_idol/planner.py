@@ -1,0 +1,71 @@
+"""Who acts when in a demon-idol round: the plan (order.py), and who can no longer act in
+it: the dead, the dying and the down (DI-19), save in the beat they fell in (DI-21)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.fight import Fight
+from referee.engine.plan import Plan
+from referee.engine.roles import Planner
+
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import DemonIdol
+
+
+class DemonIdolPlanner(Planner[State]):
+    rs: DemonIdol
+
+    def plan(self, fight: Fight, round_: int) -> Plan:
+        from .order import build_plan
+
+        return build_plan(self.rs, fight, round_)
+
+    def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
+        """DI-21: all the actions of a beat resolve, even where they fell each other's
+        actors: one who fell (slain, dying or down) in a beat still acts in it; one who
+        fell earlier does not."""
+        status = fight.status[cid]
+        if not status.dead and status.hp > 0:
+            return True
+        fell = self.state(fight).fell.get(cid)
+        if fell is None or fell[0] != fight.round:
+            return False
+        _, during, done = fell
+        return beat <= (during if during is not None else self._beat_when(fight, cid, done))
+
+    def _beat_when(self, fight: Fight, cid: str, done: frozenset[str]) -> int:
+        """The beat `cid` fell in when the blow named none: the first of the round's plan
+        not all resolved by `done`. Worked out once a plan (a big round asks it for every
+        fallen action)."""
+        key = (fight.plan_revision, cid, done)
+        kept: dict[Any, int] = self.__dict__.setdefault("_fell_beats", {})
+        found = kept.get(key)
+        if found is None:
+            if len(kept) > 4096:
+                kept.clear()
+            plan = self.plan(fight, fight.round)
+            found = next((n for n in range(1, len(plan.beats) + 1)
+                          if not set(plan.keys(n)) <= done), len(plan.beats) + 1)
+            kept[key] = found
+        return found
+
+    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+        status = fight.status[cid]
+        if self.acts_in(fight, cid, beat):
+            return None  # standing, or fell in this very beat: it still acts (DI-21)
+        if status.dead:
+            return ("DI-21", "slain before this beat: does not act")
+        if status.hp < 0:
+            return ("DI-19", f"below 0 hit points ({status.hp}): dying, does not act")
+        return ("DI-19", "at 0 hit points: down, does not act")
+
+    def can_act(self, fight: Fight, cid: str) -> str:
+        status = fight.status[cid]
+        if status.dead:
+            return "dead"
+        if status.hp < 0:
+            return "dying"
+        return "down" if status.hp == 0 else ""

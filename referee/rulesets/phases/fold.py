@@ -1,0 +1,169 @@
+"""phases' fold: its state at the start, what each event does to it (changes.py holds
+the steps), and the events the rules add: Calm broken, surrenders (PH-10), decay
+(PH-17)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine import events as ev
+from referee.engine import roles
+from referee.engine.fight import Fight, Status
+from referee.engine.model import Combatant
+from referee.engine.record import replace
+
+from . import events as ph
+from . import squads, stats
+from .changes import (
+    OUT_NAMES,
+    apply_hits,
+    apply_join,
+    apply_manoeuvre,
+    apply_order,
+    apply_out,
+    apply_regroup,
+    delay_pos,
+    elite_hits,
+    elites,
+    with_condition,
+)
+from .rounds import BOTH, STATUSES, Op, RoundLog, Start, added, phase_order
+from .standing import bound, croaked, now_pos, roll, statuses
+from .state import State, carried
+
+if TYPE_CHECKING:
+    from .ruleset import Phases
+
+
+class Fold(roles.Fold[State]):
+    rs: Phases
+
+    SHAPING = frozenset({"use", "delay", "condition", "order", "regroup", "manoeuvre",
+                         "surrender", "join", "death", "damage", "decay", "end"})
+
+    def start(self, fight: Fight) -> State:
+        encounter = fight.encounter
+        for cid in elites(encounter):
+            elite_hits(fight, cid)
+        table = squads.squads_of(encounter)
+        member = {cid: sid for sid, s in table.items() for cid in s.members}
+        out = {cid: (0, "croaked") for cid, s in fight.status.items() if s.dead or s.hp <= 0}
+        fighting = frozenset(cid for cid in fight.roster if cid not in out)
+        order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
+                            self.rs.direction == "up")
+        opening = {c.id: Start(held=BOTH) for c in encounter.combatants
+                   if stats.defending(encounter.side(c.side)) and c.id in fighting}  # PH-4
+        log = RoundLog(1, order, fighting, opening, delaying=squads.delaying(table))
+        return State(log, {}, table, member, out=out, bound=bound(fight))
+
+    def marks(self, combatant: Combatant) -> dict[str, Any]:
+        return {"fatigue": 0}
+
+    def new_round(self, fight: Fight, state: State) -> State:
+        while state.now.round < fight.round:
+            state = roll(fight, state, self.rs.direction == "up")
+        return state
+
+    def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
+        seq = state.seq + 1
+        if isinstance(event, ph.Use):
+            log = state.now
+            op = Op(log.pos(event.phase) or 0, seq, "use", event.what, engaged=event.engaged)
+            return replace(state, now=added(log, event.actor, op), seq=seq,
+                           memo=carried(state, event.actor))
+        if isinstance(event, ph.Delay):
+            op = Op(delay_pos(fight, state.now, event.actor), seq, "delay",
+                    keep=frozenset(event.keep))
+            return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
+                           memo=carried(state, event.actor))
+        if isinstance(event, ph.Condition):
+            if event.name in OUT_NAMES:
+                return apply_out(fight, state, event.target, event.name, event.on)
+            if event.name not in STATUSES:
+                return state
+            return replace(state, now=with_condition(state.now, event, seq), seq=seq,
+                           memo=carried(state, event.target))
+        if isinstance(event, ph.Order):
+            return apply_order(fight, state, event)
+        if isinstance(event, ph.Regroup):
+            return apply_regroup(fight, state, event, seq)
+        if isinstance(event, ph.Manoeuvre):
+            return apply_manoeuvre(fight, state, event, seq)
+        if isinstance(event, ph.Decay):
+            com, dfn = state.decay.get(event.target, (0, 0))
+            fight.status[event.target].hp -= event.hits
+            return apply_hits(fight, state, event.target, decay={
+                **state.decay, event.target: (com + event.combat, dfn + event.defense)})
+        if isinstance(event, ph.Surrender):
+            state = replace(state, surrendered=state.surrendered + (event.side,))
+            for cid, c in fight.roster.items():  # PH-21: the whole side is out
+                if c.side == event.side and cid not in state.out:
+                    state = apply_out(fight, state, cid, "surrendered", True)
+            return replace(state, memo=carried(state))
+        if isinstance(event, ev.Join) and event.combatant is not None:
+            return apply_join(fight, state, event.combatant.id)
+        if isinstance(event, ev.End):  # the tracker and the plan read the round as it ended
+            return replace(state, over=max(fight.round, 1), over_at=now_pos(fight),
+                           memo=carried(state))
+        if event.TYPE in ("damage", "death", "heal"):
+            return apply_hits(fight, state, getattr(event, "target", ""))
+        return state
+
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+        marks = status.marks
+        if getattr(event, "fatigue", False):
+            marks["fatigue"] = marks.get("fatigue", 0) + event.amount  # PH-14
+            return
+        status.hp -= event.amount + marks.get("fatigue", 0)  # Fatigue into lost Hits
+        marks["fatigue"] = 0
+
+    def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        round_ = max(fight.round, 1)
+        # PH-10: any attack breaks the Calm, a subdue's (Fatigue, PH-14) too
+        if isinstance(event, ev.Damage) and "calm" in statuses(fight, event.target):
+            out.append(ph.Condition(round=round_, target=event.target, name="calm", on=False))
+        # a round's or the fight's end follows its decay (PH-17), which may croak the last
+        # unit of a side that kept it from surrendering
+        if isinstance(event, (ev.Condition, ev.Damage, ev.Death, ph.Decay, ev.NewRound,
+                              ev.End)):
+            trial = fight.copy() if out else fight
+            if out:
+                for extra in out:
+                    trial.push(extra)
+            out += [ph.Surrender(round=round_, side=side) for side in self.surrendering(trial)]
+        return out
+
+    def surrendering(self, fight: Fight) -> list[str]:
+        """PH-10: sides whose units are all Calm, Incapacitated or croaked (unless
+        Constructs or Uncroaked), not yet surrendered."""
+        state = self.state(fight)
+        out = []
+        for side in fight.encounter.sides:
+            if side.id in state.surrendered:
+                continue
+            units = [cid for cid, c in fight.roster.items() if c.side == side.id]
+            if not units:
+                continue
+            standing = [cid for cid in units if not croaked(fight, cid)]
+            if any(stats.has(fight.roster[cid], "Construct")
+                   or stats.uncroaked(fight.roster[cid]) for cid in standing):
+                continue
+            if all({"calm", "incapacitated"} & set(statuses(fight, cid))
+                   for cid in standing):
+                out.append(side.id)
+        return out
+
+    def end_of_round(self, fight: Fight) -> list[ev.Event]:
+        """PH-17: every Uncroaked unit decays; every third turn the extended decay as well
+        as the normal one (that turn -2 Combat, -2 Defense, -5 Hits)."""
+        out: list[ev.Event] = []
+        extended = fight.round % self.rs.decay_every == 0
+        for cid, c in fight.roster.items():
+            if stats.uncroaked(c) and not croaked(fight, cid):
+                out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
+                                    hits=self.rs.decay_hits))
+                if extended:
+                    out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
+                                        hits=self.rs.extended_hits, extended=True))
+        return out

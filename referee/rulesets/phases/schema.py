@@ -1,0 +1,99 @@
+"""What a phases save holds: its units' and sides' keys, its `[[squads]]`, its own events,
+and the checks of both (the checks of its events are in checks.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine import events as ev
+from referee.engine import roles
+from referee.engine.errors import FormatError, IllegalEvent
+from referee.engine.fight import Fight
+from referee.engine.model import Encounter, Schemas
+from referee.engine.specs import Field
+
+from . import carrying, checks, limits, modifiers, outcomes, squads, stats
+from . import events as ph
+from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import Phases
+
+# phases' own events that move a fight on, refused once it has ended (as the core refuses
+# its own): a status, damage or a surrender may still follow the end
+MOVES_ON = (ph.Use, ph.Delay, ph.Order, ph.Regroup, ph.Manoeuvre)
+
+
+class Schema(roles.RosterSchema[State]):
+    rs: Phases
+
+    GEAR = ()  # its units carry no weapons or spells
+
+    def combatant_fields(self) -> tuple[Field, ...]:
+        return stats.COMBATANT
+
+    def side_fields(self) -> tuple[Field, ...]:
+        return stats.SIDE
+
+    def encounter_fields(self) -> tuple[Field, ...]:
+        return squads.ENCOUNTER
+
+    def events(self) -> tuple[type[ev.Event], ...]:
+        return ph.EVENTS
+
+    @property
+    def schemas(self) -> Schemas:
+        found: Schemas | None = self.__dict__.get("_schemas")
+        if found is None:
+            found = Schemas(self)
+            found.encounter = squads.EncounterSchema(self.encounter_fields(), self.rs.id)
+            self.__dict__["_schemas"] = found
+        return found
+
+    def check_encounter(self, encounter: Encounter) -> None:
+        for index, c in enumerate(encounter.combatants):  # numbers first: nothing huge is built
+            limits.check_combatant(c, ("combatants", index))
+        squads.check_squads(encounter, self.rs.limits)
+        carrying.check(encounter.combatants, encounter.stats.get("squads", ()))
+        for index, c in enumerate(encounter.combatants):
+            modifiers.check(c, stats.modifiers(c), ("combatants", index, "modifiers"))
+            traits = stats.traits(c)
+            for number, trait in enumerate(traits):
+                if trait.lower() not in stats.KNOWN_TRAITS:
+                    raise FormatError(f"unknown trait {trait!r} (traits: "
+                                      f"{', '.join(stats.TRAITS)})",
+                                      ("combatants", index, "traits", number))
+
+    def check_event(self, fight: Fight, event: ev.Event) -> None:
+        super().check_event(fight, event)
+        limits.check_event(fight, event)
+        if fight.ended and isinstance(event, MOVES_ON):
+            raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
+        actor = getattr(event, "actor", None)
+        if isinstance(event, (ph.Use, ph.Delay, ph.Regroup, ph.Manoeuvre)):
+            if actor not in fight.roster:
+                known = ", ".join(fight.roster)
+                raise IllegalEvent(f"unknown combatant {actor!r} (combatants: {known})",
+                                   ("actor",))
+            if event.round < fight.round:
+                raise IllegalEvent(f"round {event.round} is over: the fight is in round "
+                                   f"{fight.round}", ("round",))
+        up = self.rs.direction == "up"
+        if isinstance(event, ph.Use):
+            checks.check_use(fight, event, up)
+        elif isinstance(event, ph.Delay):
+            checks.check_delay(fight, event, up)
+        elif isinstance(event, ph.Condition):
+            checks.check_condition(fight, event, up)
+        elif isinstance(event, ph.Order):
+            checks.check_order(fight, event)
+        elif isinstance(event, ph.Regroup):
+            checks.check_regroup(fight, event, up, self.rs.limits)
+        elif isinstance(event, ph.Manoeuvre):
+            checks.check_manoeuvre(fight, event, up)
+        elif isinstance(event, (ph.Decay,)) and event.target not in fight.roster:
+            raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+        elif isinstance(event, ph.Damage):
+            outcomes.check_subdue_damage(fight, event)
+        elif isinstance(event, ph.Surrender) and event.side not in fight.side_ids():
+            raise IllegalEvent(f"unknown side {event.side!r}", ("side",))

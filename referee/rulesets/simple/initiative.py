@@ -1,0 +1,79 @@
+"""simple's initiative: rolled by the program or typed from real dice, a tie re-rolled
+until it breaks where the file says so (SI-2, SI-6)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from referee.engine import events as ev
+from referee.engine.fight import Fight
+from referee.engine.options import Rolling
+from referee.engine.port import dice_roll
+from referee.engine.specs import Field, Form
+
+from . import order, standing
+from .events import Initiative, Tie
+from .standing import State
+
+if TYPE_CHECKING:
+    from .ruleset import Simple
+
+MOST_REROLLS = 50  # a tie re-rolled this often stays tied: the referee rolls again (i)
+
+
+class SimpleInitiative(Rolling[State]):
+    rs: Simple
+
+    def initiative_due(self, fight: Fight) -> bool:
+        s = self.rs.settings
+        return not fight.ended and bool(standing.missing(s, fight)
+                                        or standing.open_ties(s, fight))
+
+    def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
+        s = self.rs.settings
+        round_ = max(fight.round, 1)
+        out: list[ev.Event] = []
+        missing = standing.missing(s, fight)
+        trial = fight
+        if missing:
+            rolls, dice = self.rolled(missing, rng)
+            out.append(Initiative(round=round_, rolls=rolls, dice=dice))
+            trial = fight.copy()
+            trial.push(out[-1])
+        for _ in range(MOST_REROLLS):
+            tied = [w for group in order.open_ties(standing.places(s, trial, round_))
+                    for w in group]
+            if not tied:
+                break
+            rolls, dice = self.rolled(tied, rng)
+            out.append(Tie(round=round_, rolls=rolls, dice=dice, follows=bool(out)))
+            if trial is fight:
+                trial = fight.copy()
+            trial.push(out[-1])
+        return out
+
+    def rolled(self, who: list[str], rng: random.Random) -> tuple[dict[str, int],
+                                                                  dict[str, Any]]:
+        results = {w: dice_roll(self.rs.settings.die, rng) for w in who}
+        return ({w: r.total for w, r in results.items()},
+                {w: r.to_dict() for w, r in results.items()})
+
+    def initiative_form(self, fight: Fight) -> Form:
+        s = self.rs.settings
+        missing = standing.missing(s, fight)
+        who = missing or [w for group in standing.open_ties(s, fight) for w in group]
+        fields = tuple(Field(w, standing.name_of(fight, w), "int", required=True,
+                             minimum=s.low, maximum=s.high, help=f"{s.die}: {s.low} to {s.high}")
+                       for w in who)
+        if missing:
+            added = f" (+ {s.modifier}, added for you)" if s.modifier else ""
+            return Form(f"Initiative from real dice: {s.die}{added} (SI-2)", fields)
+        return Form(f"The tie re-rolled from real dice: {s.die} (SI-6)", fields)
+
+    def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
+        rolls = {w: int(v) for w, v in values.items() if v is not None}
+        if standing.missing(self.rs.settings, fight):
+            return [Initiative(round=max(fight.round, 1), rolls=rolls)]
+        return [Tie(round=max(fight.round, 1), rolls=rolls)]
