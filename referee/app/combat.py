@@ -171,9 +171,8 @@ class CombatScreen(Screen[None]):
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
-        announced = self.table.fight.ruleset.tracker.announced()
         for event, line in zip(message.events, message.lines, strict=False):
-            if event.follows and event.TYPE in announced:
+            if event.follows and event.ANNOUNCED:
                 self.notify(line.text, severity="warning")
         self.refresh_view()
 

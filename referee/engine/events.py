@@ -24,6 +24,8 @@ def _f(kind: str, default: Any = None) -> Any:
 @record(frozen=True)
 class Event:
     TYPE: ClassVar[str] = ""
+    # the referee is told of it as it happens, beyond the log (a death, a spell lost)
+    ANNOUNCED: ClassVar[bool] = False
     round: int
     follows: bool = _f("bool", False)  # entered with the event before it: undone together
 
@@ -155,6 +157,7 @@ class Morale(Event):
 @record(frozen=True)
 class Death(Event):
     TYPE = "death"
+    ANNOUNCED = True
     target: str = _f("str!", "")
     cause: str | None = _f("str")
 

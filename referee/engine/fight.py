@@ -26,7 +26,8 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
-from .options import Declaring
+from .options import Declaring, apply_heal
+from .plan import mark_unable
 from .record import field, record, replace
 
 if TYPE_CHECKING:
@@ -283,7 +284,8 @@ class Fight:
         """The round's order, with what can no longer happen (a dying actor's blow)
         marked skipped."""
         round_ = self.plan_round() if round_ is None else round_
-        plan = self.ruleset.planner.mark_unable(self, self.ruleset.planner.plan(self, round_))
+        planner = self.ruleset.planner
+        plan = mark_unable(self, planner.plan(self, round_), planner.unable)
         plan.over = self.ended and round_ >= max(self.round, 1)
         return plan
 
@@ -503,7 +505,7 @@ class Fight:
         self.ruleset.fold.apply_damage(self, self.state.status[e.target], e)
 
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
-        self.ruleset.fold.apply_heal(self, self.state.status[e.target], e)
+        apply_heal(self.ruleset, self, self.state.status[e.target], e)
 
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
         conditions = self.state.status[e.target].conditions

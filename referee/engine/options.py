@@ -17,7 +17,7 @@ from .roles import Role
 from .specs import Act, ActionKind, Field, Form, actor_act
 
 if TYPE_CHECKING:
-    from .fight import Fight
+    from .fight import Fight, Status
     from .model import Combatant, Encounter
     from .port import Ruleset
 
@@ -194,6 +194,10 @@ class Healing(Role[S], ABC):
         """The events a healing from the heal form is entered as, given the answers to
         `heal_fields`."""
 
+    @abstractmethod
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        """What a heal event does to the combatant (the fold's own copy of its status)."""
+
 
 class Joining(Role[S], ABC):
     """A join that asks more than the combatant (the count reached as it comes in)."""
@@ -238,6 +242,15 @@ def heal_events(rs: Ruleset[Any], fight: Fight, heal: ev.Heal,
     """A healing as the ruleset enters it: by default the heal event itself."""
     healing = rs.role(Healing)
     return healing.heal_events(fight, heal, values) if healing is not None else [heal]
+
+
+def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -> None:
+    """A heal event folded: by default hit points back, up to the most."""
+    healing = rs.role(Healing)
+    if healing is not None:
+        healing.apply_heal(fight, status, event)
+    else:
+        status.hp = min(status.max_hp, status.hp + event.amount)
 
 
 def join_fields(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:

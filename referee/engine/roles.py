@@ -135,9 +135,6 @@ class Fold(Role[S]):
     def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
         status.hp -= event.amount
 
-    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
-        status.hp = min(status.max_hp, status.hp + event.amount)
-
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         """Events the rules add once `event` is in the log (spells lost, deaths)."""
         return []
@@ -169,27 +166,6 @@ class Planner(Role[S]):
         current round's plan; None when it can."""
         why = self.can_act(fight, cid)
         return ("", why) if why else None
-
-    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
-        """The plan with every action not yet done whose actor can no longer act marked
-        skipped (`"skipped"` on the action and a line in `plan.skipped`, with the rule)."""
-        from .plan import action_key
-
-        if plan.round != max(fight.round, 1):
-            return plan  # a round gone by: its plan is what happened
-        done = fight.resolved.get(plan.round, set())
-        for number, beat in enumerate(plan.beats, start=1):
-            for index, action in enumerate(beat.actions):
-                if action_key(beat, action) in done or action.flag("skipped"):
-                    continue
-                found = self.unable(fight, action.actor, number)
-                if found is None:
-                    continue
-                rule, why = found
-                beat.actions[index] = action.with_extra(skipped=why)
-                entry = {"actor": action.actor, "action": action.action, "why": why}
-                plan.skipped.append({**entry, "rule": rule} if rule else entry)
-        return plan
 
 
 class Tracker(Role[S]):
@@ -248,11 +224,6 @@ class Tracker(Role[S]):
         """Where the round stands, in the status line: a ruleset with no declarations
         names its own steps."""
         return fight.phase
-
-    def announced(self) -> tuple[str, ...]:
-        """The event types the rules add that the referee is told of as they happen
-        (a death, a spell lost), beyond the log."""
-        return ("death",)
 
     def notices(self, fight: Fight) -> list[tuple[str, str]]:
         """What the referee must be told now: (title, text), e.g. morale checks due."""

@@ -112,14 +112,6 @@ class CountUpFold(Fold[State]):
             marks["big_hit_round"] = event.round
             marks["big_hits"] += 1
 
-    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
-        marks = status.marks
-        marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
-        status.hp = marks["wounds"]
-        # CU-8: a heal that stabilises makes it the stabilised one; healed above 0 Wound
-        # Points it no longer is, and a later fall below 0 is Dying again
-        marks["stable"] = (marks["stable"] or event.stabilize) and marks["wounds"] <= 0
-
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         if not isinstance(event, ev.Damage):
             return []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.fight import Fight, Status
 from referee.engine.options import Healing
 from referee.engine.record import replace
 from referee.engine.specs import Field
@@ -68,6 +68,14 @@ class CountUpHealing(Healing[State]):
                 "no one is Dying or Incapacitated (CU-8)")
         return (STABILISE,
                 Field("check", label, "int", minimum=CHECK[0], maximum=CHECK[1], help=help))
+
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+        marks = status.marks
+        marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
+        status.hp = marks["wounds"]
+        # CU-8: a heal that stabilises makes it the stabilised one; healed above 0 Wound
+        # Points it no longer is, and a later fall below 0 is Dying again
+        marks["stable"] = (marks["stable"] or event.stabilize) and marks["wounds"] <= 0
 
     def heal_events(self, fight: Fight, heal: ev.Heal,
                     values: Mapping[str, Any]) -> list[ev.Event]:

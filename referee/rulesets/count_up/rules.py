@@ -15,7 +15,7 @@ RULES = {
             "tracker.py: notices; views.py: tell_morale (the sum)",
     "CU-7": "fold.py: apply_damage; damage.py: critical_damage, critical_field, "
             "damage_events (the weapon's multiplier); outcomes.py: multiplier",
-    "CU-8": "conditions.py: condition (stabilised); fold.py: apply_heal (the `stable` "
+    "CU-8": "conditions.py: condition (stabilised); healing.py: apply_heal (the `stable` "
             "mark), after, end_of_round; settings.py: stabilize_tn; planner.py: standing "
             "(the dead take no turn); healing.py: the Heal check's TN, the heal form's "
             "stabilise",

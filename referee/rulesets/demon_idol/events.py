@@ -51,6 +51,7 @@ class Surprise(ev.Surprise):
 @record(frozen=True)
 class SpellLost(ev.Event):
     TYPE = "spell_lost"
+    ANNOUNCED = True
     actor: str = f("str!", "")
     spell: str | None = f("str")
     reason: str | None = f("str")

@@ -25,9 +25,6 @@ class DemonIdolTracker(Tracker[State]):
 
         return tell(fight, event)
 
-    def announced(self) -> tuple[str, ...]:
-        return ("death", "spell_lost")
-
     def status_parts(self, fight: Fight) -> list[str]:
         if fight.ended:  # the recovery turn (DI-20) rolls no dice: room for "over"
             return []

@@ -21,7 +21,14 @@ class Planner(roles.Planner[State]):
     rs: Phases
 
     def plan(self, fight: Fight, round_: int) -> Plan:
-        return views.plan(fight, round_, self.rs.direction == "up", self.rs.id)
+        """The round phase by phase; once the fight is over, what its last round had
+        still to do never comes (views.ended)."""
+        up = self.rs.direction == "up"
+        plan = views.plan(fight, round_, up, self.rs.id)
+        state = self.state(fight)
+        if state.over and plan.round == state.over:
+            return views.ended(fight, plan, state.over_at, up)
+        return plan
 
     def plan_round(self, fight: Fight) -> int:
         return max(fight.round, 1)
@@ -32,14 +39,6 @@ class Planner(roles.Planner[State]):
         return out_of_fight(fight, cid)
 
     def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
-        why = self.can_act(fight, cid)
-        return ("PH-21", f"{why}: gains nothing") if why else None
-
-    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
         """A unit out of the fight is not in the plan at all, neither gaining nor holding
-        (PH-21), so no action of its waits to be skipped; once the fight is over, what
-        its last round had still to do never comes (views.ended)."""
-        state = self.state(fight)
-        if state.over and plan.round == state.over:
-            return views.ended(fight, plan, state.over_at, self.rs.direction == "up")
-        return plan
+        (PH-21), so no action of its waits to be skipped."""
+        return None
