@@ -121,3 +121,20 @@ async def test_an_ended_fight_offers_no_hit_or_miss_in_any_ruleset(tmp_path):
             await pilot.pause()
             line = app.screen.query_one(KeyLine).line().plain
             assert " h " not in line and " m " not in line and " n " not in line, (name, line)
+
+
+def test_an_empty_beat_after_the_fight_ended_is_not_ticked() -> None:
+    """A beat with nothing to do is passed once the round goes past it; the fight that
+    ended before it never got there (phases' last phases after E)."""
+    from referee.engine.plan import Beat, Plan, PlannedAction
+    from referee.session.view import plan_rows
+
+    def beat(*actors: str) -> Beat:
+        return Beat([PlannedAction(a, "turn") for a in actors], [], [], {})
+
+    plan = Plan("toy", 1, [beat("ann"), beat(), beat("bob"), beat()])
+    done = {"ann:turn"}
+    plan.over = True
+    assert [row.mark for row in plan_rows(plan, done)] == ["✓", "", "", ""]
+    plan.over = False
+    assert [row.mark for row in plan_rows(plan, done | {"bob:turn"})] == ["✓"] * 4

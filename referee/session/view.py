@@ -216,6 +216,18 @@ def current_beat(plan: Plan | None, resolved: set[str]) -> int | None:
 _ROWS: dict[tuple[int, int, str], tuple[Beat, PlanRow]] = {}
 
 
+def reached_beat(plan: Plan, resolved: set[str], now: int | None) -> int:
+    """How far the round got: the current beat; with none, past every beat, unless the
+    fight ended in it (then just past the last beat with something done)."""
+    if now is not None:
+        return now
+    if not plan.over:
+        return len(plan.beats) + 1
+    touched = [number for number, beat in enumerate(plan.beats, start=1)
+               if any(key in resolved for key in beat.action_keys())]
+    return max(touched, default=0) + 1
+
+
 def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     """A row a beat, each point of the plan (a spell's start) just before the beat it
     precedes, then what was skipped and the notes."""
@@ -226,12 +238,13 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     if len(_ROWS) > 4 * len(plan.beats) + 64:
         _ROWS.clear()
     points = points_before(plan)
+    reached = reached_beat(plan, resolved, now)
     for number, beat in enumerate(plan.beats, start=1):
         rows += points.pop(number, [])
         keys = beat.action_keys()
         # a beat with nothing to do (a phase where all hold) is passed, not done, until
         # the round has gone past it
-        done = all(key in resolved for key in keys) if keys else now is None or number < now
+        done = all(key in resolved for key in keys) if keys else number < reached
         mark = "✓" if done else "▶" if number == now else ""
         found = _ROWS.get((id(beat), number, mark))
         if found is None or found[0] is not beat:
