@@ -27,7 +27,6 @@ from .errors import (
 )
 from .model import Combatant, Encounter, check_side
 from .options import Declaring, apply_heal
-from .plan import mark_unable
 from .record import field, record, replace
 
 if TYPE_CHECKING:
@@ -74,7 +73,8 @@ class FightState:
         self.joins: dict[str, tuple[int, ev.Join]] = {}
         self.resolved: dict[int, set[str]] = {}  # round -> keys of the planned actions done
         self.ended = False
-        self.rs: Any = None
+        # the ruleset's part: typed by its roles (`role.state(fight)`), held as it is here
+        self.rs: object = None
 
     def copy(self) -> FightState:
         other = object.__new__(FightState)
@@ -175,8 +175,8 @@ class Fight:
         return self.state.ended
 
     @property
-    def rs(self) -> Any:
-        """The ruleset's part of the state."""
+    def rs(self) -> object:
+        """The ruleset's part of the state (its roles read it typed: `state(fight)`)."""
         return self.state.rs
 
     # -- the log -------------------------------------------------------------------
@@ -285,7 +285,7 @@ class Fight:
         marked skipped."""
         round_ = self.plan_round() if round_ is None else round_
         planner = self.ruleset.planner
-        plan = mark_unable(self, planner.plan(self, round_), planner.unable)
+        plan = planner.mark_unable(self, planner.plan(self, round_))
         plan.over = self.ended and round_ >= max(self.round, 1)
         return plan
 

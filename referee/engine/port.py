@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from . import events as ev
 from .dice import DiceError, Roll, from_values
@@ -59,6 +59,7 @@ class Ruleset(Generic[S]):
         self.read(f)
         f.done()
         self._roles: list[Role[S]] = [kind(self) for kind in self.ROLES]
+        self._by_kind: dict[type[Role[Any]], Role[S] | None] = {}
         self.schema: RosterSchema[S] = self._filled(RosterSchema)
         self.fold: Fold[S] = self._filled(Fold)
         self.planner: Planner[S] = self._filled(Planner)
@@ -74,10 +75,12 @@ class Ruleset(Generic[S]):
 
     def role(self, kind: type[R]) -> R | None:
         """Its role of this kind (`Declaring`, `Rolling` ...), or None when it has none."""
-        for found in self._roles:
-            if isinstance(found, kind):
-                return found
-        return None
+        try:
+            return cast(R | None, self._by_kind[kind])
+        except KeyError:  # asked once per kind: an ABC's isinstance is slow on a hot path
+            found = next((r for r in self._roles if isinstance(r, kind)), None)
+            self._by_kind[kind] = found
+            return found
 
     def _filled(self, kind: type[R]) -> R:
         return self.role(kind) or kind(self)

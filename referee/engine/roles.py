@@ -94,9 +94,7 @@ class RosterSchema(Role[S]):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         """Refuse an event the rules do not allow now (`IllegalEvent`)."""
         if isinstance(event, ev.Declare):
-            from .options import Declaring
-
-            declaring = self.rs.role(Declaring)
+            declaring = self.rs.role(options.Declaring)
             if declaring is None:
                 raise IllegalDeclaration(f"{self.rs.id} takes no declarations: its "
                                          "combatants act through its acts", ("action",))
@@ -166,6 +164,13 @@ class Planner(Role[S]):
         current round's plan; None when it can."""
         why = self.can_act(fight, cid)
         return ("", why) if why else None
+
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        """The plan with every action not yet done whose actor can no longer act
+        (`unable`) marked skipped; a planner whose plan leaves them out keeps it as it is."""
+        from .plan import mark_unable
+
+        return mark_unable(fight, plan, self.unable)
 
 
 class Tracker(Role[S]):
@@ -254,3 +259,7 @@ class Damage(Role[S]):
         `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
         damage event itself."""
         return [hit]
+
+
+# the optional roles build on Role: imported as a module, after it is defined
+from . import options  # noqa: E402

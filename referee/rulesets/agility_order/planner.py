@@ -52,8 +52,8 @@ class AgilityPlanner(Planner[State]):
     def can_act(self, fight: Fight, cid: str) -> str:
         return units.can_act(fight, cid)
 
-    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
-        return None  # the lineup leaves out who takes no turn, and lists them as skipped
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        return plan  # the lineup leaves out who takes no turn, and lists them as skipped
 
     def turn(self, fight: Fight, round_: int | None = None) -> str | None:
         """Whose turn it is: the lineup's first unit not done this round."""

@@ -3,7 +3,7 @@ keeps it as the fight's `rs`: this package reads it through `state_of` alone).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from referee.engine import events as ev
 from referee.engine.record import field, record
@@ -35,5 +35,4 @@ class State:
 
 def state_of(fight: Fight) -> State:
     """The fight's demon-idol state."""
-    state: State = fight.rs
-    return state
+    return cast(State, fight.rs)

@@ -38,7 +38,7 @@ class Planner(roles.Planner[State]):
             return "croaked"
         return out_of_fight(fight, cid)
 
-    def unable(self, fight: Fight, cid: str, beat: int) -> tuple[str, str] | None:
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
         """A unit out of the fight is not in the plan at all, neither gaining nor holding
         (PH-21), so no action of its waits to be skipped."""
-        return None
+        return plan
