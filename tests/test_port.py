@@ -224,3 +224,35 @@ def test_a_ruleset_without_a_role_has_none() -> None:
                  options.Acting, options.Healing, options.Joining, options.Entries):
         assert bare.role(kind) is None, kind.__name__
     assert options.join_fields(bare, None) == ()  # type: ignore[arg-type]
+
+
+# Members of a role every ruleset has that one ruleset alone overrides: each has a default
+# that works for the others (a core behaviour, not a do-nothing), so it stays in the role.
+ONE_RULESET_OVERRIDES = {
+    "schemas": "the roster's schemas built from its fields (phases: squads' own table)",
+    "reader": "the event reader built from its events (sanctum: fields it reads itself)",
+    "damage_default": "the acting weapon's damage (demon-idol: the declared action's)",
+    "new_round": "the fold as it was (phases: the round's phases worked out)",
+}
+
+
+def test_a_role_every_ruleset_has_grows_no_hook_for_one_ruleset() -> None:
+    """A new hook one ruleset alone needs belongs in an optional role (options.py), as
+    the heal check (Healing) and a join's questions (Joining) do."""
+    from referee.engine import roles
+    from referee.session.files import load_ruleset
+    from tests.rulesets.toy import Toy
+
+    rulesets = [load_ruleset(i) for i in ("demon-idol", "count-up", "agility-order",
+                                          "phases", "sanctum", "side-d6")] + [Toy({})]
+    lone = {}
+    for kind, name in ((roles.RosterSchema, "schema"), (roles.Fold, "fold"),
+                       (roles.Planner, "planner"), (roles.Tracker, "tracker"),
+                       (roles.Damage, "damage")):
+        for member in public(kind):
+            owners = [rs.id for rs in rulesets
+                      if any(member in vars(cls) for cls in type(getattr(rs, name)).__mro__
+                             if cls not in kind.__mro__)]
+            if len(owners) == 1:
+                lone[member] = owners[0]
+    assert set(lone) == set(ONE_RULESET_OVERRIDES), lone
