@@ -64,7 +64,34 @@ def plan_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a save or a ruleset file (.toml)")
+    parser.add_argument("file", metavar="FILE",
+                        help="a save, a ruleset or a catalogue file (.toml)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("name", metavar="NAME", help="a monster of the save's ruleset's "
+                        "bestiary (referee catalogue RULESET --kind monsters)")
+    parser.add_argument("--count", type=whole, default=1, metavar="N", help="how many (1)")
+    parser.add_argument("--side", required=True, metavar="SIDE",
+                        help="their side's id (made when new)")
+    parser.add_argument("--seed", type=whole, metavar="N",
+                        help="seed the hit-point dice: a repeatable roll")
+    parser.add_argument("--hp", metavar="N,N,...",
+                        help="hit points from real dice, one a monster, instead of rolling")
+    parser.add_argument("--file", dest="own", action="append", default=[], metavar="F",
+                        help="a bestiary of your own, merged over the bundled one by name")
+
+
+def catalogue_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ruleset", metavar="RULESET", nargs="?",
+                        help="a ruleset id (without it: the bundled catalogues)")
+    parser.add_argument("name", metavar="NAME", nargs="?", help="one entry, shown whole")
+    parser.add_argument("--kind", choices=("weapons", "spells", "devices", "monsters"),
+                        help="only this kind")
+    parser.add_argument("--file", dest="own", action="append", default=[], metavar="F",
+                        help="a catalogue of your own, merged over the bundled one by name "
+                             "(again for more)")
 
 
 def replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,6 +162,14 @@ def play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true",
                         help="for a new save: a copy of the ruleset's bundled demo, "
                              "instead of an empty encounter to set up")
+    parser.add_argument("--party", metavar="FILE",
+                        help="a party written by `referee party`: its sides and "
+                             "combatants join the save's set-up first")
+
+
+def party_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    output_arguments(parser, "the party's roster file (.toml)")
 
 
 def watch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -169,6 +204,24 @@ def run_check(args: argparse.Namespace) -> int:
     return cmd_check(Path(args.file))
 
 
+def run_add(args: argparse.Namespace) -> int:
+    return cmd_add(Path(args.save), args.name, args.count, args.side, args.seed,
+                   typed_hp(args.hp), [Path(f) for f in args.own])
+
+
+def typed_hp(text: str | None) -> list[int]:
+    if text is None:
+        return []
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--hp takes whole numbers, one a monster: {text!r}") from None
+
+
+def run_catalogue(args: argparse.Namespace) -> int:
+    return cmd_catalogue(args.ruleset, args.kind, args.name, [Path(f) for f in args.own])
+
+
 def run_replay(args: argparse.Namespace) -> int:
     return cmd_replay(Path(args.save), args.to, args.json)
 
@@ -184,7 +237,14 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    return cmd_play(Path(args.save), args.ruleset, args.demo)
+    party = Path(args.party) if args.party else None
+    return cmd_play(Path(args.save), args.ruleset, args.demo, party)
+
+
+def run_party(args: argparse.Namespace) -> int:
+    if not args.output:
+        raise UsageError("-o FILE: where to write the party")
+    return cmd_party(Path(args.save), args.output, args.force)
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -234,7 +294,15 @@ class Command(NamedTuple):
 CORE: dict[str, Command] = {
     "plan": Command("the order of resolution for the latest round (--round N for another)",
                     plan_arguments, run_plan),
-    "check": Command("validate a save or a ruleset file", check_arguments, run_check),
+    "check": Command("validate a save, a ruleset or a catalogue file", check_arguments,
+                     run_check),
+    "party": Command("write the players' sides as the fight left them (hit points, "
+                     "conditions, spells lost) to a roster: -o party.toml",
+                     party_arguments, run_party),
+    "add": Command("add monsters from the bestiary to a save's set-up: goblin --count 6 "
+                   "--side goblins", add_arguments, run_add),
+    "catalogue": Command("list a ruleset's catalogues (weapons, spells, monsters), or show "
+                         "one entry", catalogue_arguments, run_catalogue),
     "replay": Command("print the whole log, or (--to N) the tracker after event N",
                       replay_arguments, run_replay),
     "export": Command("a Markdown recap for campaign notes (-o FILE to write it)",
@@ -418,9 +486,13 @@ def cmd_app() -> int:
     return open_app(fresh_demo(saves_folder(), demo_path()), setup=False)
 
 
-def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False) -> int:
+def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
+             party: Path | None = None) -> int:
     """An existing save is opened (refused while another referee has it open); a missing
-    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo."""
+    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo.
+    A `party` (a roster file) joins its set-up first."""
+    if party is not None:
+        return play_with_party(path, ruleset, demo, party)
     if path.exists():
         refuse_if_open(path)
         if demo:
@@ -438,6 +510,46 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False) -> int:
 
     create_save(path, ruleset or default_ruleset())
     return open_app(path, setup=True)
+
+
+def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path) -> int:
+    from referee.session.demos import default_ruleset
+    from referee.session.roster import RosterEditor
+
+    made = False
+    if not path.exists():
+        if demo:
+            copy_demo(path, ruleset)
+        else:
+            create_save(path, ruleset or default_ruleset())
+        made = True
+    session = open_for_writing(path)
+    try:
+        count = RosterEditor(session).import_roster(party)
+    except BaseException:
+        session.close()
+        if made:
+            path.unlink()  # nothing of a new save is left when its party is refused
+        raise
+    session.close()
+    print(f"{party}: {count} combatants joined {path}", file=sys.stderr)
+    return open_app(path, setup=made and not demo)
+
+
+def cmd_party(path: Path, output: str, force: bool) -> int:
+    from referee.session.party import party_roster, roster_text
+    from referee.session.roster import read_roster
+
+    claim_output(output, [path], force)
+    save = opened(path)
+    roster, dead = party_roster(save.fight)
+    text = roster_text(roster)
+    read_roster(roster, output, text, save.ruleset)  # as strictly as it will be read
+    written = write_output(output, text, [path], force)
+    names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
+    print(f"wrote {written}: {names}" + (f" (left out, dead: {', '.join(dead)})"
+                                         if dead else ""), file=sys.stderr)
+    return 0
 
 
 def refuse_if_open(path: Path) -> None:
@@ -617,6 +729,14 @@ def cmd_check(path: Path) -> int:
         if torn_tail(text, error) is None:
             raise
         data = {}  # a save whose last event was cut short: load_save explains it
+    if data.get("format") == "referee-roster":
+        return check_roster_file(path, text, data)
+    if data.get("format") == "referee-catalogue":
+        from referee.session.catalogues import load_catalogue
+
+        found = load_catalogue(path)
+        print(f"{path}: ok ({found.ruleset} {found.kind}, {len(found.entries)} entries)")
+        return 0
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
         from referee.engine.options import Declaring
@@ -633,6 +753,116 @@ def cmd_check(path: Path) -> int:
     print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
           f"{events_said(fight)}, round {fight.round})")
     return 0
+
+
+def check_roster_file(path: Path, text: str, data: dict[str, Any]) -> int:
+    """A roster (a party carried over) read as strictly as set-up's import reads it, by
+    the ruleset it names."""
+    from referee.session.files import load_ruleset
+    from referee.session.roster import read_roster
+
+    rid = data.get("ruleset")
+    if not isinstance(rid, str) or not rid:
+        raise UsageError(f"{path}: a roster that names no ruleset (ruleset = \"ID\") is "
+                         "checked as set-up imports it")
+    ruleset = load_ruleset(rid, path.parent)
+    sides, combatants = read_roster(data, str(path), text, ruleset)
+    print(f"{path}: ok ({ruleset.file_id} roster, {len(sides)} sides, "
+          f"{len(combatants)} combatants)")
+    return 0
+
+
+def cmd_catalogue(ruleset: str | None, kind: str | None, name: str | None,
+                  own: list[Path]) -> int:
+    """The entries of a ruleset's catalogues, a line each; with a name, that entry whole."""
+    from referee.session import catalogues
+
+    bundled = catalogues.bundled()
+    if ruleset is None:
+        for (rid, k), path in sorted(bundled.items()):
+            if kind in (None, k):
+                print(f"{rid:16} {k:9} {len(catalogues.load_catalogue(path).entries):4} "
+                      f"entries  {path.name}")
+        return 0
+    kinds = [k for k in catalogues.KINDS if kind in (None, k)
+             and ((ruleset, k) in bundled or own)]
+    found = {k: catalogues.merged(ruleset, k, [p for p in own if catalogue_kind(p) == k])
+             for k in kinds}
+    if name is not None:
+        return show_entry(ruleset, found, name)
+    if not any(found.values()):
+        known = ", ".join(sorted({rid for rid, _ in bundled})) or "none"
+        raise UsageError(f"no catalogue for {ruleset!r}" + (f" of {kind}" if kind else "")
+                         + f" (bundled: {known}; or --file F)")
+    for k, entries in found.items():
+        for entry_name, entry in entries.items():
+            print(f"{k:9} {entry_name:28} {entry_summary(entry)}".rstrip())
+    return 0
+
+
+def cmd_add(path: Path, name: str, count: int, side: str, seed: int | None,
+            real: list[int], own: list[Path]) -> int:
+    import random
+
+    from referee.session.catalogues import entries_for
+    from referee.session.roster import RosterEditor
+
+    session = open_for_writing(path)
+    try:
+        ruleset = session.fight.ruleset
+        bestiary = entries_for(ruleset, "monsters", own)
+        entry = bestiary.get(name.strip().lower())
+        if entry is None:
+            close = sorted(n for n in bestiary if name.strip().lower() in n)[:5]
+            hint = f" (close: {', '.join(close)})" if close else ""
+            raise UsageError(f"no monster {name!r} in {ruleset.name}'s bestiary{hint}")
+        made = RosterEditor(session).add_monsters(entry, count, side, random.Random(seed),
+                                                  real)
+    finally:
+        session.close()
+    for c in made:
+        print(f"added {c.name} ({c.id}) to {side}, hp {c.hp}")
+    return 0
+
+
+def catalogue_kind(path: Path) -> str | None:
+    from referee.session.catalogues import load_catalogue
+
+    return load_catalogue(path).kind
+
+
+def show_entry(ruleset: str, found: dict[str, Any], name: str) -> int:
+    wanted = name.strip().lower()
+    for kind, entries in found.items():
+        if wanted in entries:
+            print(f"{ruleset} {kind[:-1] if kind.endswith('s') else kind}: {wanted}")
+            for key, value in entries[wanted].items():
+                if key != "name":
+                    print(f"  {key} = {toml_value(value)}")
+            return 0
+    close = sorted(n for entries in found.values() for n in entries if wanted in n)
+    hint = f" (close: {', '.join(close[:5])})" if close else ""
+    raise UsageError(f"no entry {name!r} in {ruleset}'s catalogues{hint}")
+
+
+def entry_summary(entry: Any) -> str:
+    """A line of an entry's numbers: its keys but the name, as written."""
+    parts = [f"{k}={toml_value(v)}" for k, v in entry.items()
+             if k not in ("name", "notes", "weapons")]
+    return " ".join(parts)
+
+
+def toml_value(value: Any) -> str:
+    """A value as the file writes it (true, "1d8", [...])."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
 def events_said(fight: Any) -> str:

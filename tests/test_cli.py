@@ -52,7 +52,7 @@ def test_help_lists_every_command(capsys):
 @pytest.mark.parametrize(("command", "shown"), [
     ("plan", "[--json] [--round N] SAVE"), ("check", "FILE"), ("replay", "[--to N] [--json] SAVE"),
     ("export", "[--markdown] [-o FILE] [--force] SAVE"), ("roll", "[--seed N] EXPR"),
-    ("play", "[--ruleset ID] [--demo] SAVE"), ("demo", "[--ruleset ID]"),
+    ("play", "[--ruleset ID] [--demo] [--party FILE] SAVE"), ("demo", "[--ruleset ID]"),
 ])
 def test_each_command_has_its_own_help(command, shown, capsys):
     code, out, _ = run([command, "--help"], capsys)

@@ -210,7 +210,8 @@ def test_every_role_is_small() -> None:
 
     kinds = [roles.RosterSchema, roles.Fold, roles.Planner, roles.Tracker, roles.Damage,
              options.Declaring, options.Rolling, options.Grouping, options.Runs,
-             options.Acting, options.Healing, options.Joining, options.Entries]
+             options.Acting, options.Healing, options.Joining, options.Entries,
+             options.Carrying]
     sizes = {kind.__name__: len(public(kind)) for kind in kinds}
     assert all(size <= MOST_MEMBERS for size in sizes.values()), sizes
 
@@ -221,7 +222,8 @@ def test_a_ruleset_without_a_role_has_none() -> None:
 
     bare = Ruleset({})
     for kind in (options.Declaring, options.Rolling, options.Grouping, options.Runs,
-                 options.Acting, options.Healing, options.Joining, options.Entries):
+                 options.Acting, options.Healing, options.Joining, options.Entries,
+                 options.Carrying):
         assert bare.role(kind) is None, kind.__name__
     assert options.join_fields(bare, None) == ()  # type: ignore[arg-type]
 

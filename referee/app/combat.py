@@ -57,6 +57,7 @@ BINDINGS: list[BindingType] = [
     Binding("V", "serve", "Players' view", show=False),
     Binding("E", "end", "End the fight", show=False),
     Binding("N", "note", "Note", show=False),
+    Binding("W", "party", "Write the party"),
     Binding("question_mark", "help", "Help"),
 ]
 RESOLVING = ("next_beat", "hit", "miss")
@@ -125,6 +126,8 @@ class CombatScreen(Screen[None]):
             return not table.initiative_blocks() and table.current_beat() is not None
         if action == "declare":
             return bool(table.undeclared())
+        if action == "party":  # the fight's end: the party carries over to the next
+            return table.fight.ended
         if action == "undo":
             return bool(table.fight.batches)
         if action == "redo":
@@ -572,6 +575,35 @@ class CombatScreen(Screen[None]):
             self.refresh_view()
 
         self.ask(Form("Save as", fields), done)
+
+    def action_party(self) -> None:
+        """The players' sides as the fight left them, to a roster for the next encounter
+        (`referee play NEW --party FILE`, or set-up's import)."""
+        session = self.table.session
+        fields = (Field("path", "file", "text", "party.toml", required=True,
+                        help=f"beside {session.path.name}"),
+                  Field("force", "replace a file there", "bool", False,
+                        help="never this save itself"))
+
+        def done(values: dict[str, Any]) -> None:
+            from referee.session.output import claim, write_output
+            from referee.session.party import party_roster, roster_text
+
+            target = Path(values["path"])
+            if not target.is_absolute():
+                target = session.path.parent / target
+            try:
+                force = bool(values.get("force"))
+                claim(target, [session.path], force, how="'replace a file there' replaces it")
+                roster, dead = party_roster(self.table.fight)
+                write_output(target, roster_text(roster), [session.path], force)
+            except (SaveError, RefereeError) as error:
+                raise Refused(str(error), "path") from None
+            left = f"; left out, dead: {', '.join(dead)}" if dead else ""
+            names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
+            self.notify(f"wrote {target.name}: {names}{left}", title="The party")
+
+        self.ask(Form("Write the party", fields), done)
 
     def action_open(self) -> None:
         self.app.action_open()

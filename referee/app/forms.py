@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.suggester import Suggester
 from textual.widgets import Input, Label, Static
 
 from referee.engine.specs import Field, Form
@@ -165,7 +166,34 @@ def widget(field: Field, placeholder: bool = True) -> Input | Choice:
     if field.kind == "bool":
         return Choice([("no", False), ("yes", True)], bool(field.default), id=f"f-{field.name}")
     text = "" if field.default is None else str(field.default)
-    return Input(text, id=f"f-{field.name}", placeholder=field.help if placeholder else "")
+    suggester = Entries(field.suggest) if field.suggest else None
+    return Input(text, id=f"f-{field.name}", placeholder=field.help if placeholder else "",
+                 suggester=suggester)
+
+
+class Entries(Suggester):
+    """A catalogue's entries offered as one types: the part after the last ";" is matched
+    by the start of an entry's name (any case), and → takes the whole entry, its numbers
+    with it, still editable."""
+
+    def __init__(self, entries: tuple[str, ...]) -> None:
+        super().__init__(use_cache=True, case_sensitive=True)
+        self.entries = entries
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return completed(value, self.entries)
+
+
+def completed(value: str, entries: tuple[str, ...]) -> str | None:
+    """`value` with its last part completed by the first entry it starts (None: none)."""
+    typed = value.rpartition(";")[2].lstrip()
+    if not typed or "," in typed:
+        return None
+    wanted = typed.casefold()
+    for entry in entries:
+        if entry.casefold().startswith(wanted) and len(entry) > len(typed):
+            return value + entry[len(typed):]
+    return None
 
 
 def placed_below(field: Field, label_width: int) -> bool:

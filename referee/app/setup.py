@@ -6,6 +6,7 @@ rules live in the session's `RosterEditor`, with the ruleset's own fields.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,8 +44,11 @@ class SetupScreen(Screen[None]):
         Binding("s", "add_side", "Side"),
         Binding("S", "remove_side", "Remove side", show=False),
         Binding("t", "title", "Title", show=False),
-        Binding("i", "import_roster", "Import"),
+        Binding("b", "bestiary", "Bestiary"),
+        # on an 80-column footer, importing a roster (a party) gives way to the bestiary
+        Binding("i", "import_roster", "Import", show=False),
         Binding("question_mark", "help", "Help"),
+        Binding("q", "app.quit", "Quit", show=False),  # Esc is the way out of set-up
     ]
 
     def __init__(self, session: Session) -> None:
@@ -237,6 +241,22 @@ class SetupScreen(Screen[None]):
         field = Field("path", "file", required=True, help="a roster .toml")
         self.ask(Form("Import a roster TOML", (field,)),
                  lambda v: self.changed(self.editor.import_roster, Path(v["path"])))
+
+    def action_bestiary(self) -> None:
+        """"6 goblins" from the ruleset's bestiary, hit points rolled (or typed)."""
+        if not self.editor.encounter.sides:
+            self.notify("add a side first (s)", severity="warning")
+            return
+        encounter = self.editor.encounter
+        rng = self.app.table.injected or random.Random(
+            f"{encounter.seed}/setup/{len(encounter.combatants)}")
+
+        def done(values: dict[str, Any]) -> None:
+            made: list[Any] = []
+            self.changed(lambda: made.extend(self.editor.add_from_bestiary(values, rng)))
+            self.notify(", ".join(f"{c.name} {c.hp} hp" for c in made), title="Added")
+
+        self.ask(self.editor.bestiary_form(), done)
 
     def action_done(self) -> None:
         self.dismiss(None)

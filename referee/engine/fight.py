@@ -93,7 +93,8 @@ class FightState:
 
 
 def _status(ruleset: Ruleset[Any], c: Combatant) -> Status:
-    return Status(c.hp, c.max_hp, hp_at_round_start=c.hp, marks=ruleset.fold.marks(c))
+    return Status(c.hp, c.max_hp, dict(c.conditions), hp_at_round_start=c.hp,
+                  marks=ruleset.fold.marks(c))
 
 
 class Fight:

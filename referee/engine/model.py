@@ -65,6 +65,9 @@ class Combatant:
     spells: tuple[Spell, ...] = ()
     notes: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
+    # conditions it comes into the fight with (a party carried over): rounds left, or
+    # None for one that lasts until taken off
+    conditions: dict[str, int | None] = field(default_factory=dict)
 
     def stat(self, key: str, default: Any = None) -> Any:
         return self.stats.get(key, default)
@@ -106,7 +109,10 @@ class Encounter:
 
 # -- reading ------------------------------------------------------------------------------
 
-COMBATANT_KEYS = frozenset({"id", "name", "side", "hp", "max_hp", "weapons", "spells", "notes"})
+COMBATANT_KEYS = frozenset({"id", "name", "side", "hp", "max_hp", "weapons", "spells", "notes",
+                            "conditions"})
+MOST_CONDITIONS = 64
+MOST_ROUNDS = 9999  # a condition's rounds left
 WEAPON_KEYS = frozenset({"name", "damage", "notes"})
 SPELL_KEYS = frozenset({"name", "notes"})
 SIDE_KEYS = frozenset({"id", "name", "color", "players"})
@@ -221,10 +227,31 @@ def read_combatant(data: Any, path: Path, schemas: Schemas) -> Combatant:
     combatant = _built(Combatant, {
         "id": cid, "name": _text(data, "name", path, "") or cid, "side": side, "hp": hp,
         "max_hp": _whole(data, "max_hp", path, hp), "weapons": weapons, "spells": spells,
-        "notes": _text(data, "notes", path, ""), "stats": stats})
+        "notes": _text(data, "notes", path, ""), "stats": stats,
+        "conditions": _conditions(data.get("conditions", {}), path + ("conditions",))})
     _unique_names(weapons, path + ("weapons",), "weapon")
     _unique_names(spells, path + ("spells",), "spell")
     return combatant
+
+
+def _conditions(data: Any, path: Path) -> dict[str, int | None]:
+    """`{ poisoned = 3, cursed = true }`: rounds left, or true for one with no end."""
+    if not isinstance(data, Mapping):
+        raise FormatError(f"expected a table of conditions, found {describe(data)}", path)
+    if len(data) > MOST_CONDITIONS:
+        raise FormatError(f"at most {MOST_CONDITIONS} conditions", path)
+    out: dict[str, int | None] = {}
+    for name, left in data.items():
+        if not name.strip():
+            raise FormatError("a condition needs a name", path)
+        if left is True:
+            out[name] = None
+        elif type(left) is int and 1 <= left <= MOST_ROUNDS:
+            out[name] = left
+        else:
+            raise FormatError(f"expected rounds left (1 to {MOST_ROUNDS}) or true, found "
+                              f"{describe(left)}", path + (name,))
+    return out
 
 
 def _items(data: Mapping[str, Any], key: str, path: Path, reader: Any,
@@ -339,4 +366,6 @@ def combatant_to_dict(c: Combatant) -> dict[str, Any]:
         out["weapons"] = [weapon_to_dict(w) for w in c.weapons]
     if c.spells:
         out["spells"] = [spell_to_dict(s) for s in c.spells]
+    if c.conditions:
+        out["conditions"] = {k: True if v is None else v for k, v in c.conditions.items()}
     return out

@@ -212,6 +212,16 @@ class Joining(Role[S], ABC):
         """The join event, given the answers to `join_fields`."""
 
 
+class Carrying(Role[S], ABC):
+    """What a combatant takes out of a fight beyond its hit points and conditions (spells
+    lost, Stress and Wound Points), for a party carried into the next encounter."""
+
+    @abstractmethod
+    def carried(self, fight: Fight, cid: str) -> dict[str, Any]:
+        """Roster keys to write for `cid` as the fight left it (its spells without those
+        lost ...)."""
+
+
 class Entries(Role[S], ABC):
     """Lists of the encounter (sanctum's groups) that set-up fills as combatants name
     their entries."""

@@ -41,6 +41,9 @@ class Field:
     # for "id": what it names, offered as a choice in set-up: "sides", or the key of the
     # encounter's own list ("groups": a minion's group)
     refers: str = ""
+    # whole entries offered as one types (a catalogue's gear, a bestiary's monsters): a
+    # "name, key=value, …" line completes the part after the last ";" and fills its numbers
+    suggest: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:

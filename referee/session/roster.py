@@ -7,7 +7,9 @@ ruleset reads, and refuses what a file would refuse.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,35 @@ from referee.engine.stats import Schema
 from .files import fault, parse_toml, read_text
 from .store import Session
 
+MOST_ADDED = 200  # monsters added from the bestiary at once
+
+
+def counted(text: str) -> tuple[int, str]:
+    """"6 goblins" -> (6, "goblins"); "goblin" -> (1, "goblin")."""
+    found = re.fullmatch(r"\s*(\d+)\s*[x×]?\s+(.+?)\s*", text)
+    if found:
+        return int(found.group(1)), found.group(2).lower()
+    return 1, text.strip().lower()
+
+
+def singulars(name: str) -> list[str]:
+    """A plural's likely singulars: goblins, wolves, giant rats, lizard men."""
+    out = [name]
+    if name.endswith("ves"):
+        out.append(name[:-3] + "f")
+    if name.endswith("men"):
+        out.append(name[:-3] + "man")
+    if name.endswith("es"):
+        out.append(name[:-2])
+    if name.endswith("s"):
+        out.append(name[:-1])
+    return out
+
+
+def slug(name: str) -> str:
+    """An id's stem from a name: "Giant rat" -> "giant-rat"."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "monster"
+
 
 def read_roster(data: dict[str, Any], name: str, text: str,
                 ruleset: Ruleset) -> tuple[tuple[Side, ...], tuple[Combatant, ...]]:
@@ -40,6 +71,7 @@ def read_roster(data: dict[str, Any], name: str, text: str,
         f = Fields(data)
         f.str("format", "referee-roster")
         f.str("title", "")
+        f.str("ruleset", "")  # the ruleset it was written for (`referee check` reads it)
         sides = read_sides(f.raw("sides"), ("sides",), ruleset.schema.schemas)
         combatants = read_combatants(f.list("combatants", []), ("combatants",), sides,
                                      ruleset.schema.schemas)
@@ -53,14 +85,16 @@ def read_roster(data: dict[str, Any], name: str, text: str,
 
 
 def gear_fields(ruleset: Ruleset, kind: str) -> tuple[Field, ...]:
+    """Every key a gear line may hold (the form's, and those only a file or a catalogue
+    fills, such as demon-idol's damage against large)."""
     core = (Field("damage", "damage", "dice"),) if kind == "weapons" else ()
     extra = ruleset.schema.weapon_fields() if kind == "weapons" else ruleset.schema.spell_fields()
-    return core + tuple(f for f in extra if f.form)
+    return core + tuple(extra)
 
 
 def gear_hint(ruleset: Ruleset, kind: str) -> str:
     keys = " ".join(f"{f.name}=…" if f.kind != "bool" else f.name
-                    for f in gear_fields(ruleset, kind))
+                    for f in gear_fields(ruleset, kind) if f.form)
     return f"{kind}: name, {', '.join(keys.split())}; next …" if keys else f"{kind}: name; …"
 
 
@@ -72,6 +106,17 @@ def gear_text(items: tuple[Any, ...], ruleset: Ruleset, kind: str) -> str:
         data = weapon_to_dict(item) if kind == "weapons" else spell_to_dict(item)
         parts.append(", ".join([str(data.pop("name"))] + pairs_bits(data, specs)))
     return "; ".join(parts)
+
+
+def gear_suggestions(ruleset: Ruleset, kind: str) -> tuple[str, ...]:
+    """The ruleset's catalogue of that gear as set-up lines, offered as one types a name
+    (none bundled: none)."""
+    from .catalogues import entries_for
+
+    specs = {f.name: f for f in gear_fields(ruleset, kind)}
+    return tuple(", ".join([name] + pairs_bits(
+        {k: v for k, v in entry.items() if k not in ("name", "notes")}, specs))
+        for name, entry in entries_for(ruleset, kind).items())
 
 
 def pairs_bits(data: dict[str, Any], specs: dict[str, Field]) -> list[str]:
@@ -217,7 +262,8 @@ class RosterEditor:
         for kind in self.ruleset.schema.GEAR:
             items = getattr(old, kind) if old else ()
             fields.append(Field(kind, kind, default=gear_text(items, self.ruleset, kind),
-                                help=gear_hint(self.ruleset, kind)))
+                                help=gear_hint(self.ruleset, kind),
+                                suggest=gear_suggestions(self.ruleset, kind)))
         title = f"Edit {old.name}" if old else "Add a combatant"
         return Form(title, tuple(fields))
 
@@ -410,11 +456,97 @@ class RosterEditor:
     def set_title(self, title: str) -> None:
         self.write(replace(self.encounter, title=title))
 
+    def add_monsters(self, entry: Mapping[str, Any], count: int, side: str,
+                     rng: random.Random, real: Sequence[int] = ()) -> list[Combatant]:
+        """`count` of a bestiary entry on `side` (made when new): goblin 1 … goblin N,
+        numbered on from any already there, hit points rolled from its dice (or `real`,
+        typed from the table's dice, in order), the roll kept in each one's notes, and
+        one group for them where the ruleset groups combatants (a shared roll)."""
+        if not 1 <= count <= MOST_ADDED:
+            raise FormatError(f"a count from 1 to {MOST_ADDED}", ("count",))
+        if real and len(real) != count:
+            raise FormatError(f"{len(real)} hit points typed for {count}", ("hp",))
+        if self.encounter.side(side) is None:
+            self.add_side(side, side.replace("-", " ").capitalize())
+        base = slug(str(entry["name"]))
+        first = self.next_number(base)
+        grouped = "group" in self.ruleset.schema.schemas.combatant.by_name
+        made = []
+        for n in range(first, first + count):
+            hp = real[n - first] if real else None
+            given = {"group": base} if grouped else {}
+            made.append(self.monster(entry, f"{base}{n}", f"{entry['name']} {n}".capitalize(),
+                                     side, rng, hp, given))
+        encounter = self.encounter
+        for combatant in made:
+            encounter = self.with_items_for(replace(
+                encounter, combatants=encounter.combatants + (combatant,)), combatant)
+        self.write(encounter)
+        return made
+
+    def bestiary_form(self) -> Form:
+        """Set-up's `b`: "6 goblins" from the ruleset's bestiary onto a side."""
+        from .catalogues import entries_for
+
+        names = tuple(entries_for(self.ruleset, "monsters"))
+        sides = tuple((s.name, s.id) for s in self.encounter.sides)
+        theirs = next((s.id for s in self.encounter.sides if not s.players),
+                      sides[0][1] if sides else "")
+        fields = (
+            Field("what", "monsters", required=True, suggest=names,
+                  help="how many and which: 6 goblins (→ completes a name)"),
+            Field("side", "side", "choice", theirs, options=sides),
+            Field("hp", "hit points", help="from real dice, one each: 4 6 5 …; blank: "
+                                           "rolled from the bestiary's dice"),
+        )
+        return Form("Add from the bestiary", fields)
+
+    def add_from_bestiary(self, values: Mapping[str, Any],
+                          rng: random.Random) -> list[Combatant]:
+        from .catalogues import entries_for
+
+        count, name = counted(str(values.get("what") or ""))
+        bestiary = entries_for(self.ruleset, "monsters")
+        entry = next((bestiary[n] for n in singulars(name) if n in bestiary), None)
+        if entry is None:
+            close = sorted(n for n in bestiary if name[:3] in n)[:5]
+            hint = f" (close: {', '.join(close)})" if close else ""
+            raise FormatError(f"no {name!r} in the bestiary{hint}", ("what",))
+        typed = str(values.get("hp") or "").replace(",", " ").split()
+        if not all(v.isdigit() for v in typed):
+            raise FormatError("whole numbers, one a monster: 4 6 5", ("hp",))
+        return self.add_monsters(entry, count, str(values["side"]), rng,
+                                 [int(v) for v in typed])
+
+    def monster(self, entry: Mapping[str, Any], cid: str, name: str, side: str,
+                rng: random.Random, hp: int | None, given: Mapping[str, Any]) -> Combatant:
+        from .catalogues import monster, rolled_hp
+
+        if hp is None:
+            hp, told = rolled_hp(entry, rng)
+        else:
+            told = f"hp {hp} from real dice ({entry.get('hp')})"
+        made = monster(self.ruleset, {**entry, "hp": hp}, cid, side, name=name,
+                       given=given)
+        notes = "; ".join(n for n in (made.notes, told) if n)
+        return replace(made, notes=notes)
+
+    def next_number(self, base: str) -> int:
+        """The first number free after `base1`, `base2` … in the roster."""
+        taken = [int(c.id[len(base):]) for c in self.encounter.combatants
+                 if c.id.startswith(base) and c.id[len(base):].isdigit()]
+        return max(taken, default=0) + 1
+
     def import_roster(self, path: Path) -> int:
         """Sides and combatants from a roster file; returns how many combatants came."""
         text = read_text(path)
-        sides, combatants = read_roster(parse_toml(text, str(path)), str(path), text,
-                                        self.ruleset)
+        data = parse_toml(text, str(path))
+        named = data.get("ruleset")
+        if named and named not in (self.encounter.ruleset, self.ruleset.id,
+                                   self.ruleset.file_id):
+            raise fault(str(path), text, FormatError(
+                f"a {named} roster: this save is {self.ruleset.file_id}", ("ruleset",)))
+        sides, combatants = read_roster(data, str(path), text, self.ruleset)
         known = {s.id for s in self.encounter.sides}
         new_sides = tuple(s for s in sides if s.id not in known)
         encounter = replace(self.encounter, sides=self.encounter.sides + new_sides,

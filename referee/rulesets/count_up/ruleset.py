@@ -13,6 +13,7 @@ from referee.engine.reading import Fields
 
 from . import settings
 from .acts import CountUpActs
+from .carrying import CountUpCarrying
 from .damage import CountUpDamage
 from .declaring import CountUpDeclarations
 from .fold import CountUpFold, State
@@ -28,7 +29,8 @@ from .tracker import CountUpTracker
 class CountUp(Ruleset[State]):
     id = "count-up"
     ROLES = (CountUpSchema, CountUpFold, CountUpPlanner, CountUpTracker, CountUpDamage,
-             CountUpDeclarations, CountUpInitiative, CountUpActs, CountUpHealing, CountUpJoin)
+             CountUpDeclarations, CountUpInitiative, CountUpActs, CountUpHealing, CountUpJoin,
+             CountUpCarrying)
     settings: Settings
     fold: CountUpFold  # its base initiative, in force and as rolled, for the other roles
 

@@ -18,6 +18,7 @@ from referee.engine.reading import Fields
 
 from . import settings
 from .acts import DemonIdolActs
+from .carrying import DemonIdolCarrying
 from .damage import DemonIdolDamage
 from .declaring import DemonIdolDeclaring
 from .fold import DemonIdolFold
@@ -32,7 +33,8 @@ from .tracker import DemonIdolTracker
 class DemonIdol(Ruleset[State]):
     id = "demon-idol"
     ROLES = (DemonIdolSchema, DemonIdolFold, DemonIdolPlanner, DemonIdolTracker,
-             DemonIdolDamage, DemonIdolDeclaring, DemonIdolInitiative, DemonIdolActs)
+             DemonIdolDamage, DemonIdolDeclaring, DemonIdolInitiative, DemonIdolActs,
+             DemonIdolCarrying)
     settings: Settings
 
     def read(self, f: Fields) -> None:

@@ -43,6 +43,9 @@ WEAPON = (
           help="a melee weapon that can be thrown: a D may throw it (a missile then)"),
     Field("rate", "rate", "rate", 1, help='shots a round, or "1/2": one every 2 rounds'),
     Field("natural", "natural", "bool", False, form=False),  # documentation only
+    # the weapon table's second figure (rulesets/catalogues): kept with the weapon
+    Field("damage_large", "damage vs large", "dice", form=False,
+          help="what a hit does to a large target"),
     Field("speed", "of speed", "bool", False, form=False,
           help="a weapon of speed: its action wins initiative"),
 )

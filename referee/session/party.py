@@ -1,0 +1,50 @@
+"""A party that carries over: the players' sides as a roster, as the fight left them
+(hit points, conditions with rounds left, and what the ruleset carries: spells lost,
+Stress), for the next encounter's set-up (`referee play NEW --party FILE`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import Fight
+from referee.engine.errors import FormatError
+from referee.engine.model import side_to_dict
+from referee.engine.options import Carrying
+
+ROSTER_FORMAT = "referee-roster"
+
+
+def party_roster(fight: Fight) -> tuple[dict[str, Any], list[str]]:
+    """The roster of the players' sides, and who was left out (the dead)."""
+    sides = [s for s in fight.encounter.sides if s.players]
+    if not sides:
+        raise FormatError("no side is run by the players: mark one in set-up (e on a side)",
+                          ("sides",))
+    ids = {s.id for s in sides}
+    carrying = fight.ruleset.role(Carrying)
+    combatants, dead = [], []
+    for cid, c in fight.roster.items():
+        if c.side not in ids:
+            continue
+        status = fight.status[cid]
+        if status.dead:
+            dead.append(c.name)
+            continue
+        data = c.to_dict()
+        data.update(hp=status.hp, max_hp=status.max_hp)
+        data.pop("conditions", None)
+        if status.conditions:
+            data["conditions"] = {k: True if v is None else v
+                                  for k, v in status.conditions.items()}
+        if carrying is not None:
+            data.update(carrying.carried(fight, cid))
+        combatants.append({k: v for k, v in data.items() if v != []})
+    title = f"The party after {fight.encounter.title}".strip()
+    return ({"format": ROSTER_FORMAT, "ruleset": fight.encounter.ruleset, "title": title,
+             "sides": [side_to_dict(s) for s in sides], "combatants": combatants}, dead)
+
+
+def roster_text(roster: dict[str, Any]) -> str:
+    import tomli_w
+
+    return tomli_w.dumps(roster)
