@@ -165,6 +165,9 @@ def play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--party", metavar="FILE",
                         help="a party written by `referee party`: its sides and "
                              "combatants join the save's set-up first")
+    parser.add_argument("--catalogue", dest="own", action="append", default=[],
+                        metavar="F", help="a catalogue of your own for set-up, merged over "
+                        "the bundled one by name (again for more)")
 
 
 def party_arguments(parser: argparse.ArgumentParser) -> None:
@@ -238,7 +241,8 @@ def run_roll(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     party = Path(args.party) if args.party else None
-    return cmd_play(Path(args.save), args.ruleset, args.demo, party)
+    return cmd_play(Path(args.save), args.ruleset, args.demo, party,
+                    [Path(f) for f in args.own])
 
 
 def run_party(args: argparse.Namespace) -> int:
@@ -487,12 +491,18 @@ def cmd_app() -> int:
 
 
 def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
-             party: Path | None = None) -> int:
+             party: Path | None = None, catalogues: Sequence[Path] = ()) -> int:
     """An existing save is opened (refused while another referee has it open); a missing
     one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo.
-    A `party` (a roster file) joins its set-up first."""
+    A `party` (a roster file) joins its set-up first; `catalogues` are the referee's own,
+    read now (a broken one is refused before any screen)."""
+    if catalogues:
+        from referee.session.catalogues import load_catalogue
+
+        for own in catalogues:
+            load_catalogue(own)
     if party is not None:
-        return play_with_party(path, ruleset, demo, party)
+        return play_with_party(path, ruleset, demo, party, catalogues)
     if path.exists():
         refuse_if_open(path)
         if demo:
@@ -502,17 +512,18 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
         if ruleset is not None and ruleset not in (save.encounter.ruleset, save.ruleset.id):
             raise UsageError(f"{path}: is a {save.encounter.ruleset} save; --ruleset "
                              f"{ruleset} applies only to a new save (leave it out)")
-        return open_app(path, setup=False)
+        return open_app(path, False, catalogues)
     if demo:
         copy_demo(path, ruleset)
-        return open_app(path, setup=False)
+        return open_app(path, False, catalogues)
     from referee.session.demos import default_ruleset
 
     create_save(path, ruleset or default_ruleset())
-    return open_app(path, setup=True)
+    return open_app(path, True, catalogues)
 
 
-def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path) -> int:
+def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
+                    catalogues: Sequence[Path] = ()) -> int:
     from referee.session.demos import default_ruleset
     from referee.session.roster import RosterEditor
 
@@ -533,7 +544,7 @@ def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path) ->
         raise
     session.close()
     print(f"{party}: {count} combatants joined {path}", file=sys.stderr)
-    return open_app(path, setup=made and not demo)
+    return open_app(path, made and not demo, catalogues)
 
 
 def cmd_party(path: Path, output: str, force: bool) -> int:
@@ -580,12 +591,12 @@ def create_save(path: Path, ruleset: str) -> None:
         raise UsageError(str(error)) from None
 
 
-def open_app(path: Path, setup: bool) -> int:
+def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = ()) -> int:
     from referee.app import RefereeApp
     from referee.session.store import SaveError
 
     try:
-        app = RefereeApp(path, path.parent, start_in_setup=setup)
+        app = RefereeApp(path, path.parent, start_in_setup=setup, catalogues=catalogues)
     except SaveError as error:  # opened by another referee since it was checked
         raise UsageError(str(error)) from None
     app.run()

@@ -52,7 +52,8 @@ def test_help_lists_every_command(capsys):
 @pytest.mark.parametrize(("command", "shown"), [
     ("plan", "[--json] [--round N] SAVE"), ("check", "FILE"), ("replay", "[--to N] [--json] SAVE"),
     ("export", "[--markdown] [-o FILE] [--force] SAVE"), ("roll", "[--seed N] EXPR"),
-    ("play", "[--ruleset ID] [--demo] [--party FILE] SAVE"), ("demo", "[--ruleset ID]"),
+    ("play", "[--ruleset ID] [--demo] [--party FILE] [--catalogue F] SAVE"),
+    ("demo", "[--ruleset ID]"),
 ])
 def test_each_command_has_its_own_help(command, shown, capsys):
     code, out, _ = run([command, "--help"], capsys)
@@ -244,7 +245,8 @@ def test_a_demo_is_found_by_name_or_by_its_header(tmp_path, monkeypatch):
 def no_app(monkeypatch):
     """`play` runs up to the app, which is recorded instead of started."""
     started = []
-    monkeypatch.setattr(cli, "open_app", lambda path, setup: started.append((path, setup)) or 0)
+    monkeypatch.setattr(cli, "open_app",
+                        lambda path, setup, *own: started.append((path, setup)) or 0)
     return started
 
 

@@ -38,7 +38,8 @@ def fought(tmp_path: Path, name: str = "demo.toml") -> Path:
 @pytest.fixture()
 def no_app(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, bool]]:
     opened: list[tuple[Path, bool]] = []
-    monkeypatch.setattr(cli, "open_app", lambda path, setup: opened.append((path, setup)) or 0)
+    monkeypatch.setattr(cli, "open_app",
+                        lambda path, setup, *own: opened.append((path, setup)) or 0)
     return opened
 
 

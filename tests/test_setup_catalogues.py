@@ -17,6 +17,8 @@ def test_completion_takes_the_last_part_and_any_case() -> None:
         "dagger, speed_factor=2; long bow, missile"
     assert completed("long sword, sp", entries) is None  # its numbers are being typed
     assert completed("", entries) is None and completed("axe", entries) is None
+    assert completed("6 dag", entries) == "6 dagger, speed_factor=2"
+    assert completed("6 ", entries) is None
 
 
 async def test_a_long_sword_typed_by_name_gets_its_numbers(tmp_path: Path) -> None:
@@ -75,3 +77,54 @@ async def test_a_bestiary_name_not_there_keeps_the_form_open(tmp_path: Path) -> 
         assert isinstance(pilot.app.screen, FormScreen)
         assert "no 'dragonz' in the bestiary" in pilot.app.screen.fault()
     assert load_save(path).encounter.combatant("dragonz1") is None
+
+
+def test_a_gear_name_typed_whole_takes_the_catalogues_numbers() -> None:
+    from referee.session.files import load_ruleset
+    from referee.session.roster import parse_gear
+
+    ruleset = load_ruleset("demon-idol")
+    sword, mine = parse_gear("Long sword; rusty blade, damage=1d4", ruleset, "weapons")
+    assert (sword["speed_factor"], sword["length"], sword["damage"]) == (5, 3.5, "1d8")
+    assert mine == {"name": "rusty blade", "damage": "1d4"}
+    bow, = parse_gear("long sword, speed_factor=4", ruleset, "weapons")
+    assert bow == {"name": "long sword", "speed_factor": 4}  # typed numbers are the referee's
+
+
+async def test_a_referees_own_bestiary_reaches_set_up(tmp_path: Path) -> None:
+    import random
+
+    from referee.app import RefereeApp
+    from tests.test_app_flows import FakeClock
+    from tests.test_catalogues import OWN
+
+    own = tmp_path / "mine.toml"
+    own.write_text(OWN)
+    path = demo(tmp_path)
+    app = RefereeApp(path, tmp_path, random.Random(3), clock=FakeClock(), catalogues=[own])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+e", "b")
+        await pilot.press(*"2 cave goblins", "enter")
+        await pilot.pause()
+        roster = pilot.app.session.encounter
+        assert [c.stat("ac") for c in roster.combatants if c.id.startswith("cave-goblin")] \
+            == [6, 6]
+
+
+def test_play_reads_a_referees_own_catalogue_first(tmp_path: Path,
+                                                   monkeypatch: object) -> None:
+    from referee import cli
+    from referee.cli import main
+
+    opened: list[tuple[Path, ...]] = []
+    monkeypatch.setattr(cli, "open_app",  # type: ignore[attr-defined]
+                        lambda path, setup, own=(): opened.append(tuple(own)) or 0)
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    from tests.test_catalogues import OWN
+
+    good.write_text(OWN)
+    bad.write_text(OWN.replace("ac = 6", "ac = 60"))
+    save = demo(tmp_path)
+    assert main(["play", str(save), "--catalogue", str(good)]) == 0
+    assert opened == [(good,)]
+    assert main(["play", str(save), "--catalogue", str(bad)]) == 1 and len(opened) == 1

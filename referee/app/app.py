@@ -7,7 +7,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from textual.app import App
@@ -30,9 +30,11 @@ class RefereeApp(App):
 
     def __init__(self, path: Path, saves: Path, rng: random.Random | None = None,
                  start_in_setup: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 catalogues: Sequence[Path] = ()) -> None:
         super().__init__()
         self.path, self.saves, self.start_in_setup = path, saves, start_in_setup
+        self.catalogues = tuple(catalogues)  # a referee's own, merged over the bundled
         self.clock = clock  # the declaration clock's time source, injected by tests
         self.session = Session.open(path, lock=True)
         self.table = Table(self.session, rng)

@@ -611,7 +611,8 @@ class CombatScreen(Screen[None]):
     def action_setup(self) -> None:
         from .setup import SetupScreen
 
-        self.app.push_screen(SetupScreen(self.table.session), lambda _: self.reload())
+        self.app.push_screen(SetupScreen(self.table.session, self.app.catalogues),
+                             lambda _: self.reload())
 
     def action_replay(self) -> None:
         self.app.action_replay()

@@ -185,8 +185,10 @@ class Entries(Suggester):
 
 
 def completed(value: str, entries: tuple[str, ...]) -> str | None:
-    """`value` with its last part completed by the first entry it starts (None: none)."""
+    """`value` with its last part completed by the first entry it starts (None: none); a
+    count before it ("6 gob") is kept."""
     typed = value.rpartition(";")[2].lstrip()
+    typed = typed[len(typed) - len(typed.lstrip("0123456789")):].lstrip()
     if not typed or "," in typed:
         return None
     wanted = typed.casefold()

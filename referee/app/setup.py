@@ -7,7 +7,7 @@ rules live in the session's `RosterEditor`, with the ruleset's own fields.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,9 +51,9 @@ class SetupScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", show=False),  # Esc is the way out of set-up
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, catalogues: Sequence[Path] = ()) -> None:
         super().__init__()
-        self.editor = RosterEditor(session)
+        self.editor = RosterEditor(session, catalogues)
 
     def stat_fields(self) -> list[Field]:
         return [f for f in self.editor.ruleset.schema.combatant_fields() if f.form]

@@ -241,7 +241,8 @@ def entries_for(ruleset: Ruleset[Any], kind: str,
     a referee's own files merged over it."""
     found = bundled()
     rid = ruleset.file_id if (ruleset.file_id, kind) in found else ruleset.id
-    return merged(rid, kind, own)
+    mine = [path for path in own if load_catalogue(path).kind == kind]
+    return merged(rid, kind, mine)
 
 
 def merged(ruleset: str, kind: str, own: Iterable[Path] = ()) -> dict[str, Mapping[str, Any]]:

@@ -108,7 +108,8 @@ def gear_text(items: tuple[Any, ...], ruleset: Ruleset, kind: str) -> str:
     return "; ".join(parts)
 
 
-def gear_suggestions(ruleset: Ruleset, kind: str) -> tuple[str, ...]:
+def gear_suggestions(ruleset: Ruleset, kind: str,
+                     own: Sequence[Path] = ()) -> tuple[str, ...]:
     """The ruleset's catalogue of that gear as set-up lines, offered as one types a name
     (none bundled: none)."""
     from .catalogues import entries_for
@@ -116,7 +117,7 @@ def gear_suggestions(ruleset: Ruleset, kind: str) -> tuple[str, ...]:
     specs = {f.name: f for f in gear_fields(ruleset, kind)}
     return tuple(", ".join([name] + pairs_bits(
         {k: v for k, v in entry.items() if k not in ("name", "notes")}, specs))
-        for name, entry in entries_for(ruleset, kind).items())
+        for name, entry in entries_for(ruleset, kind, own).items())
 
 
 def pairs_bits(data: dict[str, Any], specs: dict[str, Field]) -> list[str]:
@@ -131,16 +132,28 @@ def pairs_bits(data: dict[str, Any], specs: dict[str, Field]) -> list[str]:
     return bits
 
 
-def parse_gear(text: str, ruleset: Ruleset, kind: str) -> list[dict[str, Any]]:
+def parse_gear(text: str, ruleset: Ruleset, kind: str,
+               own: Sequence[Path] = ()) -> list[dict[str, Any]]:
     """The gear line back into tables, each value typed by its field; a fault says what."""
     specs = {f.name: f for f in gear_fields(ruleset, kind)}
     out = []
     for part in filter(None, (p.strip() for p in (text or "").split(";"))):
         name, *rest = [bit.strip() for bit in part.split(",")]
         item: dict[str, Any] = {"name": name}
+        if not any(rest):  # a name alone: the catalogue's entry of that name, if any
+            item.update(catalogued(ruleset, kind, name, own))
         item.update(parse_pairs(rest, specs, name, f"{ruleset.id} {kind[:-1]}", kind))
         out.append(item)
     return out
+
+
+def catalogued(ruleset: Ruleset, kind: str, name: str,
+               own: Sequence[Path] = ()) -> dict[str, Any]:
+    """The numbers of the catalogue's entry named `name` (any case), or none."""
+    from .catalogues import entries_for
+
+    entry = entries_for(ruleset, kind, own).get(name.strip().lower(), {})
+    return {k: v for k, v in entry.items() if k not in ("name", "notes")}
 
 
 def parse_pairs(bits: list[str], specs: dict[str, Field], owner: str, what: str,
@@ -222,8 +235,9 @@ class RosterEditor:
     """Set-up's operations: each writes the whole roster atomically through the session,
     refused (with the reason) when the log so far would not fit it."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, catalogues: Sequence[Path] = ()) -> None:
         self.session = session
+        self.catalogues = tuple(catalogues)  # a referee's own, over the bundled ones
 
     @property
     def ruleset(self) -> Ruleset:
@@ -263,7 +277,8 @@ class RosterEditor:
             items = getattr(old, kind) if old else ()
             fields.append(Field(kind, kind, default=gear_text(items, self.ruleset, kind),
                                 help=gear_hint(self.ruleset, kind),
-                                suggest=gear_suggestions(self.ruleset, kind)))
+                                suggest=gear_suggestions(self.ruleset, kind,
+                                                         self.catalogues)))
         title = f"Edit {old.name}" if old else "Add a combatant"
         return Form(title, tuple(fields))
 
@@ -279,7 +294,8 @@ class RosterEditor:
             if spec.form:
                 put(data, spec.name, form_value(spec, values.get(spec.name)), spec.default)
         for kind in self.ruleset.schema.GEAR:
-            data[kind] = parse_gear(values.get(kind) or "", self.ruleset, kind)
+            data[kind] = parse_gear(values.get(kind) or "", self.ruleset, kind,
+                                    self.catalogues)
             if not data[kind]:
                 del data[kind]
         return read_combatant(data, ("combatants", 0), self.ruleset.schema.schemas)
@@ -488,7 +504,7 @@ class RosterEditor:
         """Set-up's `b`: "6 goblins" from the ruleset's bestiary onto a side."""
         from .catalogues import entries_for
 
-        names = tuple(entries_for(self.ruleset, "monsters"))
+        names = tuple(entries_for(self.ruleset, "monsters", self.catalogues))
         sides = tuple((s.name, s.id) for s in self.encounter.sides)
         theirs = next((s.id for s in self.encounter.sides if not s.players),
                       sides[0][1] if sides else "")
@@ -506,7 +522,7 @@ class RosterEditor:
         from .catalogues import entries_for
 
         count, name = counted(str(values.get("what") or ""))
-        bestiary = entries_for(self.ruleset, "monsters")
+        bestiary = entries_for(self.ruleset, "monsters", self.catalogues)
         entry = next((bestiary[n] for n in singulars(name) if n in bestiary), None)
         if entry is None:
             close = sorted(n for n in bestiary if name[:3] in n)[:5]
