@@ -171,3 +171,25 @@ async def test_the_app_writes_the_party_at_the_end_of_a_fight(tmp_path: Path) ->
         assert "exists; 'replace a file there' replaces it" in pilot.app.screen.fault()
     party = (tmp_path / "party.toml").read_text()
     assert 'id = "brann"' in party and 'id = "odo"' not in party and "cursed = 3" in party
+
+
+def test_a_spell_cast_is_spent_and_leaves_the_party(tmp_path: Path) -> None:
+    """Zed casts sleep (a D with a spell, its beat resolved): the party keeps magic missile
+    and web, not sleep."""
+    from referee.session.table import Table
+
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    session = Session.open(path, lock=True)
+    try:
+        table = Table(session)
+        table.declare("zed", "D", spell="sleep", target="gob1")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        while table.current_beat() is not None:
+            table.resolve_next()
+    finally:
+        session.close()
+    out = tmp_path / "party.toml"
+    assert main(["party", str(path), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert '"magic missile"' in text and '"web"' in text and '"sleep"' not in text
