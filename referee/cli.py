@@ -548,18 +548,12 @@ def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
 
 
 def cmd_party(path: Path, output: str, force: bool) -> int:
-    from referee.session.party import party_roster, roster_text
-    from referee.session.roster import read_roster
+    from referee.session.party import party_file
 
     claim_output(output, [path], force)
-    save = opened(path)
-    roster, dead = party_roster(save.fight)
-    text = roster_text(roster)
-    read_roster(roster, output, text, save.ruleset)  # as strictly as it will be read
+    text, said = party_file(opened(path).fight)
     written = write_output(output, text, [path], force)
-    names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
-    print(f"wrote {written}: {names}" + (f" (left out, dead: {', '.join(dead)})"
-                                         if dead else ""), file=sys.stderr)
+    print(f"wrote {written}: {said}", file=sys.stderr)
     return 0
 
 

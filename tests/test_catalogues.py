@@ -56,7 +56,10 @@ def save(tmp_path: Path) -> Path:
 
 def test_the_catalogues_are_bundled_beside_the_rulesets() -> None:
     kinds = {(rid, kind) for (rid, kind), _ in BUNDLED}
-    assert {r for r, _ in kinds} >= {"phases", "sanctum"}
+    assert {r for r, _ in kinds} == {"demon-idol", "count-up", "agility-order", "phases",
+                                     "sanctum"}
+    assert {k for r, k in kinds if r == "demon-idol"} == {"weapons", "spells", "devices",
+                                                          "monsters"}
     assert all(path.parent.name == "catalogues" for _, path in BUNDLED)
 
 

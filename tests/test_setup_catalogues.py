@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.app.forms import FormScreen, completed
+from referee.app.forms import FormScreen
 from referee.session.files import load_save
+from referee.session.roster import completed
 from tests.test_app_flows import SIZE, app_on, demo, fill
 
 

@@ -554,8 +554,37 @@ class CombatScreen(Screen[None]):
 
     def action_save_as(self) -> None:
         session = self.table.session
-        fields = (Field("path", "file", required=True, help=f"beside {session.path.name}: "
-                        "a new name"),
+
+        def save_as(target: Path, force: bool) -> str:
+            session.save_as(target, replace=force)
+            self.refresh_view()
+            return f"saved as {target}; the fight goes on there"
+
+        self.ask_path("Save as", None, "a new name", save_as)
+
+    def action_party(self) -> None:
+        """The players' sides as the fight left them, to a roster for the next encounter
+        (`referee play NEW --party FILE`, or set-up's import)."""
+        from referee.session.output import write_output
+        from referee.session.party import party_file
+
+        session = self.table.session
+
+        def write(target: Path, force: bool) -> str:
+            text, said = party_file(self.table.fight)
+            write_output(target, text, [session.path], force)
+            return f"wrote {target.name}: {said}"
+
+        self.ask_path("Write the party", "party.toml", "", write)
+
+    def ask_path(self, title: str, default: str | None, hint: str,
+                 write: Callable[[Path, bool], str]) -> None:
+        """A file beside the save, asked for (never the save itself, nor a file there
+        unless "replace a file there" is set), and `write` done to it: a refusal keeps the
+        form open on the path."""
+        session = self.table.session
+        fields = (Field("path", "file", "text", default, required=True,
+                        help=f"beside {session.path.name}" + (f": {hint}" if hint else "")),
                   Field("force", "replace a file there", "bool", False,
                         help="never this save itself"))
 
@@ -565,45 +594,15 @@ class CombatScreen(Screen[None]):
             target = Path(values["path"])
             if not target.is_absolute():
                 target = session.path.parent / target
+            force = bool(values.get("force"))
             try:
-                force = bool(values.get("force"))
                 claim(target, [session.path], force, how="'replace a file there' replaces it")
-                session.save_as(target, replace=force)
-            except SaveError as error:
-                raise Refused(str(error), "path") from None
-            self.notify(f"saved as {target}; the fight goes on there")
-            self.refresh_view()
-
-        self.ask(Form("Save as", fields), done)
-
-    def action_party(self) -> None:
-        """The players' sides as the fight left them, to a roster for the next encounter
-        (`referee play NEW --party FILE`, or set-up's import)."""
-        session = self.table.session
-        fields = (Field("path", "file", "text", "party.toml", required=True,
-                        help=f"beside {session.path.name}"),
-                  Field("force", "replace a file there", "bool", False,
-                        help="never this save itself"))
-
-        def done(values: dict[str, Any]) -> None:
-            from referee.session.output import claim, write_output
-            from referee.session.party import party_roster, roster_text
-
-            target = Path(values["path"])
-            if not target.is_absolute():
-                target = session.path.parent / target
-            try:
-                force = bool(values.get("force"))
-                claim(target, [session.path], force, how="'replace a file there' replaces it")
-                roster, dead = party_roster(self.table.fight)
-                write_output(target, roster_text(roster), [session.path], force)
+                said = write(target, force)
             except (SaveError, RefereeError) as error:
                 raise Refused(str(error), "path") from None
-            left = f"; left out, dead: {', '.join(dead)}" if dead else ""
-            names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
-            self.notify(f"wrote {target.name}: {names}{left}", title="The party")
+            self.notify(said, title=title)
 
-        self.ask(Form("Write the party", fields), done)
+        self.ask(Form(title, fields), done)
 
     def action_open(self) -> None:
         self.app.action_open()

@@ -22,6 +22,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, Static
 
 from referee.engine.specs import Field, Form
+from referee.session.roster import completed
 from referee.session.table import DeclarationClock
 
 from .refusal import Refused
@@ -182,20 +183,6 @@ class Entries(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         return completed(value, self.entries)
-
-
-def completed(value: str, entries: tuple[str, ...]) -> str | None:
-    """`value` with its last part completed by the first entry it starts (None: none); a
-    count before it ("6 gob") is kept."""
-    typed = value.rpartition(";")[2].lstrip()
-    typed = typed[len(typed) - len(typed.lstrip("0123456789")):].lstrip()
-    if not typed or "," in typed:
-        return None
-    wanted = typed.casefold()
-    for entry in entries:
-        if entry.casefold().startswith(wanted) and len(entry) > len(typed):
-            return value + entry[len(typed):]
-    return None
 
 
 def placed_below(field: Field, label_width: int) -> bool:

@@ -6,7 +6,6 @@ rules live in the session's `RosterEditor`, with the ruleset's own fields.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -247,9 +246,7 @@ class SetupScreen(Screen[None]):
         if not self.editor.encounter.sides:
             self.notify("add a side first (s)", severity="warning")
             return
-        encounter = self.editor.encounter
-        rng = self.app.table.injected or random.Random(
-            f"{encounter.seed}/setup/{len(encounter.combatants)}")
+        rng = self.app.table.injected
 
         def done(values: dict[str, Any]) -> None:
             made: list[Any] = []

@@ -48,3 +48,15 @@ def roster_text(roster: dict[str, Any]) -> str:
     import tomli_w
 
     return tomli_w.dumps(roster)
+
+
+def party_file(fight: Fight) -> tuple[str, str]:
+    """The party's roster as the text of its file, read back as strictly as set-up's
+    import will read it, and a line saying who is in it (and who was left out)."""
+    from .roster import read_roster
+
+    roster, dead = party_roster(fight)
+    text = roster_text(roster)
+    read_roster(roster, "the party", text, fight.ruleset)
+    names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
+    return text, names + (f" (left out, dead: {', '.join(dead)})" if dead else "")

@@ -108,6 +108,21 @@ def gear_text(items: tuple[Any, ...], ruleset: Ruleset, kind: str) -> str:
     return "; ".join(parts)
 
 
+def completed(value: str, entries: tuple[str, ...]) -> str | None:
+    """`value` with its last part (after the last ";" of a gear line) completed by the
+    first entry it starts, in any case (None: none); a count before it ("6 gob") is
+    kept. Set-up's fields offer it as one types."""
+    typed = value.rpartition(";")[2].lstrip()
+    typed = typed[len(typed) - len(typed.lstrip("0123456789")):].lstrip()
+    if not typed or "," in typed:
+        return None
+    wanted = typed.casefold()
+    for entry in entries:
+        if entry.casefold().startswith(wanted) and len(entry) > len(typed):
+            return value + entry[len(typed):]
+    return None
+
+
 def gear_suggestions(ruleset: Ruleset, kind: str,
                      own: Sequence[Path] = ()) -> tuple[str, ...]:
     """The ruleset's catalogue of that gear as set-up lines, offered as one types a name
@@ -518,7 +533,9 @@ class RosterEditor:
         return Form("Add from the bestiary", fields)
 
     def add_from_bestiary(self, values: Mapping[str, Any],
-                          rng: random.Random) -> list[Combatant]:
+                          rng: random.Random | None = None) -> list[Combatant]:
+        """Set-up's `b` answered; the hit-point dice drawn from `rng` (tests inject one),
+        else from the encounter's seed and how many it holds (each batch its own)."""
         from .catalogues import entries_for
 
         count, name = counted(str(values.get("what") or ""))
@@ -531,6 +548,9 @@ class RosterEditor:
         typed = str(values.get("hp") or "").replace(",", " ").split()
         if not all(v.isdigit() for v in typed):
             raise FormatError("whole numbers, one a monster: 4 6 5", ("hp",))
+        if rng is None:
+            rng = random.Random(f"{self.encounter.seed}/setup/"
+                                f"{len(self.encounter.combatants)}")
         return self.add_monsters(entry, count, str(values["side"]), rng,
                                  [int(v) for v in typed])
 
