@@ -1,11 +1,13 @@
 """demon-idol's checks of its own events, as the roster schema asks them: a declaration's
 fields against its letter's role, a volley's shots, a surprise segment's declaration
-(DI-17), a move over a distance; and the side dice of an initiative (DI-2)."""
+(DI-17), a move over a distance; the side dice of an initiative (DI-2); and a hit's
+damage against the damage roll logged with it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from referee.engine import events as ev
 from referee.engine.dice import DiceError, Roll
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
 
@@ -136,3 +138,21 @@ def check_die(die: int, e: di.Initiative, side: str, record: Any) -> None:
     if rolled.total != e.rolls[side]:
         raise IllegalEvent(f"{e.rolls[side]}, but its die (dice.{side}) shows "
                            f"{rolled.total}", ("rolls", side))
+
+
+DAMAGE = "damage to "  # the purpose the table gives a hit's roll (session/table.py)
+
+
+def check_damage(fight: Fight, e: ev.Damage) -> None:
+    """A hit rolled with its damage (the roll just before it, "damage to ...") deals what
+    that roll makes, none below 0: a save in which they disagree was changed by hand and
+    is refused, with both values. Damage typed from real dice has no roll beside it."""
+    found = fight.events[-1] if fight.events else None
+    if not isinstance(found, ev.Roll) or not (found.purpose or "").startswith(DAMAGE):
+        return
+    made = max(found.total, 0)
+    if e.amount != made:
+        shown = f" showed {list(found.dice)}" if found.dice else ""
+        raise IllegalEvent(f"the damage roll logged with it ({found.expr}{shown}) makes "
+                           f"{made}, the log has {e.amount} (DI-21: a hit resolves as its "
+                           "dice fall)", ("amount",))

@@ -51,5 +51,7 @@ class DemonIdolSchema(RosterSchema[State]):
                        for _, d in fight.declared(event.round)):
                 raise IllegalEvent(f"{event.actor} has no prepared action in round "
                                    f"{event.round}", ("actor",))
+        elif isinstance(event, ev.Damage):
+            checks.check_damage(fight, event)
         elif isinstance(event, di.SpellLost) and event.actor not in fight.roster:
             raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
