@@ -55,7 +55,7 @@ def test_replay_tells_the_whole_log(fought, capsys):
     assert "rolls 1d8 for damage: [7] = 7" in out
     assert "Goblin 1 takes 7 damage from Brann the fighter (hp -2/5)" in out
     assert "loses the spell darkness" in out
-    assert "Zed the magic-user is blinded for 2 round(s)" in out
+    assert "Zed the magic-user is blinded for 2 rounds" in out
     assert "undo: takes back event 10" in out
 
 

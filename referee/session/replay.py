@@ -301,7 +301,7 @@ def tell_damage(fight: Fight, e: ev.Damage) -> str:
 
 
 def tell_roll(fight: Fight, e: ev.Roll) -> str:
-    who = f"{name(fight, e.actor)} " if e.actor else ""
+    who = f"{name(fight, e.actor)} " if e.actor else "the referee "
     real = " (real dice)" if e.real else ""
     purpose = f" for {e.purpose}" if e.purpose else ""
     return f"{who}rolls {e.expr}{purpose}: {list(e.dice)} = {e.total}{real}"
@@ -324,10 +324,14 @@ def tell_redo(fight: Fight, e: ev.Event) -> str:
     return f"redo: brings back {span}"
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def tell_condition(fight: Fight, e: ev.Condition) -> str:
     if not e.on:
         return f"{name(fight, e.target)} is no longer {e.name}"
-    time_left = f" for {e.duration} round(s)" if e.duration else ""
+    time_left = f" for {plural(e.duration, 'round')}" if e.duration else ""
     return f"{name(fight, e.target)} is {e.name}{time_left}"
 
 

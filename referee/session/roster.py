@@ -506,7 +506,8 @@ class RosterEditor:
         for n in range(first, first + count):
             hp = real[n - first] if real else None
             given = {"group": base} if grouped else {}
-            made.append(self.monster(entry, f"{base}{n}", f"{entry['name']} {n}".capitalize(),
+            shown = entry["name"] if count == first == 1 else f"{entry['name']} {n}"
+            made.append(self.monster(entry, f"{base}{n}", str(shown).capitalize(),
                                      side, rng, hp, given))
         encounter = self.encounter
         for combatant in made:
