@@ -228,32 +228,76 @@ def test_serving_on_the_network_says_who_can_watch_and_makes_a_token(tmp_path):
     assert "/?token=" in text
 
 
+def screen_lines(app) -> list[str]:
+    """The screen as plain lines, as the referee sees it."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def wait_for(pilot, done, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        await pilot.pause(0.1)
+    return done()
+
+
 async def test_v_asks_who_may_watch_and_serves_the_network_with_a_token(tmp_path):
+    """Issue 30 B13: the address is shown in a panel the referee closes (Esc), whole on
+    one line at 80x24 (its token unbroken), with its QR code; V shows it again, V there
+    stops serving and the panel goes."""
     import random
 
     from referee.app import RefereeApp
     from referee.app.forms import FormScreen
-    from referee.app.watch import serving
+    from referee.app.watch import ServingScreen, served_address, serving
 
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     app = RefereeApp(save, tmp_path, random.Random(3))
-    told: list[str] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        app.notify = lambda message, **kw: told.append(str(message))  # type: ignore[method-assign]
         await pilot.press("V")
         assert isinstance(app.screen, FormScreen)
         assert app.screen.query_one("#f-where").value == "local"  # this machine, unless asked
         await pilot.press("right", "enter")
-        deadline = time.monotonic() + 10
-        while not told and time.monotonic() < deadline:
-            await pilot.pause(0.1)
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ServingScreen))
         assert serving(app)
-        assert "?token=" in told[-1] and "Anyone on this network" in told[-1]
-        assert "█" in told[-1]  # the QR code of that address
+        address = served_address(app)
+        assert address is not None and "?token=" in address
+        await pilot.pause(0.2)
+        lines = screen_lines(app)
+        text = "\n".join(lines)
+        assert any(address in line for line in lines), text  # whole, on one line
+        assert "Serving the players' view" in text  # its first line is not cut
+        assert "Anyone on this network" in text
+        assert "█" in text  # the QR code of that address
+        await pilot.press("escape")  # closed: still served, and nothing of it left
+        assert not isinstance(app.screen, ServingScreen) and serving(app)
+        assert address not in "\n".join(screen_lines(app))
+        await pilot.press("V")  # again: the address, where V stops serving
+        assert isinstance(app.screen, ServingScreen)
         await pilot.press("V")
-        await pilot.pause(0.5)
-        assert not serving(app) and "no longer served" in told[-1]
+        assert await wait_for(pilot, lambda: not serving(app))
+        assert not isinstance(app.screen, ServingScreen)
+        assert address not in "\n".join(screen_lines(app))
+    assert none_left(save)
+
+
+async def test_the_address_panel_goes_when_serving_stops(tmp_path):
+    """The panel never outlives the serve: a server that ends takes its address away."""
+    import random
+
+    from referee.app import RefereeApp
+    from referee.app.watch import _SERVING, ServingScreen, serving
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = RefereeApp(save, tmp_path, random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V", "enter")  # this machine only
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ServingScreen))
+        assert "█" not in "\n".join(screen_lines(app))  # no code for 127.0.0.1
+        _SERVING[id(app)][0].terminate()  # the server ends
+        assert await wait_for(pilot, lambda: not serving(app))
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ServingScreen), 3)
     assert none_left(save)
 
 

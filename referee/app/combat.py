@@ -620,12 +620,13 @@ class CombatScreen(Screen[None]):
         self.app.action_help()
 
     async def action_serve(self) -> None:
-        """Serve the players' view of this save to browsers (asked where first), or stop
-        serving it."""
-        from .watch import serving, stop_serving
+        """Serve the players' view of this save to browsers (asked where first); while it
+        is served, show its address again (where `V` stops serving it)."""
+        from .watch import ServingScreen, served_address
 
-        if serving(self.app):
-            self.notify(await stop_serving(self.app), title="Players' view")
+        address = served_address(self.app)
+        if address is not None:
+            self.app.push_screen(ServingScreen(address, "?token=" in address))
             return
         field = Field("where", "who may watch", "choice", "local",
                       options=(("this machine only", "local"),
@@ -639,10 +640,15 @@ class CombatScreen(Screen[None]):
         self.run_worker(self.serve_on(values["where"]))
 
     async def serve_on(self, where: str) -> None:
-        from .watch import start_serving
+        from .watch import ServeError, ServingScreen, start_serving
 
-        said = await start_serving(self.app, self.table.session.path, where == "network")
-        self.notify(said, title="Players' view", timeout=60)
+        network = where == "network"
+        try:
+            address = await start_serving(self.app, self.table.session.path, network)
+        except ServeError as error:
+            self.notify(str(error), title="Players' view", severity="error", timeout=10)
+            return
+        self.app.push_screen(ServingScreen(address, network))
 
 
 def command_keys(commands: list[Act]) -> list[Binding]:

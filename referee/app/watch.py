@@ -18,6 +18,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from referee.session.follow import Follower, PlayersView, players_view
@@ -304,8 +305,8 @@ async def stop_serving(app: App[object]) -> str:
 
 async def start_serving(app: App[object], path: Path, network: bool) -> str:
     """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
-    the table's network (the laptop's address, with a token in it); what to tell the
-    referee, the address drawn as a QR code."""
+    the table's network (the laptop's address, with a token in it); the address to open.
+    ServeError when it cannot be served."""
     import asyncio
     import atexit
     import os
@@ -314,10 +315,7 @@ async def start_serving(app: App[object], path: Path, network: bool) -> str:
 
     await stop_serving(app)
     host = "0.0.0.0" if network else DEFAULT_HOST
-    try:
-        port = free_port(host)
-    except ServeError as error:
-        return str(error)
+    port = free_port(host)
     token = secrets.token_urlsafe(9) if network else None
     command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
                "--port", str(port)] + (["--token", token] if token else [])
@@ -332,9 +330,63 @@ async def start_serving(app: App[object], path: Path, network: bool) -> str:
             process.terminate()
 
     atexit.register(stop)
-    who = ("Anyone on this network with this address (or the code) can watch; no one can "
-           "change the fight." if network else "This machine only.")
-    return f"Serving the players' view at {address} — {who} V again stops it.{qr_text(address)}"
+    return address
+
+
+def served_address(app: App[object]) -> str | None:
+    """The address this app serves the players' view at now, if it does."""
+    return _SERVING[id(app)][1] if serving(app) else None
+
+
+class ServingScreen(ModalScreen[None]):
+    """The address of the players' view while it is served: whole on one line (its token
+    unbroken), with who can watch and, on the network, its QR code. Esc closes it (the
+    view stays served; `V` shows it again); `V` here stops serving. It closes itself when
+    serving stops."""
+
+    DEFAULT_CSS = """
+    ServingScreen { align: center middle; }
+    #serving { width: auto; max-width: 100%; height: auto; max-height: 100%;
+               border: round $accent; padding: 0 1; background: $panel;
+               overflow-x: auto; overflow-y: auto; }
+    #serving-address { width: auto; text-style: bold; text-wrap: nowrap; }
+    #serving-who { width: 100%; max-width: 76; }
+    #serving-code { width: auto; text-wrap: nowrap; }
+    """
+    BINDINGS = [Binding("escape,enter", "close", "Close (the view stays served)"),
+                Binding("V", "stop", "Stop serving")]
+
+    def __init__(self, address: str, network: bool) -> None:
+        super().__init__()
+        self.address, self.network = address, network
+
+    def compose(self) -> ComposeResult:
+        who = ("Anyone on this network with this address (or the code) can watch; no one "
+               "can change the fight." if self.network else "This machine only.")
+        with VerticalScroll(id="serving"):
+            yield Static(Text(self.address, no_wrap=True), id="serving-address")
+            yield Static(who, id="serving-who")
+            if self.network:
+                yield Static(Text(qr_text(self.address).strip("\n"), no_wrap=True),
+                             id="serving-code")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#serving")
+        box.border_title = "Serving the players' view"
+        box.border_subtitle = "Esc close · V stop serving"
+        self.set_interval(0.5, self.check)
+
+    def check(self) -> None:
+        if not serving(self.app):
+            self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    async def action_stop(self) -> None:
+        said = await stop_serving(self.app)
+        self.dismiss(None)
+        self.app.notify(said, title="Players' view")
 
 
 def qr_text(address: str) -> str:
