@@ -168,6 +168,9 @@ def play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalogue", dest="own", action="append", default=[],
                         metavar="F", help="a catalogue of your own for set-up, merged over "
                         "the bundled one by name (again for more)")
+    parser.add_argument("--seed", type=whole, metavar="N",
+                        help="for a new save: the seed of the program's dice, on purpose "
+                             "(a test, a tournament); default: a fresh one of its own")
 
 
 def party_arguments(parser: argparse.ArgumentParser) -> None:
@@ -242,7 +245,7 @@ def run_roll(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     party = Path(args.party) if args.party else None
     return cmd_play(Path(args.save), args.ruleset, args.demo, party,
-                    [Path(f) for f in args.own])
+                    [Path(f) for f in args.own], args.seed)
 
 
 def run_party(args: argparse.Namespace) -> int:
@@ -372,9 +375,13 @@ def act_word(word: str, rest: list[str]) -> argparse.Namespace:
 def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="referee", usage="%(prog)s [-h] [COMMAND ...]",
+    parser = argparse.ArgumentParser(prog="referee",
+                                     usage="%(prog)s [-h] [--seed N] [COMMAND ...]",
                                      description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=formatter(), allow_abbrev=False)
+    parser.add_argument("--seed", type=whole, metavar="N",
+                        help="with no command: the fresh demo's seed, on purpose (default: "
+                             "a fresh one of its own)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                                        prog="referee")
     for name, command in CORE.items():
@@ -440,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"referee: {error}", file=sys.stderr)
         return 1
     try:
-        return cmd_app() if handler is None else handler(args)
+        return cmd_app(args.seed) if handler is None else handler(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -484,25 +491,30 @@ def saves_folder() -> Path:
 # -- the app -------------------------------------------------------------------------------
 
 
-def cmd_app() -> int:
+def cmd_app(seed: int | None = None) -> int:
     from referee.app import fresh_demo
 
-    return open_app(fresh_demo(saves_folder(), demo_path()), setup=False)
+    return open_app(fresh_demo(saves_folder(), demo_path(), seed), setup=False)
 
 
 def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
-             party: Path | None = None, catalogues: Sequence[Path] = ()) -> int:
+             party: Path | None = None, catalogues: Sequence[Path] = (),
+             seed: int | None = None) -> int:
     """An existing save is opened (refused while another referee has it open); a missing
-    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo.
-    A `party` (a roster file) joins its set-up first; `catalogues` are the referee's own,
-    read now (a broken one is refused before any screen)."""
+    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo,
+    with `seed` or a fresh seed of its own. A `party` (a roster file) joins its set-up
+    first; `catalogues` are the referee's own, read now (a broken one is refused before
+    any screen)."""
     if catalogues:
         from referee.session.catalogues import load_catalogue
 
         for own in catalogues:
             load_catalogue(own)
+    if seed is not None and path.exists():
+        raise UsageError(f"{path}: exists; --seed {seed} applies only to a new save (its "
+                         "seed is in its file)")
     if party is not None:
-        return play_with_party(path, ruleset, demo, party, catalogues)
+        return play_with_party(path, ruleset, demo, party, catalogues, seed)
     if path.exists():
         refuse_if_open(path)
         if demo:
@@ -514,25 +526,25 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
                              f"{ruleset} applies only to a new save (leave it out)")
         return open_app(path, False, catalogues)
     if demo:
-        copy_demo(path, ruleset)
+        copy_demo(path, ruleset, seed)
         return open_app(path, False, catalogues)
     from referee.session.demos import default_ruleset
 
-    create_save(path, ruleset or default_ruleset())
+    create_save(path, ruleset or default_ruleset(), seed)
     return open_app(path, True, catalogues)
 
 
 def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
-                    catalogues: Sequence[Path] = ()) -> int:
+                    catalogues: Sequence[Path] = (), seed: int | None = None) -> int:
     from referee.session.demos import default_ruleset
     from referee.session.roster import RosterEditor
 
     made = False
     if not path.exists():
         if demo:
-            copy_demo(path, ruleset)
+            copy_demo(path, ruleset, seed)
         else:
-            create_save(path, ruleset or default_ruleset())
+            create_save(path, ruleset or default_ruleset(), seed)
         made = True
     session = open_for_writing(path)
     try:
@@ -566,21 +578,22 @@ def refuse_if_open(path: Path) -> None:
         raise UsageError(str(error)) from None
 
 
-def copy_demo(path: Path, ruleset: str | None) -> None:
-    from referee.session.demos import demo_for
+def copy_demo(path: Path, ruleset: str | None, seed: int | None = None) -> None:
+    """A copy of a bundled demo, with `seed` or a fresh seed of its own."""
+    from referee.session.demos import demo_for, demo_text
 
     source = demo_for(ruleset) if ruleset else demo_path()
-    write_output(str(path), source.read_text(encoding="utf-8"), [source], force=False)
+    write_output(str(path), demo_text(source, seed), [source], force=False)
 
 
-def create_save(path: Path, ruleset: str) -> None:
+def create_save(path: Path, ruleset: str, seed: int | None = None) -> None:
     from referee.app.files import new_save
     from referee.session.files import load_ruleset
     from referee.session.store import SaveError
 
     load_ruleset(ruleset, path.parent)  # an unknown ruleset is refused before anything
     try:
-        new_save(path, path.stem.replace("-", " ").replace("_", " "), ruleset)
+        new_save(path, path.stem.replace("-", " ").replace("_", " "), ruleset, seed=seed)
     except SaveError as error:
         raise UsageError(str(error)) from None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -52,7 +53,7 @@ def test_help_lists_every_command(capsys):
 @pytest.mark.parametrize(("command", "shown"), [
     ("plan", "[--json] [--round N] SAVE"), ("check", "FILE"), ("replay", "[--to N] [--json] SAVE"),
     ("export", "[--markdown] [-o FILE] [--force] SAVE"), ("roll", "[--seed N] EXPR"),
-    ("play", "[--ruleset ID] [--demo] [--party FILE] [--catalogue F] SAVE"),
+    ("play", "[--ruleset ID] [--demo] [--party FILE] [--catalogue F] [--seed N] SAVE"),
     ("demo", "[--ruleset ID]"),
 ])
 def test_each_command_has_its_own_help(command, shown, capsys):
@@ -260,8 +261,11 @@ def test_play_a_missing_save_creates_an_encounter_of_the_default_ruleset(tmp_pat
 def test_play_demo_copies_the_rulesets_bundled_demo(tmp_path, no_app, capsys):
     assert main(["play", str(tmp_path / "a.toml"), "--demo", "--ruleset", "count-up"]) == 0
     assert main(["play", str(tmp_path / "b.toml"), "--demo"]) == 0
-    assert (tmp_path / "a.toml").read_text() == COUNT_UP_DEMO.read_text()
-    assert (tmp_path / "b.toml").read_text() == DEMO.read_text()
+    copied = [(tmp_path / name).read_text() for name in ("a.toml", "b.toml")]
+    seeds = [int(re.search(r"^seed = (\d+)$", text, re.M)[1])
+             for text in copied]
+    assert copied[0] == demos.seeded(COUNT_UP_DEMO.read_text(), seeds[0])  # a seed of its own
+    assert copied[1] == demos.seeded(DEMO.read_text(), seeds[1])
     assert no_app == [(tmp_path / "a.toml", False), (tmp_path / "b.toml", False)]
     code, _, err = run(["play", str(tmp_path / "c.toml"), "--demo", "--ruleset", "nope"], capsys)
     assert code == 1 and "no bundled demo for ruleset 'nope'" in err

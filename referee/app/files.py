@@ -135,18 +135,20 @@ class OpenScreen(Screen[Path | None]):
         self.dismiss(None)
 
 
-def new_save(path: Path, title: str, ruleset: str, demo: bool = False) -> None:
-    """An encounter to set up (two sides, no one yet), or a copy of the ruleset's demo."""
+def new_save(path: Path, title: str, ruleset: str, demo: bool = False,
+             seed: int | None = None) -> None:
+    """An encounter to set up (two sides, no one yet), or a copy of the ruleset's demo;
+    either way with `seed`, or a fresh seed of its own (no two encounters share dice)."""
     from referee.engine import Encounter, Side
+    from referee.session.demos import demo_for, demo_text, fresh_seed
     from referee.session.store import Session, write_atomic
 
+    seed = fresh_seed() if seed is None else seed
     if demo:
-        from referee.session.demos import demo_for
-
         try:
-            write_atomic(path, demo_for(ruleset).read_text(encoding="utf-8"), replace=False)
+            write_atomic(path, demo_text(demo_for(ruleset), seed), replace=False)
         except FileExistsError:
             raise SaveError(f"{path}: exists; nothing was written") from None
         return
     sides = (Side("party", "The party", players=True), Side("foes", "Foes"))
-    Session.create(path, Encounter(ruleset, title, 1, sides, ())).close()
+    Session.create(path, Encounter(ruleset, title, seed, sides, ())).close()

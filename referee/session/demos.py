@@ -21,6 +21,8 @@ DEFAULT_DEMO = "demo.toml"
 _RULESET = re.compile(r"""^ruleset[ \t]*=[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)')[ \t]*(?:#.*)?$""",
                       re.MULTILINE)
 _TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)
+_SEED = re.compile(r"^seed[ \t]*=[ \t]*[-+]?[0-9_]+[ \t]*(?:#.*)?$", re.MULTILINE)
+SEEDS = 2**31  # a new encounter's seed is drawn below this (short enough to read aloud)
 
 
 class NoDemo(LookupError):
@@ -65,6 +67,30 @@ def demo_ruleset(path: Path) -> str | None:
     found = _RULESET.search(text, 0, table.start() if table else len(text))
     return None if found is None else (found.group(1) if found.group(1) is not None
                                        else found.group(2))
+
+
+def fresh_seed() -> int:
+    """A new encounter's seed: drawn from the operating system's randomness, so no two
+    encounters roll the same dice (the engine only ever gets it injected)."""
+    import secrets
+
+    return secrets.randbelow(SEEDS)
+
+
+def seeded(text: str, seed: int) -> str:
+    """A save's text with its header's `seed` set to `seed` (added when it names none)."""
+    table = _TABLE.search(text)
+    end = table.start() if table else len(text)
+    found = _SEED.search(text, 0, end)
+    if found is not None:
+        return text[:found.start()] + f"seed = {seed}" + text[found.end():]
+    return text[:end] + f"seed = {seed}\n" + text[end:]
+
+
+def demo_text(path: Path, seed: int | None = None) -> str:
+    """A bundled demo's text for a new save: its seed replaced by `seed`, or by a fresh
+    one, so that every copy rolls its own dice."""
+    return seeded(path.read_text(encoding="utf-8"), fresh_seed() if seed is None else seed)
 
 
 def default_ruleset() -> str:
