@@ -374,18 +374,21 @@ def test_a_delay_with_nothing_left_to_keep_is_refused_in_plain_words() -> None:
 # -- issue 24: what the table expects ------------------------------------------------------
 
 
-def test_a_stunned_holder_is_not_holding_in_the_phase_it_is_stunned_in() -> None:
-    """C.13, PH-10: a stun takes the delayed Move and Action a unit holds, so the current
-    beat no longer lists it as holding (nor counts it), and its why says what was lost."""
+def test_a_stunned_holder_holds_as_its_phase_began_and_not_after() -> None:
+    """Issue 30 A4, PH-10, FORMAT (`holding`: as that phase begins): a stun in phase 4
+    takes the delayed Move and Action Captain Aldra holds; phase 4 began with her holding
+    them, so it lists her (its why says what was lost), and the later phases do not."""
     fight = fight_of(DEMO)
     before = fight.plan().beats[0]
     assert "aldra" in [h["actor"] for h in before.extra["holding"]]
     fight.enter(ph.Condition(round=1, target="aldra", name="stun", on=True, phase=4))
-    beat = fight.plan().beats[0]
+    beat, later = fight.plan().beats[:2]
     holding = [h["actor"] for h in beat.extra["holding"]]
-    assert "aldra" not in holding and beat.note == f"{len(holding)} holding"
+    assert "aldra" in holding and beat.note == f"{len(holding)} holding"
     assert "Captain Aldra is stunned: loses the delayed Move and Action it held" in beat.why
-    assert not any("holding delayed:" in why and "Captain Aldra" in why for why in beat.why)
+    assert [h["actor"] for h in later.extra["holding"]] == [
+        a for a in holding if a != "aldra"]
+    assert not any("holding delayed:" in why and "Captain Aldra" in why for why in later.why)
 
 
 def test_a_holder_stunned_before_its_phase_will_gain_there() -> None:
@@ -402,12 +405,14 @@ def test_a_holder_stunned_before_its_phase_will_gain_there() -> None:
 
 
 def test_an_immobilized_holder_keeps_only_its_delayed_action() -> None:
-    """PH-10: immobilized loses delayed Moves: the phase lists it holding its Action."""
+    """PH-10: immobilized in phase 4 loses delayed Moves: phase 4 lists it holding what
+    it held as it began, the next phase its Action only."""
     fight = fight_of(DEMO)
     fight.enter(ph.Condition(round=1, target="aldra", name="immobilized", on=True, phase=4))
-    beat = fight.plan().beats[0]
-    assert {"actor": "aldra", "delayed": ["action"]} in beat.extra["holding"]
+    beat, later = fight.plan().beats[:2]
+    assert {"actor": "aldra", "delayed": ["move", "action"]} in beat.extra["holding"]
     assert "Captain Aldra is immobilized: loses the delayed Move it held" in beat.why
+    assert {"actor": "aldra", "delayed": ["action"]} in later.extra["holding"]
 
 
 def test_the_log_names_units_as_the_screen_does() -> None:

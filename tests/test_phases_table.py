@@ -1,5 +1,5 @@
 """phases at the table (issue 24), as the app shows it at 80x24: Hits in the tracker,
-a stunned unit no longer holding in the current beat, the log naming units, the hit
+a stunned unit no longer holding in the phases after its stun, the log naming units, the hit
 form's Fatigue, a note on the Action, and the end of the fight (Pilot)."""
 
 from __future__ import annotations
@@ -62,29 +62,34 @@ async def test_the_tracker_shows_hits_at_80x24(tmp_path: Path) -> None:
             "", "beat", "actions", "rules", "why"]
 
 
-async def test_a_stunned_holder_leaves_the_current_beat(tmp_path: Path) -> None:
-    """C.13: Captain Aldra holds a delayed Move and Action (a defender, PH-4); stunned in
-    phase 4 she loses them (PH-10): the current beat counts her no more, and Enter on it
-    says why."""
+async def test_a_stunned_holder_leaves_the_holding_of_later_phases(tmp_path: Path) -> None:
+    """C.13 and issue 30 A4: Captain Aldra holds a delayed Move and Action (a defender,
+    PH-4); stunned in phase 4 she loses them (PH-10). Phase 4 began with her holding them
+    (FORMAT: `holding`), so it still counts her and Enter on it says what she lost; her
+    row says they are lost, and the next phase counts her no more."""
     path = siege(tmp_path)
     app = app_on(path)
     told: list[str] = []
     async with app.run_test(size=SMALL) as pilot:
         app.notify = lambda message, **kw: told.append(str(message))  # type: ignore[method-assign]
         plan = app.screen.query_one(PlanView)
+        tracker = app.screen.query_one(Tracker)
         assert "(8 holding)" in plan.row_cells(0)[2][0]
-        app.screen.query_one(Tracker).select("aldra")
+        assert "(8 holding)" in plan.row_cells(1)[2][0]
+        tracker.select("aldra")
         await pilot.press("s")
         assert form(pilot).spec.title.startswith("Captain Aldra")
         await pilot.press("enter")
         await pilot.pause()
-        assert "(7 holding)" in plan.row_cells(0)[2][0]
+        assert "(8 holding)" in plan.row_cells(0)[2][0]
+        assert "(7 holding)" in plan.row_cells(1)[2][0]
+        assert "lost" in shown(tracker, "aldra")
         await pilot.press("tab", "enter")
         text = " ".join(told[-1].split())
         assert "Captain Aldra is stunned: loses the delayed Move and Action it held" in text
-        assert "holding delayed: Captain Aldra" not in text
-    holding = load_save(path).fight.plan().beats[0].extra["holding"]
-    assert "aldra" not in [h["actor"] for h in holding]
+    beats = load_save(path).fight.plan().beats
+    assert "aldra" in [h["actor"] for h in beats[0].extra["holding"]]
+    assert "aldra" not in [h["actor"] for h in beats[1].extra["holding"]]
 
 
 async def test_the_log_names_the_units(tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ class Run:
 
     __slots__ = ("held", "fresh", "used", "stun", "statuses", "gained", "lost", "blocked",
                  "keep", "holding", "gains", "invalid", "round", "unit", "base_pos", "done",
-                 "share", "hold", "dropped")
+                 "share", "hold")
 
     def __init__(self, unit: Unit, start: Start, round_: int, base_pos: int | None,
                  hold: bool = False) -> None:
@@ -114,7 +114,6 @@ class Run:
         self.gains: tuple[str, ...] = ()
         self.invalid: list[tuple[Op, str]] = []
         self.done = -2  # the last position worked out
-        self.dropped: set[str] = set()  # held kinds a status took in the phase at hand
         self.share: Any = None  # its part of the plan, worked out once (views.Share)
 
     def has(self, status: str) -> bool:
@@ -245,13 +244,13 @@ class Run:
             self.held.add("action")
 
     def drop(self, op: Op, kind: str, word: str) -> None:
-        """A status takes a delayed `kind` the unit holds (PH-10): from the phase it
-        names it holds it no more, so that phase does not list it as holding, and its
-        why says what was lost (a status from the round's start: the first phase's)."""
+        """A status takes a delayed `kind` the unit holds (PH-10), and its why says what
+        was lost (a status from the round's start: the first phase's). The phase it names
+        still lists the unit as holding, as that phase began (FORMAT: `holding`); later
+        phases do not."""
         if kind not in self.held:
             return
         self.held.discard(kind)
-        self.dropped.add(kind)
         self.blocked.append((max(op.pos, 0), kind, "PH-10",
                              f"{self.unit.name} is {word}{DROPPED}: loses a delayed one"))
 
@@ -293,7 +292,6 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
     while index < count and ops[index].pos < 0:
         _step(run, ops[index], extra, None)
         index += 1
-    run.dropped.clear()  # taken before the first phase began: it never lists them
     for pos in range(0, last + 1):
         run.holding[pos] = frozenset(run.held)
         run.done = pos - 1
@@ -304,9 +302,6 @@ def simulate(log: RoundLog, unit: Unit, extra: Op | None = None,
         while index < count and ops[index].pos == pos:
             _step(run, ops[index], extra, phase)
             index += 1
-        if run.dropped:  # a status from this phase: it holds them no more (PH-10)
-            run.holding[pos] = run.holding[pos] - run.dropped
-            run.dropped.clear()
     if keep_all:
         run.keep |= BOTH
     return run
