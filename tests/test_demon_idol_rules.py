@@ -577,3 +577,80 @@ def test_every_demo_combatants_d_form_goes_through_as_it_opens():
                       if f.default not in (None, False, "")}
             table.declare(actor, "D", **values)
             assert table.declared()[actor].action == "D"
+
+
+# issue 30 B.16: a caster who holds a bow: the D form starts on the bow; the one chosen
+# clears the others
+
+ARCHER_MAGE = """format = "referee-save"
+version = 1
+ruleset = "demon-idol"
+title = "An elf who shoots and casts"
+seed = 5
+sides = [{ id = "party", name = "The party" }, { id = "goblins", name = "Goblins" }]
+
+[[combatants]]
+id = "ael"
+name = "Ael the elf"
+side = "party"
+hp = 8
+weapons = [
+    { name = "long sword", speed_factor = 5, length = 3.5, damage = "1d8" },
+    { name = "dagger", speed_factor = 2, length = 1.0, damage = "1d4", thrown = true },
+    { name = "long bow", missile = true, rate = 2, speed_factor = 8, damage = "1d6" },
+]
+spells = [{ name = "sleep", casting_time = 1 }, { name = "magic missile", casting_time = 1 }]
+
+[[combatants]]
+id = "gob1"
+name = "Goblin 1"
+side = "goblins"
+hp = 5
+weapons = [{ name = "short sword", speed_factor = 3, damage = "1d6" }]
+"""
+
+
+def archer_mage(tmp_path: Any) -> Fight:
+    path = tmp_path / "archer-mage.toml"
+    path.write_text(ARCHER_MAGE, encoding="utf-8")
+    return load_save(path).fight
+
+
+def test_a_casters_d_form_starts_on_its_first_missile_weapon(tmp_path):
+    fight = archer_mage(tmp_path)
+    role = declaring(fight)
+    started = role.prefill(fight, "ael", "D")
+    assert started == {"weapon": "long bow", "target": "gob1"}
+    form = role.declare_form(fight, "ael", "D", started)
+    defaults = {f.name: f.default for f in form.fields}
+    assert defaults["weapon"] == "long bow" and defaults["spell"] is None
+
+
+@pytest.mark.parametrize(("changed", "kept"), [
+    ({"spell": "sleep"}, ("spell", "sleep")),
+    ({"weapon": "dagger"}, ("weapon", "dagger")),
+])
+def test_choosing_what_a_d_discharges_clears_what_the_form_started_on(tmp_path, changed,
+                                                                      kept):
+    fight = archer_mage(tmp_path)
+    role = declaring(fight)
+    values = {**role.prefill(fight, "ael", "D"), **changed}
+    event = declare(fight, "ael", "D", **values)
+    assert {n: getattr(event, n) for n in ("weapon", "spell") if getattr(event, n)} == {
+        kept[0]: kept[1]}
+
+
+def test_two_things_chosen_for_a_d_are_still_refused(tmp_path):
+    fight = archer_mage(tmp_path)
+    with pytest.raises(IllegalDeclaration, match="a D names one of"):
+        declare(fight, "ael", "D", weapon="dagger", spell="sleep", target="gob1")
+
+
+def test_a_d_form_starts_on_what_its_d_cast_last_round(tmp_path):
+    fight = archer_mage(tmp_path)
+    declare(fight, "ael", "D", spell="magic missile", target="gob1")
+    declare(fight, "gob1", "G", target="ael")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    fight.push(ev.NewRound(round=2))
+    assert declaring(fight).prefill(fight, "ael", "D") == {"spell": "magic missile",
+                                                           "target": "gob1"}

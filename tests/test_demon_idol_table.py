@@ -227,3 +227,26 @@ async def test_the_a_form_takes_a_note(tmp_path):
         assert pilot.app.screen.query_one(LogView).lines[-1].endswith(
             "Brother Odo declares A — slams the door")
         assert "A: slams the door" in row_text(pilot, "odo")
+
+
+# issue 30 B.16: a caster who holds a bow: the D form starts on the bow, and what the
+# referee picks instead goes through alone
+
+
+async def test_a_casters_d_form_starts_on_the_bow_and_a_spell_picked_goes_through(tmp_path):
+    from tests.test_demon_idol_rules import ARCHER_MAGE
+
+    path = tmp_path / "archer-mage.toml"
+    path.write_text(ARCHER_MAGE, encoding="utf-8")
+    app = RefereeApp(path, tmp_path, random.Random(3), clock=Clock())
+    async with app.run_test(size=LARGE) as pilot:
+        await select(pilot, "ael")
+        await pilot.press("d")
+        assert field(pilot, "weapon").value == "long bow"
+        assert field(pilot, "spell").value is None
+        field(pilot, "spell").value = "sleep"  # the bow left as it opened
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, CombatScreen), form(pilot).fault()
+        decl = pilot.app.table.fight.log[-1]
+        assert isinstance(decl, di.Declare)
+        assert (decl.spell, decl.weapon) == ("sleep", None)

@@ -104,8 +104,10 @@ class DemonIdolDeclaring(Declaring[State]):
         out = prefill(fight, actor, action, missile=role_of.get(action) == "discharge",
                       needs=needs)
         combatant = fight.roster[actor]
+        last = last_declaration(fight, actor)
         if role_of.get(action) == "discharge":
-            out = discharge.prefill(combatant, out)
+            again = last if isinstance(last, di.Declare) and last.action == action else None
+            out = discharge.prefill(combatant, out, again)
         aimed = _aimed_this_round(fight, actor)
         if aimed is not None and "target" in needs:
             out["target"] = aimed  # a G after an E strikes whom the E closed on
@@ -114,13 +116,14 @@ class DemonIdolDeclaring(Declaring[State]):
             "speed" if weapon is not None and stats.of_speed(weapon) else None)
         if override is not None:
             out["initiative"] = override
-        last = last_declaration(fight, actor)
         if isinstance(last, di.Declare) and last.action == action and last.routines:
             out["routines"] = routines.text_of(last.routines)  # as last round
         return out
 
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
+        if self.rs.settings.role_of.get(action) == "discharge":  # the one chosen clears
+            values = discharge.chosen(values, self.prefill(fight, actor, action))
         named = values.get("routines")
         if isinstance(named, str):  # the form's line: its routines name the weapons
             values = {k: v for k, v in values.items() if k != "routines"}

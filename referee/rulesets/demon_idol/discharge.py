@@ -4,6 +4,7 @@ refused, in a save as in the form, and one with nothing to discharge cannot decl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.errors import IllegalDeclaration
@@ -55,28 +56,53 @@ def first_weapon(combatant: Combatant) -> str | None:
     return None
 
 
-def prefill(combatant: Combatant, filled: dict[str, Any]) -> dict[str, Any]:
-    """A D's form starts on something it can discharge: never a melee weapon (the shared
-    prefill falls back to the first weapon), else its spell, device or turning."""
-    out = dict(filled)
-    chosen = combatant.weapon(out["weapon"]) if out.get("weapon") else None
-    if chosen is not None and not stats.discharged(chosen):
-        del out["weapon"]
-        loosed = first_weapon(combatant)
-        if loosed is not None:
-            out["weapon"] = loosed
-    if out.get("weapon") and out.get("spell"):  # a D names one: a caster casts, unless
-        weapon = combatant.weapon(out["weapon"])  # its weapon is a true missile one
-        if weapon is None or not stats.missile(weapon):
-            del out["weapon"]
-        else:
-            del out["spell"]
-    if out.get("weapon") or out.get("spell"):
-        return out
+# what a D discharges: one of these, never two
+CHOICES = ("weapon", "spell", "device", "turn")
+
+
+def prefill(combatant: Combatant, filled: dict[str, Any],
+            again: Declare | None = None) -> dict[str, Any]:
+    """A D's form starts on one thing to discharge, the others blank: what its D
+    discharged last round (`again`), if it still carries it; else its first missile (else
+    thrown) weapon, even for a caster (README); else its first spell, device, or
+    turning."""
+    out = {k: v for k, v in filled.items() if k not in CHOICES}
+    return {**out, **(_as_before(combatant, again) or _first(combatant))}
+
+
+def _as_before(combatant: Combatant, again: Declare | None) -> dict[str, Any]:
+    if again is None:
+        return {}
+    weapon = combatant.weapon(again.weapon) if again.weapon else None
+    if weapon is not None and stats.discharged(weapon):
+        return {"weapon": weapon.name}
+    if again.spell and combatant.spell(again.spell) is not None:
+        return {"spell": again.spell}
+    if again.device and again.device in stats.devices(combatant):
+        return {"device": again.device}
+    return {"turn": True} if again.turn and stats.turns(combatant) else {}
+
+
+def _first(combatant: Combatant) -> dict[str, Any]:
+    loosed = first_weapon(combatant)
+    if loosed is not None:
+        return {"weapon": loosed}
     if combatant.spells:
-        out["spell"] = combatant.spells[0].name
-    elif stats.devices(combatant):
-        out["device"] = stats.devices(combatant)[0]
-    elif stats.turns(combatant):
-        out["turn"] = True
-    return out
+        return {"spell": combatant.spells[0].name}
+    if stats.devices(combatant):
+        return {"device": stats.devices(combatant)[0]}
+    return {"turn": True} if stats.turns(combatant) else {}
+
+
+def chosen(values: Mapping[str, Any], started: Mapping[str, Any]) -> dict[str, Any]:
+    """A D's answer names one thing to discharge: when the form's answer names several,
+    the one the referee chose (changed from what the form `started` on) clears the
+    others (the weapon picked, the spell the form opened on goes). Two changed, or none:
+    the answer as given, which the check refuses with its reason."""
+    named = [k for k in CHOICES if values.get(k) not in (None, False, "")]
+    if len(named) < 2:
+        return dict(values)
+    changed = [k for k in named if values.get(k) != started.get(k)]
+    if len(changed) != 1:
+        return dict(values)
+    return {k: v for k, v in values.items() if k not in CHOICES or k == changed[0]}
