@@ -216,10 +216,45 @@ def read_side(data: Any, path: Path, schema: Schema) -> Side:
                 schema.read(data, path, SIDE_KEYS))
 
 
+def id_fault(cid: str) -> str | None:
+    """Why `cid` cannot be a combatant's id, or None: ids are written in volleys (`a,b`),
+    plan lines, `--actor` and paths, so no spaces, `;`, `,`, `/` or control characters
+    (nor `\\` or a control picture such as `␛`: how a file's control character is read)."""
+    if cid.isprintable() and not any(ch in cid for ch in _NOT_IN_IDS):
+        return None  # the common case, quick: no character to look at one by one
+    for ch in cid:
+        if ch in ";,/\\":
+            said = repr(ch)
+        elif ch == " ":
+            said = "a space"
+        elif "\u2400" <= ch <= "\u2421":  # a control read from a file, drawn visibly
+            code = 0x7F if ch == "\u2421" else ord(ch) - 0x2400
+            said = f"a control character (U+{code:04X}, shown {ch})"
+        elif not ch.isprintable() or "\u2422" <= ch <= "\u2426":
+            said = f"a control character (U+{ord(ch):04X})"
+        else:
+            continue
+        break
+    return (f"an id cannot hold {said} (ids are written in volleys, plan lines and "
+            f"--actor): letters, digits, - and _, e.g. {id_suggested(cid)!r}")
+
+
+_NOT_IN_IDS = " ;,/\\" + "".join(map(chr, range(0x2400, 0x2427)))
+
+
+def id_suggested(cid: str) -> str:
+    """An id like `cid` that `id_fault` takes: "Goblin 1" -> "goblin-1"."""
+    kept = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in cid.lower())
+    return "-".join(part for part in kept.split("-") if part) or "combatant"
+
+
 def read_combatant(data: Any, path: Path, schemas: Schemas) -> Combatant:
     data = _table(data, path)
     stats = schemas.combatant.read(data, path, COMBATANT_KEYS)  # a misspelt key first
     cid = _text(data, "id", path)
+    fault = id_fault(cid)
+    if fault is not None:
+        raise FormatError(fault, path + ("id",))
     side = _text(data, "side", path)
     hp = _whole(data, "hp", path)
     weapons = _items(data, "weapons", path, read_weapon, schemas.weapon)
