@@ -439,6 +439,13 @@ def terminal_width() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from referee.engine.text import has_controls, shown
+
+    for arg in argv:  # nothing typed on the command line reaches a terminal as a control
+        if has_controls(arg):
+            print(f"referee: {shown(arg)!r}: a control character (an escape, a C1 or bidi "
+                  "control) is not allowed in an argument", file=sys.stderr)
+            return 2
     try:
         args, handler = parse(argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed
@@ -537,10 +544,12 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
 def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
                     catalogues: Sequence[Path] = (), seed: int | None = None) -> int:
     from referee.session.demos import default_ruleset
+    from referee.session.party import roster_ruleset
     from referee.session.roster import RosterEditor
 
     made = False
     if not path.exists():
+        ruleset = ruleset or roster_ruleset(party)  # a new save takes the party's ruleset
         if demo:
             copy_demo(path, ruleset, seed)
         else:

@@ -193,3 +193,20 @@ def test_a_spell_cast_is_spent_and_leaves_the_party(tmp_path: Path) -> None:
     assert main(["party", str(path), "-o", str(out)]) == 0
     text = out.read_text()
     assert '"magic missile"' in text and '"web"' in text and '"sleep"' not in text
+
+
+def test_a_new_save_takes_the_ruleset_its_party_names(tmp_path: Path,
+                                                      no_app: list[tuple[Path, bool]]) -> None:
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", path)
+    out = tmp_path / "party.toml"
+    assert main(["party", str(path), "-o", str(out)]) == 0
+    new = tmp_path / "next.toml"
+    assert main(["play", str(new), "--party", str(out)]) == 0  # no --ruleset: the party's
+    assert no_app == [(new, True)]
+    save = load_save(new)
+    assert save.encounter.ruleset == "count-up"
+    party = load_save(path).encounter.combatants
+    players = {s.id for s in load_save(path).encounter.sides if s.players}
+    assert {c.id for c in party if c.side in players} <= {c.id for c in
+                                                          save.encounter.combatants}

@@ -4,6 +4,7 @@ Stress), for the next encounter's set-up (`referee play NEW --party FILE`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from referee.engine import Fight
@@ -48,6 +49,15 @@ def roster_text(roster: dict[str, Any]) -> str:
     import tomli_w
 
     return tomli_w.dumps(roster)
+
+
+def roster_ruleset(path: Path) -> str | None:
+    """The ruleset a roster file names (`ruleset = "ID"`), or None when it names none: a
+    new save made for the party takes it. A file that cannot be read says so here."""
+    from .files import parse_toml, read_text
+
+    named = parse_toml(read_text(path), str(path)).get("ruleset")
+    return named if isinstance(named, str) and named else None
 
 
 def party_file(fight: Fight) -> tuple[str, str]:
