@@ -150,6 +150,23 @@ async def test_the_action_form_takes_a_note(tmp_path: Path) -> None:
     assert isinstance(use, ph.Use) and use.note == "hews at Captain Aldra"
 
 
+async def test_the_action_form_opens_on_the_note(tmp_path: Path) -> None:
+    """Issue 30 B25: the note is what is typed nearly every time, so `a` opens on it: typed
+    at once it lands in the note, the phase stays the current one (4), and Enter takes it."""
+    path = siege(tmp_path)
+    app = app_on(path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("a")
+        screen = form(pilot)
+        assert screen.focused is screen.query_one("#f-note")
+        await pilot.press(*"hews", "enter")
+        await pilot.pause()
+        assert app.screen.query_one(LogView).lines[-1].endswith(
+            "Grusk the Warchief takes its Action in phase 4: hews")
+    use = load_save(path).fight.log[-1]
+    assert isinstance(use, ph.Use) and (use.note, use.phase) == ("hews", 4)
+
+
 async def test_e_ends_the_fight_and_the_screen_reads_it(tmp_path: Path) -> None:
     """E.16: E ends the fight; the log says how each side stands; nobody in the tracker
     is marked as acting, nothing reads ready or held, the plan has no current beat and

@@ -205,10 +205,12 @@ def action_allowed(rs: Phases, fight: Fight, actor: str) -> str:
 
 
 def action_form(rs: Phases, fight: Fight, actor: str) -> Form:
+    # the note (the attack, spell or potion it was, in the log) is what is typed nearly
+    # every time, so the form opens on it; the phase is the current one
     return Form(f"{fight.roster[actor].name}: action (PH-2)", (
-        phase_field(rs, fight),  # the attack, spell or potion it was, in the log (its note)
         Field("note", "note", "text", help="what it did: attacks Aldra, casts, drinks a "
-              "potion …")))
+              "potion …"),
+        phase_field(rs, fight)), focus="note")
 
 
 def run_action(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
