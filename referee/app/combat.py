@@ -146,7 +146,8 @@ class CombatScreen(Screen[None]):
         """The cursor on who acts now: the current beat's first actor, else the next
         combatant to declare."""
         acting = self.table.acting() if not self.table.initiative_blocks() else []
-        waiting = acting[0] if acting else self.table.next_undeclared()
+        left = [a.actor for a in self.table.to_record()]  # the next with nothing recorded
+        waiting = (left or acting)[0] if acting else self.table.next_undeclared()
         if waiting is not None:
             self.query_one(Tracker).select(waiting)
 
@@ -205,13 +206,17 @@ class CombatScreen(Screen[None]):
         return events
 
     def ask(self, spec: Form, done: Callable[[dict[str, Any]], object],
-            clock: DeclarationClock | None = None, running: bool = True) -> None:
+            clock: DeclarationClock | None = None, running: bool = True,
+            follow: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = None,
+            ) -> None:
         """Open a form; Enter gives `done` its values while the form is still open: a
         Refused from it keeps the form open, with the message beside the field at fault
         and everything typed (a cancelled form does nothing). A declaration `clock` runs
-        from the start if `running`."""
+        from the start if `running`; `follow` gives the title and defaults a changed
+        choice brings."""
         module = forms()
-        module.open_form(self.app, module.form_screen(spec, clock, done, running), ignore)
+        module.open_form(self.app, module.form_screen(spec, clock, done, running, follow),
+                         ignore)
 
     def ask_then(self, spec: Form, after: Callable[[dict[str, Any]], None]) -> None:
         """Open a form whose answer opens another screen: `after` runs once it has closed."""
@@ -333,12 +338,6 @@ class CombatScreen(Screen[None]):
         self.attempt(self.table.resolve_next)
         self.point_at_work()
 
-    def declared_target(self, actor: str | None) -> str | None:
-        declaration = self.table.declared().get(actor or "")
-        if declaration is not None and declaration.target:
-            return declaration.target[0]
-        return None
-
     def living(self) -> tuple[tuple[str, Any], ...]:
         fight = self.table.fight
         return tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
@@ -346,26 +345,11 @@ class CombatScreen(Screen[None]):
     def target_field(self, default: str | None, label: str = "target") -> Field:
         return Field("target", label, "choice", default, required=True, options=self.living())
 
-    def enemy_of(self, actor: str | None) -> str | None:
-        """Who `actor` aims at: its declared target, else the first enemy still standing
-        (none down, in the ruleset's words), else the first living one."""
-        declared = self.declared_target(actor)
-        if declared in self.table.fight.roster:
-            return declared
-        fight = self.table.fight
-        side = fight.roster[actor].side if actor in fight.roster else None
-        enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
-        standing = (cid for cid in enemies if not fight.ruleset.tracker.state_word(fight, cid))
-        return next(standing, enemies[0] if enemies else None)
-
     def attacker(self) -> str | None:
-        """Who a hit or a miss is by: one of the current beat's actors (the one under the
-        cursor if it is one of them), else the combatant under the cursor."""
-        acting = [] if self.table.initiative_blocks() else self.table.acting()
-        selected = self.selected()
-        if selected in acting or not acting:
-            return selected
-        return acting[0]
+        """Who a hit or a miss is by: the beat's next actor with nothing recorded yet
+        (unless the cursor is on another with something left), else the one under the
+        cursor."""
+        return self.table.striker(self.selected())
 
     def by_field(self, default: str | None) -> Field:
         """Who did it: the current beat's actors first, then anyone else, out of turn."""
@@ -396,11 +380,17 @@ class CombatScreen(Screen[None]):
         table = self.table
         fields = (Field("amount", "damage", default=table.damage_default(source),
                         required=True, help="dice to roll (2d6+1), or a number from real dice"),
-                  self.target_field(self.enemy_of(source)), self.by_field(source),
+                  self.target_field(self.table.aim(source)), self.by_field(source),
                   ) + table.fight.ruleset.damage.damage_fields(table.fight) + (
                   Field("anyway", "record anyway", "bool", False,
                         help="though the attacker cannot act"),)
-        who = table.fight.roster[source].name if source else "A hit"
+
+        def title(by: str | None) -> str:
+            return f"{table.name(by)} hits: damage" if by else "A hit: damage"
+
+        def follow(values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            by = values.get("by")  # another attacker: its weapon's damage, its target
+            return title(by), {"amount": table.damage_default(by), "target": table.aim(by)}
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))
@@ -408,8 +398,9 @@ class CombatScreen(Screen[None]):
                 table.fight)}
             self.apply(table.damage, values["target"], values["amount"], source=values["by"],
                        critical=bool(values.get("critical")), values=own)
+            self.point_at_work()
 
-        self.ask(Form(f"{who} hits: damage", fields), done)
+        self.ask(Form(title(source), fields), done, follow=follow)
 
     def action_miss(self) -> None:
         acting = [] if self.table.initiative_blocks() else self.table.acting()
@@ -421,16 +412,23 @@ class CombatScreen(Screen[None]):
             if why:
                 self.notify(why, title="Not done", severity="error", timeout=8)
             else:
-                self.attempt(self.table.miss, actor, self.enemy_of(actor))
+                self.attempt(self.table.miss, actor, self.table.aim(actor))
+                self.point_at_work()
             return
-        fields = (self.by_field(actor), self.target_field(self.enemy_of(actor)),
+        fields = (self.by_field(actor), self.target_field(self.table.aim(actor)),
                   Field("anyway", "record anyway", "bool", False))
+        table = self.table
+
+        def follow(values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            by = values.get("by")
+            return f"{table.name(by)} misses" if by else "Who misses?", {"target": table.aim(by)}
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))
-            self.apply(self.table.miss, values["by"], values["target"])
+            self.apply(table.miss, values["by"], values["target"])
+            self.point_at_work()
 
-        self.ask(Form("Who misses?", fields), done)
+        self.ask(Form(f"{table.name(actor)} misses", fields), done, follow=follow)
 
     def action_heal(self) -> None:
         fight = self.table.fight

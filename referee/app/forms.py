@@ -42,6 +42,9 @@ class FieldError(ValueError):
 
 
 Apply = Callable[[dict[str, Any]], object]
+# A form whose title and defaults follow a choice (a hit's "by"): given the choices as they
+# stand, the title and the defaults of the fields that follow them.
+Follow = Callable[[dict[str, Any]], tuple[str, dict[str, Any]]]
 
 
 class FormScreen(ModalScreen[dict[str, Any] | None]):
@@ -55,10 +58,15 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
-    def __init__(self, spec: Form, apply: Apply | None = None) -> None:
+    def __init__(self, spec: Form, apply: Apply | None = None,
+                 follow: Follow | None = None) -> None:
         super().__init__()
         self.spec = spec
         self.apply = apply  # run on Enter before the form closes; Refused keeps it open
+        self.follow = follow
+        # what each field was last given by the form itself: one the referee changed is
+        # theirs, never given a new default
+        self.given: dict[str, Any] = {f.name: f.default for f in spec.fields}
 
     def compose(self) -> ComposeResult:
         # as wide as the longest label (within bounds): one never runs into its value
@@ -92,6 +100,41 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         if event.is_printable and isinstance(self.focused, Input):
             event.stop()
             self.focused.post_message(events.Key(event.key, event.character))
+
+    def on_choice_changed(self) -> None:
+        """A choice changed: the title, and the fields the referee has not changed, follow
+        it (a hit by another attacker: its name, its weapon's damage, its target)."""
+        if self.follow is None:
+            return
+        title, defaults = self.follow(self.raw())
+        self.query_one("#form-title", Label).update(title)
+        for name, value in defaults.items():
+            found = self.query(f"#f-{name}")
+            if not found or name not in self.given:
+                continue
+            box = found.first()
+            now = box.value if isinstance(box, (Choice, Input)) else None
+            if isinstance(box, Input):
+                given = "" if self.given[name] is None else str(self.given[name])
+                if now != given:
+                    continue
+                box.value = "" if value is None else str(value)
+            elif isinstance(box, Choice):
+                if now != self.given[name]:
+                    continue
+                try:
+                    box.value = value
+                except ValueError:  # not one of its options: it keeps its own
+                    continue
+            self.given[name] = value
+
+    def raw(self) -> dict[str, Any]:
+        """Each field's value as it stands, unchecked (a choice's value, a box's text)."""
+        out: dict[str, Any] = {}
+        for field in self.spec.fields:
+            found = self.query_one(f"#f-{field.name}")
+            out[field.name] = found.value if isinstance(found, (Choice, Input)) else None
+        return out
 
     def values(self) -> dict[str, Any]:
         """Each field's value by its name; raises ValueError saying what does not fit."""
@@ -298,10 +341,11 @@ class ClockForm(FormScreen):
 
 
 def form_screen(spec: Form, clock: DeclarationClock | None = None,
-                apply: Apply | None = None, running: bool = True) -> FormScreen:
+                apply: Apply | None = None, running: bool = True,
+                follow: Follow | None = None) -> FormScreen:
     if spec.clock and clock is not None:
         return ClockForm(spec, clock, apply, running)
-    return FormScreen(spec, apply)
+    return FormScreen(spec, apply, follow)
 
 
 def open_form(app: App, screen: FormScreen,

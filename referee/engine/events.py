@@ -181,6 +181,8 @@ class Note(Event):
     TYPE = "note"
     text: str = _f("str!", "")
     hidden: bool = _f("bool", False)  # the referee's own: never in the players' view
+    source: str | None = _f("str")  # a miss: who missed
+    beat: int | None = _f("int1")  # a miss: the beat it was recorded in
 
 
 @record(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +20,7 @@ from referee.engine.dice import DiceError, from_values
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.options import Declaring, Rolling, acts_of, heal_events, join_event
-from referee.engine.plan import Plan
+from referee.engine.plan import Plan, PlannedAction
 from referee.engine.specs import Act, Form, Report, ReportRun
 
 from .store import Session
@@ -258,14 +259,79 @@ class Table:
         return list(dict.fromkeys(a.actor for a in self.plan().beats[beat - 1].actions))
 
     def resolve_next(self) -> list[ev.Event]:
+        resolve = self.resolving()
+        return self.session.append(resolve) if resolve is not None else []
+
+    def resolving(self) -> ev.Resolve | None:
+        """The event that resolves the current beat (None: no beat is under way)."""
         beat = self.current_beat()
         if beat is None:
-            return []
+            return None
         plan = self.plan()
         actions = plan.beats[beat - 1].actions
         keys = [k for k, a in zip(plan.keys(beat), actions, strict=True)
                 if k not in self.resolved() and not a.flag("skipped")]  # who could not act
-        return self.session.append(ev.Resolve(round=self.round, actions=tuple(keys), beat=beat))
+        return ev.Resolve(round=self.round, actions=tuple(keys), beat=beat)
+
+    # -- who a hit or a miss is by, and at whom ------------------------------------------
+
+    def recorded(self) -> list[ev.Damage | ev.Note]:
+        """The hits and misses recorded in the beat under way, in order."""
+        beat = self.current_beat()
+        if beat is None or self.initiative_blocks():
+            return []
+        return [e for e in self.fight.events
+                if isinstance(e, (ev.Damage, ev.Note)) and e.round == self.round
+                and e.beat == beat and e.source is not None]
+
+    def to_record(self) -> list[PlannedAction]:
+        """The current beat's actions with nothing recorded yet, in the beat's order: an
+        actor's hits and misses in the beat answer its actions in turn (a volley's shots,
+        a second attack routine), so the first one left is who (and which shot) is next."""
+        beat = self.current_beat()
+        if beat is None or self.initiative_blocks():
+            return []
+        done = Counter(str(e.source) for e in self.recorded())
+        seen: Counter[str] = Counter()
+        left = []
+        for action in self.plan().beats[beat - 1].actions:
+            if action.flag("skipped"):
+                continue
+            seen[action.actor] += 1
+            if seen[action.actor] > done[action.actor]:
+                left.append(action)
+        return left
+
+    def striker(self, selected: str | None) -> str | None:
+        """Who a hit or a miss is by, unless the referee says otherwise: the combatant
+        under the cursor when it acts in the beat with something still to record, else
+        the beat's next actor with nothing recorded yet; outside a beat, the one under
+        the cursor."""
+        acting = [] if self.initiative_blocks() else self.acting()
+        if not acting:
+            return selected
+        left = [a.actor for a in self.to_record()]
+        if selected in left or (selected in acting and not left):
+            return selected
+        return left[0] if left else acting[0]
+
+    def aim(self, actor: str | None) -> str | None:
+        """Whom `actor` aims at now: the target of its next action in the beat with
+        nothing recorded (a volley's shot names its own), else its declared target, else
+        the first enemy still standing (none down, in the ruleset's words), else the
+        first living one."""
+        fight = self.fight
+        shot = next((a for a in self.to_record() if a.actor == actor), None)
+        if shot is not None and shot.flag("target") in fight.roster:
+            return str(shot.flag("target"))
+        declaration = self.declared().get(actor or "")
+        if declaration is not None and declaration.target and \
+                declaration.target[0] in fight.roster:
+            return declaration.target[0]
+        side = fight.roster[actor].side if actor in fight.roster else None
+        enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
+        standing = (cid for cid in enemies if not fight.ruleset.tracker.state_word(fight, cid))
+        return next(standing, enemies[0] if enemies else None)
 
     def roll(self, expr: str, purpose: str, actor: str | None = None,
              dice: list[int] | None = None) -> ev.Roll:
@@ -310,9 +376,11 @@ class Table:
         return self.fight.ruleset.damage.damage_default(self.fight, source)
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
-        """A miss changes nothing but the story: it goes in the log as a note."""
+        """A miss changes nothing but the story: it goes in the log as a note, by whom
+        and in which beat (the beat's action is recorded)."""
         text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
-        return self.session.append(ev.Note(round=self.round, text=text))
+        return self.session.append(ev.Note(round=self.round, text=text, source=actor,
+                                           beat=self.current_beat()))
 
     def heal(self, target: str, amount: int | str,
              values: Mapping[str, Any] | None = None) -> list[ev.Event]:
@@ -331,7 +399,11 @@ class Table:
     def end(self, note: str | None = None) -> list[ev.Event]:
         """The fight is over: the ruleset's end rules follow it, logged (one undo takes the
         whole end back)."""
-        return self.session.append(ev.End(round=max(self.round, 1), note=note or None))
+        end = ev.End(round=max(self.round, 1), note=note or None)
+        resolve = self.resolving() if self.recorded() else None
+        if resolve is not None:  # a beat with a hit or a miss recorded was resolved
+            return self.session.append(resolve, end)
+        return self.session.append(end)
 
     def note(self, text: str, hidden: bool = False) -> list[ev.Event]:
         return self.session.append(ev.Note(round=max(self.round, 0), text=text,

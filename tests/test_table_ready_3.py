@@ -1,0 +1,179 @@
+"""Table-ready 3 (issue 30), the screen's part: whom a hit or a miss is by and aimed at
+(A6, A7), what `E` does to a beat with a hit in it (A8), count-up's `J` (B14),
+agility-order's cursor after a tie (B17), footers that say what works (B22) and `?` at
+80x24 (B23). Each through the app's own keys, as a referee uses them."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from referee.app import RefereeApp
+from referee.app.combat import CombatScreen
+from referee.app.forms import FormScreen
+from referee.app.widgets import LogView, PlanView, Tracker
+from referee.engine import events as ev
+from tests.conftest import ROOT
+
+SMALL, LARGE = (80, 24), (120, 40)
+
+
+class StillClock:
+    def __call__(self) -> float:
+        return 1000.0
+
+
+def app_on(tmp_path: Path, name: str = "demo.toml") -> RefereeApp:
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / name, path)
+    return RefereeApp(path, tmp_path, random.Random(3), clock=StillClock())
+
+
+def form(pilot) -> FormScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, FormScreen), screen
+    return screen
+
+
+def field(pilot, name: str):
+    return form(pilot).query_one(f"#f-{name}")
+
+
+def title(pilot) -> str:
+    return str(form(pilot).query_one("#form-title").render())
+
+
+def redraw(pilot) -> None:
+    """What the table did behind the screen's back, drawn (as after any key)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen)
+    screen.refresh_view()
+    screen.point_at_work()
+
+
+def log_lines(pilot) -> list[str]:
+    return list(pilot.app.screen.query_one(LogView).lines)
+
+
+def plan_rows(pilot) -> list[tuple[str, ...]]:
+    pane = pilot.app.screen.query_one(PlanView)
+    return [tuple(text for text, _ in pane.row_cells(n)) for n in range(pane.row_count)]
+
+
+# A6: a volley's shots, each at its own target
+
+
+async def test_each_shot_of_a_volley_is_aimed_at_its_own_target(tmp_path):
+    async with app_on(tmp_path).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("mira", "D", weapon="short bow", shots="Goblin 2, Goblin 3")
+        table.declare("gob1", "G", target="brann")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        redraw(pilot)
+        await pilot.pause()
+        await pilot.press("h")
+        assert field(pilot, "by").value == "mira"
+        assert field(pilot, "target").value == "gob2"  # the first shot's
+        field(pilot, "amount").value = "2"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("h")
+        assert field(pilot, "by").value == "mira"
+        assert field(pilot, "target").value == "gob3"  # the second shot's own target
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("m")  # Mira alone in the beat: the miss is recorded at once
+        await pilot.pause()
+        miss = table.fight.log[-1]
+        assert isinstance(miss, ev.Note) and miss.text == "Mira the ranger misses Goblin 3"
+        assert miss.source == "mira" and miss.beat == 1
+
+
+# A7: several attackers in a beat: the next with nothing recorded; the title follows "by"
+
+
+async def test_a_hit_defaults_to_the_beats_next_attacker_and_the_title_follows_by(tmp_path):
+    async with app_on(tmp_path).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("odo", "G", weapon="mace", target="gob2")
+        table.declare("gob1", "G", target="brann")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        redraw(pilot)
+        await pilot.pause()
+        assert table.acting() == ["brann", "odo"]
+        await pilot.press("h")
+        assert field(pilot, "by").value == "brann"
+        assert title(pilot) == "Brann the fighter hits: damage"
+        field(pilot, "amount").value = "3"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("h")  # Brann's blow is in: Odo's is next
+        assert field(pilot, "by").value == "odo"
+        assert title(pilot) == "Brother Odo hits: damage"
+        assert field(pilot, "target").value == "gob2"
+        assert field(pilot, "amount").value == "1d6+1"
+        field(pilot, "by").focus()
+        await pilot.press("left")  # back to Brann: the title, target and damage follow
+        await pilot.pause()
+        assert field(pilot, "by").value == "brann"
+        assert title(pilot) == "Brann the fighter hits: damage"
+        assert field(pilot, "target").value == "gob1"
+        assert field(pilot, "amount").value == "1d8"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("m")  # Odo still has nothing recorded: the miss is his
+        assert field(pilot, "by").value == "odo"
+        assert title(pilot) == "Brother Odo misses"
+        assert field(pilot, "target").value == "gob2"
+
+
+async def test_a_value_the_referee_typed_stays_when_by_changes(tmp_path):
+    async with app_on(tmp_path).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("odo", "G", weapon="mace", target="gob2")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        redraw(pilot)
+        await pilot.pause()
+        await pilot.press("h")
+        field(pilot, "amount").value = "7"
+        field(pilot, "by").focus()
+        await pilot.press("right")
+        await pilot.pause()
+        assert field(pilot, "by").value == "odo"
+        assert field(pilot, "amount").value == "7"  # typed: kept
+        assert field(pilot, "target").value == "gob2"  # untouched: follows
+
+
+# A8: E after a hit in the beat under way: that beat is resolved, not skipped
+
+
+async def test_ending_the_fight_resolves_a_beat_with_a_hit_recorded(tmp_path):
+    async with app_on(tmp_path).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("gob1", "G", target="brann")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        redraw(pilot)
+        await pilot.pause()
+        await pilot.press("h")
+        field(pilot, "amount").value = "2"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("E")
+        field(pilot, "sure").value = True
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.fight.ended
+        rows = plan_rows(pilot)
+        first = next(r for r in rows if r[1] == "1")
+        second = next(r for r in rows if r[1] == "2")
+        assert first[0] == "✓" and "skipped" not in first[2], rows
+        assert "[skipped]" in second[2], rows  # the goblin's blow never came
+        resolve = [e for e in table.fight.events if isinstance(e, ev.Resolve)]
+        assert [r.beat for r in resolve] == [1]
+        await pilot.press("ctrl+z")  # one undo takes the end and the resolve back
+        await pilot.pause()
+        assert not table.fight.ended and table.current_beat() == 1
