@@ -114,7 +114,7 @@ def read_squads(value: Any, path: Path, key: str) -> tuple[dict[str, Any], ...]:
             if name == "id" or name == "leader":
                 squad[name] = _id(raw, at + (name,))
             elif name == "kind":
-                if raw not in LIMITS:
+                if not isinstance(raw, str) or raw not in LIMITS:  # a table: unhashable
                     raise FormatError(f"expected stack or horde, found {describe(raw)}",
                                       at + (name,))
                 squad[name] = raw
