@@ -259,3 +259,80 @@ def test_serving_never_writes_to_the_save(save: Path):
     for _ in range(3):
         follower.poll()
     assert (save.read_bytes(), os.stat(save).st_mtime_ns) == before
+
+
+# -- issue 30 B18: what the players never saw, names, and the tracker first ------------
+
+
+def test_no_undo_line_for_what_the_players_never_saw(save: Path):
+    """An undo (or redo) of a hidden note or a morale result tells the players nothing;
+    one of a line they saw says which line, never an event's number."""
+    table = Table(Session.open(save), random.Random(1))
+    table.note("the ogre is a coward", hidden=True)
+    table.undo()
+    table.command("morale", "gob1", {"passed": False, "roll": 11, "target": 7})
+    table.undo()
+    table.session.close()
+    follower = Follower(save)
+    follower.poll()
+    assert follower.fight is not None
+    log = players_view(follower.fight, follower.title, follower.told).log
+    assert not [line for line in log if "undo" in line or "redo" in line], log
+    table = Table(Session.open(save), random.Random(1))
+    table.redo()  # brings back the morale result: unseen as well
+    table.note("the bridge creaks")
+    table.undo()
+    table.session.close()
+    follower.poll()
+    log = players_view(follower.fight, follower.title, follower.told).log
+    assert log[-2:] == ["note: the bridge creaks", "undo: takes back “note: the bridge creaks”"]
+    assert not any("redo" in line or "event" in line for line in log), log
+
+
+def test_the_order_of_play_says_names_never_ids(save: Path):
+    table = Table(Session.open(save), random.Random(1))
+    for actor in list(table.fight.roster):
+        action = "D" if actor in ("zed", "shaman") else "G"
+        table.declare(actor, action, **table.prefill(actor, action))
+    table.enter_initiative({"party": 4, "goblins": 2})
+    table.resolve_next()
+    ids = list(table.fight.roster)
+    names = sorted((c.name for c in table.fight.roster.values()), key=len, reverse=True)
+    table.session.close()
+    follower = Follower(save)
+    follower.poll()
+    assert follower.fight is not None
+    shown = players_view(follower.fight, follower.title, follower.told)
+    said = [f"{beat.label} {beat.actions}" for beat in shown.plan] + shown.log
+    assert any("Goblin 1: G" in line for line in said), said
+    assert any("resolved: Zed the magic-user: D" in line for line in said), said
+    for line in said:
+        for name in names:  # what is left once the names are out: no id
+            line = line.replace(name, "·")
+        assert not [cid for cid in ids if re.search(rf"\b{cid}:", line)], line
+
+
+async def test_at_80x24_the_view_opens_on_the_tracker_with_the_newest_line_in_view(save: Path):
+    from textual.containers import VerticalScroll
+
+    from referee.app.watch import WatchApp
+
+    table = Table(Session.open(save), random.Random(1))
+    for number in range(15):
+        table.note(f"note {number}")
+    table.session.close()
+    app = WatchApp(save)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.5)
+        screen = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Combatants" in screen and "Brann the" in screen, screen
+        assert "note 14" in screen, screen  # the newest line
+        assert app.query_one("#body", VerticalScroll).scroll_y == 0
+        table = Table(Session.open(save), random.Random(1))
+        table.note("a newer one")
+        table.session.close()
+        deadline = time.monotonic() + 5
+        while "a newer one" not in screen and time.monotonic() < deadline:
+            await pilot.pause(0.2)
+            screen = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "a newer one" in screen and "Brann the" in screen, screen

@@ -302,14 +302,26 @@ async def test_the_address_panel_goes_when_serving_stops(tmp_path):
 
 
 async def test_watch_opens_on_the_newest_line(tmp_path):
+    """The log, below the tracker, opens (and stays) on its newest line; the tracker opens
+    at its top."""
+    import random
+
     from textual.containers import VerticalScroll
 
     from referee.app.watch import WatchApp
+    from referee.session.store import Session
+    from referee.session.table import Table
 
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    table = Table(Session.open(save), random.Random(1))
+    for number in range(12):
+        table.note(f"note {number}")
+    table.session.close()
     app = WatchApp(save)
     async with app.run_test(size=(60, 12)) as pilot:
         await pilot.pause(0.3)
-        body = app.query_one("#body", VerticalScroll)
-        assert body.max_scroll_y > 0 and body.scroll_y == body.max_scroll_y
+        log = app.query_one("#logbox", VerticalScroll)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        assert "note 11" in "\n".join(screen_lines(app))
+        assert app.query_one("#body", VerticalScroll).scroll_y == 0

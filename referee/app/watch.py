@@ -76,6 +76,9 @@ class WatchApp(App[None]):
     #notice.shown { display: block; }
     .part { padding: 0 1; margin-bottom: 1; }
     .caption { padding: 0 1; text-style: bold; color: $accent; }
+    #logbox { dock: bottom; height: auto; max-height: 40%; border-top: solid $accent;
+              border-title-color: $accent; border-title-style: bold; }
+    #log { padding: 0 1; }
     """
     # read-only: nothing but scrolling and quitting
     BINDINGS = [
@@ -102,17 +105,19 @@ class WatchApp(App[None]):
             yield Static("", id="tracker", classes="part")
             yield Static("Order of play", classes="caption")
             yield Static("", id="plan", classes="part")
-            yield Static("Log", classes="caption")
-            yield Static("", id="log", classes="part")
+        with VerticalScroll(id="logbox"):  # below the rest, its newest line in view
+            yield Static("", id="log")
 
     def on_mount(self) -> None:
+        self.query_one("#logbox").border_title = "Log"
         self.follow()
         self.set_interval(self.poll_every, self.follow)
         self.call_after_refresh(self.to_newest)
 
     def to_newest(self) -> None:
-        """The newest line of the log in view (where it is as the fight goes on)."""
-        self.query_one("#body", VerticalScroll).scroll_end(animate=False)
+        """The newest line of the log in view (where it is as the fight goes on); the
+        tracker stays where it is (at the top when the view opens)."""
+        self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)
 
     def action_scroll(self, where: str) -> None:
         body = self.query_one("#body", VerticalScroll)
@@ -124,8 +129,8 @@ class WatchApp(App[None]):
             self.redraw()
 
     def redraw(self) -> None:
-        body = self.query_one("#body", VerticalScroll)
-        following = body.scroll_y >= body.max_scroll_y  # at the newest line: stay there
+        log = self.query_one("#logbox", VerticalScroll)
+        following = log.scroll_y >= log.max_scroll_y  # at the newest line: stay there
         self.draw()
         if following:
             self.call_after_refresh(self.to_newest)

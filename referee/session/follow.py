@@ -37,7 +37,16 @@ from referee.engine.plan import Plan
 from referee.engine.record import field, record
 
 from .files import MAX_BYTES, LoadError, load_save, parse_toml
-from .view import actions_text, beat_label, conditions_text, declarations, declared_text, order
+from .view import (
+    action_words,
+    beat_label,
+    conditions_text,
+    declarations,
+    declared_text,
+    key_words,
+    named_actions_text,
+    order,
+)
 
 PUBLIC_TYPES = frozenset({"round", "initiative", "resolve", "phase", "death", "condition",
                           "note", "join", "surprise", "undo", "redo", "end"})
@@ -70,10 +79,11 @@ class Told:
 
 
 HIDDEN = "hidden note"  # a note the referee kept from the players
+UNSEEN = "unseen"  # an undo or redo of nothing the players were shown
 
 
 def is_public(fight: Fight, told: Told) -> bool:
-    if told.type == HIDDEN:
+    if told.type in (HIDDEN, UNSEEN):
         return False
     if told.type in PUBLIC_TYPES:
         return True
@@ -92,6 +102,7 @@ class Follower:
         self.title = ""
         self.notice = ""  # what is wrong with the save right now ("" when all is well)
         self.told: deque[Told] = deque(maxlen=200)
+        self._said: list[Told] = []  # what each event of the log was told as, by position
         self._offset = -1  # bytes read; -1: reload whole at the next change
         self._key: tuple[int, int, int, int] | None = None  # dev, inode, size, mtime_ns
 
@@ -141,6 +152,7 @@ class Follower:
         fight = Fight(loaded.encounter, loaded.ruleset)
         fight.later = set(loaded.later)
         self.told.clear()
+        self._said.clear()
         fight.observers.append(self._tell)
         for event in loaded.log:
             fight.push(event)
@@ -149,17 +161,43 @@ class Follower:
     def _tell(self, fight: Fight, event: ev.Event) -> None:
         from .replay import describe
 
+        kind = HIDDEN if isinstance(event, ev.Note) and event.hidden else event.TYPE
         try:
             if isinstance(event, ev.Death):  # its cause may give hit points: the death alone
                 from .replay import name
 
                 text = f"{name(fight, event.target)} dies"
+            elif isinstance(event, ev.Resolve):
+                what = f"beat {event.beat} resolved" if event.beat is not None else "resolved"
+                text = f"{what}: {', '.join(key_words(fight, k) for k in event.actions)}" \
+                    if event.actions else what
+            elif isinstance(event, (ev.Undo, ev.Redo)):
+                kind, text = self._taking(fight, event)
             else:
                 text = describe(fight, event)
         except Exception:  # a line that cannot be told is left out, never the event
             text = event.TYPE
-        kind = HIDDEN if isinstance(event, ev.Note) and event.hidden else event.TYPE
-        self.told.append(Told(event.round, kind, text))
+        told = Told(event.round, kind, text)
+        self._said.append(told)
+        self.told.append(told)
+
+    def _taking(self, fight: Fight, event: ev.Event) -> tuple[str, str]:
+        """An undo or redo as the players see it: what it takes back (or brings back) of
+        the lines they were shown; unseen when it touches none of them (a hidden note, a
+        roll)."""
+        if isinstance(event, ev.Undo):
+            verb = "undo: takes back"
+            positions = fight.positions[fight.batches[-1]:] if fight.batches else []
+        else:
+            verb = "redo: brings back"
+            positions = [position for position, _ in fight.undone[-1]] if fight.undone else []
+        said = self._said
+        shown = [said[p].text for p in positions
+                 if p < len(said) and is_public(fight, said[p])]
+        if not shown:
+            return UNSEEN, verb.split(":")[0]
+        more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+        return event.TYPE, f"{verb} " + "; ".join(f"“{line}”" for line in shown[:3]) + more
 
     def _append(self, key: tuple[int, int, int, int]) -> bool:
         assert self.fight is not None
@@ -303,9 +341,10 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
             done = all(action_key(beat, a) in resolved for a in beat.actions)
             mark = "✓" if done else "▶" if number == now else ""
             beats.append(PlayerBeat(mark, beat_label(number, beat),
-                                    hide_hit_points(actions_text(beat))))
+                                    hide_hit_points(named_actions_text(fight, beat))))
         for skipped in plan.skipped:
-            beats.append(PlayerBeat("✗", "skipped", f"{skipped['actor']}:{skipped['action']}"))
+            beats.append(PlayerBeat("✗", "skipped", action_words(
+                fight, str(skipped["actor"]), str(skipped["action"]))))
     log = [hide_hit_points(t.text) for t in told if is_public(fight, t)][-LOG_LINES:]
     phase = fight.ruleset.tracker.phase_word(fight)
     return PlayersView(title, max(fight.round, 1), phase, rows, beats,

@@ -7,6 +7,7 @@ say the same thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -204,6 +205,40 @@ def actions_text(beat: Beat) -> str:
         parts.append(text)
     text = ", ".join(parts)
     return f"{text} ({beat.note})" if beat.note else text
+
+
+def action_words(fight: Fight, actor: str, action: str, routine: object = None) -> str:
+    """One planned action by its combatant's name, not its id: `Goblin 1: G`."""
+    combatant = fight.roster.get(actor)
+    who = combatant.name if combatant is not None else actor
+    return f"{who}: {action}" + (f" #{routine}" if routine is not None else "")
+
+
+def named_actions_text(fight: Fight, beat: Beat) -> str:
+    """A beat's actions as `actions_text` says them, by names (the players' view)."""
+    parts = []
+    for action in beat.actions:
+        text = action_words(fight, action.actor, action.action, action.routine)
+        if action.flag("lost"):
+            text += " [lost]"
+        if action.flag("skipped"):
+            text += " [skipped]"
+        parts.append(text)
+    text = ", ".join(parts)
+    return f"{text} ({beat.note})" if beat.note else text
+
+
+_ACTION_KEY = re.compile(r"(?:s-?\d+:)?(?P<actor>[^:]+):(?P<action>[^#~@]+)"
+                         r"(?:#(?P<routine>[^~@]+))?(?:~[^@]*)?(?:@\w+)?")
+
+
+def key_words(fight: Fight, key: str) -> str:
+    """A resolved action's key (`plan.action_key`: `s2:gob1:G#1~3`) by its combatant's
+    name: `Goblin 1: G #1`; a key of another shape as it is."""
+    found = _ACTION_KEY.fullmatch(key)
+    if found is None:
+        return key
+    return action_words(fight, found["actor"], found["action"], found["routine"])
 
 
 def current_beat(plan: Plan | None, resolved: set[str]) -> int | None:
