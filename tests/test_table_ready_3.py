@@ -177,3 +177,36 @@ async def test_ending_the_fight_resolves_a_beat_with_a_hit_recorded(tmp_path):
         await pilot.press("ctrl+z")  # one undo takes the end and the resolve back
         await pilot.pause()
         assert not table.fight.ended and table.current_beat() == 1
+
+
+# B14: count-up's J opens on the latest critical still to be judged
+
+
+CU_BASES = {"hilde": 1, "tomas": 5, "wren": 6, "grey-wolves": 8, "alpha": 9}
+CU_TARGETS = {"hilde": "wolf1", "tomas": "wolf2", "wren": "wolf2", "wolf1": "hilde",
+              "wolf2": "hilde", "alpha": "hilde"}
+
+
+async def test_j_opens_on_the_latest_critical_still_to_be_judged(tmp_path):
+    async with app_on(tmp_path, "count-up.toml").run_test(size=SMALL) as pilot:
+        table = pilot.app.table
+        for actor, target in CU_TARGETS.items():
+            table.declare(actor, "attack", target=target)
+        table.enter_initiative(CU_BASES)
+        table.damage("wolf1", 2, source="hilde", critical=True, values={"critical": True})
+        table.damage("wolf2", 30, source="tomas", critical=True, values={"critical": True})
+        assert not table.fight.alive("wolf2")  # the last critical killed its target
+        redraw(pilot)
+        await pilot.pause()
+        pilot.app.screen.query_one(Tracker).select("alpha")
+        await pilot.press("J")
+        defaults = {f.name: f.default for f in form(pilot).spec.fields}
+        assert defaults["target"] == "wolf1" and defaults["source"] == "hilde"
+        hit = next(e for e in table.fight.events
+                   if isinstance(e, ev.Damage) and e.target == "wolf1")
+        assert defaults["damage"] == hit.amount
+        await pilot.press("enter")  # judged: the next J has nothing left to judge
+        await pilot.pause()
+        await pilot.press("J")
+        defaults = {f.name: f.default for f in form(pilot).spec.fields}
+        assert defaults["target"] == "alpha" and defaults["damage"] is None

@@ -65,9 +65,14 @@ def rolled(event: ev.Damage) -> int:
 
 
 def last_critical(fight: Fight) -> ev.Damage | None:
-    """The latest critical hit in effect (a dying creature's loss of a Wound Point, which
-    comes with a note, is none)."""
+    """The latest critical hit in effect still to be judged (CU-9): on one still alive,
+    with no injury roll for its target since (a dying creature's loss of a Wound Point,
+    which comes with a note, is none)."""
+    judged: set[str] = set()
     for event in reversed(fight.events):
-        if isinstance(event, ev.Damage) and event.critical and event.note is None:
+        if isinstance(event, cu.Injury):
+            judged.add(event.target)
+        elif isinstance(event, ev.Damage) and event.critical and event.note is None \
+                and event.target not in judged and fight.alive(event.target):
             return event
     return None

@@ -32,11 +32,9 @@ def weapon_type(fight: Fight, hit: ev.Damage | None) -> str | None:
 
 
 def injury_form(s: Settings, fight: Fight, actor: str | None) -> Form:
-    """Defaults from the last critical hit (on one still alive: a dead target takes no
+    """Defaults from the latest critical hit still to be judged (a dead target takes no
     injury); before any, the combatant under the cursor."""
     hit = hits.last_critical(fight)
-    if hit is not None and not fight.alive(hit.target):
-        hit = None
     alive = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
     kinds = tuple((name, name) for name in s.injuries) or (("untyped", ""),)
     typed = weapon_type(fight, hit)
