@@ -49,6 +49,7 @@ class OpenScreen(Screen[Path | None]):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
+        self.others: dict[str, str] = {}  # path -> what a listed file that is no save is
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -65,7 +66,9 @@ class OpenScreen(Screen[Path | None]):
 
     @work(thread=True, exclusive=True)
     def load(self) -> None:
-        self.post_message(self.Listed(list_saves(self.folder)))
+        rows = list_saves(self.folder)
+        self.post_message(self.Listed([other_file(row) if row["problem"] else row
+                                       for row in rows]))
 
     def on_open_screen_listed(self, message: Listed) -> None:
         table = self.query_one(DataTable)
@@ -74,6 +77,7 @@ class OpenScreen(Screen[Path | None]):
             changed = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["changed"]))
             table.add_row(row["title"], row["ruleset"], str(row["round"]), changed,
                           row["path"].name, row["problem"][:40], key=str(row["path"]))
+        self.others = {str(row["path"]): row["kind"] for row in message.rows if "kind" in row}
 
     def chosen(self) -> Path | None:
         table = self.query_one(DataTable)
@@ -85,7 +89,13 @@ class OpenScreen(Screen[Path | None]):
         self.action_open()
 
     def action_open(self) -> None:
-        self.dismiss(self.chosen())
+        path = self.chosen()
+        kind = self.others.get(str(path)) if path is not None else None
+        if path is not None and kind is not None:  # not a save: say what it is for
+            self.notify(f"{path.name} is {kind}, not a save: {USES[kind]}",
+                        title="Not opened", timeout=10)
+            return
+        self.dismiss(path)
 
     def action_replay(self) -> None:
         from .replay import ReplayScreen
@@ -133,6 +143,38 @@ class OpenScreen(Screen[Path | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+OTHER_BYTES = 1 << 20  # a roster or catalogue bigger than this is not looked into here
+KINDS = {"referee-roster": "a party roster", "referee-catalogue": "a catalogue"}
+USES = {"a party roster": "`referee play NEW.toml --party FILE` starts an encounter with "
+                          "it, and set-up's i imports it",
+        "a catalogue": "`referee play SAVE --catalogue FILE` offers its entries in set-up"}
+
+
+def other_file(row: dict[str, Any]) -> dict[str, Any]:
+    """A listed file that is not a save, said for what it is (a party roster or a
+    catalogue, with its ruleset) when it is one; otherwise the row as it was."""
+    from referee.session.files import parse_toml, read_text
+
+    path: Path = row["path"]
+    try:
+        if path.stat().st_size > OTHER_BYTES:
+            return row
+        data = parse_toml(read_text(path), str(path))
+    except (LoadError, OSError):
+        return row
+    kind = KINDS.get(str(data.get("format")))
+    if kind is None:
+        return row
+    ruleset = data.get("ruleset")
+    ruleset = ruleset if isinstance(ruleset, str) and ruleset else "?"
+    title = data.get("title")
+    what = kind.removeprefix("a ")
+    if kind == KINDS["referee-catalogue"] and isinstance(data.get("kind"), str):
+        what += f" of {data['kind']}"
+    return {**row, "title": title if isinstance(title, str) and title else path.stem,
+            "ruleset": ruleset, "round": "—", "problem": f"{what} ({ruleset})", "kind": kind}
 
 
 def new_save(path: Path, title: str, ruleset: str, demo: bool = False,
