@@ -343,7 +343,10 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
     if word in CORE:
         command = CORE[word]
         parser = command_parser(None, word, command)
-        args = parser.parse_args(argv[1:])
+        if word == "act":  # its ACT's options follow it: in order, after SAVE and ACT
+            args = parser.parse_args(act_order(argv[1:], 2))
+        else:  # options and positionals in any order
+            args = parser.parse_intermixed_args(argv[1:])
         args.command = word
         return args, command.run
     if word is not None and not word.startswith("-") and len(argv) > 1:
@@ -367,9 +370,42 @@ def act_word(word: str, rest: list[str]) -> argparse.Namespace:
                     f"does (`referee act SAVE` lists them); `referee {word} SAVE --help` "
                     "shows its options.")
     act_arguments(parser, word)
-    args = parser.parse_args(rest)
+    args = parser.parse_args(act_order(rest, 1))
     args.command = "act"
     return args
+
+
+ALONE = ("-h", "--help", "--json", "--force")  # the options an act's parser has that take none
+
+
+def act_order(argv: list[str], words: int) -> list[str]:
+    """`referee act`'s arguments, typed in any order, as its parser reads them: its
+    `words` words (SAVE, ACT) first, then every option as typed, read once the save says
+    which act it is (`--actor` and `--seed` too: an act may take `--seed` itself, a report
+    refuses it). Every option but those of ALONE takes a value, the next word (or
+    `--name=value`); a word that looks like a negative number or a dice expression (-2,
+    -2+d8) is a word. With no ACT, the options are the command's own, before SAVE."""
+    bare: list[str] = []
+    options: list[str] = []
+    at = 0
+    while at < len(argv):
+        arg = argv[at]
+        if arg == "--":
+            options.extend(argv[at:])
+            break
+        if not arg.startswith("-") or len(arg) == 1 or negative(arg):
+            (bare if len(bare) < words else options).append(arg)
+            at += 1
+            continue
+        takes = 0 if "=" in arg or arg in ALONE else 1
+        options.extend(argv[at:at + 1 + takes])
+        at += 1 + takes
+    return bare + options if len(bare) == words else options + bare
+
+
+def negative(arg: str) -> bool:
+    """-2, -.5, -d8, -2+d8: a value, not an option."""
+    return len(arg) > 1 and (arg[1].isdigit() or arg[1] == "." or arg[1] in "dD")
 
 
 def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
@@ -859,15 +895,25 @@ def catalogue_kind(path: Path) -> str | None:
 
 
 def show_entry(ruleset: str, found: dict[str, Any], name: str) -> int:
-    wanted = name.strip().lower()
-    for kind, entries in found.items():
-        if wanted in entries:
-            print(f"{ruleset} {kind[:-1] if kind.endswith('s') else kind}: {wanted}")
-            for key, value in entries[wanted].items():
-                if key != "name":
-                    print(f"  {key} = {toml_value(value)}")
-            return 0
-    close = sorted(n for entries in found.values() for n in entries if wanted in n)
+    """The entry named `name`, whole; else every entry whose name holds it anywhere
+    (`mace` finds the footman's and the horseman's), one whole or a line each."""
+    wanted = " ".join(name.lower().split())
+    exact = [(kind, entries[wanted]) for kind, entries in found.items() if wanted in entries]
+    holding = exact or [(kind, entry) for kind, entries in found.items()
+                        for entry_name, entry in entries.items() if wanted in entry_name]
+    if len(holding) == 1:
+        kind, entry = holding[0]
+        print(f"{ruleset} {kind[:-1] if kind.endswith('s') else kind}: {entry['name']}")
+        for key, value in entry.items():
+            if key != "name":
+                print(f"  {key} = {toml_value(value)}")
+        return 0
+    for kind, entry in holding:
+        print(f"{kind:9} {entry['name']:28} {entry_summary(entry)}".rstrip())
+    if holding:
+        return 0
+    close = sorted({n for entries in found.values() for n in entries
+                    if any(word in n for word in wanted.split() if len(word) > 2)})
     hint = f" (close: {', '.join(close[:5])})" if close else ""
     raise UsageError(f"no entry {name!r} in {ruleset}'s catalogues{hint}")
 

@@ -149,7 +149,7 @@ def form_values(act: Act, fields: Sequence[Field], argv: Sequence[str]) -> dict[
     """The fields as options: their defaults, then what was given; the command line's own
     flags under FLAG + their names."""
     parser = act_parser(act, fields)
-    given = vars(parser.parse_args(list(argv)))
+    given = vars(parser.parse_intermixed_args(list(argv)))
     values = {f.name: f.default for f in fields}
     values.update({name: value for name, value in given.items()
                    if value is not None and not name.startswith(FLAG)})

@@ -1,0 +1,80 @@
+"""Options and positionals in any order, for every command (issue 30, B26): `referee
+catalogue demon-idol --kind weapons "long sword"` is read as it is typed; a catalogue name
+matches anywhere in an entry's name (`mace` finds both maces)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.cli import CORE, act_order, main, parse
+from tests.conftest import ROOT
+
+# each core command: its arguments options-first, and the same with the options after
+ORDERS = {
+    "plan": (["--json", "--round", "1", "S"], ["S", "--round", "1", "--json"]),
+    "check": (["F"], ["F"]),
+    "party": (["-o", "p.toml", "--force", "S"], ["S", "--force", "-o", "p.toml"]),
+    "add": (["--count", "6", "--side", "gobs", "S", "goblin"],
+            ["S", "--count", "6", "goblin", "--side", "gobs"]),
+    "catalogue": (["--kind", "weapons", "demon-idol", "long sword"],
+                  ["demon-idol", "--kind", "weapons", "long sword"]),
+    "replay": (["--to", "3", "--json", "S"], ["S", "--json", "--to", "3"]),
+    "export": (["--markdown", "-o", "x.md", "S"], ["S", "-o", "x.md", "--markdown"]),
+    "roll": (["--seed", "3", "-2+d8"], ["-2+d8", "--seed", "3"]),
+    "act": (["--actor", "hilde", "--seed", "2", "S", "morale"],
+            ["S", "--actor", "hilde", "morale", "--seed", "2"]),
+    "play": (["--ruleset", "count-up", "--demo", "--seed", "4", "S"],
+             ["S", "--demo", "--seed", "4", "--ruleset", "count-up"]),
+    "demo": (["--ruleset", "count-up"], ["--ruleset", "count-up"]),
+    "watch": (["S"], ["S"]),
+    "serve": (["--port", "8001", "--host", "0.0.0.0", "S"],
+              ["S", "--host", "0.0.0.0", "--port", "8001"]),
+}
+
+
+def test_every_core_command_is_covered() -> None:
+    assert set(ORDERS) == set(CORE)
+
+
+@pytest.mark.parametrize("command", sorted(ORDERS))
+def test_options_after_the_positionals_read_as_before_them(command: str) -> None:
+    first, after = ORDERS[command]
+    assert vars(parse([command, *first])[0]) == vars(parse([command, *after])[0])
+
+
+def test_an_acts_options_follow_save_and_act_in_the_order_typed() -> None:
+    assert act_order(["S", "--target", "gob1", "attack", "--actor", "a"], 2) == \
+        ["S", "attack", "--target", "gob1", "--actor", "a"]
+    assert act_order(["--json", "S", "odds", "--runs", "-3"], 2) == \
+        ["S", "odds", "--json", "--runs", "-3"]
+    assert act_order(["S", "--help"], 2) == ["--help", "S"]  # no act: the command's own
+    assert act_order(["S", "morale", "--help"], 2) == ["S", "morale", "--help"]
+
+
+def test_an_act_is_found_with_the_actor_given_before_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "cu.toml"
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", save)
+    assert main(["act", str(save), "--actor", "hilde", "morale", "--seed", "2"]) == 0
+    assert "Hilde the sellsword rolls 3d6 for morale" in capsys.readouterr().out
+
+
+def test_catalogue_takes_the_kind_between_ruleset_and_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalogue", "demon-idol", "--kind", "weapons", "long sword"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("demon-idol weapon: long sword\n") and 'damage = "1d8"' in out
+
+
+def test_a_name_matches_anywhere_in_an_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalogue", "demon-idol", "mace"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1:3] for line in lines] == [["footman's", "mace"],
+                                                      ["horseman's", "mace"]]
+    assert main(["catalogue", "demon-idol", "de corb"]) == 0  # one: shown whole
+    assert capsys.readouterr().out.startswith("demon-idol weapon: bec de corbin\n")
+    assert main(["catalogue", "demon-idol", "zzz"]) == 1
+    assert "no entry 'zzz'" in capsys.readouterr().err
