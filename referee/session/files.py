@@ -21,6 +21,7 @@ from referee.engine.errors import FormatError
 from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.engine.text import shown, shown_data, source_may_hold_controls
 from referee.rulesets import make_ruleset
 
 SAVE_FORMAT = "referee-save"
@@ -42,7 +43,7 @@ class LoadError(Exception):
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         what = f"{self.field}: " if self.field else ""
-        return f"{where}: {what}{self.reason}"
+        return shown(f"{where}: {what}{self.reason}")  # a file's name or text, made safe
 
 
 @record
@@ -125,7 +126,7 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     from .fastload import loads
 
     try:
-        return loads(text, toml_reader.loads)
+        data = loads(text, toml_reader.loads)
     except toml_reader.TOMLDecodeError as error:
         from .syntax import explain
 
@@ -133,6 +134,17 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         raise LoadError(name, f"TOML syntax error: {reason}", line, field) from None
     except RecursionError:  # the reader's own limit on nesting (a few hundred levels)
         raise too_deep(name, text) from None
+    return safe(data, text)
+
+
+def safe(data: dict[str, Any], text: str) -> dict[str, Any]:
+    """What was parsed from `text` with every string in it, keys too, shown (text.py):
+    nothing read from a file can hold a control character. One scan of the raw text
+    tells whether any string can hold one; only then is what was parsed walked."""
+    if source_may_hold_controls(text):
+        walked: dict[str, Any] = shown_data(data)
+        return walked
+    return data
 
 
 def too_deep(name: str, text: str) -> LoadError:
@@ -405,7 +417,7 @@ def save_header(path: Path) -> dict[str, Any]:
     start = _TABLE_LINE.search(text)
     head = text[: start.start()] if start else text
     try:
-        data = toml_reader.loads(head)
+        data = safe(toml_reader.loads(head), head)
     except (toml_reader.TOMLDecodeError, RecursionError):
         data = parse_toml(text, str(path))  # reports the fault with its line
     if data.get("format") != SAVE_FORMAT or not isinstance(data.get("ruleset"), str):

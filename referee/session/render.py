@@ -7,6 +7,7 @@ from typing import Any
 from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.plan import Plan
+from referee.engine.text import markdown_text
 
 from . import view
 from .replay import Chronicle
@@ -133,25 +134,31 @@ def state_json(story: Chronicle, upto: int) -> dict[str, Any]:
 
 
 def markdown(story: Chronicle) -> str:
-    out = [f"# {story.title}", "", f"*{story.ruleset}*", ""]
+    """The fight as Markdown: every piece of text in it (names, titles, notes, the
+    program's own lines that carry them) escaped by `markdown_text`, so nothing a file
+    holds can make a heading, a link, a tag or an escape sequence."""
+    md = markdown_text
+    out = [f"# {md(story.title)}", "", f"*{md(story.ruleset)}*", ""]
     for r in story.rounds:
         out += [f"## Round {r.number}", ""]
         if r.initiative:
-            out += [f"**Initiative:** {r.initiative.split(': ', 1)[-1]}", ""]
+            out += [f"**Initiative:** {md(r.initiative.split(': ', 1)[-1])}", ""]
         if r.declarations:
-            out += ["**Declarations**", ""] + [f"- {d}" for d in r.declarations] + [""]
+            out += ["**Declarations**", ""] + [f"- {md(d)}" for d in r.declarations] + [""]
         if r.plan is not None and r.plan.beats:
             out += ["**Order**", ""]
             for row in view.plan_rows(r.plan, set()):
                 if row.label != "note":
-                    out.append(f"{row.label}. {row.actions} — {row.why} ({row.rules})")
+                    out.append(f"{md(row.label)}. {md(row.actions)} — {md(row.why)} "
+                               f"({md(row.rules)})")
             out.append("")
         if r.happened:
-            out += ["**What happened**", ""] + [f"- {h}" for h in r.happened] + [""]
-        out += [f"**Fell:** {', '.join(r.fell) if r.fell else 'nobody'}", ""]
+            out += ["**What happened**", ""] + [f"- {md(h)}" for h in r.happened] + [""]
+        fell = ", ".join(md(name) for name in r.fell) if r.fell else "nobody"
+        out += [f"**Fell:** {fell}", ""]
     fight = story.fight
     if fight is not None and fight.ended:
         end = next((e for e in reversed(fight.events) if isinstance(e, ev.End)), None)
-        how = f": {end.note}" if end is not None and end.note else "."
+        how = f": {md(end.note)}" if end is not None and end.note else "."
         out += [f"**The fight is over{how}**", ""]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,95 @@
+"""Text that cannot drive a terminal (issue 31, point 1).
+
+Every string that enters the program from a file is passed through `shown` where the file
+is parsed (session/files.py, `parse_toml`), and every argument and form field that
+carries a control character is refused (`refuse_controls`), so no name, title, note or
+key that reaches a screen, a terminal, a Markdown file or a browser can hold an escape
+sequence: the control characters C0 (but newline and tab), DEL, C1 and the bidi
+overrides and isolates are drawn visibly instead (U+001B as `␛`, U+009B as `\\u009b`).
+
+`markdown_text` is for Markdown: the same, with Markdown's and HTML's specials escaped
+and a line break made a space, so a name cannot open a heading, a link or a tag.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import FormatError
+
+# C0 but tab and newline, DEL, C1; the bidi embeddings, overrides and isolates
+CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[{CONTROLS}]")
+# what in a TOML file's raw text can give a parsed string one of them: the character
+# itself (in a string, or a CR of a CRLF file: walked for nothing, but rare) or an escape
+# that makes one (\b \f \r \e \xHH, \u or \U of the ranges; not after an escaped
+# backslash, so a shown `\u009b` written back as `\\u009b` is not taken for one)
+_IN_SOURCE = re.compile(
+    f"[{CONTROLS}\r]"
+    r"|(?<!\\)(?:\\\\)*\\(?:[befrx]|u00[01789]|u20[26]|U0000(?:00[01789]|20[26]))")
+
+
+def shown(text: str) -> str:
+    """`text` with every control character drawn visibly: C0 as its control picture
+    (U+2400 + code: `␛`), DEL as `␡`, C1 and the bidi controls as `\\uXXXX`."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(_picture, text)
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return f"\\u{code:04x}"
+
+
+def has_controls(text: str) -> bool:
+    return _CONTROL.search(text) is not None
+
+
+def source_may_hold_controls(source: str) -> bool:
+    """Whether the parsed strings of a TOML text may hold a control character: False
+    means they surely do not (one scan of the raw text, no walk of what was parsed)."""
+    return _IN_SOURCE.search(source) is not None
+
+
+def shown_data(data: Any) -> Any:
+    """Parsed TOML with every string in it (keys too) passed through `shown`."""
+    if isinstance(data, str):
+        return shown(data)
+    if isinstance(data, dict):
+        return {shown(key): shown_data(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [shown_data(item) for item in data]
+    return data
+
+
+def refuse_controls(text: str, what: str, path: tuple[Any, ...] = ()) -> str:
+    """`text` as it is; a FormatError naming `what` when it holds a control character
+    (an argument, a form's field): such text is refused where it is typed."""
+    found = _CONTROL.search(text)
+    if found is not None:
+        raise FormatError(f"{what}: a control character ({shown(found.group())}) is not "
+                          "allowed here", path)
+    return text
+
+
+_MARKDOWN = re.compile(r"([\\`*_\[\]~])")
+_BLOCK = re.compile(r"^([ \t]*(?:\d+)?)([-+=#.)])")  # what would open a list or a heading
+_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def markdown_text(text: str) -> str:
+    """`text` as literal Markdown inline text, wherever it stands in a line: shown, on one
+    line, every Markdown special that could start emphasis, code or a link, and at its
+    start a heading or a list, backslash-escaped, and HTML's `<`, `>` and `&` as entities."""
+    flat = shown(text)
+    if "\n" in flat or "\t" in flat:
+        flat = " ".join(flat.replace("\t", " ").splitlines())
+    flat = _MARKDOWN.sub(r"\\\1", flat)
+    flat = _BLOCK.sub(r"\1\\\2", flat)
+    return re.sub(r"[<>&]", lambda m: _HTML[m.group()], flat)
