@@ -181,3 +181,23 @@ def test_catalogue_lists_and_shows(own: Path, capsys: pytest.CaptureFixture[str]
     assert main(["catalogue", "demon-idol", "dragon", "--file", str(own)]) == 1
     assert main(["catalogue"]) == 0
     assert "sanctum" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ruleset", ["agility-order", "sanctum", "demon-idol", "count-up"])
+def test_a_monster_without_a_name_is_refused_in_every_command(
+        ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "rulesets" / "catalogues" / f"{ruleset}.monsters.toml").read_text()
+    second = text.index("[[entries]]", text.index("[[entries]]") + 1)
+    name = text.index("\nname", second) + 1
+    own = tmp_path / f"{ruleset}.monsters.toml"
+    own.write_text(text[:name] + text[text.index("\n", name) + 1:])
+    save = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / ("demo.toml" if ruleset == "demon-idol"
+                                      else f"{ruleset}.toml"), save)
+    line = text[:second].count("\n") + 1
+    for argv in (["check", str(own)], ["catalogue", ruleset, "--file", str(own)],
+                 ["add", str(save), "goblin", "--side", "gobs", "--file", str(own)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"referee: {own}:{line}: entries[1].name: missing required "
+                              "field"), (argv, err)

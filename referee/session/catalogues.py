@@ -101,12 +101,25 @@ def read_catalogue(path: Path, data: Mapping[str, Any]) -> Catalogue:
     found: dict[str, Mapping[str, Any]] = {}
     for index, entry in enumerate(entries):
         where = ("entries", index)
+        named(entry, where)
         check_entry(ruleset, kind, entry, where)
         name = entry["name"].strip().lower()
         if name in found:
             raise FormatError(f"a second entry named {entry['name']!r}", where + ("name",))
         found[name] = entry
     return Catalogue(path, data["ruleset"], kind, found)
+
+
+def named(entry: Mapping[str, Any], where: tuple[Any, ...]) -> None:
+    """Every entry is found by its name: a non-empty string, whatever its kind."""
+    name = entry.get("name")
+    if name is None:
+        raise FormatError("missing required field: every entry is found by its name "
+                          "(name = \"goblin\")", where + ("name",))
+    if not isinstance(name, str):
+        raise FormatError(f"expected a string, found {name!r}", where + ("name",))
+    if not name.strip():
+        raise FormatError("must not be empty", where + ("name",))
 
 
 def header(data: Mapping[str, Any]) -> None:
