@@ -4,6 +4,9 @@ from __future__ import annotations
 
 Path = tuple[str | int, ...]
 
+# why an ended fight refuses what would move it on (an event, an act): one message for all
+OVER = "the fight is over: an undo (ctrl+z) takes the end back"
+
 
 def format_path(path: Path) -> str:
     text = ""

@@ -26,6 +26,9 @@ class Event:
     TYPE: ClassVar[str] = ""
     # the referee is told of it as it happens, beyond the log (a death, a spell lost)
     ANNOUNCED: ClassVar[bool] = False
+    # it moves the fight on: refused once the fight has ended, in a file as at the table
+    # (the core's own events are named in fight.py's MOVES_ON)
+    MOVES_ON: ClassVar[bool] = False
     round: int
     follows: bool = _f("bool", False)  # entered with the event before it: undone together
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import events as ev
 from .dice import DiceError, total_of
 from .errors import (
+    OVER,
     DuplicateId,
     IllegalDeclaration,
     IllegalEvent,
@@ -197,7 +198,7 @@ class Fight:
         lose a spell or kill. They form one batch: one undo takes them all back (with
         `follows`, the batch before it too: one act of several events).
         """
-        self.check(event)
+        self.check(replace(event, follows=True) if follows and not event.follows else event)
         before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
             before = self.ruleset.fold.end_of_round(self)
@@ -332,8 +333,8 @@ class Fight:
 
     def check(self, event: ev.Event) -> None:
         kind = event.TYPE
-        if kind in MOVES_ON and self.state.ended:
-            raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
+        if self.state.ended and (kind in MOVES_ON or event.MOVES_ON):
+            raise IllegalEvent(OVER, ("type",))
         if kind == "undo" and not self.batches:
             raise IllegalEvent("nothing to undo")
         if kind == "redo" and not self.undone:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import events as ev
 from .errors import IllegalDeclaration
 from .roles import Role
-from .specs import Act, ActionKind, Field, Form, actor_act
+from .specs import Act, ActionKind, Field, Form, actor_act, until_over
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
@@ -144,7 +144,8 @@ class Declaring(Role[S], ABC):
     def declaration_acts(self) -> list[Act]:
         """Each action of the catalogue as an act (`declare-G`): a declaration is this
         role's act, and the command line declares through these as the app's keys do."""
-        return [self._declaring(kind.key, kind.name, kind.hotkey) for kind in self.actions()]
+        return [until_over(self._declaring(kind.key, kind.name, kind.hotkey))
+                for kind in self.actions()]
 
     def _declaring(self, action: str, name: str, key: str) -> Act:
         def allowed(fight: Fight, actor: str) -> str:
@@ -237,9 +238,10 @@ class Entries(Role[S], ABC):
 
 
 def acts_of(rs: Ruleset[Any], fight: Fight) -> list[Act]:
-    """The ruleset's own acts (none without the role)."""
+    """The ruleset's own acts (none without the role), each refused once the fight is
+    over unless the end leaves it to do (`until_over`): no ruleset can forget it."""
     acting = rs.role(Acting)
-    return acting.acts(fight) if acting is not None else []
+    return [until_over(act) for act in acting.acts(fight)] if acting is not None else []
 
 
 def heal_fields(rs: Ruleset[Any], fight: Fight, target: str | None) -> tuple[Field, ...]:

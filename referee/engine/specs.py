@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from .errors import IllegalEvent
-from .record import record
+from .errors import OVER, IllegalEvent
+from .record import record, replace
 
 if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
     from .events import Event
@@ -139,6 +139,12 @@ class Act:
       numbers them.
     - `summary(fight, made)`: given, the act takes `--json`, which prints this as JSON
       instead of the lines: the fight's once the events are written, or the report's data.
+
+    Once the fight is over an act that makes events is refused, by `allowed` and by `run`,
+    in one message for every ruleset (`until_over`, which every act passes through on its
+    way to the table), unless it is `after_end`: what the end leaves to do (healing, a
+    wound removed, a critical injury judged, a status). A report changes nothing: it says
+    for itself whether it has anything to say of an ended fight.
     """
 
     id: str
@@ -157,10 +163,32 @@ class Act:
     told: Told | None = None
     stream: Stream | None = None
     summary: Summary | None = None
+    after_end: bool = False  # still done once the fight is over
 
     @property
     def reports(self) -> bool:
         return self.report is not None
+
+
+def until_over(act: Act) -> Act:
+    """`act` as the table has it: refused once the fight is over (OVER), by `allowed`
+    before anything is asked and by `run` whatever was answered, unless it is still done
+    then (`after_end`) or is a report."""
+    if act.after_end or act.run is None:
+        return act
+    return replace(act, allowed=partial(_open_allowed, act.allowed),
+                   run=partial(_open_run, act.run))
+
+
+def _open_allowed(allowed: Allowed, fight: Fight, actor: str | None) -> str:
+    return OVER if fight.ended else allowed(fight, actor)
+
+
+def _open_run(run: Run, fight: Fight, actor: str | None, values: Mapping[str, Any],
+              rng: random.Random) -> list[Event]:
+    if fight.ended:
+        raise IllegalEvent(OVER)
+    return run(fight, actor, values, rng)
 
 
 # An act the selected combatant does, as its ruleset writes it: the combatant is given.
@@ -171,14 +199,17 @@ ActorRun = Callable[["Fight", str, Mapping[str, Any], random.Random], "list[Even
 
 def actor_act(id_: str, label: str, key: str, help_: str, allowed: ActorAllowed,
               form: ActorForm, run: ActorRun, show: bool = True,
-              unselected: str = "select a unit first", recheck: bool = True) -> Act:
+              unselected: str = "select a unit first", recheck: bool = True,
+              after_end: bool = False) -> Act:
     """An act done by the selected combatant. With none selected (or one not in the
     fight) it is refused with `unselected` and asks nothing. With `recheck`, its run is
-    refused as `allowed` refuses: the form may have stood open while the table went on."""
+    refused as `allowed` refuses: the form may have stood open while the table went on.
+    `after_end`: still done once the fight is over (`Act`)."""
     return Act(id_, label, key, help_, show, needs_actor=True,
                allowed=partial(_actor_allowed, allowed, unselected),
                form=partial(_actor_form, form),
-               run=partial(_actor_run, allowed if recheck else None, run, unselected))
+               run=partial(_actor_run, allowed if recheck else None, run, unselected),
+               after_end=after_end)
 
 
 def _selected(fight: Fight, actor: str | None) -> str | None:

@@ -87,7 +87,8 @@ def table(rs: AgilityOrder) -> list[Act]:
             "(AO-11)", show=False, allowed=partial(wound_allowed, rs),
             form=partial(wounds.wound_form, rs), run=partial(run_wound, rs)),
         unit_act(rs, "cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
-                 "wound (AO-11)", cure_allowed, cure_form, run_cure, show=False),
+                 "wound (AO-11)", cure_allowed, cure_form, run_cure, show=False,
+                 after_end=True),  # a healing, which the end leaves to do
     ]
 
 
@@ -95,10 +96,12 @@ def table(rs: AgilityOrder) -> list[Act]:
 
 
 def unit_act(rs: AgilityOrder, id_: str, label: str, key: str, help_: str,
-             allowed: UnitAllowed, form: UnitForm, run: UnitRun, show: bool = True) -> Act:
-    """An act of the selected unit, its parts given this ruleset."""
+             allowed: UnitAllowed, form: UnitForm, run: UnitRun, show: bool = True,
+             after_end: bool = False) -> Act:
+    """An act of the selected unit, its parts given this ruleset (`after_end`: still done
+    once the fight is over; every other act is refused then, as the engine refuses it)."""
     return actor_act(id_, label, key, help_, partial(allowed, rs), partial(form, rs),
-                     partial(run, rs), show)
+                     partial(run, rs), show, after_end=after_end)
 
 
 # -- when a unit may act ------------------------------------------------------------------

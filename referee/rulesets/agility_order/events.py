@@ -19,6 +19,7 @@ class Delay(ev.Event):
     """AO-3: on its turn a unit waits until after `after` (or to the end of the round)."""
 
     TYPE = "delay"
+    MOVES_ON = True
     actor: str = f("str!", "")
     after: str | None = f("str")
 
@@ -28,6 +29,7 @@ class Spend(ev.Event):
     """AO-4: actions taken from a turn's budget, and what for."""
 
     TYPE = "spend"
+    MOVES_ON = True
     actor: str = f("str!", "")
     aa: int = f("int0", 0)
     ma: int = f("int0", 0)
@@ -46,6 +48,7 @@ class Attack(ev.Event):
     """AO-7 … AO-10: one attack as it was rolled (each die is also a `roll` event)."""
 
     TYPE = "attack"
+    MOVES_ON = True
     actor: str = f("str!", "")
     target: str = f("str!", "")
     weapon: str | None = f("str")

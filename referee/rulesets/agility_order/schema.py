@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
-from referee.engine.errors import IllegalEvent
+from referee.engine.errors import OVER, IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
@@ -69,6 +69,8 @@ class AgilitySchema(RosterSchema[State]):
             self._check_summon(fight, event.combatant)
 
     def _check_wound(self, fight: Fight, e: ao.Wound) -> None:
+        if fight.ended and not dealt_with_it(fight, e):
+            raise IllegalEvent(OVER, ("type",))  # a wound by hand moves the fight on
         if e.effect is not None and e.effect not in ao.EFFECTS:
             raise IllegalEvent(f"unknown effect {e.effect!r} (effects: "
                                f"{', '.join(ao.EFFECTS)})", ("effect",))
@@ -94,3 +96,12 @@ class AgilitySchema(RosterSchema[State]):
         if have + 1 > limit:
             raise IllegalEvent(f"{owner} has no summoning slot left ({have} of {limit} "
                                "in use) (AO-14)", ("combatant", "summoner"))
+
+
+def dealt_with_it(fight: Fight, e: ao.Wound) -> bool:
+    """Whether the wound comes with the damage that dealt it, in one batch: a hit's own
+    (the blow that ended the battle, AO-15, or damage the end still takes), never one
+    entered by hand."""
+    start = fight.batches[-1] if e.follows and fight.batches else len(fight.events)
+    return any(isinstance(x, ev.Damage) and x.target == e.target
+               for x in fight.events[start:])

@@ -30,7 +30,7 @@ class CountUpActs(Acting[State]):
                     "damage, then the injury table (CU-9)", show=False,
                     form=lambda fight, actor: injuries.injury_form(self.rs.settings, fight,
                                                                    actor),
-                    run=self._injury)]
+                    run=self._injury, after_end=True)]  # a critical dealt before the end
 
     def _morale(self, fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:

@@ -1,0 +1,133 @@
+"""agility-order from issue 30 (table-ready 3): an ended fight takes no act (A2), a turn
+taken stays taken whatever happens later in the round (A3), and a hit's damage is what its
+dice make (A5). The refusals in files are pinned in tests/broken/agility-order/, the plans
+in tests/scenarios/agility-order/; what the table and the command line do is here."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main
+from referee.engine import events as ev
+from referee.engine.errors import OVER, IllegalEvent
+from referee.engine.options import Declaring, acts_of
+from referee.rulesets.agility_order import events as ao
+from referee.session.files import load_save
+from referee.session.store import Session
+from referee.session.table import Table
+from tests.conftest import ROOT
+
+DEMO = ROOT / "saves" / "agility-order.toml"
+DEMOS = sorted((ROOT / "saves").glob("*.toml"))
+
+# two raiders against two of the party; Brann has 6 hit points, Kell acts first
+SMALL = """format = "referee-save"
+version = 1
+ruleset = "agility-order"
+seed = 7
+sides = [
+    { id = "party", name = "The party", players = true },
+    { id = "raiders", name = "Raiders" },
+]
+title = "A small fight"
+
+[[combatants]]
+id = "kell"
+name = "Kell"
+side = "raiders"
+hp = 12
+agility = 3
+accuracy = 1
+weapons = [ { name = "axe", damage = "1d8" } ]
+
+[[combatants]]
+id = "brann"
+name = "Brann"
+side = "party"
+hp = 6
+agility = 1
+weapons = [ { name = "axe", damage = "1d8" } ]
+"""
+
+
+def ended(tmp_path: Path, source: Path = DEMO, text: str | None = None) -> Path:
+    path = tmp_path / "fight.toml"
+    if text is None:
+        shutil.copyfile(source, path)
+    else:
+        path.write_text(text)
+    with Session.open(path) as session:
+        Table(session, random.Random(1)).end("a truce")
+    return path
+
+
+# -- A2: an ended fight takes no act -------------------------------------------------------
+
+
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.stem)
+def test_every_act_of_every_ruleset_refuses_an_ended_fight(tmp_path: Path,
+                                                          demo: Path) -> None:
+    """Every act that writes (declarations too) says the one message once the fight is
+    over, for every combatant, and its run refuses whatever was answered; only what the
+    end leaves to do (`after_end`) is left to its own rules."""
+    fight = load_save(ended(tmp_path, demo)).fight
+    declaring = fight.ruleset.role(Declaring)
+    acts = acts_of(fight.ruleset, fight) + (declaring.declaration_acts() if declaring
+                                            else [])
+    for act in acts:
+        if act.run is None or act.after_end:
+            continue
+        for actor in [None, *fight.roster]:
+            assert act.allowed(fight, actor) == OVER, (act.id, actor)
+            with pytest.raises(IllegalEvent, match="the fight is over"):
+                act.run(fight, actor, {}, random.Random(1))
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("move", ["--actor", "sable"]), ("bonus", ["--actor", "sable"]),
+    ("delay", ["--actor", "sable"]), ("free", ["--actor", "sable", "--target", "vask"]),
+    ("stand", ["--actor", "sable"]), ("wound", ["--target", "vask"]),
+    ("attack", ["--actor", "sable", "--target", "vask"]), ("ties", [])])
+def test_referee_act_on_an_ended_save_writes_nothing(tmp_path: Path, name: str,
+                                                     options: list[str],
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     ) -> None:
+    path = ended(tmp_path)
+    before = path.read_text()
+    assert main(["act", str(path), name, *options]) == 1
+    assert OVER in capsys.readouterr().err
+    assert path.read_text() == before
+    assert main(["check", str(path)]) == 0
+
+
+def test_what_the_end_leaves_to_do_still_goes_in(tmp_path: Path) -> None:
+    """A wound is removed after the end (a healing), and the blow that ends the battle
+    keeps its wound, written after the end it brought (AO-11, AO-15)."""
+    path = tmp_path / "fight.toml"
+    path.write_text(SMALL)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        made = table.command("attack", "kell", {"target": "brann", "d20": "15",
+                                                "damage": "8"})
+        kinds = [e.TYPE for e in made]
+        assert table.fight.ended and kinds.index("end") < kinds.index("wound")
+        table.command("cure", "brann", {"wound": 1})
+        assert not table.fight.ruleset.fold.state(table.fight).wounds.get("brann")
+    fight = load_save(path).fight  # and the file reads back whole
+    assert fight.ended and [e.TYPE for e in fight.log][-1] == "heal"
+
+
+def first(events: list[Any], kind: type[ev.Event]) -> Any:
+    return next(e for e in events if isinstance(e, kind))
+
+
+def test_no_ao_event_is_left_unchecked_after_the_end() -> None:
+    """What moves an agility-order fight on says so (the engine refuses it once over);
+    a wound is judged by where it stands (schema.dealt_with_it), a healing never."""
+    assert ao.Delay.MOVES_ON and ao.Spend.MOVES_ON and ao.Attack.MOVES_ON
+    assert not ao.Heal.MOVES_ON and not ao.Wound.MOVES_ON
