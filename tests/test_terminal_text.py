@@ -275,3 +275,22 @@ async def test_the_app_and_the_players_view_show_no_control(template, tmp_path):
         text = svg_text(watch.export_screenshot()) + "\n" + model.text()
         assert "PWNED" in text
         assert BAD.search(text) is None, repr(text)
+
+
+async def test_a_form_refuses_a_pasted_control_character(tmp_path):
+    from referee.app.app import RefereeApp
+    from referee.app.forms import FormScreen
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    before = save.read_bytes()
+    app = RefereeApp(save, tmp_path, random.Random(1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("N")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-text").value = "the title is \x1b]0;PWNED\x07 now"  # as pasted
+        await pilot.press("enter")
+        assert app.screen is form  # kept open, the reason under the field
+        assert "a control character (\u241b) is not allowed" in form.fault()
+    assert save.read_bytes() == before

@@ -22,6 +22,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, Static
 
 from referee.engine.specs import Field, Form
+from referee.engine.text import control, shown
 from referee.session.roster import completed
 from referee.session.table import DeclarationClock
 
@@ -241,6 +242,9 @@ def read_text(field: Field, raw: str) -> Any:
     text = raw.strip()
     if not text:
         return None
+    found = control(text)  # a pasted escape sequence never reaches a name or the save
+    if found is not None:
+        raise ValueError(f"{field.title}: a control character ({shown(found)}) is not allowed")
     if field.kind == "int":
         try:
             value = int(text)

@@ -51,6 +51,12 @@ def has_controls(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
+def control(text: str) -> str | None:
+    """The first control character in `text`, if any."""
+    found = _CONTROL.search(text)
+    return None if found is None else found.group()
+
+
 def source_may_hold_controls(source: str) -> bool:
     """Whether the parsed strings of a TOML text may hold a control character: False
     means they surely do not (one scan of the raw text, no walk of what was parsed)."""
