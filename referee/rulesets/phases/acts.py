@@ -93,7 +93,8 @@ def unit_act(rs: Phases, id_: str, label: str, key: str, help_: str, allowed: Un
     the fight is over (all but a status). Its run is not refused again: what it makes
     is checked as the log checks it."""
     return actor_act(id_, label, key, help_, partial(unit_allowed, rs, allowed, ends),
-                     partial(form, rs), partial(run, rs), show, recheck=False)
+                     partial(form, rs), partial(run, rs), show, recheck=False,
+                     after_end=not ends)
 
 
 def unit_allowed(rs: Phases, allowed: UnitAllowed, ends: bool, fight: Fight,
