@@ -210,3 +210,21 @@ async def test_j_opens_on_the_latest_critical_still_to_be_judged(tmp_path):
         await pilot.press("J")
         defaults = {f.name: f.default for f in form(pilot).spec.fields}
         assert defaults["target"] == "alpha" and defaults["damage"] is None
+
+
+# B17: agility-order: a tie roll that reorders the lineup moves the cursor to who acts
+
+
+async def test_a_tie_roll_that_changes_who_acts_moves_the_cursor_there(tmp_path):
+    async with app_on(tmp_path, "agility-order.toml").run_test(size=LARGE) as pilot:
+        screen = pilot.app.screen
+        await pilot.press("n")  # Sable's turn is over: Brann, tied with Vask, is next
+        await pilot.pause()
+        assert pilot.app.table.acting() == ["brann"] and screen.selected() == "brann"
+        await pilot.press("t")
+        field(pilot, "brann").value = "4"
+        field(pilot, "vask").value = "15"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.table.acting() == ["vask"]
+        assert screen.selected() == "vask"

@@ -520,14 +520,23 @@ class CombatScreen(Screen[None]):
             else:
                 self.ask_then(spec, lambda values: self.show_report(act, values))
             return
+        acting = self.table.acting()
         if spec is None:
             self.attempt(self.table.do, act, actor, self.command_values())
+            self.follow_acting(acting)
             return
 
         def done(values: dict[str, Any]) -> None:
             self.apply(self.table.do, act, actor, values)
+            self.follow_acting(acting)
 
         self.ask(spec, done)
+
+    def follow_acting(self, before: list[str]) -> None:
+        """An act that changed who acts now (a tie roll that reorders the lineup, a turn
+        delayed): the cursor goes to who acts; else it stays where the referee put it."""
+        if self.table.acting() != before:
+            self.point_at_work()
 
     def show_report(self, act: Act, values: dict[str, Any]) -> None:
         from .report import ReportScreen
