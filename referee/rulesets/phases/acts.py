@@ -19,10 +19,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
-from referee.engine.errors import RefereeError
+from referee.engine.errors import IllegalEvent, RefereeError
 from referee.engine.fight import Fight
 from referee.engine.options import Acting
-from referee.engine.specs import Act, Field, Form, actor_act
+from referee.engine.record import replace
+from referee.engine.specs import Act, Field, Form, Run, actor_act
 
 from . import events as ph
 from . import manoeuvres, squads, stats
@@ -56,6 +57,32 @@ class Acts(Acting[State]):
 
 def acts(rs: Phases) -> list[Act]:
     """The table, in the order the footer and the help list it."""
+    return [phased(rs, act) if act.id in PHASED else act for act in table(rs)]
+
+
+# the acts whose form names the phase they are done in (a status's may name any phase)
+PHASED = frozenset({"move", "action", "regroup", "wake", "bull-rush", "dismount", "subdue"})
+
+
+def phased(rs: Phases, act: Act) -> Act:
+    """An act done in the phase its form names: `allowed` asks of the current phase (the
+    key, the footer, the list of acts), but the command line does it in the phase given
+    (`--phase`, as the app's form may), so it is not refused beforehand: what it makes is
+    refused as the log refuses it, and a unit out of the fight as `allowed` refuses it."""
+    assert act.run is not None
+    return replace(act, gated=False, run=partial(standing_run, rs, act.run))
+
+
+def standing_run(rs: Phases, run: Run, fight: Fight, actor: str | None,
+                 values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+    if actor is not None and actor in fight.roster:
+        out = rs.planner.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
+        if out:
+            raise IllegalEvent(f"{fight.roster[actor].name} is {out}")
+    return run(fight, actor, values, rng)
+
+
+def table(rs: Phases) -> list[Act]:
     return [
         unit_act(rs, "move", "Move", "v", "the selected unit takes its Move in this phase "
                  "(PH-2, PH-5)", move_allowed, move_form, run_move),
