@@ -370,3 +370,22 @@ def test_an_older_save_without_routines_loads_and_plans_as_before() -> None:
     save = load_save(ROOT / "tests" / "scenarios" / "demon-idol" / "di-06-multiple-routines.toml")
     assert save.fight.plan().labels() == [["ogre:G#1"], ["brann:G"], ["ogre:G#2"]]
     assert all(not getattr(d, "routines", ()) for _, d in save.fight.declared(1))
+
+
+# issue 30 A.10: the catalogue's bec de corbin, and sizes in the bestiary
+
+
+def test_the_bec_de_corbin_is_six_feet_long_as_the_phb_table_gives_it():
+    from referee.session.catalogues import merged
+
+    assert merged("demon-idol", "weapons")["bec de corbin"]["length"] == 6
+
+
+def test_the_bestiarys_monsters_carry_their_size_and_weapons_their_damage_vs_large():
+    from referee.session.catalogues import merged
+
+    monsters = merged("demon-idol", "monsters")
+    assert all(m.get("size") in ("S", "M", "L") for m in monsters.values())
+    assert {n for n, m in monsters.items() if m["size"] == "L"} >= {
+        "ogre", "troll", "hill giant", "gnoll", "bugbear", "owlbear"}
+    assert monsters["orc"]["weapons"][0]["damage_large"] == "1d12"  # long sword

@@ -654,3 +654,82 @@ def test_a_d_form_starts_on_what_its_d_cast_last_round(tmp_path):
     fight.push(ev.NewRound(round=2))
     assert declaring(fight).prefill(fight, "ael", "D") == {"spell": "magic missile",
                                                            "target": "gob1"}
+
+
+# issue 30 A.10: a size on the roster; a weapon's damage vs large offered at a large target
+
+GIANT_KILLER = """format = "referee-save"
+version = 1
+ruleset = "demon-idol"
+title = "A sword against an ogre"
+seed = 5
+sides = [{ id = "party", name = "The party" }, { id = "monsters", name = "Monsters" }]
+
+[[combatants]]
+id = "brann"
+name = "Brann"
+side = "party"
+hp = 14
+weapons = [
+    { name = "long sword", speed_factor = 5, length = 3.5, damage = "1d8", damage_large = "1d12" },
+    { name = "spear", speed_factor = 6, length = 8, damage = "1d6" },
+]
+
+[[combatants]]
+id = "ogre"
+name = "Ogre"
+side = "monsters"
+hp = 19
+size = "L"
+weapons = [{ name = "club", damage = "1d10", natural = true }]
+
+[[combatants]]
+id = "gob1"
+name = "Goblin 1"
+side = "monsters"
+hp = 5
+size = "S"
+weapons = [{ name = "short sword", speed_factor = 3, damage = "1d6" }]
+"""
+
+
+def giant_killer(tmp_path: Any) -> Fight:
+    path = tmp_path / "giant-killer.toml"
+    path.write_text(GIANT_KILLER, encoding="utf-8")
+    return load_save(path).fight
+
+
+def test_a_weapon_offers_its_damage_vs_large_at_a_large_target(tmp_path):
+    fight = giant_killer(tmp_path)
+    damage = fight.ruleset.damage
+    assert damage.damage_default(fight, "brann") == "1d8"  # nothing declared: the first
+    assert damage.damage_default(fight, "brann", "ogre") == "1d12"
+    declare(fight, "brann", "G", weapon="long sword", target="ogre")
+    assert damage.damage_default(fight, "brann") == "1d12"  # the one it aims at
+    assert damage.damage_default(fight, "brann", "gob1") == "1d8"  # the form's target
+    declare(fight, "gob1", "G", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "monsters": 2}))
+    assert damage.damage_default(fight, "brann") == "1d12"
+
+
+def test_a_weapon_without_a_large_figure_offers_its_damage_at_a_large_target(tmp_path):
+    fight = giant_killer(tmp_path)
+    declare(fight, "brann", "G", weapon="spear", target="ogre")
+    assert fight.ruleset.damage.damage_default(fight, "brann") == "1d6"
+
+
+def test_a_set_weapon_doubles_its_damage_vs_large(tmp_path):
+    fight = giant_killer(tmp_path)
+    declare(fight, "brann", "F", weapon="long sword", target="ogre")
+    declare(fight, "ogre", "E", charge=True, closing=2, target="brann")
+    assert fight.ruleset.damage.damage_default(fight, "brann") == "1d12+1d12"
+
+
+def test_size_is_read_strictly(tmp_path):
+    from referee.session.files import LoadError
+
+    path = tmp_path / "huge.toml"
+    path.write_text(GIANT_KILLER.replace('size = "L"', 'size = "huge"'), encoding="utf-8")
+    with pytest.raises(LoadError) as refused:
+        load_save(path)
+    assert ":23: combatants[1].size: expected one of" in str(refused.value)

@@ -9,7 +9,7 @@ from referee.engine.fight import Fight
 from referee.engine.roles import Damage
 
 from . import events as di
-from . import hits
+from . import hits, stats
 from .state import State
 
 if TYPE_CHECKING:
@@ -19,16 +19,29 @@ if TYPE_CHECKING:
 class DemonIdolDamage(Damage[State]):
     rs: DemonIdol
 
-    def damage_default(self, fight: Fight, source: str | None) -> str:
+    def damage_default(self, fight: Fight, source: str | None,
+                       target: str | None = None) -> str:
         """The acting action's own damage (hits.py): its weapon's, its routine's weapon's,
-        its spell's, or nothing for a spell without damage, a device or turning; and a
-        weapon set against a charge (F) does double damage: its dice twice."""
-        damage = hits.offered(self.rs, fight, source) if source in fight.roster else None
+        its spell's, or nothing for a spell without damage, a device or turning; a
+        weapon's damage vs large at a large target (`target`, else the one the action
+        aims at); and a weapon set against a charge (F) does double damage: its dice
+        twice."""
+        damage = (hits.offered(self.rs, fight, source, target) if source in fight.roster
+                  else None)
         if damage is None:  # no declaration this round: its own weapon's, as any ruleset
-            damage = super().damage_default(fight, source)
+            damage = self.own_weapon(fight, source, target)
         if damage and source is not None and self.set_against_charge(fight, source):
             return f"{damage}+{damage}"
         return damage
+
+    def own_weapon(self, fight: Fight, source: str | None, target: str | None) -> str:
+        """Without a declaration: its first weapon's damage (vs large at a large
+        `target`), as any ruleset offers."""
+        combatant = fight.roster.get(source or "")
+        weapon = next((w for w in combatant.weapons if w.damage), None) if combatant else None
+        if weapon is None or target not in fight.roster:
+            return super().damage_default(fight, source)
+        return stats.damage_against(weapon, fight.roster[target]) or ""
 
     def set_against_charge(self, fight: Fight, cid: str) -> bool:
         """Whether `cid` set a weapon (F) this round against a charge declared at it, or

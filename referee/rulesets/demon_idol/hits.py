@@ -41,9 +41,12 @@ def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:
     return own[-1], None
 
 
-def offered(ruleset: DemonIdol, fight: Fight, source: str) -> str | None:
+def offered(ruleset: DemonIdol, fight: Fight, source: str,
+            target: str | None = None) -> str | None:
     """The damage the acting action offers ("" for a spell without damage, a device or
-    turning: nothing sensible to offer); None when it has no declaration this round."""
+    turning: nothing sensible to offer); None when it has no declaration this round. A
+    weapon offers its damage vs large at a large target: `target`, else the one the
+    action aims at."""
     found = acting(fight, source)
     if found is None:
         return None
@@ -53,7 +56,17 @@ def offered(ruleset: DemonIdol, fight: Fight, source: str) -> str | None:
         spell = actor.spell(decl.spell) if decl.spell else None
         return (stats.spell_damage(spell) or "") if spell is not None else ""
     weapon = arm(decl, routine, fight, ruleset)
-    return weapon.damage if weapon is not None and weapon.damage else None
+    if weapon is None:
+        return None
+    aimed = target if target in fight.roster else aimed_at(fight, decl)
+    return stats.damage_against(weapon, fight.roster.get(aimed or "")) or None
+
+
+def aimed_at(fight: Fight, decl: Declare) -> str | None:
+    """The one a declaration aims at (a volley's first shot's; a side named: its first
+    member)."""
+    named = fight.members(decl.shots[:1] or decl.target) if decl.target or decl.shots else []
+    return named[0] if named else None
 
 
 def arm(decl: Declare, routine: int | None, fight: Fight, ruleset: DemonIdol) -> Weapon | None:

@@ -34,6 +34,9 @@ COMBATANT = (
           help="hasted or slowed: each action wins or loses initiative"),
     Field("turns", "turns undead", "bool", False,
           help="a cleric or paladin: a D may turn undead"),
+    Field("size", "size", "choice", None,
+          options=(("not given", None), ("small", "S"), ("medium", "M"), ("large", "L")),
+          help="L: a hit on it offers the weapon's damage vs large"),
 )
 WEAPON = (
     Field("speed_factor", "sf", "int", minimum=0, maximum=30, help="none: a natural attack"),
@@ -58,6 +61,20 @@ SPELL = (
     Field("damage", "damage", "dice", help="what a hit by it does: the hit form offers it"),
     Field("level", "level", "int", minimum=0, maximum=9, form=False),
 )
+
+
+def large(c: Combatant) -> bool:
+    """Whether `c` is large (`size = "L"`): weapons do their damage vs large to it."""
+    return c.stats.get("size") == "L"
+
+
+def damage_against(w: Weapon, target: Combatant | None) -> str | None:
+    """The damage `w` does to `target`: its damage vs large to a large one, where the
+    weapon has that figure; else its damage."""
+    large_figure = w.stats.get("damage_large")
+    if target is not None and large(target) and large_figure:
+        return str(large_figure)
+    return w.damage
 
 
 def reaction(c: Combatant) -> int:
