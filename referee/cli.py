@@ -171,6 +171,22 @@ def play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=whole, metavar="N",
                         help="for a new save: the seed of the program's dice, on purpose "
                              "(a test, a tournament); default: a fresh one of its own")
+    viewers_argument(parser)
+
+
+def viewers_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-viewers", type=viewers, metavar="N",
+                        help="the players' view takes at most N browsers at once (1-64; "
+                             "default 8); more are turned away with a page that says so")
+
+
+def viewers(text: str) -> int:
+    import argparse
+
+    number = whole(text)
+    if not 0 < number <= 64:
+        raise argparse.ArgumentTypeError(f"takes a number from 1 to 64, not {number}")
+    return number
 
 
 def party_arguments(parser: argparse.ArgumentParser) -> None:
@@ -192,6 +208,10 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", metavar="T",
                         help="only the address with ?token=T opens the view (default: a "
                              "random token when the host is not this machine only)")
+    viewers_argument(parser)
+    parser.add_argument("--idle-timeout", type=whole, metavar="S", default=None,
+                        help="close a browser's view when it has sent nothing for S seconds "
+                             "(default 14400: an evening)")
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -243,6 +263,10 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if args.max_viewers is not None:  # the players' view that V serves
+        from referee.app import RefereeApp
+
+        RefereeApp.max_viewers = args.max_viewers
     party = Path(args.party) if args.party else None
     return cmd_play(Path(args.save), args.ruleset, args.demo, party,
                     [Path(f) for f in args.own], args.seed)
@@ -265,7 +289,8 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    return cmd_serve(Path(args.save), args.host, args.port, args.token)
+    return cmd_serve(Path(args.save), args.host, args.port, args.token, args.max_viewers,
+                     args.idle_timeout)
 
 
 def act_arguments(parser: argparse.ArgumentParser, word: str | None = None) -> None:
@@ -671,13 +696,16 @@ def cmd_watch(path: Path) -> int:
     return 0
 
 
-def cmd_serve(path: Path, host: str, port: int, token: str | None = None) -> int:
+def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
+              max_viewers: int | None = None, idle: int | None = None) -> int:
     import secrets
 
     from referee.app.watch import ServeError, loopback, serve
 
     if not 0 < port < 65536:
         raise UsageError(f"port {port}: takes a number from 1 to 65535")
+    if idle is not None and idle <= 0:
+        raise UsageError(f"--idle-timeout {idle}: takes a number of seconds above 0")
     if token is not None and not (0 < len(token) <= 64 and token.isascii()
                                   and token.replace("-", "").replace("_", "").isalnum()):
         raise UsageError("--token: 1 to 64 letters, digits, - or _")
@@ -685,7 +713,7 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None) -> int
         token = secrets.token_urlsafe(9)
     players_save(path)
     try:
-        serve(path, host, port, token)
+        serve(path, host, port, token, max_viewers, idle)
     except ServeError as error:
         raise UsageError(str(error)) from None
     return 0
@@ -847,9 +875,10 @@ def cmd_catalogue(ruleset: str | None, kind: str | None, name: str | None,
                 print(f"{rid:16} {k:9} {len(catalogues.load_catalogue(path).entries):4} "
                       f"entries  {path.name}")
         return 0
+    filed = {k: catalogues.catalogue_id(ruleset, k) for k in catalogues.KINDS}
     kinds = [k for k in catalogues.KINDS if kind in (None, k)
-             and ((ruleset, k) in bundled or own)]
-    found = {k: catalogues.merged(ruleset, k, [p for p in own if catalogue_kind(p) == k])
+             and ((filed[k], k) in bundled or own)]
+    found = {k: catalogues.merged(filed[k], k, [p for p in own if catalogue_kind(p) == k])
              for k in kinds}
     if name is not None:
         return show_entry(ruleset, found, name)
@@ -867,7 +896,7 @@ def cmd_add(path: Path, name: str, count: int, side: str, seed: int | None,
             real: list[int], own: list[Path]) -> int:
     import random
 
-    from referee.session.catalogues import entries_for
+    from referee.session.catalogues import bestiary_said, entries_for
     from referee.session.roster import RosterEditor
 
     session = open_for_writing(path)
@@ -878,7 +907,7 @@ def cmd_add(path: Path, name: str, count: int, side: str, seed: int | None,
         if entry is None:
             close = sorted(n for n in bestiary if name.strip().lower() in n)[:5]
             hint = f" (close: {', '.join(close)})" if close else ""
-            raise UsageError(f"no monster {name!r} in {ruleset.name}'s bestiary{hint}")
+            raise UsageError(f"no monster {name!r}{hint}: {bestiary_said(ruleset, own)}")
         made = RosterEditor(session).add_monsters(entry, count, side, random.Random(seed),
                                                   real)
     finally:

@@ -57,7 +57,7 @@ def save(tmp_path: Path) -> Path:
 def test_the_catalogues_are_bundled_beside_the_rulesets() -> None:
     kinds = {(rid, kind) for (rid, kind), _ in BUNDLED}
     assert {r for r, _ in kinds} == {"demon-idol", "count-up", "agility-order", "phases",
-                                     "sanctum"}
+                                     "sanctum", "simple"}  # simple: every simple file's
     assert {k for r, k in kinds if r == "demon-idol"} == {"weapons", "spells", "devices",
                                                           "monsters"}
     assert all(path.parent.name == "catalogues" for _, path in BUNDLED)
@@ -67,7 +67,7 @@ def test_the_catalogues_are_bundled_beside_the_rulesets() -> None:
 def test_every_entry_of_a_bundled_catalogue_is_gear_its_ruleset_reads(
         key: tuple[str, str], path: Path) -> None:
     found = catalogues.load_catalogue(path)
-    ruleset = load_ruleset(found.ruleset)
+    ruleset = catalogues.catalogue_ruleset(found.ruleset, path.parent)
     assert (found.ruleset, found.kind) == key and found.entries
     for name, entry in found.entries.items():
         if found.kind == "monsters":

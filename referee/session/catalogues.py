@@ -29,7 +29,7 @@ from .files import builtin_ruleset_dirs, fault, load_ruleset, parse_toml, read_t
 CATALOGUE_FORMAT = "referee-catalogue"
 CATALOGUE_VERSION = 1
 KINDS = ("weapons", "spells", "devices", "monsters")
-MONSTER_KEYS = ("hit_dice", "hp")  # a bestiary's own: the rest is the roster's
+MONSTER_KEYS = ("hit_dice", "hp", "keys")  # a bestiary's own: the rest is the roster's
 HIT_DICE = re.compile(r"\d{1,2}([+-]\d{1,2})?|\d/\d")
 MOST_HP = 999  # the most a monster's hit-point expression may come to
 MOST_ENTRIES = 2000
@@ -91,7 +91,7 @@ def _load(path: Path) -> Catalogue:
 
 def read_catalogue(path: Path, data: Mapping[str, Any]) -> Catalogue:
     header(data)
-    ruleset = load_ruleset(data["ruleset"], path.parent)
+    ruleset = catalogue_ruleset(data["ruleset"], path.parent)
     kind = data["kind"]
     entries = data.get("entries", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -120,6 +120,20 @@ def named(entry: Mapping[str, Any], where: tuple[Any, ...]) -> None:
         raise FormatError(f"expected a string, found {name!r}", where + ("name",))
     if not name.strip():
         raise FormatError("must not be empty", where + ("name",))
+
+
+def catalogue_ruleset(name: str, near: Path) -> Ruleset[Any]:
+    """The ruleset a catalogue's entries are read as: a bundled id or a ruleset file, or a
+    logic that no bundled file is named after (`simple`): a catalogue for every file of that
+    logic, read as the logic's own (a monster's roster keys in its `keys`, each taken where
+    a file names it)."""
+    from referee.rulesets import make_ruleset, module_of
+
+    from .files import builtin_rulesets
+
+    if name not in builtin_rulesets() and not name.endswith(".toml") and module_of(name):
+        return make_ruleset({"id": name})
+    return load_ruleset(name, near)
 
 
 def header(data: Mapping[str, Any]) -> None:
@@ -199,11 +213,38 @@ def monster(ruleset: Ruleset[Any], entry: Mapping[str, Any], cid: str, side: str
     hp = hit_points(entry.get("hp"), where + ("hp",), rng)
     data = {k: v for k, v in entry.items() if k not in MONSTER_KEYS}
     schemas = ruleset.schema.schemas
+    data.update(named_keys(entry.get("keys", {}), schemas.combatant, where + ("keys",)))
     if given is None:
         given = {key: cid for key in schemas.combatant.required if key not in data}
     data.update(given)
     data.update(id=cid, side=side, hp=hp, max_hp=hp, name=name or entry.get("name", cid))
     return read_combatant(data, where, schemas)
+
+
+def named_keys(keys: Any, schema: Schema, where: tuple[Any, ...]) -> dict[str, Any]:
+    """A generic bestiary's roster keys (`keys = { dex = 2, ac = 15 }`): those the ruleset
+    names, read as the roster reads them; the rest left out (a file that names no `ac`
+    gives its monsters none)."""
+    if not isinstance(keys, Mapping):
+        raise FormatError(f"expected a table of roster keys ({{ dex = 2, ac = 15 }}), found "
+                          f"{keys!r}", where)
+    for key, value in keys.items():
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise FormatError(f"expected a number or a word, found {value!r}", where + (key,))
+    return {key: value for key, value in keys.items() if key in schema.by_name}
+
+
+def bestiary_said(ruleset: Ruleset[Any], own: Iterable[Path] = ()) -> str:
+    """Which bestiary a ruleset's monsters come from: the bundled file (its ruleset's own,
+    or its logic's generic one), and a referee's own files over it."""
+    found = bundled()
+    rid = ruleset.file_id if (ruleset.file_id, "monsters") in found else ruleset.id
+    mine = [str(path) for path in own if load_catalogue(path).kind == "monsters"]
+    yours = f"; with yours: {', '.join(mine)}" if mine else ""
+    if (rid, "monsters") not in found:
+        return f"{ruleset.name} has no bundled bestiary{yours}"
+    whose = "its own" if rid == ruleset.file_id else f"the generic one for {rid} rulesets"
+    return f"{ruleset.name}'s bestiary is {found[(rid, 'monsters')].name} ({whose}){yours}"
 
 
 def rolled_hp(entry: Mapping[str, Any], rng: random.Random) -> tuple[int, str]:
@@ -256,6 +297,19 @@ def entries_for(ruleset: Ruleset[Any], kind: str,
     rid = ruleset.file_id if (ruleset.file_id, kind) in found else ruleset.id
     mine = [path for path in own if load_catalogue(path).kind == kind]
     return merged(rid, kind, mine)
+
+
+def catalogue_id(ref: str, kind: str) -> str:
+    """The id a ruleset's catalogue of a kind is filed under: its own (`demon-idol`), or,
+    when it has none, its logic's (`side-d6` and `d20-dex` take `simple`'s)."""
+    found = bundled()
+    if (ref, kind) in found:
+        return ref
+    try:
+        logic = load_ruleset(ref).id
+    except (RefereeError, OSError):
+        return ref
+    return logic if (logic, kind) in found else ref
 
 
 def merged(ruleset: str, kind: str, own: Iterable[Path] = ()) -> dict[str, Mapping[str, Any]]:

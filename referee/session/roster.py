@@ -537,7 +537,7 @@ class RosterEditor:
                           rng: random.Random | None = None) -> list[Combatant]:
         """Set-up's `b` answered; the hit-point dice drawn from `rng` (tests inject one),
         else from the encounter's seed and how many it holds (each batch its own)."""
-        from .catalogues import entries_for
+        from .catalogues import bestiary_said, entries_for
 
         count, name = counted(str(values.get("what") or ""))
         bestiary = entries_for(self.ruleset, "monsters", self.catalogues)
@@ -545,7 +545,8 @@ class RosterEditor:
         if entry is None:
             close = sorted(n for n in bestiary if name[:3] in n)[:5]
             hint = f" (close: {', '.join(close)})" if close else ""
-            raise FormatError(f"no {name!r} in the bestiary{hint}", ("what",))
+            said = bestiary_said(self.ruleset, self.catalogues)
+            raise FormatError(f"no {name!r} in the bestiary{hint}: {said}", ("what",))
         typed = str(values.get("hp") or "").replace(",", " ").split()
         if not all(v.isdigit() for v in typed):
             raise FormatError("whole numbers, one a monster: 4 6 5", ("hp",))
