@@ -243,3 +243,42 @@ def test_an_ended_fight_has_no_beat_to_come() -> None:
     assert f.plan(1).current(set()) == 1
     f.push(ev.End(round=1))
     assert f.plan(1).current(set()) is None
+
+
+def test_a_blank_die_in_the_real_dice_form_is_rolled_by_the_program() -> None:
+    rs = ruleset(initiative="combatant", initiative_die="d20")
+    f = fight(rs)
+    form = rolling(rs).initiative_form(f)
+    assert not any(field.required for field in form.fields)
+    assert "blank" in form.hint and all("blank" in field.help for field in form.fields)
+    [event] = rolling(rs).initiative_from(f, {"ann": 17, "bob": None, "orc": "", "rat": 3})
+    assert isinstance(event, Initiative)
+    assert (event.rolls["ann"], event.rolls["rat"]) == (17, 3)
+    assert set(event.dice) == {"bob", "orc"} and all(1 <= event.rolls[w] <= 20
+                                                     for w in ("bob", "orc"))
+    f.push(event)  # the logged dice make the rolls
+    again = rolling(rs).initiative_from(fight(rs), {"ann": 17, "bob": None, "orc": "",
+                                                    "rat": 3})
+    assert again == [event]  # the same dice from the same save at the same point
+
+
+async def test_I_with_one_die_typed_rolls_the_rest(tmp_path: Path) -> None:
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+
+    path = tmp_path / "fight.toml"
+    path.write_text((ROOT / "saves" / "d20-dex.toml").read_text())
+    app = RefereeApp(path, tmp_path, random.Random(7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, FormScreen)
+        first = pilot.app.screen.spec.fields[0].name
+        pilot.app.screen.query_one(f"#f-{first}").value = "12"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, FormScreen)
+    fight = load_save(path).fight
+    [event] = [e for e in fight.log if isinstance(e, Initiative)]
+    assert event.rolls[first] == 12 and first not in event.dice
+    assert set(event.rolls) == set(fight.roster) and set(event.dice) == set(fight.roster) - {first}

@@ -61,19 +61,33 @@ class SimpleInitiative(Rolling[State]):
                 {w: r.to_dict() for w, r in results.items()})
 
     def initiative_form(self, fight: Fight) -> Form:
+        """A field for each roll due: a die typed from the table, or left blank for the
+        program to roll (as agility-order's tie form)."""
         s = self.rs.settings
         missing = standing.missing(s, fight)
         who = missing or [w for group in standing.open_ties(s, fight) for w in group]
-        fields = tuple(Field(w, standing.name_of(fight, w), "int", required=True,
-                             minimum=s.low, maximum=s.high, help=f"{s.die}: {s.low} to {s.high}")
+        fields = tuple(Field(w, standing.name_of(fight, w), "int", None,
+                             minimum=s.low, maximum=s.high,
+                             help=f"{s.die}: {s.low} to {s.high}; blank: the program rolls")
                        for w in who)
+        hint = "leave blank for the program's dice"
         if missing:
             added = f" (+ {s.modifier}, added for you)" if s.modifier else ""
-            return Form(f"Initiative from real dice: {s.die}{added} (SI-2)", fields)
-        return Form(f"The tie re-rolled from real dice: {s.die} (SI-6)", fields)
+            return Form(f"Initiative from real dice: {s.die}{added} (SI-2)", fields,
+                        hint=hint)
+        return Form(f"The tie re-rolled from real dice: {s.die} (SI-6)", fields, hint=hint)
 
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
-        rolls = {w: int(v) for w, v in values.items() if v is not None}
+        """The rolls typed, and the program's for those left blank (logged die by die),
+        drawn as the table draws its dice: from the save's seed and how far its log has
+        come, so a blank rolls what `i` would have rolled."""
+        rolls = {w: int(v) for w, v in values.items() if v not in (None, "")}
+        blank = [w for w, v in values.items() if v in (None, "")]
+        dice: dict[str, Any] = {}
+        if blank:
+            rng = random.Random(f"{fight.encounter.seed}/{len(fight.log)}")
+            rolled, dice = self.rolled(blank, rng)
+            rolls.update(rolled)
         if standing.missing(self.rs.settings, fight):
-            return [Initiative(round=max(fight.round, 1), rolls=rolls)]
-        return [Tie(round=max(fight.round, 1), rolls=rolls)]
+            return [Initiative(round=max(fight.round, 1), rolls=rolls, dice=dice)]
+        return [Tie(round=max(fight.round, 1), rolls=rolls, dice=dice)]
