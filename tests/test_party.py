@@ -125,20 +125,49 @@ def test_the_party_needs_a_players_side_and_never_writes_over_its_save(
     assert "-o FILE" in capsys.readouterr().err
 
 
-def test_count_up_carries_stress_and_wound_points(tmp_path: Path) -> None:
+def test_count_up_carries_wound_points_and_says_stress_is_back_to_full(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "fight.toml"
-    shutil.copyfile(ROOT / "saves" / "count-up.toml", path)
+    text = (ROOT / "saves" / "count-up.toml").read_text()
+    path.write_text(text.replace('id = "hilde"', 'id = "hilde"\nstress = 10', 1))
     session = Session.open(path, lock=True)
     try:
-        session.append(ev.Damage(round=1, target="hilde", amount=5))
+        session.append(ev.Damage(round=1, target="hilde", amount=12))  # 10 Stress, 2 WP
+    finally:
+        session.close()
+    marks = load_save(path).fight.status["hilde"].marks
+    assert (marks["stress"], marks["wounds"]) == (0, 12)
+    out = tmp_path / "party.toml"
+    assert main(["party", str(path), "-o", str(out)]) == 0
+    assert "not carried over: Stress: back to full" in capsys.readouterr().err
+    hilde = load_save_roster(out, "count-up")["hilde"]
+    assert (hilde["stress"], hilde["wounds"]) == (10, 12)  # Stress full, the wounds kept
+
+
+def load_save_roster(path: Path, ruleset: str) -> dict[str, dict[str, object]]:
+    import tomllib
+
+    data = tomllib.loads(path.read_text())
+    assert data["ruleset"] == ruleset
+    return {c["id"]: c for c in data["combatants"]}
+
+
+def test_agility_order_leaves_prone_behind_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(ROOT / "saves" / "agility-order.toml", path)
+    session = Session.open(path, lock=True)
+    try:
+        for name in ("prone", "poisoned"):
+            session.append(ev.Condition(round=1, target="sable", name=name))
     finally:
         session.close()
     out = tmp_path / "party.toml"
     assert main(["party", str(path), "-o", str(out)]) == 0
-    fight = load_save(path).fight
-    marks = fight.status["hilde"].marks
-    text = out.read_text()
-    assert f"stress = {marks['stress']}" in text and f"wounds = {marks['wounds']}" in text
+    assert "not carried over: prone: a unit stands up once the fight is over (AO-6)" in \
+        capsys.readouterr().err
+    assert load_save_roster(out, "agility-order")["sable"]["conditions"] == {"poisoned": True}
+    assert main(["check", str(out)]) == 0
 
 
 def test_a_party_of_another_ruleset_is_refused(tmp_path: Path, no_app: list[tuple[Path, bool]],

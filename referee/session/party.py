@@ -39,7 +39,7 @@ def party_roster(fight: Fight) -> tuple[dict[str, Any], list[str]]:
                                   for k, v in status.conditions.items()}
         if carrying is not None:
             data.update(carrying.carried(fight, cid))
-        combatants.append({k: v for k, v in data.items() if v != []})
+        combatants.append({k: v for k, v in data.items() if v not in ([], {})})
     title = f"The party after {fight.encounter.title}".strip()
     return ({"format": ROSTER_FORMAT, "ruleset": fight.encounter.ruleset, "title": title,
              "sides": [side_to_dict(s) for s in sides], "combatants": combatants}, dead)
@@ -56,7 +56,7 @@ def roster_ruleset(path: Path) -> str | None:
     new save made for the party takes it. A file that cannot be read says so here."""
     from .files import parse_toml, read_text
 
-    named = parse_toml(read_text(path), str(path)).get("ruleset")
+    named = parse_toml(read_text(path, "a roster"), str(path)).get("ruleset")
     return named if isinstance(named, str) and named else None
 
 
@@ -69,4 +69,14 @@ def party_file(fight: Fight) -> tuple[str, str]:
     text = roster_text(roster)
     read_roster(roster, "the party", text, fight.ruleset)
     names = ", ".join(c["name"] for c in roster["combatants"]) or "nobody"
-    return text, names + (f" (left out, dead: {', '.join(dead)})" if dead else "")
+    said = names + (f" (left out, dead: {', '.join(dead)})" if dead else "")
+    left = left_behind(fight)
+    return text, said + (f"; not carried over: {'; '.join(left)}" if left else "")
+
+
+def left_behind(fight: Fight) -> list[str]:
+    """What ends with the fight and is not written, each with why (its Carrying role's
+    LEFT): said when the party is written, so the default is never silent."""
+    carrying = fight.ruleset.role(Carrying)
+    left: tuple[str, ...] = getattr(carrying, "LEFT", ())
+    return list(left)

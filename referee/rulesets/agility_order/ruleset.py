@@ -15,6 +15,7 @@ from referee.engine.reading import Fields
 from . import ranges as rg
 from .acts import AgilityActs
 from .attack import DECISIVE
+from .carrying import AgilityCarrying
 from .damage import AgilityDamage
 from .fold import AgilityFold
 from .initiative import AgilityInitiative
@@ -33,7 +34,7 @@ class AgilityOrder(Ruleset[State]):
 
     id = "agility-order"
     ROLES = (AgilitySchema, AgilityFold, AgilityPlanner, AgilityTracker, AgilityDamage,
-             AgilityInitiative, AgilityActs)
+             AgilityInitiative, AgilityActs, AgilityCarrying)
     planner: AgilityPlanner
 
     def read(self, f: Fields) -> None:
