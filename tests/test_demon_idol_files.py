@@ -248,7 +248,7 @@ ROUTINES = DECLARE + ('routines = [ { weapon = "sword of speed" }, '
     (ROUTINES.replace('"slow"', '"fast"'), "events[1].routines[1].initiative",
      "expected one of haste, speed, slow, found 'fast'"),
     (ROUTINES.replace('initiative = "slow"', 'aim = 2'), "events[1].routines[1].aim",
-     "not a routine key (keys: weapon, initiative)"),
+     "not a routine key (keys: weapon, initiative, timing)"),
     (ROUTINES.replace('action = "G"', 'action = "D"'), "events[1].routines",
      "D (discharge) takes no routines: only a strike does"),
     (ROUTINES + 'weapon = "dagger"\n', "events[1].weapon",

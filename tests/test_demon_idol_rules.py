@@ -733,3 +733,57 @@ def test_size_is_read_strictly(tmp_path):
     with pytest.raises(LoadError) as refused:
         load_save(path)
     assert ":23: combatants[1].size: expected one of" in str(refused.value)
+
+
+# issue 30 A.9: each routine with the timing an item or a spell gives it (first, normal,
+# last), each in a place of its own
+
+
+def timed_fight() -> Fight:
+    fight = fight_from("di-rule-03-routine-timing-first-then-normal-won.toml")
+    fight.pop()
+    fight.pop()
+    fight.pop()
+    return fight
+
+
+def test_the_form_takes_each_routines_timing_and_the_log_and_tracker_show_them_apart():
+    fight = timed_fight()
+    event = declare(fight, "brann", "G", target="gob1",
+                    routines="sword of speed, timing=first; dagger, timing=normal")
+    assert event.routines == ({"weapon": "sword of speed", "timing": "first"},
+                              {"weapon": "dagger", "timing": "normal"})
+    assert fight.ruleset.tracker.tell(fight, event) == (
+        "Brann declares G (sword of speed (first), then dagger (normal)) at Gob1")
+    assert row(fight, "brann") == "G sword of speed (first) + dagger (normal) → Gob1"
+    declare(fight, "gob1", "G", weapon="short sword", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    timings = [(a.routine, a.flag("timing")) for b in fight.plan().beats for a in b.actions
+               if a.actor == "brann"]
+    assert timings == [(1, "first"), (2, "normal")]
+    assert [len(b.actions) for b in fight.plan().beats] == [1, 1, 1]  # each its own beat
+
+
+@pytest.mark.parametrize(("routines", "path", "why"), [
+    ([{"weapon": "dagger", "timing": "last"}, {"weapon": "sword of speed", "timing": "normal"}],
+     ("routines", 1, "timing"), "routines resolve in order (DI-13)"),
+    ([{"weapon": "dagger", "timing": "soon"}], ("routines", 0, "timing"),
+     "expected one of first, normal, last"),
+    ([{"weapon": "dagger", "timing": "first", "initiative": "haste"}],
+     ("routines", 0, "timing"), "its own initiative or its timing, not both"),
+])
+def test_a_bad_timing_is_refused_with_its_field(routines, path, why):
+    fight = timed_fight()
+    with pytest.raises(IllegalDeclaration) as refused:
+        fight.push(di.Declare(round=1, actor="brann", action="G", target=("gob1",),
+                              routines=tuple(routines)))
+    assert refused.value.path == path and why in str(refused.value)
+
+
+def test_routines_without_timings_keep_sharing_their_beat():
+    """Backward compatible: a won side's two routines without timings, one beat (DI-3)."""
+    fight = timed_fight()
+    declare(fight, "brann", "G", target="gob1", routines="sword of speed; dagger")
+    declare(fight, "gob1", "G", weapon="short sword", target="brann")
+    fight.push(di.Initiative(round=1, rolls={"party": 5, "goblins": 2}))
+    assert fight.plan().labels() == [["brann:G#1", "brann:G#2"], ["gob1:G"]]

@@ -28,6 +28,8 @@ class AttackRules(Pairwise):
         for first in sorted(self.items, key=by_place):  # roster order: whatever was declared first
             if first.routine != 1 or not (first.role == "strike" or first.missile):
                 continue
+            if self.timed(first):
+                continue  # its routines' own timings place them (DI-3)
             if by_book and first.role == "strike":
                 continue  # done by the book
             winners = {s for s, d in self.dice.items() if d > self.dice[first.side]}
@@ -62,10 +64,33 @@ class AttackRules(Pairwise):
                        f"{earlier.routine}, which a rule moved later")
                 self.board.place([later], earlier, "after", "DI-7", why)
 
+    def timed(self, item: Item) -> bool:
+        """Whether `item`'s declaration gives its routines timings of their own."""
+        return any(i.timed is not None for i in self.whole(item))
+
+    # DI-3: routines with timings of their own each have a place of their own: a later
+    # routine left in an earlier one's beat goes into a beat just after it
+    def timed_apart(self) -> None:
+        book = self.book["routines_first_and_last"]
+        for items in self.by_decl.values():
+            if not any(i.timed is not None for i in items):
+                continue
+            for earlier, later in zip(items, items[1:], strict=False):
+                if self.board.pos(later) != self.board.pos(earlier):
+                    continue
+                why = (f"{later.actor.id}: routine {later.routine} "
+                       f"({later.arm.name if later.arm else 'no weapon'}, "
+                       f"{later.timed or 'normal'}) in a beat of its own, after routine "
+                       f"{earlier.routine}: each routine keeps its own timing")
+                self.board.lift([later])
+                self.board.add([later], ["DI-3"] + (["DMG-62"] if book else []), [why],
+                               at=self.board.pos(earlier) + 1)
+
     # DMG-62 (by the book): multiple attack routines (G) strike first and last, whichever
     # side won (a missile volley keeps DI-7; the volley switch, DMG-63, spreads its shots)
     def first_and_last(self) -> None:
-        several = [i for i in self.items if i.role == "strike" and i.routine is not None]
+        several = [i for i in self.items if i.role == "strike" and i.routine is not None
+                   and not self.timed(i)]
         if len({i.side for i in several}) > 1:
             self.routine_by_routine(several)
             return
@@ -75,7 +100,7 @@ class AttackRules(Pairwise):
         firsts: dict[Beat, Beat] = {}  # the enemy's first attack -> the beat just before it
         lasts: dict[Beat, Beat] = {}  # the enemy's last attack -> the beat just after it
         for first in sorted(self.items, key=by_place):
-            if first.routine != 1 or first.role != "strike":
+            if first.routine != 1 or first.role != "strike" or self.timed(first):
                 continue
             enemies = frozenset(self.sides - {first.side})
             whole = self.whole(first)

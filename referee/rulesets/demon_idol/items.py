@@ -19,7 +19,8 @@ class Item:
     (a single blow that DMG-66 gives more blows becomes routine 1)."""
 
     __slots__ = ("index", "decl", "actor", "rank", "letter", "role", "routine", "replaced",
-                 "arm", "side", "delay", "first", "missile", "casting", "place", "override")
+                 "arm", "side", "delay", "first", "missile", "casting", "place", "override",
+                 "timed")
 
     def __init__(self, index: int, decl: Declare, actor: Combatant, rank: int, letter: str,
                  role: str, routine: int | None = None, replaced: str | None = None,
@@ -43,8 +44,9 @@ class Item:
         self.casting: bool = discharge and (decl.spell is not None or decl.device is not None
                                             or decl.usage_time is not None)
         self.place: tuple[int, int] = (rank, routine or 0)  # its order inside a beat
-        # `word`: the routine's own initiative (a declaration's `routines`), else none
+        # `word`: the routine's own initiative or timing (a declaration's `routines`)
         self.override = initiative_override(decl, actor, arm, word)
+        self.timed: str | None = word if word in TIMING else None  # its own place
 
     def __repr__(self) -> str:
         return (f"Item(index={self.index!r}, actor={self.actor.id!r}, letter={self.letter!r}, "
@@ -83,8 +85,10 @@ class Item:
             extra = (("replaces", self.replaced),)
         if self.decl.prepared:
             extra += (("prepared", True),)
-        if self.override is not None:
+        if self.override is not None and self.timed is None:
             extra += (("initiative", self.override),)
+        if self.timed is not None:
+            extra += (("timing", self.timed),)
         if self.decl.shots and self.routine is not None and self.routine <= len(self.decl.shots):
             extra += (("target", self.decl.shots[self.routine - 1]),)
         # PlannedAction(actor, letter, routine, None, index, extra), filled without the
@@ -113,6 +117,10 @@ def factor_of(item: Item) -> int | None:
 
 
 INITIATIVE = {"haste": "wins", "speed": "wins", "slow": "loses"}
+# a routine's timing, as an item or a spell gives it: wins, keeps its side's, loses (DI-3)
+TIMING = {"first": "wins", "normal": None, "last": "loses"}
+# what each word does to the side's initiative
+WORDS = {**INITIATIVE, "first": "wins", "last": "loses"}
 
 
 def initiative_override(decl: Declare, actor: Combatant, arm: Weapon | None,
@@ -121,7 +129,7 @@ def initiative_override(decl: Declare, actor: Combatant, arm: Weapon | None,
     the declaration's, else a weapon of speed, else the actor hasted or slowed (None:
     nothing)."""
     if word is not None:
-        return word
+        return None if word == "normal" else word  # normal: the side's, whatever it holds
     if decl.initiative is not None:
         return decl.initiative
     if arm is not None and stats.of_speed(arm):

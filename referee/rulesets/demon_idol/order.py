@@ -86,7 +86,8 @@ def named_routines(index: int, decl: di.Declare, actor: Combatant, rank: int, le
     item a routine, in the order declared."""
     many = len(decl.routines) > 1
     return [Item(index, decl, actor, rank, letter, role, number if many else None, None,
-                 actor.weapon(routine["weapon"]), routine.get("initiative"))
+                 actor.weapon(routine["weapon"]),
+                 routine.get("initiative") or routine.get("timing"))
             for number, routine in enumerate(decl.routines, start=1)]
 
 
@@ -193,7 +194,8 @@ def order_round(ruleset: DemonIdol, fight: Fight, round_: int, items: list[Item]
     for step in (rules.overrides, rules.missiles, rules.routines, rules.casters,
                  rules.charges, rules.melee, rules.missiles_on_die, rules.devices,
                  rules.lengths, rules.extra_blows, rules.fired, rules.after_closing,
-                 rules.closings, rules.routines_in_order, rules.volleys, rules.said_lost):
+                 rules.closings, rules.routines_in_order, rules.timed_apart, rules.volleys,
+                 rules.said_lost):
         step()
     return board
 

@@ -1,8 +1,9 @@
-"""DI-3 for one action: haste or a weapon of speed wins initiative for it, slow loses it."""
+"""DI-3 for one action: haste or a weapon of speed wins initiative for it, slow loses it;
+and for one routine, the timing an item or a spell gives it (first wins, last loses)."""
 
 from __future__ import annotations
 
-from .items import INITIATIVE, Item
+from .items import WORDS, Item
 from .pairwise import Pairwise
 
 
@@ -29,12 +30,13 @@ class OverrideRules(Pairwise):
                    if (span := self.enemy_span(side)) is not None]
         if not enemies:
             return
-        what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed"}[word]
+        what = {"haste": "hasted", "speed": "a weapon of speed", "slow": "slowed",
+                "first": "its timing first", "last": "its timing last"}[word]
         who, this = first.actor.id, "action"
         if first.decl.routines and first.routine is not None:  # one routine of several
             who += f" (routine {first.routine}, {first.arm.name if first.arm else 'no weapon'})"
             this = "routine"
-        if INITIATIVE[word] == "wins":
+        if WORDS[word] == "wins":
             if max(self.board.positions(movers)) < min(span[0] for span in enemies):
                 return
             why = f"{who}: {what}, wins initiative for this {this}: before the enemy's actions"
@@ -45,6 +47,10 @@ class OverrideRules(Pairwise):
         self.board.lift(movers)
         spans = [span for side in sorted(self.sides - {first.side})
                  if (span := self.enemy_span(side)) is not None]
-        at = (min(s[0] for s in spans) if INITIATIVE[word] == "wins"
+        at = (min(s[0] for s in spans) if WORDS[word] == "wins"
               else max(s[1] for s in spans) + 1)
-        self.board.add(movers, ["DI-3"], [why], at=at)
+        rules = ["DI-3"]
+        if first.timed is not None and self.book["routines_first_and_last"]:
+            rules.append("DMG-62")  # by the book too, a routine strikes first or last
+            why += " (by the book: routines strike first and last)"
+        self.board.add(movers, rules, [why], at=at)

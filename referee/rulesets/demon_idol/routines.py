@@ -2,7 +2,17 @@
 speed and a dagger; a mace and two claws), and may each carry their own initiative
 override (DI-3). In a save: `routines = [ { weapon = "sword of speed" }, { weapon =
 "dagger", initiative = "slow" } ]`; in the declaration form, one line in the gear lines'
-way: `sword of speed; dagger, initiative=slow`."""
+way: `sword of speed; dagger, initiative=slow`.
+
+A routine may instead carry the timing an item or a spell gives it (`timing`): `first`
+(it wins initiative whatever the dice: before the enemy's actions), `normal` (at its
+side's initiative, even with a weapon of speed or haste), `last` (after the enemy's
+actions). Each timed routine is planned in a place of its own (DI-3; by the book,
+DMG-62 too), never sharing a beat with its combatant's other routines:
+`routines = [ { weapon = "sword of speed", timing = "first" }, { weapon = "long sword",
+timing = "normal" } ]`, in the form `sword of speed, timing=first; long sword,
+timing=normal`. The routines resolve in order (DI-13), so the timings go first, normal,
+last, never back."""
 
 from __future__ import annotations
 
@@ -11,14 +21,15 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.errors import IllegalDeclaration
 
 from .events import Declare
-from .items import INITIATIVE
+from .items import INITIATIVE, TIMING
 
 if TYPE_CHECKING:
     from referee.engine.model import Combatant
 
-KEYS = ("weapon", "initiative")
+KEYS = ("weapon", "initiative", "timing")
 MOST = 20  # routines a round: as many as `attacks` may give (stats.COMBATANT)
-HELP = "one weapon a routine, in order: sword of speed; dagger, initiative=slow"
+HELP = ("one weapon a routine, in order: sword of speed; dagger, initiative=slow (or "
+        "timing=first, normal or last)")
 
 Routine = dict[str, str]
 
@@ -37,6 +48,24 @@ def check(d: Declare, actor: Combatant, role: str) -> None:
                                  ("routines",))
     for index, routine in enumerate(d.routines):
         check_one(routine, actor, ("routines", index))
+    check_timings(d)
+
+
+def check_timings(d: Declare) -> None:
+    """Routines resolve in order (DI-13): their timings never go back (a `last` routine
+    before a `normal` one)."""
+    order = list(TIMING)
+    latest = ""
+    for index, routine in enumerate(d.routines):
+        timing = routine.get("timing")
+        if timing is None:
+            continue
+        if latest and order.index(timing) < order.index(latest):
+            raise IllegalDeclaration(
+                f"a {timing} routine after a {latest} one: routines resolve in order "
+                "(DI-13), so their timings go first, normal, last", ("routines", index,
+                                                                    "timing"))
+        latest = timing
 
 
 def check_one(routine: dict[str, Any], actor: Combatant, path: tuple[Any, ...]) -> None:
@@ -55,6 +84,13 @@ def check_one(routine: dict[str, Any], actor: Combatant, path: tuple[Any, ...]) 
     if word is not None and word not in INITIATIVE:
         raise IllegalDeclaration(f"expected one of {', '.join(INITIATIVE)}, found {word!r}",
                                  path + ("initiative",))
+    timing = routine.get("timing")
+    if timing is not None and timing not in TIMING:
+        raise IllegalDeclaration(f"expected one of {', '.join(TIMING)}, found {timing!r}",
+                                 path + ("timing",))
+    if timing is not None and word is not None:
+        raise IllegalDeclaration("a routine has its own initiative or its timing, not both",
+                                 path + ("timing",))
 
 
 def parse(text: str) -> tuple[Routine, ...]:
@@ -66,18 +102,19 @@ def parse(text: str) -> tuple[Routine, ...]:
         routine = {"weapon": name}
         for bit in filter(None, rest):
             key, has, value = (b.strip() for b in bit.partition("="))
-            if key != "initiative" or not has or not value:
+            if key not in ("initiative", "timing") or not has or not value:
                 raise IllegalDeclaration(f"{name}: {bit!r} is not initiative=haste, speed or "
-                                         "slow", ("routines",))
-            routine["initiative"] = value
+                                         "slow, nor timing=first, normal or last",
+                                         ("routines",))
+            routine[key] = value
         out.append(routine)
     return tuple(out)
 
 
 def text_of(routines: tuple[dict[str, Any], ...]) -> str:
     """The routines as the form's line (what `parse` reads back)."""
-    return "; ".join(r["weapon"] + (f", initiative={r['initiative']}" if "initiative" in r
-                                    else "") for r in routines)
+    return "; ".join(r["weapon"] + "".join(f", {k}={r[k]}" for k in ("initiative", "timing")
+                                           if k in r) for r in routines)
 
 
 def several_weapons(actor: Combatant) -> bool:

@@ -49,11 +49,16 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
     return None
 
 
+def routine_text(routine: dict[str, str]) -> str:
+    """A routine in the log: its weapon, and its own initiative or timing."""
+    word = routine.get("initiative") or routine.get("timing")
+    return routine["weapon"] + (f" ({word})" if word else "")
+
+
 def tell_declare(fight: Fight, e: di.Declare) -> str:
     what = e.weapon or e.spell or e.device or ("turn undead" if e.turn else "")
     if e.routines:
-        what = ", then ".join(r["weapon"] + (f" ({r['initiative']})" if "initiative" in r
-                                             else "") for r in e.routines)
+        what = ", then ".join(routine_text(r) for r in e.routines)
     text = f"{name(fight, e.actor)} {e.verb} {e.action}" + (f" ({what})" if what else "")
     if e.shots:  # a volley: its targets shot by shot
         text += " at " + volleys.text_of(e.shots, lambda cid: name(fight, cid))
@@ -133,7 +138,8 @@ def using(fight: Fight, cid: str, d: di.Declare) -> str:
     """What a declaration uses: its weapon (each routine's), spell with its casting time,
     device, or turning."""
     if d.routines:
-        return " + ".join(r["weapon"] for r in d.routines)
+        return " + ".join(r["weapon"] + (f" ({r['timing']})" if "timing" in r else "")
+                          for r in d.routines)
     what = d.weapon or d.spell or d.device or ("turn undead" if d.turn else "")
     spell = fight.roster[cid].spell(d.spell) if d.spell else None
     time = stats.casting_time(spell) if spell is not None else None
