@@ -5,7 +5,8 @@ RULES = {
     "DI-1": "the app's procedure phases (phase events); recorded, not ordered",
     "DI-2": "initiative.py: roll_initiative, initiative_from; order.py: side_dice",
     "DI-3": "layout.py: Layout (won round, letter order); overrides.py (an action's or a "
-            "routine's own initiative); routines.py (routines naming their own weapons)",
+            "routine's own initiative or timing); routines.py (routines naming their own weapons "
+            "and timings); attacks.py: AttackRules.timed_apart (a timed routine's own beat)",
     "DI-4": "layout.py: Layout (tied round, letter order across sides)",
     "DI-5": "layout.py: Layout.run (psionics at the top of every segment)",
     "DI-6": "missiles.py: MissileRules.missiles, said_lost",
