@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header
 
 from referee.engine import RefereeError
 from referee.engine.specs import Field, Form
+from referee.engine.text import shown
 from referee.session.files import LoadError, load_save
 from referee.session.store import SaveError
 from referee.session.table import list_saves
@@ -76,7 +77,7 @@ class OpenScreen(Screen[Path | None]):
         for row in message.rows:
             changed = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["changed"]))
             table.add_row(row["title"], row["ruleset"], str(row["round"]), changed,
-                          row["path"].name, row["problem"][:40], key=str(row["path"]))
+                          shown(row["path"].name), row["problem"][:40], key=str(row["path"]))
         self.others = {str(row["path"]): row["kind"] for row in message.rows if "kind" in row}
 
     def chosen(self) -> Path | None:
@@ -92,7 +93,7 @@ class OpenScreen(Screen[Path | None]):
         path = self.chosen()
         kind = self.others.get(str(path)) if path is not None else None
         if path is not None and kind is not None:  # not a save: say what it is for
-            self.notify(f"{path.name} is {kind}, not a save: {USES[kind]}",
+            self.notify(f"{shown(path.name)} is {kind}, not a save: {USES[kind]}",
                         title="Not opened", timeout=10)
             return
         self.dismiss(path)

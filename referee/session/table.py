@@ -478,6 +478,8 @@ class Table:
 def list_saves(folder: Path) -> list[dict[str, Any]]:
     """Each save in `folder`: title, ruleset, round reached and when it last changed,
     read from the header and the last event alone (a long log is not read)."""
+    from referee.engine.text import shown
+
     from .files import LoadError, save_header
 
     rows: list[dict[str, Any]] = []
@@ -485,10 +487,10 @@ def list_saves(folder: Path) -> list[dict[str, Any]]:
         try:
             header = save_header(path)
         except LoadError as error:
-            rows.append({"path": path, "title": path.stem, "ruleset": "?", "round": 0,
-                         "changed": _changed(path), "problem": error.reason})
+            rows.append({"path": path, "title": shown(path.stem), "ruleset": "?", "round": 0,
+                         "changed": _changed(path), "problem": shown(error.reason)})
             continue
-        rows.append({"path": path, "title": header["title"] or path.stem,
+        rows.append({"path": path, "title": header["title"] or shown(path.stem),
                      "ruleset": header["ruleset"], "round": header["round"],
                      "changed": _changed(path), "problem": ""})
     rows.sort(key=lambda row: -row["changed"])
