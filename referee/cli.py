@@ -809,11 +809,11 @@ def cmd_check(path: Path) -> int:
         load_ruleset,
         load_save,
         parse_toml,
-        read_text,
+        read_any,
         torn_tail,
     )
 
-    text = read_text(path)
+    text = read_any(path)  # capped by the kind the file says it is
     try:
         data = parse_toml(text, str(path))
     except LoadError as error:

@@ -7,11 +7,19 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.cli import main
-from referee.session.files import MAX_BYTES, LoadError, load_ruleset, load_save, read_text
+from referee.session.files import (
+    MAX_BYTES,
+    MIB,
+    LoadError,
+    load_ruleset,
+    load_save,
+    read_text,
+)
 from referee.session.syntax import explain
 from referee.session.tomlpos import _Scanner
 from tests.conftest import ROOT
@@ -63,7 +71,7 @@ def test_the_cap_holds_for_what_is_read(tmp_path):
     big = tmp_path / "big.toml"
     with big.open("wb") as handle:  # sparse: the size is real, the disk is not used
         handle.truncate(MAX_BYTES + 1)
-    with pytest.raises(LoadError, match="larger than 64 MiB"):
+    with pytest.raises(LoadError, match=f"larger than a save may be \\({MAX_BYTES // MIB} MiB"):
         read_text(big)
 
 
@@ -155,3 +163,104 @@ def test_huge_and_endless_numbers_in_the_roster_are_refused(tmp_path, capsys):
         path.write_text(text.replace(old, new, 1))
         for err in every_command(path, capsys):
             assert said in err, err
+
+
+# -- each kind of file capped before it is parsed (issue 31, point 3) ---------------------
+
+
+def padded(text: str, size: int) -> str:
+    """`text` grown to `size` bytes by a comment line at its end (still valid TOML)."""
+    return text + "\n#" + "x" * (size - len(text.encode()) - 2)
+
+
+def not_parsed(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
+    """Parsing any of `paths` fails the test."""
+    import referee.session.files as files
+
+    real = files.parse_toml
+
+    def parse(text: str, name: str) -> Any:
+        if name in {str(p) for p in paths}:
+            raise AssertionError(f"{name} was parsed")
+        return real(text, name)
+
+    monkeypatch.setattr(files, "parse_toml", parse)
+
+
+CATALOGUE = ('format = "referee-catalogue"\nruleset = "demon-idol"\nkind = "weapons"\n\n'
+             '[[entries]]\nname = "club"\nspeed_factor = 4\ndamage = "1d6"\n')
+ROSTER = ('format = "referee-roster"\nruleset = "demon-idol"\n\n[[sides]]\nid = "p"\n'
+          'name = "P"\n\n[[combatants]]\nid = "a"\nname = "A"\nside = "p"\nhp = 5\n')
+
+
+@pytest.mark.parametrize(("kind", "text", "cap"), [
+    ("ruleset", None, 1), ("catalogue", CATALOGUE, 4), ("roster", ROSTER, 1)])
+def test_a_file_over_its_kinds_cap_is_refused_before_it_is_parsed(tmp_path, capsys,
+                                                                   monkeypatch, kind, text,
+                                                                   cap):
+    if text is None:
+        text = (ROOT / "rulesets" / "demon-idol.toml").read_text()
+    path = tmp_path / f"big-{kind}.toml"
+    path.write_text(text)
+    code, err = run(["check", str(path)], capsys)
+    assert code == 0, err  # the file itself is good
+    path.write_text(padded(text, cap * MIB + 1))
+    code, err = run(["check", str(path)], capsys)
+    assert code == 1
+    assert err == (f"referee: {path}: is {(cap * MIB + 1) / MIB:.1f} MiB: larger than a {kind} "
+                   f"may be ({cap} MiB); refused before it was parsed\n")
+    path.write_text(padded(text, cap * MIB))
+    assert run(["check", str(path)], capsys)[0] == 0  # the cap itself is allowed
+    sparse = tmp_path / f"sparse-{kind}.toml"  # 60 MB said, nothing on disk: never read
+    sparse.write_text(text)
+    with sparse.open("r+b") as handle:
+        handle.truncate(60_000_000)
+    not_parsed(monkeypatch, sparse)
+    code, err = run(["check", str(sparse)], capsys)
+    assert code == 1 and f"is 57.2 MiB: larger than a {kind} may be ({cap} MiB)" in err
+
+
+def test_a_big_catalogue_ruleset_or_party_is_refused_where_it_is_used(tmp_path, capsys,
+                                                                       monkeypatch):
+    from referee.session.roster import RosterEditor
+    from referee.session.store import Session
+
+    save = tmp_path / "ford.toml"
+    shutil.copy(ROOT / "saves" / "demo.toml", save)
+    catalogue = tmp_path / "mine.weapons.toml"
+    catalogue.write_text(padded(CATALOGUE, 4 * MIB + 10))
+    party = tmp_path / "party.toml"
+    party.write_text(padded(ROSTER, MIB + 10))
+    ruleset = tmp_path / "house.toml"
+    ruleset.write_text(padded((ROOT / "rulesets" / "demon-idol.toml").read_text(), MIB + 10))
+    house = tmp_path / "house-save.toml"
+    house.write_text(save.read_text().replace('ruleset = "demon-idol"',
+                                              'ruleset = "house.toml"'))
+    not_parsed(monkeypatch, catalogue, party, ruleset)
+    code, err = run(["catalogue", "demon-idol", "--file", str(catalogue)], capsys)
+    assert code == 1 and "larger than a catalogue may be (4 MiB)" in err, err
+    code, err = run(["plan", str(house)], capsys)
+    assert code == 1 and "house.toml: is 1.0 MiB: larger than a ruleset may be" in err, err
+    with Session.open(save) as session, pytest.raises(LoadError,
+                                                      match="larger than a roster may be"):
+        RosterEditor(session).import_roster(party)
+
+
+def test_a_roster_of_too_many_combatants_is_refused_by_count(tmp_path, capsys):
+    head = ('format = "referee-roster"\nruleset = "demon-idol"\n\n'
+            '[[sides]]\nid = "p"\nname = "P"\n')
+    many = "".join(f'\n[[combatants]]\nid = "a{n}"\nname = "A"\nside = "p"\nhp = 5\n'
+                   for n in range(2001))
+    path = tmp_path / "party.toml"
+    path.write_text(head + many)
+    code, err = run(["check", str(path)], capsys)
+    assert code == 1
+    assert f"{path}:8: combatants: 2001 combatants: a roster holds at most 2000" in err, err
+
+
+def test_a_catalogue_of_too_many_entries_is_refused_by_count(tmp_path, capsys):
+    many = "".join(f'\n[[entries]]\nname = "club {n}"\nspeed_factor = 4\n' for n in range(2001))
+    path = tmp_path / "mine.weapons.toml"
+    path.write_text(CATALOGUE.split("[[entries]]")[0] + many)
+    code, err = run(["check", str(path)], capsys)
+    assert code == 1 and "entries: 2001 entries: a catalogue holds at most 2000" in err, err

@@ -81,7 +81,7 @@ _LOADED: dict[tuple[str, int, int], Catalogue] = {}
 
 
 def _load(path: Path) -> Catalogue:
-    text = read_text(path)
+    text = read_text(path, "a catalogue")
     data = parse_toml(text, str(path))
     try:
         return read_catalogue(path, data)
@@ -97,7 +97,8 @@ def read_catalogue(path: Path, data: Mapping[str, Any]) -> Catalogue:
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise FormatError("expected [[entries]] tables", ("entries",))
     if len(entries) > MOST_ENTRIES:
-        raise FormatError(f"at most {MOST_ENTRIES} entries a file", ("entries",))
+        raise FormatError(f"{len(entries)} entries: a catalogue holds at most {MOST_ENTRIES}",
+                          ("entries",))
     found: dict[str, Mapping[str, Any]] = {}
     for index, entry in enumerate(entries):
         where = ("entries", index)

@@ -28,7 +28,18 @@ SAVE_FORMAT = "referee-save"
 RULESET_FORMAT = "referee-ruleset"
 SAVE_VERSION = 1
 RULESET_VERSION = 1
-MAX_BYTES = 64 * 1024 * 1024
+MIB = 1024 * 1024
+# What each kind of file may weigh, checked on the open file before a byte is read: a
+# save as much as this machine reads (checks) in under 5 s and 500 MB (benchmarks/
+# save_cap_bench.py), and no append takes a save past it (store.py); a ruleset or a
+# party what a real one needs many times over; a catalogue a few thousand entries.
+SAVE_BYTES = 8 * MIB
+MAX_BYTES = SAVE_BYTES  # the largest file read at all
+RULESET_BYTES = 1 * MIB
+ROSTER_BYTES = 1 * MIB
+CATALOGUE_BYTES = 4 * MIB
+CAPS = {"a save": SAVE_BYTES, "a ruleset": RULESET_BYTES, "a roster": ROSTER_BYTES,
+        "a catalogue": CATALOGUE_BYTES}
 SEEDS = 2**63 - 1  # a save's seed: any 64-bit number (the app draws them below 2**31)
 NESTING = 100  # no save or ruleset nests values more than a few levels; a file may not
 
@@ -72,10 +83,12 @@ def builtin_rulesets() -> dict[str, Path]:
     return found
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, kind: str = "a save") -> str:
+    """The text of the file at `path`, refused (LoadError) unless it is a regular file of
+    at most what `kind` of file may weigh (CAPS), valid UTF-8 and no binary."""
     name = str(path)
     try:
-        data = read_regular(path, name)
+        data = read_regular(path, name, CAPS[kind], kind)
     except FileNotFoundError:
         raise LoadError(name, "no such file") from None
     except PermissionError:
@@ -91,11 +104,47 @@ def read_text(path: Path) -> str:
         raise LoadError(name, "is not valid UTF-8 text", line) from None
 
 
-def read_regular(path: Path, name: str) -> bytes:
-    """The bytes of the regular file at `path` (through any symlink), at most MAX_BYTES.
+_FORMAT_LINE = re.compile(
+    r'^[ \t]*"?format"?[ \t]*=[ \t]*["\']referee-(ruleset|roster|catalogue)["\']', re.MULTILINE)
+
+
+def read_any(path: Path) -> str:
+    """The text of a file of any kind (`referee check`), capped by the kind its `format`
+    line says in its first 64 KiB (a save's cap when it says none): a 60 MB catalogue is
+    refused before it is parsed."""
+    kind = "a save"
+    try:  # a peek, never waiting (a pipe) nor reading what is not a file: read_text says
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return read_text(path, kind)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            found = _FORMAT_LINE.search(os.read(fd, 65536).decode("utf-8", "replace"))
+            if found is not None:
+                kind = "a " + found.group(1)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return read_text(path, kind)
+
+
+def size_text(size: int) -> str:
+    return f"{size / MIB:.1f} MiB" if size >= MIB // 10 else f"{size:,} bytes"
+
+
+def too_large(name: str, size: int | None, cap: int, kind: str) -> LoadError:
+    """`size`: what the file system says (None: it grew past the cap as it was read)."""
+    weighs = f"is {size_text(size)}" if size is not None else "grew as it was read"
+    return LoadError(name, f"{weighs}: larger than {kind} may be ({cap // MIB} MiB); "
+                           "refused before it was parsed")
+
+
+def read_regular(path: Path, name: str, cap: int = MAX_BYTES, kind: str = "a save") -> bytes:
+    """The bytes of the regular file at `path` (through any symlink), at most `cap`.
     Anything else is refused before a byte is read: a pipe (opened without waiting for a
-    writer), a device such as /dev/zero, a folder. The cap holds for what is read, not
-    for what the file system says the size is."""
+    writer), a device such as /dev/zero, a folder, a file the file system says is larger
+    than `cap`. The cap holds for what is read too (a file growing as it is read)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     try:
         found = os.fstat(fd)
@@ -104,17 +153,19 @@ def read_regular(path: Path, name: str) -> bytes:
             raise LoadError(name, "is a folder, not a file")
         if not stat.S_ISREG(mode):
             raise LoadError(name, "is not a regular file (a device, a pipe or a socket)")
+        if found.st_size > cap:
+            raise too_large(name, found.st_size, cap, kind)
         chunks, size = [], 0
-        want = min(found.st_size + 1, MAX_BYTES + 1)  # all of it in one read, as a rule
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, max(1, min(want, MAX_BYTES + 1 - size)))
+        want = min(found.st_size + 1, cap + 1)  # all of it in one read, as a rule
+        while size <= cap:
+            chunk = os.read(fd, max(1, min(want, cap + 1 - size)))
             want = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > MAX_BYTES:
-            raise LoadError(name, f"is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        if size > cap:
+            raise too_large(name, None, cap, kind)
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -174,7 +225,7 @@ def locate_field(text: str, path: tuple) -> int | None:
 def load_ruleset(ref: str, near: Path | None = None) -> Ruleset:
     """A bundled ruleset by id, or a ruleset file by path (relative to the save's folder)."""
     path = resolve_ruleset(ref, near)
-    text = read_text(path)
+    text = read_text(path, "a ruleset")
     data = parse_toml(text, str(path))
     try:
         check_ruleset_header(data)

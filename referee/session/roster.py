@@ -35,6 +35,7 @@ from .files import fault, parse_toml, read_text
 from .store import Session
 
 MOST_ADDED = 200  # monsters added from the bestiary at once
+MOST_IN_ROSTER = 2000  # combatants a roster (a party) brings into an encounter at once
 
 
 def counted(text: str) -> tuple[int, str]:
@@ -73,8 +74,11 @@ def read_roster(data: dict[str, Any], name: str, text: str,
         f.str("title", "")
         f.str("ruleset", "")  # the ruleset it was written for (`referee check` reads it)
         sides = read_sides(f.raw("sides"), ("sides",), ruleset.schema.schemas)
-        combatants = read_combatants(f.list("combatants", []), ("combatants",), sides,
-                                     ruleset.schema.schemas)
+        listed = f.list("combatants", [])
+        if len(listed) > MOST_IN_ROSTER:  # before any is read
+            raise FormatError(f"{len(listed)} combatants: a roster holds at most "
+                              f"{MOST_IN_ROSTER}", ("combatants",))
+        combatants = read_combatants(listed, ("combatants",), sides, ruleset.schema.schemas)
         f.done()
     except RefereeError as error:
         raise fault(name, text, error) from None
@@ -577,7 +581,7 @@ class RosterEditor:
 
     def import_roster(self, path: Path) -> int:
         """Sides and combatants from a roster file; returns how many combatants came."""
-        text = read_text(path)
+        text = read_text(path, "a roster")
         data = parse_toml(text, str(path))
         named = data.get("ruleset")
         if named and named not in (self.encounter.ruleset, self.ruleset.id,
