@@ -27,6 +27,7 @@ class RefereeApp(App):
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [Binding("q", "quit", "Quit"), Binding("question_mark", "help", "Help",
                                                       show=False)]
+    max_viewers = 8  # browsers the players' view served with V takes at once (--max-viewers)
 
     def __init__(self, path: Path, saves: Path, rng: random.Random | None = None,
                  start_in_setup: bool = False,

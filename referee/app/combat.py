@@ -651,7 +651,8 @@ class CombatScreen(Screen[None]):
 
         network = where == "network"
         try:
-            address = await start_serving(self.app, self.table.session.path, network)
+            address = await start_serving(self.app, self.table.session.path, network,
+                                          self.app.max_viewers)
         except ServeError as error:
             self.notify(str(error), title="Players' view", severity="error", timeout=10)
             return

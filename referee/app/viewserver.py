@@ -9,7 +9,15 @@ quit and never checks that it did. The players' view is open to the table's netw
   message), a resize within the screen sizes a TV has, ping, focus and blur;
 - each view runs without a shell, in a process group of its own, and when its browser
   leaves it gets QUIT_WAIT seconds to quit, then SIGTERM, then SIGKILL: no view outlives
-  its client, whatever the client sent.
+  its client, whatever the client sent;
+- at most `max_viewers` views run at once (a view is a process of its own, some 40 MB):
+  a browser beyond them gets a page that says the view is full, and its websocket is
+  refused before any process starts; a slot is free again only once its view has ended;
+- a viewer that has sent nothing for `idle` seconds is closed (a browser sends a key, a
+  resize or a focus; the websocket's own pings do not count);
+- a message that cannot be read (not JSON, nested past what JSON reading takes, text that
+  is not Unicode, not an envelope) is refused with one line in the log, and its
+  connection closed: never a traceback.
 
 The request handler is textual-serve's own (server.py, `handle_websocket`), with these
 changes; the rest of textual-serve is used as it is.
@@ -39,6 +47,10 @@ MAX_KEYS = 64  # characters of keystrokes in one message (an escape sequence, a 
 MAX_SIZE = 1000  # columns or rows a resize may ask for
 PIPE = -1  # a pipe to the view (the value of asyncio's PIPE); no shell is ever used
 QUIT_WAIT, TERM_WAIT = 2.0, 2.0  # seconds a leaving view has to quit, then to end
+MAX_VIEWERS = 8  # views at once, unless --max-viewers says otherwise
+IDLE = 4 * 3600.0  # seconds a viewer may send nothing before it is closed (an evening)
+FULL = ("The players' view is full: {n} are watching, the most this server allows. "
+        "Try again when one of them closes.")
 
 
 class ViewService(AppService):
@@ -82,15 +94,32 @@ async def end(process: Any) -> None:
         await asyncio.wait_for(process.wait(), TERM_WAIT)
 
 
-def envelope(text: str) -> list[Any] | None:
-    """A browser's message as [type, data], or None if it is not one."""
+class Unreadable(Exception):
+    """A browser's message that cannot be read: the connection that sent it is closed."""
+
+
+def envelope(text: str) -> list[Any]:
+    """A browser's message as [type, data]; Unreadable (with why) if it is not one."""
     try:
         message = json.loads(text)
+    except RecursionError:
+        raise Unreadable("nested too deep") from None
     except ValueError:
-        return None
+        raise Unreadable("not JSON") from None
     if not isinstance(message, list) or not message or not isinstance(message[0], str):
-        return None
+        raise Unreadable("not a [type, data] message")
+    for part in message[:2]:
+        if isinstance(part, str) and not unicode(part):
+            raise Unreadable("text that is not Unicode (a lone surrogate)")
     return message
+
+
+def unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def size_of(data: Any) -> tuple[int, int] | None:
@@ -121,33 +150,75 @@ COOKIE = "referee-view"
 
 class ViewServer(Server):
     """With a `token`, only a browser that opened the address with `?token=` (which
-    leaves a cookie for its websocket) is served: the address is the key to the view."""
+    leaves a cookie for its websocket) is served: the address is the key to the view.
+    At most `max_viewers` views at once; one idle for `idle` seconds is closed."""
 
     token: str | None = None
+    max_viewers: int = MAX_VIEWERS
+    idle: float = IDLE
+    viewers: int = 0  # views running or still ending: the slots taken
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         if self.token is not None:
             app.middlewares.append(gate(self.token))
+        app.middlewares.append(full_page(self))
         return app
+
+    def full(self) -> bool:
+        return self.viewers >= self.max_viewers
 
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService) -> None:
         forwarded = Bucket()  # a person presses a few keys a second; a flood is dropped
-        async for message in websocket:
-            if message.type != WSMsgType.TEXT:
-                continue
-            found = envelope(message.data)
-            if found is None:
-                continue
-            kind, data = found[0], found[1] if len(found) > 1 else None
-            if kind == "ping" and isinstance(data, (str, int, float)):
-                await websocket.send_json(["pong", data])
-            elif kind in ("stdin", "resize", "blur", "focus") and forwarded.take():
-                await forward(app_service, kind, data)
+        loop = asyncio.get_running_loop()
+        heard = [loop.time()]  # when the browser last sent anything
+        watch = asyncio.create_task(self._close_when_idle(websocket, heard))
+        try:
+            async for message in websocket:
+                heard[0] = loop.time()
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    found = envelope(message.data)
+                except Unreadable as why:
+                    log.warning("refused a message from %s (%s): its view is closed",
+                                peer(websocket), why)
+                    await websocket.close(code=1003, message=b"unreadable message")
+                    return
+                kind, data = found[0], found[1] if len(found) > 1 else None
+                if kind == "ping" and isinstance(data, (str, int, float)):
+                    await websocket.send_json(["pong", data])
+                elif kind in ("stdin", "resize", "blur", "focus") and forwarded.take():
+                    await forward(app_service, kind, data)
+        finally:
+            watch.cancel()
 
+    async def _close_when_idle(self, websocket: web.WebSocketResponse,
+                               heard: list[float]) -> None:
+        loop = asyncio.get_running_loop()
+        while not websocket.closed:
+            left = heard[0] + self.idle - loop.time()
+            if left <= 0:
+                log.info("closed the view of %s: nothing from it for %g s",
+                         peer(websocket), self.idle)
+                await websocket.close(code=1000, message=b"idle")
+                return
+            await asyncio.sleep(min(left, 60.0))
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle_websocket(  # type: ignore[override]  # a refusal is no websocket
+            self, request: web.Request) -> web.StreamResponse:
+        if self.full():  # checked and taken with no await between: 50 at once get 8
+            log.warning("turned away a viewer from %s: %d views open, the most allowed",
+                        request.remote, self.viewers)
+            return web.Response(status=503, text=FULL.format(n=self.viewers) + "\n")
+        self.viewers += 1
+        try:
+            return await self._serve_view(request)
+        finally:
+            self.viewers -= 1
+
+    async def _serve_view(self, request: web.Request) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         width = clamp(request.query.get("width"), 80)
         height = clamp(request.query.get("height"), 24)
@@ -167,8 +238,32 @@ class ViewServer(Server):
             log.exception(error)
         finally:
             if app_service is not None:
-                await asyncio.shield(app_service.stop())
+                stopping = asyncio.ensure_future(app_service.stop())
+                try:
+                    await asyncio.shield(stopping)
+                except asyncio.CancelledError:  # the slot is free once the view has ended
+                    await stopping
+                    raise
         return websocket
+
+
+def peer(websocket: web.WebSocketResponse) -> str:
+    request = getattr(websocket, "_req", None)
+    return str(getattr(request, "remote", None) or "a browser")
+
+
+def full_page(server: ViewServer) -> Any:
+    """The middleware that answers the page with "full" while every view is taken."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/" and server.full():
+            return web.Response(status=503, content_type="text/html", text=(
+                "<!doctype html><title>The players' view is full</title>"
+                f"<p>{FULL.format(n=server.viewers)}</p>"))
+        return await handler(request)
+
+    return check
 
 
 def gate(token: str) -> Any:

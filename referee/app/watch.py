@@ -236,10 +236,12 @@ def loopback(host: str) -> bool:
 
 
 def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          token: str | None = None) -> None:
+          token: str | None = None, max_viewers: int | None = None,
+          idle: float | None = None) -> None:
     """Serve the players' view of `path` until interrupted: one `referee watch` per
-    browser connection (textual-serve). With a `token`, only the address that carries
-    it opens the view."""
+    browser connection (textual-serve), at most `max_viewers` at once, each closed once
+    it has sent nothing for `idle` seconds. With a `token`, only the address that
+    carries it opens the view."""
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
@@ -255,8 +257,8 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     class PlayersServer(ViewServer):
         async def on_startup(self, app: web.Application) -> None:
             self.console.print(f"The players' view of {path} — open {' or '.join(addresses)} "
-                               f"in a browser (any number may watch).{warning} Ctrl+C "
-                               "stops.",
+                               f"in a browser (up to {self.max_viewers} at once).{warning} "
+                               "Ctrl+C stops.",
                                highlight=False, markup=False)
 
         @aiohttp_jinja2.template("app_index.html")
@@ -271,6 +273,10 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     server = PlayersServer(watch_command(path), host=host, port=port,
                            title=f"players' view — {path.name}")
     server.token = token
+    if max_viewers is not None:
+        server.max_viewers = max_viewers
+    if idle is not None:
+        server.idle = idle
     try:
         server.serve()
     except OSError as error:  # taken between the check and the listen
@@ -308,7 +314,8 @@ async def stop_serving(app: App[object]) -> str:
     return "The players' view is no longer served."
 
 
-async def start_serving(app: App[object], path: Path, network: bool) -> str:
+async def start_serving(app: App[object], path: Path, network: bool,
+                        max_viewers: int | None = None) -> str:
     """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
     the table's network (the laptop's address, with a token in it); the address to open.
     ServeError when it cannot be served."""
@@ -323,7 +330,8 @@ async def start_serving(app: App[object], path: Path, network: bool) -> str:
     port = free_port(host)
     token = secrets.token_urlsafe(9) if network else None
     command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
-               "--port", str(port)] + (["--token", token] if token else [])
+               "--port", str(port)] + (["--token", token] if token else []) + (
+                   ["--max-viewers", str(max_viewers)] if max_viewers else [])
     with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
         process = await asyncio.create_subprocess_exec(
             *command, stdin=null, stdout=null, stderr=null, start_new_session=True)
