@@ -9,10 +9,13 @@ import random
 import shutil
 from pathlib import Path
 
+import pytest
+
 from referee.app import RefereeApp
 from referee.app.combat import CombatScreen
 from referee.app.forms import FormScreen
 from referee.app.widgets import LogView, PlanView, Tracker
+from referee.app.widgets.keys import KeyLine
 from referee.engine import events as ev
 from tests.conftest import ROOT
 
@@ -228,3 +231,71 @@ async def test_a_tie_roll_that_changes_who_acts_moves_the_cursor_there(tmp_path)
         await pilot.pause()
         assert pilot.app.table.acting() == ["vask"]
         assert screen.selected() == "vask"
+
+
+# B22: footers that say what works; keys that do nothing say why
+
+
+def footer(pilot) -> list[str]:
+    return [key for key, _ in pilot.app.screen.query_one(KeyLine).shown]
+
+
+def notices(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(RefereeApp, "notify", lambda self, message, **kw: shown.append(
+        (str(kw.get("title")), message)))
+    return shown
+
+
+async def test_sanctum_once_the_turn_is_fought_offers_the_end_not_the_fight(tmp_path):
+    async with app_on(tmp_path, "sanctum.toml").run_test(size=SMALL) as pilot:
+        keys = footer(pilot)
+        assert "F" in keys and "O" in keys  # the turn lists its pairs: fight or weigh them
+        assert "P" not in keys and "E" not in keys  # listed already; a turn under way
+        await pilot.press("F")
+        await pilot.pause()
+        keys = footer(pilot)
+        assert "F" not in keys and "O" not in keys, keys  # every combat of it is fought
+        assert "E" in keys and "r" in keys and "P" in keys, keys  # end it, or the next turn
+        line = pilot.app.screen.query_one(KeyLine).line().plain
+        assert " E  End the fight" in line and " ? " in line, line  # fits at 80 columns
+
+
+async def test_p_is_on_the_footer_where_it_works(tmp_path):
+    async with app_on(tmp_path, "sanctum.toml").run_test(size=SMALL) as pilot:
+        await pilot.press("F")
+        await pilot.pause()
+        await pilot.press("r")  # turn 2 lists no combats yet: P lists them
+        await pilot.pause()
+        assert "P" in footer(pilot) and "F" not in footer(pilot)
+        await pilot.press("P")
+        assert isinstance(pilot.app.screen, FormScreen)
+
+
+@pytest.mark.parametrize("name, keys", [("demo.toml", ("i", "r", "n", "h")),
+                                        ("agility-order.toml", ("r", "v", "a")),
+                                        ("count-up.toml", ("i", "r"))])
+async def test_after_the_end_a_key_that_does_nothing_says_why(tmp_path, monkeypatch, name,
+                                                              keys):
+    shown = notices(monkeypatch)
+    async with app_on(tmp_path, name).run_test(size=SMALL) as pilot:
+        pilot.app.table.end("they fled")
+        redraw(pilot)
+        await pilot.pause()
+        for key in keys:
+            shown.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, CombatScreen), key
+            assert [text for _, text in shown if "the fight is over" in text], (key, shown)
+            assert key not in footer(pilot)
+
+
+async def test_a_key_that_does_nothing_now_says_why(tmp_path, monkeypatch):
+    shown = notices(monkeypatch)
+    async with app_on(tmp_path).run_test(size=SMALL) as pilot:
+        await pilot.press("n")  # initiative is not in
+        assert [text for _, text in shown if "initiative first" in text], shown
+        shown.clear()
+        await pilot.press("ctrl+y")
+        assert [text for _, text in shown if "nothing to redo" in text], shown

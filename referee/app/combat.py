@@ -19,7 +19,8 @@ from textual.screen import Screen
 
 from referee.engine import RefereeError
 from referee.engine import events as ev
-from referee.engine.options import Declaring, heal_fields, join_fields
+from referee.engine.errors import OVER as OVER_WORDS
+from referee.engine.options import Declaring, Rolling, heal_fields, join_fields
 from referee.engine.plan import Plan
 from referee.engine.specs import Act, Field, Form
 from referee.session import view
@@ -55,7 +56,7 @@ BINDINGS: list[BindingType] = [
     Binding("ctrl+e", "setup", "Set up", show=False),
     Binding("R", "replay", "Replay", show=False),
     Binding("V", "serve", "Players' view", show=False),
-    Binding("E", "end", "End the fight", show=False),
+    Binding("E", "end", "End the fight"),  # on the footer once the round is done
     Binding("N", "note", "Note", show=False),
     Binding("W", "party", "Write the party"),
     Binding("question_mark", "help", "Help"),
@@ -64,7 +65,9 @@ RESOLVING = ("next_beat", "hit", "miss")
 # the keys that move the fight on: first on the footer, the last a narrow screen drops
 MOVING = frozenset({"next_beat", "next_round", "roll_initiative", "undo", "declare"})
 OVER = frozenset({"roll_initiative", "enter_initiative", "next_beat", "next_round", "declare",
-                  "join", "end", "command", "hit", "miss"})  # what an ended fight no longer offers
+                  "join", "end", "hit", "miss"})  # what an ended fight no longer offers
+# keys that say for themselves why they do nothing now (a ruleset's act in its own words)
+OWN_WORDS = frozenset({"command", "end"})
 FOLD = 3  # a ruleset's shown commands fold into one footer entry from this many on
 
 
@@ -108,6 +111,8 @@ class CombatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "referee"
+        # the ruleset's acts on the footer are those the combatant under the cursor can do
+        self.watch(self.query_one(Tracker), "cursor", self.cursor_moved, init=False)
         self.reload()
         if self.table.session.warning:
             self.notify(self.table.session.warning, title="Recovered a torn save",
@@ -116,23 +121,58 @@ class CombatScreen(Screen[None]):
             self.action_setup()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only the keys that work right now are shown in the footer."""
-        table = self.table
-        if action in OVER and table.fight.ended:  # the fight is over: only undo reopens it
+        """A key pressed: one that does nothing now says why (a notice), never silence."""
+        if action in OWN_WORDS:
+            return True
+        why = self.why_not(action, parameters)
+        if why:
+            self.notify(why, title="Not now", severity="warning", timeout=6)
             return False
-        if action in ("roll_initiative", "enter_initiative"):
-            return table.initiative_due()
-        if action in RESOLVING:
-            return not table.initiative_blocks() and table.current_beat() is not None
-        if action == "declare":
-            return bool(table.undeclared())
-        if action == "party":  # the fight's end: the party carries over to the next
-            return table.fight.ended
-        if action == "undo":
-            return bool(table.fight.batches)
-        if action == "redo":
-            return bool(table.fight.undone)
         return True
+
+    def offers(self, action: str, parameters: tuple[object, ...]) -> bool:
+        """Only the keys that work right now are shown in the footer; `E` once the round
+        has nothing left to do (go on with `r`, or end it)."""
+        if action == "end":
+            return not self.table.fight.ended and self.round_done()
+        if action == "declare":  # while someone is still to declare (a key declares again)
+            return not self.table.fight.ended and bool(self.table.undeclared())
+        return not self.why_not(action, parameters)
+
+    def round_done(self) -> bool:
+        """Nothing is left to do this round: every beat resolved, initiative in, everyone
+        declared (go on with `r`, or end the fight)."""
+        table = self.table
+        return table.current_beat() is None and not table.initiative_due() and \
+            not table.undeclared()
+
+    def why_not(self, action: str, parameters: tuple[object, ...]) -> str:
+        """Why `action` does nothing now, in words ("" when it works)."""
+        table = self.table
+        fight = table.fight
+        if action == "command":
+            act = next((a for a in table.acts() if (a.id,) == parameters), None)
+            return act.allowed(fight, self.selected()) if act is not None else ""
+        if action in OVER and fight.ended:  # the fight is over: only undo reopens it
+            return OVER_WORDS
+        if action in ("roll_initiative", "enter_initiative"):
+            if fight.ruleset.role(Rolling) is None:
+                return f"{fight.ruleset.name} rolls no initiative: its order needs no roll"
+            return "" if table.initiative_due() else \
+                f"initiative is in for round {table.round}: r starts the next round"
+        if action in RESOLVING:
+            if table.initiative_blocks():
+                return "initiative first: i rolls it (I types the real dice)"
+            if table.current_beat() is None:
+                return "every beat is resolved: r starts the next round"
+            return ""
+        if action == "party":  # the fight's end: the party carries over to the next
+            return "" if fight.ended else "the party is written once the fight is over (E)"
+        if action == "undo":
+            return "" if fight.batches else "nothing to undo"
+        if action == "redo":
+            return "" if fight.undone else "nothing to redo"
+        return ""
 
     def reload(self) -> None:
         """Everything drawn afresh from the session: on opening, and after set-up."""
@@ -168,10 +208,41 @@ class CombatScreen(Screen[None]):
         self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = str(table.session.path)
-        bindings = list(type(self).BINDINGS) + list(type(self.app).BINDINGS)
+        self.query_one(KeyLine).show(self.footer())
+
+    def cursor_moved(self) -> None:
+        self.query_one(KeyLine).show(self.footer())
+
+    def footer(self) -> list[tuple[str, str]]:
+        """The keys that work now: those that move the fight on first, then the ruleset's
+        acts that can be done now (from FOLD of them, one entry: its letters, "Act"; `?`
+        says what each does), then the rest."""
         # these screens and the app bind Binding objects only, never (key, action) tuples
-        self.query_one(KeyLine).show(working_keys(self, cast("list[Binding]", bindings),
-                                                  MOVING))
+        bindings = cast("list[Binding]", list(type(self).BINDINGS) +
+                        list(type(self.app).BINDINGS))
+        rest = [b for b in bindings if not b.action.startswith("command(")]
+        moving = [b for b in rest if b.action.partition("(")[0] in MOVING]
+        offered = self.offered_acts()
+        if len(offered) >= FOLD:
+            offered = [(",".join(key for key, _ in offered), "Act")]
+        return (working_keys(self, moving) + offered +
+                working_keys(self, [b for b in rest if b not in moving]))
+
+    def offered_acts(self) -> list[tuple[str, str]]:
+        """The ruleset's shown acts that can be done now (for the combatant under the
+        cursor), as (key, label); a report (the odds) while the round is under way."""
+        table = self.table
+        selected, done = self.selected(), None
+        out = []
+        for act in table.acts():
+            if not act.key or not act.show or act.allowed(table.fight, selected):
+                continue
+            if act.reports:
+                done = self.round_done() if done is None else done
+                if done:
+                    continue
+            out.append((act.key, act.label))
+        return out
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
@@ -660,15 +731,9 @@ class CombatScreen(Screen[None]):
 
 
 def command_keys(commands: list[Act]) -> list[Binding]:
-    """A ruleset's acts as bindings; from FOLD shown ones on, the footer shows them as
-    one entry (its letters, "Act": `?` says what each one does)."""
-    shown = [c for c in commands if c.show]
-    fold = len(shown) >= FOLD
-    every = ",".join(c.key for c in shown)
-    return [Binding(c.key, f"command('{c.id}')", "Act" if fold else c.label,
-                    show=c.show and (not fold or c is shown[0]),
-                    key_display=every if fold and c is shown[0] else None)
-            for c in commands]
+    """A ruleset's acts as bindings; the footer shows those it shows that can be done now
+    (from FOLD of them on, as one entry: see `CombatScreen.footer`)."""
+    return [Binding(c.key, f"command('{c.id}')", c.label, show=c.show) for c in commands]
 
 
 def combat_screen(table: Table, setup: bool = False) -> CombatScreen:

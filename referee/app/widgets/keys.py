@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.text import Text
+from textual.actions import parse
 from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
@@ -80,11 +81,13 @@ def working_keys(screen, bindings: list[Binding],
     screen drops the others before them."""
     out: list[tuple[str, str]] = []
     later: list[tuple[str, str]] = []
+    offers = getattr(screen, "offers", None)  # what the footer offers, asked silently
     for binding in bindings:
         if not binding.show:
             continue
-        action, _, rest = binding.action.partition("(")
-        if screen.check_action(action, ()) is False:
+        _, action, parameters = parse(binding.action)
+        if (offers(action, parameters) if offers is not None
+                else screen.check_action(action, parameters)) is False:
             continue
         key = binding.key_display or screen.app.get_key_display(binding)
         (out if action in first else later).append((key, binding.description))

@@ -49,7 +49,7 @@ def acts(rs: Sanctum) -> list[Act]:
                            "core for many runs)")),
             told=odds_told, summary=odds_summary),
         Act("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's neighbour "
-            "order: its combats (SA-2)", show=False, allowed=partial(pairs_allowed, rs),
+            "order: its combats (SA-2)", allowed=partial(pairs_allowed, rs),
             form=partial(pairs_form, rs), run=partial(pairs, rs)),
     ]
 
