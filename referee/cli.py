@@ -534,8 +534,9 @@ def failure(error: Exception, args: argparse.Namespace) -> str | None:
     from referee.engine.dice import DiceError
     from referee.session.demos import NoDemo
     from referee.session.files import LoadError
+    from referee.session.store import SaveError
 
-    if isinstance(error, (LoadError, UsageError, DiceError, NoDemo)):
+    if isinstance(error, (LoadError, UsageError, DiceError, NoDemo, SaveError)):
         return f"referee: {error}"
     if isinstance(error, RefereeError):
         where = getattr(args, "save", None) or getattr(args, "file", None) or ""

@@ -27,7 +27,7 @@ from referee.engine import Encounter, Fight
 from referee.engine import events as ev
 from referee.engine.model import check_roster
 
-from .files import Save, load_save
+from .files import SAVE_BYTES, LoadError, Save, load_save, size_text
 from .writer import event_block, save_text
 
 if TYPE_CHECKING:
@@ -154,6 +154,47 @@ def file_mode(path: Path) -> int:
         return 0o666 & ~mask
 
 
+class SaveFull(SaveError):
+    """The write would take the save past what a save may weigh (SAVE_BYTES): nothing was
+    written, so every save acknowledged can be opened again."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        super().__init__(
+            f"{path}: {what} would take the save past {size_text(SAVE_BYTES)}, the "
+            "most a save may be (so that it can always be opened again); nothing was "
+            "written and the fight goes on. To go on in a new encounter with the party: "
+            f"referee party {path} -o party.toml, then referee play NEW.toml --party "
+            "party.toml")
+
+
+def fits(path: Path, size: int, what: str) -> None:
+    """SaveFull unless a save of `size` bytes may be written."""
+    if size > SAVE_BYTES:
+        raise SaveFull(path, what)
+
+
+def writable(path: Path, found: os.stat_result | None = None) -> None:
+    """LoadError unless the save at `path` may be written: a file with another name (a
+    hard link) would be left behind as a stale copy by the first rewrite (set-up, repair,
+    save as replace the file), so writing through either name is refused; reading is
+    fine. A name with a control character is refused too (it would reach the screen)."""
+    from referee.engine.text import has_controls
+
+    if has_controls(str(path)):
+        raise LoadError(str(path), "its name holds a control character: rename the file "
+                                   "to play it (plan, replay and export read it as it is)")
+    try:
+        found = found or os.stat(path)
+    except OSError:
+        return  # load_save says what is wrong with it
+    if found.st_nlink > 1:
+        raise LoadError(str(path), f"has {found.st_nlink} names (hard links to one file): a "
+                                   "rewrite (set-up, repair, save as) would leave the others "
+                                   "behind as stale copies, so it is not written through any "
+                                   "of them; remove the other names, or play a copy "
+                                   "(plan, replay and export read it as it is)")
+
+
 def stamp(clock: Clock) -> str:
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(clock()))
 
@@ -184,8 +225,10 @@ class Session:
             return cls(load_save(path), clock)
         from .lock import SaveLock
 
+        writable(Path(path))
         held = SaveLock.acquire(path)
         try:
+            writable(Path(path))  # linked while the lock was taken
             session = cls(load_save(path), clock)
         except BaseException:
             held.release()
@@ -243,10 +286,14 @@ class Session:
             if self._torn_at is not None:  # an earlier failure's tail goes first
                 self._cut(handle, self._torn_at)
                 self._torn_at = None
-            size = os.fstat(handle.fileno()).st_size
+            found = os.fstat(handle.fileno())
         except OSError as error:
             self._close_file()
             raise SaveError(self._not_written(error)) from None
+        size = found.st_size
+        fits(self.path, size + len(data), "this event")
+        if found.st_nlink > 1:  # linked since it was opened: no write reaches a stale copy
+            self._alone(found, "this event")
         try:
             write_bytes(handle, data)
         except OSError as error:
@@ -254,6 +301,14 @@ class Session:
                 self._torn_at = size
             self._close_file()  # a fresh handle next time
             raise SaveError(self._not_written(error)) from None
+
+    def _alone(self, found: os.stat_result | None = None, what: str = "it") -> None:
+        """SaveError (nothing written) when the save has another name by now: a write
+        through this one would leave that one a stale copy."""
+        try:
+            writable(self.path, found)
+        except LoadError as error:
+            raise SaveError(f"{error}; {what} was not written") from None
 
     def _not_written(self, error: OSError) -> str:
         torn = (", and a cut-short end that is cut off before anything more is written"
@@ -312,8 +367,11 @@ class Session:
             raise SaveError(f"{self.path}: could not save ({error.why or error}: keeping "
                             f"{backup.name} first); the old file is intact",
                             error.why) from None
+        text = save_text(self.encounter, self.fight.log[:keep])
+        fits(self.path, len(text.encode("utf-8")), "repairing it")
+        self._alone(what="the event")
         try:
-            write_atomic(self.path, save_text(self.encounter, self.fight.log[:keep]))
+            write_atomic(self.path, text)
         except FolderNotSynced as error:
             self._replaced()  # repaired, but not surely on disk: the event is not taken
             raise SaveError(f"{self.path}: could not write the event (its folder could not "
@@ -340,8 +398,11 @@ class Session:
         for event in self.fight.log:
             fight.push(event)  # raises on a removed combatant still in the log
         unsynced = None
+        text = save_text(encounter, list(self.fight.log))
+        fits(self.path, len(text.encode("utf-8")), "this roster")
+        self._alone(what="the roster")
         try:
-            write_atomic(self.path, save_text(encounter, list(self.fight.log)))
+            write_atomic(self.path, text)
         except FolderNotSynced as error:
             unsynced = error  # the file has changed all the same: so does the session
         self._replaced()
@@ -357,6 +418,10 @@ class Session:
         """
         path = Path(path)
         log = list(self.fight.events) if compact else list(self.fight.log)
+        text = save_text(self.encounter, log)
+        fits(path, len(text.encode("utf-8")), "saving it" + (" compacted" if compact else ""))
+        if path.resolve() == self.path.resolve():
+            self._alone()  # a rewrite in place: never with a second name left stale
         moved = None  # a locked session's lock follows it; a target open elsewhere is refused
         if self._lock is not None and not self._lock.covers(path):
             from .lock import SaveLock
@@ -365,7 +430,7 @@ class Session:
         unsynced = None
         elsewhere = path.resolve() != self.path.resolve()
         try:
-            write_atomic(path, save_text(self.encounter, log), replace)
+            write_atomic(path, text, replace)
         except FolderNotSynced as error:
             unsynced = error
         except SaveError as error:
