@@ -6,9 +6,12 @@ It mutates the bundled demos and the scenario saves of every ruleset — numbers
 negative, floats, inf, nan), strings, keys dropped and invented, bytes torn off, bad UTF-8,
 deep nesting, invented and duplicated events — and runs every headless command on each
 (check, plan and plan --json, replay and replay --json, replay --to, export --markdown,
-and sanctum's fight -o and odds). A finding is any traceback, any command over TIMEOUT
-seconds, or any change to the input file; each is written to the findings folder with
-the command, so it can be kept as a broken-file test. Exit 1 if there is any.
+and sanctum's fight -o and odds). It mutates the bundled catalogues (check, catalogue
+--file), a party written from each demo with a players' side (check, play NEW --party,
+the app not opened) and the `simple` rulesets (check, and plan, replay, check and export
+of their demo saved beside them) the same ways. A finding is any traceback, any command
+over TIMEOUT seconds, or any change to the input file; each is written to the findings
+folder with the command, so it can be kept as a broken-file test. Exit 1 if there is any.
 
 Each file runs in a worker process with a memory cap (a blow-up is a finding, not the
 machine's end) and the commands run inside it, under an alarm.
@@ -38,6 +41,14 @@ MEMORY = 2 * 1024**3  # bytes a worker may use
 COMMANDS = [["check"], ["plan"], ["plan", "--json"], ["replay"], ["replay", "--json"],
             ["replay", "--to", "3"], ["export", "--markdown"]]
 SANCTUM = [["fight", "--seed", "5", "-o", "{out}"], ["odds", "--runs", "3", "--workers", "1"]]
+# the other kinds of file: {file} is the mutated file, {save} a demo beside it, {id} the
+# ruleset a catalogue or party is for
+OTHERS = {
+    "catalogue": [["check", "{file}"], ["catalogue", "{id}", "--file", "{file}"]],
+    "party": [["check", "{file}"], ["play", "{new}", "--party", "{file}"]],
+    "ruleset": [["check", "{file}"], ["check", "{save}"], ["plan", "{save}"],
+                ["replay", "{save}"], ["export", "{save}", "--markdown"]],
+}
 
 
 def sources() -> list[Path]:
@@ -45,6 +56,32 @@ def sources() -> list[Path]:
     found = sorted((ROOT / "saves").glob("*.toml"))
     found += sorted(p for p in (ROOT / "tests" / "scenarios").glob("*/*.toml")
                     if not p.name.endswith(".expect.toml"))
+    return found
+
+
+def other_sources() -> list[tuple[str, str, str]]:
+    """(name, text, kind) of every other kind of file: each bundled catalogue
+    ("catalogue:RULESET"), a party written from each demo with a players' side
+    ("party:RULESET") and each `simple` ruleset ("ruleset:ITS DEMO SAVE")."""
+    from referee.session.files import load_save
+    from referee.session.party import party_file
+
+    found = []
+    for path in sorted((ROOT / "rulesets" / "catalogues").glob("*.toml")):
+        found.append((path.name, path.read_text(encoding="utf-8"),
+                      "catalogue:" + path.stem.rpartition(".")[0]))
+    for path in sorted((ROOT / "saves").glob("*.toml")):
+        try:
+            fight = load_save(path).fight
+            text, _ = party_file(fight)
+        except Exception:  # no side run by the players: no party
+            continue
+        found.append((f"party-{path.name}", text, "party:" + fight.encounter.ruleset))
+    for path in sorted((ROOT / "rulesets").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        demo = ROOT / "saves" / path.name
+        if 'logic = "simple"' in text and demo.exists():
+            found.append((path.name, text, "ruleset:" + demo.name))
     return found
 
 
@@ -195,18 +232,23 @@ def run_one(path: Path, argv: list[str]) -> str | None:
     return None
 
 
-def check_file(job: tuple[str, bytes, bool]) -> list[dict[str, str]]:
-    """Every command on one mutated file, in this worker: what went wrong, if anything."""
-    name, data, sanctum = job
+def check_file(job: tuple[str, bytes, bool | str]) -> list[dict[str, str]]:
+    """Every command on one mutated file, in this worker: what went wrong, if anything.
+    The job's kind: False (a save), True (a sanctum save) or "catalogue:ID", "party:ID",
+    "ruleset:DEMO" (other_sources)."""
+    name, data, kind = job
     findings = []
     with TemporaryDirectory() as folder:
         path = Path(folder) / name
         path.write_bytes(data)
-        commands = COMMANDS + (SANCTUM if sanctum else [])
+        commands, ruleset, save = _commands(kind, path, Path(folder))
         for command in commands:
             out = str(Path(folder) / "out.toml")
-            argv = [command[0], str(path), *(part.replace("{out}", out)
-                                             for part in command[1:])]
+            new = Path(folder) / "new.toml"
+            parts = [part.replace("{out}", out).replace("{file}", str(path))
+                     .replace("{save}", str(save)).replace("{id}", ruleset)
+                     .replace("{new}", str(new)) for part in command]
+            argv = parts if isinstance(kind, str) else [parts[0], str(path), *parts[1:]]
             problem = run_one(path, argv)
             if problem is None and path.read_bytes() != data:
                 problem = "changed its input file"
@@ -214,19 +256,49 @@ def check_file(job: tuple[str, bytes, bool]) -> list[dict[str, str]]:
             if problem is not None:
                 findings.append({"command": " ".join(command), "problem": problem})
             Path(out).unlink(missing_ok=True)
+            new.unlink(missing_ok=True)
     return findings
+
+
+def _commands(kind: bool | str, path: Path, folder: Path) -> tuple[list[list[str]], str, Path]:
+    """The commands for a job's kind, the ruleset id they name, and the demo save written
+    beside a mutated ruleset (naming it by its file)."""
+    if not isinstance(kind, str):
+        return COMMANDS + (SANCTUM if kind else []), "", path
+    what, _, detail = kind.partition(":")
+    save = path
+    if what == "ruleset":
+        text = (ROOT / "saves" / detail).read_text(encoding="utf-8")
+        save = folder / f"demo-{detail}"
+        save.write_text(re.sub(r'(?m)^ruleset = "[^"]*"', f'ruleset = "{path.name}"', text,
+                               count=1), encoding="utf-8")
+    return OTHERS[what], detail, save
+
+
+def no_app() -> None:
+    """`play --party` imports the party, then would open the app: in the fuzz it does not."""
+    import referee.cli as cli
+
+    cli.open_app = lambda *args, **kwargs: 0  # type: ignore[assignment]
 
 
 def limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     signal.signal(signal.SIGALRM, on_alarm)
+    no_app()
 
 
-def jobs(count: int, seed: int) -> list[tuple[str, bytes, bool]]:
+def jobs(count: int, seed: int) -> list[tuple[str, bytes, bool | str]]:
+    """`count` mutated files: saves, and (one in four) the other kinds of file in turn."""
     rng = random.Random(seed)
     saves = sources()
-    made = []
+    others = other_sources()
+    made: list[tuple[str, bytes, bool | str]] = []
     for number in range(count):
+        if number % 4 == 3 and others:
+            name, text, kind = others[(number // 4) % len(others)]
+            made.append((f"fuzz-{number:05d}-{name}", mutate(text, rng), kind))
+            continue
         source = saves[number % len(saves)]
         text = source.read_text(encoding="utf-8")
         sanctum = 'ruleset = "sanctum"' in text
@@ -263,9 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     found = fuzz(args.count, args.seed, args.findings, max(1, args.workers))
     for finding in found:
         print(json.dumps(finding))
-    print(f"fuzz: {args.count} files (seed {args.seed}), {len(sources())} sources, "
-          f"{len(COMMANDS)} commands each (sanctum {len(COMMANDS) + len(SANCTUM)}): "
-          f"{len(found)} findings")
+    print(f"fuzz: {args.count} files (seed {args.seed}), {len(sources())} saves and "
+          f"{len(other_sources())} catalogues, parties and rulesets, {len(COMMANDS)} commands "
+          f"a save (sanctum {len(COMMANDS) + len(SANCTUM)}), "
+          f"{', '.join(f'{len(c)} a {k}' for k, c in OTHERS.items())}: {len(found)} findings")
     return 1 if found else 0
 
 

@@ -16,10 +16,23 @@ def test_the_mutations_cover_every_ruleset_and_every_kind():
     rulesets = {p.read_text().split('ruleset = "')[1].split('"')[0] for p in fuzz.sources()
                 if 'ruleset = "' in p.read_text()}
     assert {"demon-idol", "count-up", "agility-order", "phases", "sanctum"} <= rulesets
-    made = fuzz.jobs(60, seed=3)
+    made = fuzz.jobs(120, seed=3)
     texts = [data for _, data, _ in made]
-    assert len({data for data in texts}) == 60  # every file mutated its own way
-    assert any(sanctum for _, _, sanctum in made)
+    assert len({data for data in texts}) == 120  # every file mutated its own way
+    assert any(kind is True for _, _, kind in made)  # sanctum's own commands
+    kinds = {kind.partition(":")[0] for _, _, kind in made if isinstance(kind, str)}
+    assert kinds == {"catalogue", "party", "ruleset"}
+
+
+def test_the_short_fuzz_mutates_every_catalogue_party_and_simple_ruleset():
+    others = fuzz.other_sources()
+    assert {kind for _, _, kind in others} >= {
+        "catalogue:demon-idol", "catalogue:count-up", "catalogue:agility-order",
+        "catalogue:phases", "catalogue:sanctum", "party:demon-idol", "party:count-up",
+        "ruleset:side-d6.toml", "ruleset:d20-dex.toml"}
+    names = {name.split("-", 2)[2] for name, _, kind in fuzz.jobs(len(fuzz.sources()), 20)
+             if isinstance(kind, str)}
+    assert names == {name for name, _, _ in others}
 
 
 def test_the_harness_reports_a_traceback_a_hang_and_a_changed_input(monkeypatch):
