@@ -73,7 +73,8 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     port = free_port()
-    server = start(save, port)
+    # room for every client these tests open at once (the bound: test_serve_limits.py)
+    server = start(save, port, "--max-viewers", "20")
     try:
         yield save, port
     finally:

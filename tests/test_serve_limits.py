@@ -262,3 +262,40 @@ def test_garbage_of_the_old_kind_still_never_stops_the_server(serve):
     assert asyncio.run(junk()) > 0
     assert none_left(save)
     assert "refused" not in log.read_text()
+
+
+@pytest.mark.parametrize("args, said", [
+    (["serve", "--max-viewers", "0"], "--max-viewers: takes a number from 1 to 64, not 0"),
+    (["serve", "--max-viewers", "many"], "--max-viewers: takes a whole number"),
+    (["play", "--max-viewers", "65"], "--max-viewers: takes a number from 1 to 64, not 65"),
+    (["serve", "--idle-timeout", "0"], "--idle-timeout 0: takes a number of seconds above 0"),
+])
+def test_the_bounds_are_checked(tmp_path: Path, capsys, args: list[str], said: str):
+    from referee.cli import main
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    assert main([args[0], str(save), *args[1:]]) != 0
+    assert said in capsys.readouterr().err
+
+
+async def test_v_serves_with_the_bound_play_was_given(tmp_path: Path):
+    import random
+
+    from referee.app import RefereeApp
+    from referee.app.watch import _SERVING, ServingScreen, stop_serving
+
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = RefereeApp(save, tmp_path, random.Random(3))
+    app.max_viewers = 3
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V", "enter")
+        deadline = time.monotonic() + 10
+        while not isinstance(app.screen, ServingScreen) and time.monotonic() < deadline:
+            await pilot.pause(0.1)
+        process = _SERVING[id(app)][0]
+        words = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+        await stop_serving(app)
+    assert words[words.index(b"--max-viewers") + 1] == b"3"
+    assert none_left(save)
