@@ -1,8 +1,9 @@
 """agility-order: properties of any battle and any dice (spec: agility-order.md).
 
-- Whatever a random battle's events, no fallen unit (dead, felled by a chain, down, fled,
-  vanished) appears in any plan's actions, none is asked to roll a tie, and every why
-  agrees with its beat's action (AO-1 … AO-3).
+- Whatever a random battle's events, no unit that fell (dead, felled by a chain, down,
+  fled, vanished) before its turn appears in any plan's actions, none is asked to roll a
+  tie, a turn taken keeps its beat whatever follows, and every why agrees with its beat's
+  action (AO-1 … AO-3).
 - For random dice, the outcome the fold records is the one the rules give (AO-7 …
   AO-9, AO-13), and a save that says otherwise is refused.
 """
@@ -178,16 +179,27 @@ def agrees(fight: Fight, plan: Plan) -> None:
                 assert after in actors and actors.index(after) < actors.index(cid)
 
 
+def taken(fight: Fight) -> set[str]:
+    """The units whose turn of the round now is resolved."""
+    done = fight.resolved.get(max(fight.round, 1), set())
+    return {cid for cid in fight.roster if f"{cid}:turn" in done}
+
+
 def no_fallen_unit_acts(fight: Fight) -> None:
+    """Who fell or fled before its turn is skipped, in no beat; a turn taken before the
+    unit fell stays in its beat, resolved (a resolved beat stays resolved: issue 30 A3);
+    neither is asked to roll a tie."""
     rs = fight.ruleset
     plan = fight.plan()
     actors = [a.actor for beat in plan.beats for a in beat.actions]
+    took = taken(fight)
     for cid in actors:
-        assert units.no_turn(fight, cid) is None, (cid, units.no_turn(fight, cid))
+        assert units.no_turn(fight, cid) is None or cid in took, (cid,
+                                                                 units.no_turn(fight, cid))
     assert len(actors) == len(set(actors))
     skipped = {item["actor"] for item in plan.skipped}
-    assert skipped == {cid for cid in fight.roster if units.no_turn(fight, cid)}
-    assert set(rs.planner.ties_due(fight)) <= set(actors)
+    assert skipped == {cid for cid in fight.roster if units.no_turn(fight, cid)} - took
+    assert set(rs.planner.ties_due(fight)) <= set(actors) - took
     agrees(fight, plan)
 
 
@@ -197,14 +209,38 @@ def test_no_fallen_unit_in_any_plan_and_every_why_agrees(seed: int, steps: int) 
     battle(seed, steps, no_fallen_unit_acts)
 
 
-def test_a_unit_that_acted_then_fell_leaves_the_plan_and_its_tie() -> None:
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 100_000), hs.integers(1, 80))
+def test_a_turn_taken_keeps_its_beat_whatever_follows(seed: int, steps: int) -> None:
+    """Once resolved, a turn keeps its beat's number and its tick to the end of its round,
+    whoever falls, flees, delays, joins or rolls a tie after it (issue 30 A3)."""
+    kept: dict[tuple[int, str], int] = {}
+
+    def check(fight: Fight) -> None:
+        plan = fight.plan()
+        beats = {beat.actions[0].actor: number
+                 for number, beat in enumerate(plan.beats, start=1)}
+        for cid in taken(fight):
+            assert cid in beats, (cid, "left the plan")
+            was = kept.setdefault((plan.round, cid), beats[cid])
+            assert beats[cid] == was, (cid, was, beats[cid])
+        assert sorted(beats[cid] for cid in taken(fight)) == list(
+            range(1, len(taken(fight)) + 1))  # the turns taken come first
+
+    battle(seed, steps, check)
+
+
+def test_a_unit_that_acted_then_fell_keeps_its_turn_and_leaves_its_tie() -> None:
     fight = demo()
     fight.enter(ev.Resolve(round=1, actions=("sable:turn",)))
     fight.enter(ev.Resolve(round=1, actions=("brann:turn",)))
     fight.enter(ev.Death(round=1, target="brann"))
     no_fallen_unit_acts(fight)
-    assert fight.ruleset.planner.ties_due(fight) == []
-    assert "brann" not in [b.actions[0].actor for b in fight.plan().beats]
+    assert fight.ruleset.planner.ties_due(fight) == []  # Vask's tie: Brann went first
+    plan = fight.plan()
+    assert [b.actions[0].actor for b in plan.beats][:3] == ["sable", "brann", "vask"]
+    assert plan.current(fight.resolved[1]) == 3
+    assert "brann" not in {item["actor"] for item in plan.skipped}
 
 
 # -- random dice: the outcome is the rule's ---------------------------------------------

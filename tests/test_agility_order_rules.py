@@ -626,7 +626,10 @@ def test_a_budget_never_goes_below_zero(seed: int, steps: int) -> None:
 def test_the_lineup_is_a_permutation_of_the_units_who_can_act(seed: int, steps: int) -> None:
     fight = random_battle(seed, steps)
     lineup = order(fight)
-    can = {cid for cid in fight.roster if units.no_turn(fight, cid) is None}  # AO-1: not who fell
+    done = fight.resolved.get(max(fight.round, 1), set())
+    # AO-1: not who fell before its turn; a turn taken stays (issue 30 A3)
+    can = {cid for cid in fight.roster
+           if units.no_turn(fight, cid) is None or f"{cid}:turn" in done}
     assert sorted(lineup) == sorted(can)
     skipped = {s["actor"] for s in fight.plan().skipped}
     assert skipped | set(lineup) == set(fight.roster) and not skipped & set(lineup)

@@ -122,6 +122,47 @@ def test_what_the_end_leaves_to_do_still_goes_in(tmp_path: Path) -> None:
     assert fight.ended and [e.TYPE for e in fight.log][-1] == "heal"
 
 
+# -- A3: a turn taken stays taken ---------------------------------------------------------
+
+TAKEN = ROOT / "tests" / "scenarios" / "agility-order" / "ao-rule-01-turn-taken-then-fell.toml"
+
+
+def test_a_turn_taken_stays_resolved_where_it_was(capsys: pytest.CaptureFixture[str],
+                                                  ) -> None:
+    """Kell takes beat 1, then Brann fells him in beat 2: Kell's beat stays his, ticked,
+    the beats keep their numbers, and he is not listed as skipped (FORMAT: `skipped` is
+    for the beats not reached)."""
+    fight = load_save(TAKEN).fight
+    plan = fight.plan()
+    assert [b.actions[0].actor for b in plan.beats] == ["kell", "brann", "ulf"]
+    assert not plan.skipped
+    assert plan.current(fight.resolved[1]) == 3
+    assert fight.ruleset.planner.turn(fight) == "ulf"
+    assert main(["plan", str(TAKEN)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("✓  1") and "kell:turn" in line for line in lines), lines
+    assert not [line for line in lines if "skipped" in line]
+
+
+def test_the_log_never_resolves_a_beat_twice(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`n` through a round in which a unit falls after its turn: each beat resolved once,
+    by its own number."""
+    path = tmp_path / "fight.toml"
+    path.write_text(TAKEN.read_text().split("[[events]]")[0])  # Kell, Brann, Ulf
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        table.resolve_next()  # Kell's turn
+        table.session.append(ev.Damage(round=1, target="kell", amount=12, source="brann"))
+        table.resolve_next()  # Brann's
+        table.resolve_next()  # Ulf's
+        beats = [e.beat for e in table.fight.log if isinstance(e, ev.Resolve)]
+    assert beats == [1, 2, 3]
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert [out.count(f"beat {n} resolved") for n in (1, 2, 3)] == [1, 1, 1], out
+
+
 def first(events: list[Any], kind: type[ev.Event]) -> Any:
     return next(e for e in events if isinstance(e, kind))
 

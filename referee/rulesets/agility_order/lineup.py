@@ -24,23 +24,41 @@ class Lineup:
     slots: tuple[Slot, ...]
     skipped: tuple[dict[str, Any], ...]
     unrolled: tuple[str, ...]  # tied units still waiting for their tie roll (or a reroll)
+    # the units whose turn, once taken, makes this lineup another: who is out of the
+    # fight, and who is tied with no roll to tell them apart (the rest keep their slots)
+    touchy: frozenset[str] = frozenset()
 
 
 NAMED = 3  # a big tie names a few of the others and counts the rest: a why stays readable
 
 
-def lineup(fight: Fight, round_: int, tie_mode: str) -> Lineup:
-    """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says."""
+def taken(fight: Fight, round_: int) -> frozenset[str]:
+    """The units whose turn of `round_` is resolved, while the round is under way."""
+    if round_ != max(fight.round, 1) or round_ > fight.round:
+        return frozenset()
+    return frozenset(key[:-5] for key in fight.resolved.get(round_, ())
+                     if key.endswith(":turn"))
+
+
+def lineup(fight: Fight, round_: int, tie_mode: str,
+           taken: frozenset[str] = frozenset()) -> Lineup:
+    """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says, the
+    turns `taken` (of the round under way) where they were: before the turns to come
+    (`taken_first`)."""
     state = units.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
     present: list[str] = []
     skipped: list[dict[str, Any]] = []
+    out: list[str] = []
     for cid in fight.roster:
-        # who fell or fled is out of the lineup, even after its turn this round: no plan
-        # shows it acting, and it is never asked to roll a tie (AO-1)
+        # who fell or fled before its turn is out of the lineup, listed as skipped; a turn
+        # already taken stays where it was, resolved, whatever happened later (the beats
+        # keep their numbers); neither is asked to roll a tie (AO-1)
         unable = units.no_turn(fight, cid) if live else None
         if unable is not None:
+            out.append(cid)
+        if unable is not None and cid not in taken:
             rule, why = unable
             skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
         else:
@@ -63,14 +81,40 @@ def lineup(fight: Fight, round_: int, tie_mode: str) -> Lineup:
             value = agility(ordered[index])
             run = [c for c in ordered[index:] if agility(c) == value]
             index += len(run)
-            slots += _placed(fight, state, run, value, initiators, unrolled, tie_mode)
+            slots += _placed(fight, state, run, value, initiators, unrolled, tie_mode,
+                             taken)
     if live and not fresh and state.round == round_:
         slots = _delayed(fight, state, slots)
-    return Lineup(tuple(slots), tuple(skipped), tuple(unrolled))
+    touchy = frozenset(out) | _tied(fight, state, present + out, agility) if live \
+        else frozenset()
+    return Lineup(tuple(slots), tuple(skipped), tuple(unrolled), touchy)
+
+
+def _tied(fight: Fight, state: State, cids: list[str], agility: Any) -> frozenset[str]:
+    """The units tied with no roll to tell them apart (a roll missing, or alike), whoever
+    of them has taken its turn: which of them is asked to roll depends on who has."""
+    runs: dict[tuple[bool, int], list[str]] = {}
+    for cid in cids:
+        runs.setdefault((stats.initiator(fight.roster[cid]), agility(cid)), []).append(cid)
+    out: set[str] = set()
+    for run in runs.values():
+        if len(run) > 1 and (any(c not in state.ties for c in run)
+                             or len({state.ties[c] for c in run}) < len(run)):
+            out.update(run)
+    return frozenset(out)
+
+
+def taken_first(found: Lineup, taken: frozenset[str]) -> Lineup:
+    """The turns taken come first, as they were taken: nothing later moves them."""
+    if not taken:
+        return found
+    slots = [s for s in found.slots if s.cid in taken] + [s for s in found.slots
+                                                           if s.cid not in taken]
+    return Lineup(tuple(slots), found.skipped, found.unrolled, found.touchy)
 
 
 def _placed(fight: Fight, state: State, run: list[str], value: int, initiators: bool,
-            unrolled: list[str], mode: str) -> list[Slot]:
+            unrolled: list[str], mode: str, taken: frozenset[str]) -> list[Slot]:
     name = _namer(fight)
     base = (f"initiator: last regardless of Agility (Agility {value:+d})" if initiators
             else f"Agility {value:+d}")
@@ -88,8 +132,19 @@ def _placed(fight: Fight, state: State, run: list[str], value: int, initiators: 
         return [Slot(c, value, rules, (base, f"tied with {others(c)}: players first"))
                 for c in run]
     missing = [c for c in run if c not in state.ties]
+    open_ = [c for c in run if c not in taken]
+    if missing and (len(open_) < 2 or all(c in state.ties for c in open_)):
+        # the units whose turn is taken stay first; among those left nothing is to roll
+        # (as they went: in roster order, the tie not rolled), then the others by roll
+        run = sorted(run, key=lambda c: (c not in taken, () if c in taken else tuple(
+            -v for v in state.ties.get(c, ())), fight.roster_index(c)))
+        return [Slot(c, value, rules, (base, f"tied with {others(c)}: "
+                                             "the turns taken before the tie was rolled "
+                                             "first")) for c in run]
     if missing:
-        unrolled += missing  # a unit that rolled keeps its roll for the battle (AO-1)
+        # a unit that rolled keeps its roll for the battle (AO-1); a unit whose turn is
+        # taken is never asked
+        unrolled += [c for c in missing if c not in taken]
         what = ("the referee has not ordered the tie yet" if mode == "referee"
                 else "the tie is not rolled yet")
         return [Slot(c, value, rules, (base, f"tied with {others(c)}: {what} (roster order)"))
@@ -101,9 +156,9 @@ def _placed(fight: Fight, state: State, run: list[str], value: int, initiators: 
     alike: dict[Any, list[str]] = {}
     for c in run:
         alike.setdefault(state.ties[c], []).append(c)
-    for c in run:
-        same = [o for o in alike[state.ties[c]] if o != c]
-        if same:
+    for c in run:  # a unit whose turn is taken rolls no more, nor does one tied with it
+        same = [o for o in alike[state.ties[c]] if o != c and o not in taken]
+        if same and c not in taken:
             unrolled.append(c)
             why = f"tie broken by {label}: {rolls}; still tied with " + ", ".join(
                 name(o) for o in same) + ": roll again"

@@ -3,7 +3,7 @@ while the log stays the same, and whose turn it is now."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
@@ -17,7 +17,7 @@ from .state import State
 if TYPE_CHECKING:
     from .ruleset import AgilityOrder
 
-KEPT = 64  # lineups kept (by plan revision and round) before the cache starts afresh
+KEPT = 256  # lineups kept (by plan revision and round) before the cache starts afresh
 
 
 class AgilityPlanner(Planner[State]):
@@ -25,15 +25,30 @@ class AgilityPlanner(Planner[State]):
 
     def __init__(self, rs: AgilityOrder) -> None:
         super().__init__(rs)
-        self._lineups: dict[tuple[int, int, int], lu.Lineup] = {}
+        # by (plan revision, round, fight's round): the first lineup made there (its
+        # `touchy`); with the turns taken that change it, the lineup; with every turn
+        # taken and "first", the lineup as planned (`taken_first`)
+        self._lineups: dict[tuple[Any, ...], lu.Lineup] = {}
 
     def lineup(self, fight: Fight, round_: int) -> lu.Lineup:
-        key = (fight.plan_revision, round_, fight.round)
-        found = self._lineups.get(key)
-        if found is None:
-            if len(self._lineups) > KEPT:
-                self._lineups.clear()
-            found = self._lineups[key] = lu.lineup(fight, round_, self.rs.tie_mode)
+        """The round's lineup, kept while the log stays the same. A resolve leaves the plan
+        revision as it was: the turns taken since are put first (`taken_first`), and the
+        lineup is worked out again only when one of them changes it (`Lineup.touchy`)."""
+        taken = lu.taken(fight, round_)
+        base = (fight.plan_revision, round_, fight.round)
+        found = self._lineups.get(base + (taken, "first"))
+        if found is not None:
+            return found
+        if len(self._lineups) > KEPT:
+            self._lineups.clear()
+        made_first = self._lineups.get(base)
+        key = base + (taken & made_first.touchy if made_first is not None else taken,)
+        made = self._lineups.get(key)
+        if made is None:
+            made = lu.lineup(fight, round_, self.rs.tie_mode, key[3])
+            self._lineups.setdefault(base, made)
+            self._lineups[key] = self._lineups[base + (key[3] & made.touchy,)] = made
+        found = self._lineups[base + (taken, "first")] = lu.taken_first(made, taken)
         return found
 
     def plan_round(self, fight: Fight) -> int:
