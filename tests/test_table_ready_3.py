@@ -299,3 +299,44 @@ async def test_a_key_that_does_nothing_now_says_why(tmp_path, monkeypatch):
         shown.clear()
         await pilot.press("ctrl+y")
         assert [text for _, text in shown if "nothing to redo" in text], shown
+
+
+# B23: `?` at 80x24: down goes to the last key, and no description is cut
+
+
+def screen_lines(pilot) -> list[str]:
+    return [strip.text for strip in pilot.app.screen._compositor.render_strips()]
+
+
+def box_text(lines: list[str]) -> str:
+    """What the help box shows, its lines run together (a wrapped line continues)."""
+    bars = str.maketrans("", "", "▀▄▁▂▃▅▆▇▏▕")  # the box's edges and its scrollbar
+    inside = [line.split("█")[1].translate(bars) for line in lines if line.count("█") >= 2]
+    return " ".join(" ".join(inside).split())
+
+
+@pytest.mark.parametrize("name", ["demo.toml", "agility-order.toml"])
+async def test_help_at_80x24_scrolls_to_its_end_and_cuts_no_word(tmp_path, name):
+    from referee.app.help import HelpScreen
+
+    async with app_on(tmp_path, name).run_test(size=SMALL) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        rows = help_screen.rows()
+        seen = box_text(screen_lines(pilot))
+        for _ in range(80):  # ↓ a line at a time, as far as it goes
+            await pilot.press("down")
+        await pilot.pause()
+        box = help_screen.query_one("#help")
+        assert box.max_scroll_y > 0 and box.scroll_y == box.max_scroll_y
+        last = box_text(screen_lines(pilot))
+        assert last.endswith("ctrl+p the command palette: every action by name"), last
+        shown = seen + " " + last
+        for _ in range(80):  # and back up, reading every line on the way
+            await pilot.press("up")
+            await pilot.pause()
+            shown += " " + box_text(screen_lines(pilot))
+        for key, what in rows:
+            assert f"{key} {' '.join(what.split())}" in shown, (key, what)

@@ -45,7 +45,12 @@ HELP_WIDTH = 72  # #help's width in app.tcss
 
 
 class HelpScreen(ModalScreen[None]):
+    """The keys in one scrolling box: the table as tall as its rows (it never scrolls on
+    its own), so ↓ and PgDn go through the box to its last line."""
+
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
+    # as tall as its rows (a DataTable is at most its box's height by default)
+    DEFAULT_CSS = "#help-keys { max-height: 1000; overflow: hidden hidden; }"
 
     def __init__(self, under: Screen) -> None:
         super().__init__()
