@@ -17,7 +17,7 @@ from referee.engine import events as ev
 from referee.engine.errors import OVER, IllegalEvent
 from referee.engine.options import Declaring, acts_of
 from referee.rulesets.agility_order import events as ao
-from referee.session.files import load_save
+from referee.session.files import LoadError, load_save
 from referee.session.store import Session
 from referee.session.table import Table
 from tests.conftest import ROOT
@@ -161,6 +161,66 @@ def test_the_log_never_resolves_a_beat_twice(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert [out.count(f"beat {n} resolved") for n in (1, 2, 3)] == [1, 1, 1], out
+
+
+# -- A5: a hit's damage is what its dice make ----------------------------------------------
+
+DAMAGE = ROOT / "tests" / "broken" / "agility-order" / "ao-11-damage-against-its-dice.toml"
+
+
+@pytest.mark.parametrize("command", ["check", "plan", "replay", "export"])
+def test_a_hit_whose_damage_is_not_its_dice_is_refused_by_every_command(
+        command: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    typed = DAMAGE.relative_to(ROOT).as_posix()
+    assert main([command, typed, *(["--markdown"] if command == "export" else [])]) == 1
+    err = capsys.readouterr().err
+    assert f"{typed}:87: events[3].amount: 9 disagrees with its dice: 1d8 4 make 4 " \
+           "(AO-11)" in err
+
+
+def test_a_hit_whose_damage_is_not_its_dice_never_opens_in_the_app(tmp_path: Path) -> None:
+    """`play` opens a save through the session, which reads it as `check` does."""
+    path = tmp_path / "fight.toml"
+    shutil.copyfile(DAMAGE, path)
+    with pytest.raises(LoadError, match="9 disagrees with its dice"):
+        Session.open(path)
+
+
+@pytest.mark.parametrize(("amount", "refused"), [(9, True), (5, True), (4, False), (2, False)])
+def test_an_older_hit_that_names_no_reductions_is_held_to_the_most_its_dice_make(
+        tmp_path: Path, amount: int, refused: bool) -> None:
+    """A save written before attacks named their reductions beyond armour: the damage may
+    be less than the dice make (a reduction the referee gave), never more."""
+    path = tmp_path / "old.toml"
+    path.write_text(DAMAGE.read_text().replace("reduce = 0\n", "").replace(
+        "amount = 9", f"amount = {amount}"))
+    if refused:
+        with pytest.raises(LoadError, match=f"{amount} disagrees with its dice: 1d8 4 "
+                                               "make at most 4 \\(AO-11\\)"):
+            load_save(path)
+    else:
+        assert load_save(path).fight.status["ulf"].hp == 12 - amount
+
+
+def test_an_attack_names_its_reductions_and_its_damage_is_held_to_them(tmp_path: Path,
+                                                                       ) -> None:
+    path = tmp_path / "fight.toml"
+    path.write_text(SMALL)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        made = table.command("attack", "kell", {"target": "brann", "d20": "20", "chain": "1",
+                                                "damage": "5", "reduce": "2"})
+    hit, damage = first(made, ao.Attack), first(made, ev.Damage)
+    assert hit.reduce == 2 and hit.crit == 1 and damage.amount == 5 * 2 - 2
+    text = path.read_text()
+    assert load_save(path).fight.log[-1] == made[-1]
+    assert f'"amount" = {damage.amount}' in text
+    path.write_text(text.replace(f'"amount" = {damage.amount}', '"amount" = 10'))
+    with pytest.raises(LoadError, match="10 disagrees with its dice: 1d8 5, ×2, −2 "
+                                           "armour/reductions make 8 \\(AO-11\\)"):
+        load_save(path)
 
 
 def first(events: list[Any], kind: type[ev.Event]) -> Any:

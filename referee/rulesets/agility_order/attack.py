@@ -166,7 +166,8 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
                          needed=needed, hit=hit, crit=crit, fumble=fumble, free=free,
                          granted=granted, zone=zone, aim=aim, extra=extra,
                          chain=tuple(value for _, value in links), sneak=sneak,
-                         flank=flank, note=str(values.get("note") or "").strip() or None))
+                         flank=flank, reduce=int(values.get("reduce") or 0) if hit else None,
+                         note=str(values.get("note") or "").strip() or None))
     if fumble >= 3 and zone:
         out.append(ev.Death(round=round_, target=actor,
                             cause=f"tragedy: {victim.name} kills {name} outright (AO-9)"))

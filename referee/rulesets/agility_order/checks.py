@@ -99,6 +99,53 @@ def chain(e: ao.Attack, chain_dice: tuple[int, ...]) -> None:
                            f"({'AO-8' if kind == 'critical' else 'AO-9'})", (field,))
 
 
+# -- an attack's damage (AO-11) ----------------------------------------------------------
+
+
+def attack_damage(fight: Fight, e: ev.Damage, fatal_bonus: int) -> None:
+    """The damage of the attack that just hit is what its dice make (attack.damage): the
+    weapon's roll, Strength (melee, not the extra attack), the +1s bought, the sneak dice,
+    doubled by a critical (twice by a super), less armour and the reductions the attack
+    names, plus a fatal wound's bonus on a 4. An older save that names no reductions is
+    held to the most its dice make."""
+    at = next((n for n in range(len(fight.events) - 1, -1, -1)
+               if isinstance(fight.events[n], ao.Attack)), None)
+    if at is None:
+        return
+    hit = fight.events[at]
+    assert isinstance(hit, ao.Attack)
+    rolls = [x for x in fight.events[at + 1:] if isinstance(x, ev.Roll)]
+    main = next((r for r in rolls if (r.purpose or "").startswith("damage to")), None)
+    if main is None:
+        return  # damage typed alone, with no roll logged: nothing to hold it to
+    attacker, victim = fight.roster[hit.actor], fight.roster[hit.target]
+    weapon = attacker.weapon(hit.weapon) if hit.weapon else None
+    total, parts = main.total, [f"{main.expr} {main.total}"]
+    melee = not stats.ranged(weapon)
+    strength = units.strength_now(fight, hit.actor) if melee and not hit.extra else 0
+    plus = units.bought(fight, hit.actor)[1] if melee else 0
+    sneak = sum(r.total for r in rolls if (r.purpose or "").startswith("sneak damage"))
+    for value, words in ((strength, f"Strength {strength:+d}"), (plus, f"+{plus} bought"),
+                         (sneak, f"sneak {sneak}")):
+        if value:
+            total += value
+            parts.append(words)
+    multiplier = 2 ** min(hit.crit, 2) if hit.crit else 1
+    gross = max(total, 0) * multiplier
+    fatal = fatal_bonus if any(r.total == 4 for r in rolls
+                               if (r.purpose or "").startswith("fatal wound")) else 0
+    off = stats.armor(victim) + (hit.reduce or 0)
+    made = max(gross - off, 0) + fatal
+    text = " + ".join(parts) + (f", ×{multiplier}" if multiplier > 1 else "") + (
+        f", −{off} armour/reductions" if off else "") + (f", fatal +{fatal}" if fatal else "")
+    if hit.reduce is None and e.amount > made:
+        raise IllegalEvent(f"{e.amount} disagrees with its dice: {text} make at most "
+                           f"{made} (AO-11)", ("amount",))
+    if hit.reduce is not None and e.amount != made:
+        raise IllegalEvent(f"{e.amount} disagrees with its dice: {text} make {made} "
+                           "(AO-11)", ("amount",))
+
+
 # -- tie rolls (AO-1) --------------------------------------------------------------------
 
 

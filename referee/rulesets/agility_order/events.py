@@ -68,6 +68,7 @@ class Attack(ev.Event):
     chain: tuple[int, ...] = f("ints", ())  # AO-8, AO-9: the chain's dice, die by die
     sneak: bool | None = f("bool")  # AO-12: undetected: the target is flat-footed
     flank: bool | None = f("bool")  # AO-7: from behind, +1 to hit
+    reduce: int | None = f("int0")  # AO-11: reductions beyond armour, on a hit
     note: str | None = f("str")  # the referee's words on it (issue 24: a note field)
 
 

@@ -57,6 +57,9 @@ class AgilitySchema(RosterSchema[State]):
                          extra=event.extra, granted=event.granted, round_=event.round)
         elif isinstance(event, ev.Roll):
             checks.roll_total(event)
+        elif isinstance(event, ev.Damage) and event.source is not None and \
+                self.state(fight).pending == f"{event.source}>{event.target}":
+            checks.attack_damage(fight, event, rs.fatal_bonus)  # the attack's own damage
         elif isinstance(event, ao.Wound):
             self._check_wound(fight, event)
         elif isinstance(event, ao.Heal) and event.wound is not None:
