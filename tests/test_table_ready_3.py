@@ -340,3 +340,46 @@ async def test_help_at_80x24_scrolls_to_its_end_and_cuts_no_word(tmp_path, name)
             shown += " " + box_text(screen_lines(pilot))
         for key, what in rows:
             assert f"{key} {' '.join(what.split())}" in shown, (key, what)
+
+
+async def test_a_resolved_beat_with_one_who_could_not_act_is_ticked(tmp_path):
+    """A8: the beat's actions were recorded and resolved; the goblin who fell before it
+    never acted (skipped): the beat is done, before and after E."""
+    async with app_on(tmp_path).run_test(size=LARGE) as pilot:
+        table = pilot.app.table
+        table.declare("brann", "G", weapon="long sword", target="gob1")
+        table.declare("gob1", "G", target="brann")
+        table.declare("gob2", "G", target="brann")
+        table.enter_initiative({"party": 5, "goblins": 2})
+        table.damage("gob1", 7, source="brann")  # falls before the goblins' beat
+        table.resolve_next()
+        redraw(pilot)
+        await pilot.pause()
+        assert table.acting() == ["gob1", "gob2"] and table.current_beat() == 2
+        await pilot.press("h")
+        assert field(pilot, "by").value == "gob2"  # gob1 cannot act: gob2 is next
+        field(pilot, "amount").value = "1"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        rows = plan_rows(pilot)
+        assert next(r for r in rows if r[1] == "2")[0] == "✓", rows
+        await pilot.press("r")  # the next round: its beat 2 is never reached
+        await pilot.pause()
+        table.declare("gob2", "G", target="brann")
+        table.declare("brann", "G", weapon="long sword", target="gob2")
+        table.enter_initiative({"party": 2, "goblins": 5})
+        redraw(pilot)
+        await pilot.press("h")
+        assert field(pilot, "by").value == "gob2"
+        field(pilot, "amount").value = "1"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("E")
+        field(pilot, "sure").value = True
+        await pilot.press("enter")
+        await pilot.pause()
+        rows = plan_rows(pilot)
+        assert next(r for r in rows if r[1] == "1")[0] == "✓", rows
+        assert next(r for r in rows if r[1] == "2")[0] == "", rows  # never reached
