@@ -133,14 +133,14 @@ def why_of(fight: Fight) -> str:
 def test_a_charge_indoors_doubles_the_rate() -> None:
     fight = fight_of("di-12-charge-distance-indoors")
     assert labels(fight) == [["zed:D", "gob2:E"]]
-    assert 'closes 3" charging indoors at 12" a round (twice 6"): 3 segment(s)' in why_of(fight)
+    assert 'closes 3" charging indoors at 12" a round (twice 6"): 3 segments' in why_of(fight)
 
 
 def test_a_charge_outdoors_adds_a_third() -> None:
     fight = fight_of("di-12-charge-distance-outdoors")
     assert fight.encounter.stats == {"indoors": False}
     assert labels(fight) == [["zed:D"], ["gob2:E"]]
-    assert "outdoors at 8\" a round" in why_of(fight) and "4 segment(s)" in why_of(fight)
+    assert "outdoors at 8\" a round" in why_of(fight) and "4 segments" in why_of(fight)
 
 
 def test_the_declaration_says_outdoors_over_the_encounter() -> None:

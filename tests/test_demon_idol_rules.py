@@ -510,7 +510,7 @@ def test_the_log_says_the_segments_to_close_the_plan_reckons():
     assert "?" not in told
     assert told.endswith('charging indoors at 12" a round (twice 6") over 3": 3 segments to '
                          "close")
-    assert any("3 segment(s) to close" in why for b in fight.plan().beats for why in b.why)
+    assert any("3 segments to close" in why for b in fight.plan().beats for why in b.why)
     typed = fight_from("di-12-closing-wins-over-distance.toml")
     charge = next(d for _, d in typed.declared(1) if d.charge)
     assert typed.ruleset.tracker.tell(typed, charge).endswith(", charging: 2 segments to close")

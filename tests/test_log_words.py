@@ -60,3 +60,9 @@ def test_the_count_up_demos_wolves_bite() -> None:
     fight = load_save(ROOT / "saves" / "count-up.toml").fight
     wolves = [c for c in fight.roster.values() if c.side == "wolves"]
     assert wolves and all(w.weapons[0].name == "bite" for w in wolves)
+
+
+def test_segments_are_counted_in_words() -> None:
+    from referee.rulesets.demon_idol.wording import segments
+
+    assert (segments(1), segments(3)) == ("1 segment", "3 segments")

@@ -18,6 +18,7 @@ from . import events as di
 from . import stats
 from .board import ready, repeats
 from .state import state_of
+from .wording import segments as counted
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -124,8 +125,7 @@ def closing(fight: Fight, decl: di.Declare, actor: Combatant) -> tuple[int, str]
         return 1, ""
     speed, how = pace(fight, decl, rate)
     segments = max(1, ceil(Fraction(decl.distance) * 10 / speed))
-    return segments, (f'{actor.id} closes {decl.distance:g}" {how}: {segments} '
-                      "segment(s)")
+    return segments, f'{actor.id} closes {decl.distance:g}" {how}: {counted(segments)}'
 
 
 def moved(ruleset: DemonIdol, fight: Fight, item: Item) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from . import book, stats
 from .items import Item
 from .pairwise import Pairwise
-from .wording import delayed, timed
+from .wording import delayed, segments, timed
 
 if TYPE_CHECKING:
     from referee.engine.plan import Beat
@@ -38,7 +38,7 @@ class ChargeRules(Pairwise):
         time, what = d.cast_time(), "casting" if d.decl.spell else "usage"
         how, sign = self.compare(time, closing)
         raw = self.compare(d.base_time(), closing - charge.delay)[0]
-        why = f"E-vs-D: {what} time {timed(d)} {sign} {closing} segment(s) to close"
+        why = f"E-vs-D: {what} time {timed(d)} {sign} {segments(closing)} to close"
         self.board.place([d], charge, how, "DI-9", f"{why} ({how_far})" if how_far else why,
                          delayed(raw, how))
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .items import Item, by_place, factor_of
-from .wording import possessive
+from .wording import possessive, segments
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
@@ -100,7 +100,7 @@ class Layout:
 
     @staticmethod
     def delay_rank_note(item: Item, letter: str) -> str:
-        return f"declared {item.delay} segment(s) late, after its side's undelayed {letter}"
+        return f"declared {segments(item.delay)} late, after its side's undelayed {letter}"
 
     def step_reason(self, number: int, group: list[str], letter: str) -> tuple[str, str]:
         die = self.dice[group[0]]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from referee.engine.plan import Beat
 
 from .items import Item, by_place
+from .wording import segments
 
 if TYPE_CHECKING:
     from .ruleset import DemonIdol
@@ -46,7 +47,7 @@ def surprise_note(item: Item, left: int) -> str:
     if item.role in ("strike", "set") or (item.role == "discharge" and not item.casting):
         return f"{item.actor.id}: a whole attack routine in this segment" if item.first else ""
     if item.casting and item.cast_time() > left:
-        return (f"{item.actor.id}: {item.cast_time()} segment(s) to cast, {left} left: "
+        return (f"{item.actor.id}: {segments(item.cast_time())} to cast, {left} left: "
                 "starts now, completes after surprise")
     if item.role == "move":
         return f"{item.actor.id}: moves a tenth of its movement rate"

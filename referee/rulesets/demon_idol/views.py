@@ -11,6 +11,7 @@ from referee.engine.fight import Fight
 from . import book, stats, volleys
 from . import events as di
 from .state import state_of
+from .wording import segments
 
 if TYPE_CHECKING:
     from .ruleset import DemonIdol
@@ -44,7 +45,7 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
         return f"{over} — {RECOVERY}"
     if isinstance(event, di.Surprise):
         return (f"surprise: {', '.join(side_or_name(fight, i) for i in event.surprised)} "
-                "surprised" + (f", {event.segments} surprise segment(s)"
+                "surprised" + (f", {segments(event.segments)} of surprise"
                                if event.segments else ""))
     return None
 
@@ -69,7 +70,7 @@ def tell_declare(fight: Fight, e: di.Declare) -> str:
     if e.prepared:
         text += f", prepared: {e.trigger or 'on a trigger'}"
     if e.delay:
-        text += f", {e.delay} segment(s) of declaration delay"
+        text += f", {segments(e.delay)} of declaration delay"
     if e.segment:
         text += f", in surprise segment {e.segment}"
     if e.note:

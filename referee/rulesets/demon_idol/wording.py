@@ -9,6 +9,10 @@ if TYPE_CHECKING:
     from .items import Item
 
 
+def segments(count: int) -> str:
+    return f"{count} segment" if count == 1 else f"{count} segments"
+
+
 def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
