@@ -382,6 +382,8 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
         parser.error(f"argument COMMAND: invalid choice: {word!r} (choose from {choices}; "
                      f"an act of a save's ruleset takes the save: referee {word} SAVE)")
     args = parser.parse_args(argv)
+    if getattr(args, "seed", None) is None:  # `referee --seed N play NEW` as `play --seed N`
+        args.seed = args.top_seed
     return args, None if args.command is None else CORE[args.command].run
 
 
@@ -440,9 +442,9 @@ def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
                                      usage="%(prog)s [-h] [--seed N] [COMMAND ...]",
                                      description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=formatter(), allow_abbrev=False)
-    parser.add_argument("--seed", type=whole, metavar="N",
-                        help="with no command: the fresh demo's seed, on purpose (default: "
-                             "a fresh one of its own)")
+    parser.add_argument("--seed", dest="top_seed", type=whole, metavar="N",
+                        help="the seed of a new save's dice, on purpose (default: a fresh "
+                             "one of its own); with no command, the fresh demo's")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                                        prog="referee")
     for name, command in CORE.items():

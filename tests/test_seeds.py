@@ -110,3 +110,10 @@ def test_bare_referee_takes_a_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.chdir(tmp_path)
     assert main(["--seed", "77"]) == 0
     assert load_save(no_app[0]).encounter.seed == 77
+
+
+def test_the_seed_before_the_command_sets_a_new_saves(tmp_path: Path,
+                                                       no_app: list[Path]) -> None:
+    save = tmp_path / "early.toml"
+    assert main(["--seed", "78", "play", str(save)]) == 0
+    assert load_save(save).encounter.seed == 78
