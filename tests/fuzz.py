@@ -335,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     found = fuzz(args.count, args.seed, args.findings, max(1, args.workers))
     for finding in found:
         print(json.dumps(finding))
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # any one worker
+    print(f"fuzz: the largest worker process reached {peak:.0f} MB")
     print(f"fuzz: {args.count} files (seed {args.seed}), {len(sources())} saves and "
           f"{len(other_sources())} catalogues, parties and rulesets, {len(COMMANDS)} commands "
           f"a save (sanctum {len(COMMANDS) + len(SANCTUM)}), "

@@ -154,7 +154,8 @@ def test_the_scan_of_a_file_sees_every_way_toml_writes_a_control():
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(st.one_of(st.sampled_from(["\\", "\x1b", "\x9b", "\u202e", "\x7f", "\r",
                                                 "\b", "\x0c", "u", "e", "x", "0", "9", "b"]),
-                              st.characters())), style=st.integers(0, 2))
+                              st.characters(exclude_categories=["Cs"]))),
+       style=st.integers(0, 2))
 def test_the_scan_never_misses_a_control_a_parsed_string_holds(text, style):
     source = f"a = {toml_string(text, style)}"
     if BAD.search(text):
