@@ -771,6 +771,10 @@ def test_the_form_takes_each_routines_timing_and_the_log_and_tracker_show_them_a
      "expected one of first, normal, last"),
     ([{"weapon": "dagger", "timing": "first", "initiative": "haste"}],
      ("routines", 0, "timing"), "its own initiative or its timing, not both"),
+    ([{"weapon": "dagger", "timing": ["first"]}], ("routines", 0, "timing"),
+     "expected one of first, normal, last, found ['first']"),
+    ([{"weapon": "dagger", "initiative": {"a": 1}}], ("routines", 0, "initiative"),
+     "expected one of"),
 ])
 def test_a_bad_timing_is_refused_with_its_field(routines, path, why):
     fight = timed_fight()

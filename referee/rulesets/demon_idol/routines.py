@@ -81,11 +81,11 @@ def check_one(routine: dict[str, Any], actor: Combatant, path: tuple[Any, ...]) 
         raise IllegalDeclaration(f"{actor.id} has no weapon {name!r} (weapons: {known})",
                                  path + ("weapon",))
     word = routine.get("initiative")
-    if word is not None and word not in INITIATIVE:
+    if word is not None and (not isinstance(word, str) or word not in INITIATIVE):
         raise IllegalDeclaration(f"expected one of {', '.join(INITIATIVE)}, found {word!r}",
                                  path + ("initiative",))
     timing = routine.get("timing")
-    if timing is not None and timing not in TIMING:
+    if timing is not None and (not isinstance(timing, str) or timing not in TIMING):
         raise IllegalDeclaration(f"expected one of {', '.join(TIMING)}, found {timing!r}",
                                  path + ("timing",))
     if timing is not None and word is not None:
