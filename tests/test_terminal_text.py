@@ -295,3 +295,21 @@ async def test_a_form_refuses_a_pasted_control_character(tmp_path):
         assert app.screen is form  # kept open, the reason under the field
         assert "a control character (\u241b) is not allowed" in form.fault()
     assert save.read_bytes() == before
+
+
+async def test_a_save_named_with_a_control_is_replayed_with_its_name_shown(tmp_path):
+    from referee.app.app import RefereeApp
+    from referee.app.replay import ReplayScreen
+    from tests.test_players_view import svg_text
+
+    demo = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", demo)
+    hostile = tmp_path / "x\x1b]0;PWNED\x07.toml"
+    shutil.copyfile(demo, hostile)
+    app = RefereeApp(demo, tmp_path, random.Random(3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = ReplayScreen(load_save(hostile))
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert "PWNED" in screen.sub_title and BAD.search(screen.sub_title) is None
+        assert BAD.search(svg_text(app.export_screenshot())) is None

@@ -23,6 +23,7 @@ from referee.engine.errors import OVER as OVER_WORDS
 from referee.engine.options import Declaring, Rolling, heal_fields, join_fields
 from referee.engine.plan import Plan
 from referee.engine.specs import Act, Field, Form
+from referee.engine.text import shown as safe
 from referee.session import view
 from referee.session.replay import chronicle_lines
 from referee.session.store import SaveError
@@ -204,10 +205,10 @@ class CombatScreen(Screen[None]):
         table = self.table
         plan = self.plan()
         shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
-        self.query_one(StatusLine).show(shown.status, table.session.path.name)
+        self.query_one(StatusLine).show(shown.status, safe(table.session.path.name))
         self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
-        self.sub_title = str(table.session.path)
+        self.sub_title = safe(str(table.session.path))
         self.query_one(KeyLine).show(self.footer())
 
     def cursor_moved(self) -> None:

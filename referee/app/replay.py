@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from referee.engine import Fight, RefereeError
+from referee.engine.text import shown as safe
 from referee.session import view
 from referee.session.files import Save
 from referee.session.replay import chronicle
@@ -71,7 +72,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(Tracker).show(fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.query_one(LogView).show_all(self.lines[: self.at])
-        self.sub_title = f"{self.path.name}: after event {self.at} of {total}"
+        self.sub_title = f"{safe(self.path.name)}: after event {self.at} of {total}"
 
     def action_step(self, by: int) -> None:
         self.at = max(0, min(len(self.fight.log), self.at + by))
