@@ -66,3 +66,21 @@ def test_segments_are_counted_in_words() -> None:
     from referee.rulesets.demon_idol.wording import segments
 
     assert (segments(1), segments(3)) == ("1 segment", "3 segments")
+
+
+def test_counted_says_one_or_many() -> None:
+    from referee.engine.words import counted
+
+    assert [counted(n, "shot") for n in (0, 1, 2)] == ["0 shots", "1 shot", "2 shots"]
+    assert counted(3, "action") == "3 actions" and counted(1, "wound") == "1 wound"
+
+
+def test_no_message_says_a_word_with_an_s_in_brackets() -> None:
+    import ast
+    import re
+
+    found = [f"{path}:{node.lineno}" for path in (ROOT / "referee").rglob("*.py")
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and re.search(r"[a-z]\(s\)", node.value)]
+    assert found == []

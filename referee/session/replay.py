@@ -30,6 +30,7 @@ from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.plan import Plan
 from referee.engine.record import field, record
+from referee.engine.words import counted
 
 from .files import Save, paused_gc
 
@@ -324,14 +325,10 @@ def tell_redo(fight: Fight, e: ev.Event) -> str:
     return f"redo: brings back {span}"
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def tell_condition(fight: Fight, e: ev.Condition) -> str:
     if not e.on:
         return f"{name(fight, e.target)} is no longer {e.name}"
-    time_left = f" for {plural(e.duration, 'round')}" if e.duration else ""
+    time_left = f" for {counted(e.duration, 'round')}" if e.duration else ""
     return f"{name(fight, e.target)} is {e.name}{time_left}"
 
 

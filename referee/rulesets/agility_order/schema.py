@@ -10,6 +10,7 @@ from referee.engine.errors import OVER, IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
+from referee.engine.words import counted
 
 from . import checks, stats, turns, units
 from . import events as ao
@@ -65,7 +66,7 @@ class AgilitySchema(RosterSchema[State]):
         elif isinstance(event, ao.Heal) and event.wound is not None:
             had = len(self.state(fight).wounds.get(event.target, ()))
             if event.wound > had:
-                raise IllegalEvent(f"{event.target} has {had} wound(s), not a wound "
+                raise IllegalEvent(f"{event.target} has {counted(had, 'wound')}, not a wound "
                                    f"{event.wound} to remove", ("wound",))
         elif isinstance(event, ev.Join) and event.combatant is not None:
             checks.join(fight, event)

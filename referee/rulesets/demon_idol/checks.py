@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, Roll
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
+from referee.engine.words import counted
 
 from . import discharge, routines, stats
 from . import events as di
@@ -83,7 +84,7 @@ def check_shots(fight: Fight, d: di.Declare) -> None:
                                  "weapon named", ("shots",))
     if len(d.shots) > stats.rate(weapon):
         raise IllegalDeclaration(f"shots: {len(d.shots)} targets for {weapon.name}'s "
-                                 f"{stats.rate(weapon)} shot(s) a round", ("shots",))
+                                 f"{counted(stats.rate(weapon), 'shot')} a round", ("shots",))
     for index, target in enumerate(d.shots):
         if target not in fight.roster:
             raise IllegalDeclaration(f"unknown combatant {target!r}", ("shots", index))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, cast
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.words import counted
 
 from . import book, ending, stats
 from . import events as di
@@ -168,7 +169,7 @@ def _build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
     over = ending.over(fight, round_)  # DI-20: nothing is left to roll or to wait for
     if items and round_ not in fight.initiatives:
         if not over:
-            plan.notes.append(f"round {round_}: {len(items)} action(s) declared; roll "
+            plan.notes.append(f"round {round_}: {counted(len(items), 'action')} declared; roll "
                               "initiative to order them (DI-2)")
     elif items:
         items, reloading, firing = book.slow_shots(ruleset, fight, round_, items)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.engine.words import counted
+
 if TYPE_CHECKING:
     from .items import Item
 
 
 def segments(count: int) -> str:
-    return f"{count} segment" if count == 1 else f"{count} segments"
+    return counted(count, "segment")
 
 
 def possessive(name: str) -> str:
