@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from textual import getters
 
     from .app import RefereeApp
+    from .forms import Follow, Followed
 
 # Keys every ruleset has; the ruleset's declaration keys and commands are added per fight.
 BINDINGS: list[BindingType] = [
@@ -279,13 +280,12 @@ class CombatScreen(Screen[None]):
 
     def ask(self, spec: Form, done: Callable[[dict[str, Any]], object],
             clock: DeclarationClock | None = None, running: bool = True,
-            follow: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = None,
-            ) -> None:
+            follow: Follow | None = None) -> None:
         """Open a form; Enter gives `done` its values while the form is still open: a
         Refused from it keeps the form open, with the message beside the field at fault
         and everything typed (a cancelled form does nothing). A declaration `clock` runs
-        from the start if `running`; `follow` gives the title and defaults a changed
-        choice brings."""
+        from the start if `running`; `follow` gives what a changed field brings (the
+        title, defaults, the other fields' values)."""
         module = forms()
         module.open_form(self.app, module.form_screen(spec, clock, done, running, follow),
                          ignore)
@@ -354,6 +354,10 @@ class CombatScreen(Screen[None]):
         spec = table.declare_form(actor, action)
         clock = DeclarationClock(self.app.clock, spec.clock.every) if spec.clock else None
 
+        def follow(values: dict[str, Any], changed: str) -> Followed:
+            return forms().Followed(values=table.declare_follow(actor, action, values,
+                                                                changed))
+
         def done(values: dict[str, Any]) -> None:
             self.apply(table.declare, actor, action, then=then, **forms().clean(values))
             following = table.next_undeclared(actor)
@@ -362,7 +366,7 @@ class CombatScreen(Screen[None]):
             else:
                 self.point_at_work()
 
-        self.ask(spec, done, clock, running=self.run_by_players(actor))
+        self.ask(spec, done, clock, running=self.run_by_players(actor), follow=follow)
 
     def run_by_players(self, actor: str) -> bool:
         """The clock runs for a player's declaration; the referee's own monsters need no
@@ -450,9 +454,10 @@ class CombatScreen(Screen[None]):
     def action_hit(self) -> None:
         source = self.attacker()
         table = self.table
-        fields = (Field("amount", "damage", default=table.damage_default(source),
+        aimed = table.aim(source)
+        fields = (Field("amount", "damage", default=table.damage_default(source, aimed),
                         required=True, help="dice to roll (2d6+1), or a number from real dice"),
-                  self.target_field(self.table.aim(source)), self.by_field(source),
+                  self.target_field(aimed), self.by_field(source),
                   ) + table.fight.ruleset.damage.damage_fields(table.fight) + (
                   Field("anyway", "record anyway", "bool", False,
                         help="though the attacker cannot act"),)
@@ -460,9 +465,13 @@ class CombatScreen(Screen[None]):
         def title(by: str | None) -> str:
             return f"{table.name(by)} hits: damage" if by else "A hit: damage"
 
-        def follow(values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-            by = values.get("by")  # another attacker: its weapon's damage, its target
-            return title(by), {"amount": table.damage_default(by), "target": table.aim(by)}
+        def follow(values: dict[str, Any], changed: str) -> Followed:
+            if changed not in ("by", "target"):  # damage typed: nothing follows it
+                return forms().Followed()
+            by = values.get("by")  # another attacker: its target, its weapon's damage at
+            target = values.get("target")  # the target (a large one: its large figure)
+            return forms().Followed(title(by), {"amount": table.damage_default(by, target),
+                                                "target": table.aim(by)})
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))
@@ -491,9 +500,12 @@ class CombatScreen(Screen[None]):
                   Field("anyway", "record anyway", "bool", False))
         table = self.table
 
-        def follow(values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        def follow(values: dict[str, Any], changed: str) -> Followed:
+            if changed != "by":
+                return forms().Followed()
             by = values.get("by")
-            return f"{table.name(by)} misses" if by else "Who misses?", {"target": table.aim(by)}
+            return forms().Followed(f"{table.name(by)} misses" if by else "Who misses?",
+                                    {"target": table.aim(by)})
 
         def done(values: dict[str, Any]) -> None:
             self.check_able(values["by"], bool(values.get("anyway")))

@@ -9,8 +9,8 @@ the message beside the field at fault, everything as typed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from rich.markup import escape
 from textual import events
@@ -43,9 +43,22 @@ class FieldError(ValueError):
 
 
 Apply = Callable[[dict[str, Any]], object]
-# A form whose title and defaults follow a choice (a hit's "by"): given the choices as they
-# stand, the title and the defaults of the fields that follow them.
-Follow = Callable[[dict[str, Any]], tuple[str, dict[str, Any]]]
+
+
+class Followed(NamedTuple):
+    """What a changed field brings: the form's title (None: it keeps its own), defaults
+    for the fields the referee has not changed (a hit by another attacker: its weapon's
+    damage), and values for fields whatever they hold (a D's spell picked blanks the
+    weapon the referee had picked)."""
+
+    title: str | None = None
+    defaults: Mapping[str, Any] = {}
+    values: Mapping[str, Any] = {}
+
+
+# A form whose fields follow one another: given the fields as they stand (unchecked: a
+# choice's value, a box's text) and the name of the one that changed, what follows.
+Follow = Callable[[dict[str, Any], str], Followed]
 
 
 class FormScreen(ModalScreen[dict[str, Any] | None]):
@@ -68,6 +81,7 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         # what each field was last given by the form itself: one the referee changed is
         # theirs, never given a new default
         self.given: dict[str, Any] = {f.name: f.default for f in spec.fields}
+        self.seen: dict[str, Any] = {}  # the fields as `follow` last saw them
 
     def compose(self) -> ComposeResult:
         # as wide as the longest label (within bounds): one never runs into its value
@@ -94,6 +108,7 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
         if start is not None:
             # at once, not after a refresh: a key typed as the form opens goes to the field
             self.set_focus(self.query_one(f"#f-{start}"))
+        self.seen = self.raw()
 
     def on_key(self, event: events.Key) -> None:
         """A character typed before the first field had the focus reached the form itself
@@ -103,31 +118,58 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
             self.focused.post_message(events.Key(event.key, event.character))
 
     def on_choice_changed(self) -> None:
-        """A choice changed: the title, and the fields the referee has not changed, follow
-        it (a hit by another attacker: its name, its weapon's damage, its target)."""
-        if self.follow is None:
+        self.refollow()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refollow()
+
+    def refollow(self) -> None:
+        """A field changed: what follows it follows (a hit by another attacker: the
+        title, its weapon's damage, its target; a D's spell picked: the weapon blanks),
+        and what follows that in turn, until nothing more changes."""
+        if self.follow is None or not self.seen:  # not yet open: nothing changed yet
             return
-        title, defaults = self.follow(self.raw())
-        self.query_one("#form-title", Label).update(title)
-        for name, value in defaults.items():
-            found = self.query(f"#f-{name}")
-            if not found or name not in self.given:
-                continue
-            box = found.first()
-            now = box.value if isinstance(box, (Choice, Input)) else None
-            if isinstance(box, Input):
-                given = "" if self.given[name] is None else str(self.given[name])
-                if now != given:
-                    continue
-                box.value = "" if value is None else str(value)
-            elif isinstance(box, Choice):
-                if now != self.given[name]:
-                    continue
-                try:
-                    box.value = value
-                except ValueError:  # not one of its options: it keeps its own
-                    continue
-            self.given[name] = value
+        for _ in range(len(self.spec.fields) + 1):  # a bound: each pass settles a field
+            now = self.raw()
+            changed = [name for name, value in now.items() if value != self.seen.get(name)]
+            self.seen = now
+            if not changed:
+                return
+            for name in changed:
+                self.show_followed(self.follow(self.raw(), name))
+
+    def show_followed(self, followed: Followed) -> None:
+        if followed.title is not None:
+            self.query_one("#form-title", Label).update(followed.title)
+        for name, value in followed.values.items():
+            self.put(name, value)
+        for name, value in followed.defaults.items():
+            if name in self.given and self.untouched(name):
+                self.put(name, value)
+
+    def untouched(self, name: str) -> bool:
+        """Whether field `name` holds what the form itself last gave it."""
+        found = self.query(f"#f-{name}")
+        box = found.first() if found else None
+        given = self.given.get(name)
+        if isinstance(box, Input):
+            return box.value == ("" if given is None else str(given))
+        return isinstance(box, Choice) and box.value == given
+
+    def put(self, name: str, value: Any) -> None:
+        """Field `name` shows `value` (a choice without that option keeps its own)."""
+        found = self.query(f"#f-{name}")
+        box = found.first() if found else None
+        if isinstance(box, Input):
+            box.value = "" if value is None else str(value)
+        elif isinstance(box, Choice):
+            try:
+                box.value = value
+            except ValueError:  # not one of its options
+                return
+        else:
+            return
+        self.given[name] = value
 
     def raw(self) -> dict[str, Any]:
         """Each field's value as it stands, unchecked (a choice's value, a box's text)."""
@@ -270,8 +312,8 @@ class ClockForm(FormScreen):
     BINDINGS = [Binding("ctrl+t", "clock", "Clock on/off")]
 
     def __init__(self, spec: Form, clock: DeclarationClock, apply: Apply | None = None,
-                 running: bool = True) -> None:
-        super().__init__(spec, apply)
+                 running: bool = True, follow: Follow | None = None) -> None:
+        super().__init__(spec, apply, follow)
         self.clock = clock
         self.running = running  # off for a side the referee runs: ctrl+t starts it
         self.touched = not running
@@ -348,7 +390,7 @@ def form_screen(spec: Form, clock: DeclarationClock | None = None,
                 apply: Apply | None = None, running: bool = True,
                 follow: Follow | None = None) -> FormScreen:
     if spec.clock and clock is not None:
-        return ClockForm(spec, clock, apply, running)
+        return ClockForm(spec, clock, apply, running, follow)
     return FormScreen(spec, apply, follow)
 
 

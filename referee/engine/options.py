@@ -133,6 +133,13 @@ class Declaring(Role[S], ABC):
         kind = self.kind(action)
         return prefill(fight, actor, action, missile=False, needs=kind.fields if kind else ())
 
+    def follow(self, fight: Fight, actor: str, action: str, values: Mapping[str, Any],
+               changed: str) -> dict[str, Any]:
+        """The declaration form's other fields a change to field `changed` sets, with
+        their new values, whatever they hold (demon-idol's D: the spell picked blanks
+        the weapon); `values` are the fields as they stand, unchecked. None by default."""
+        return {}
+
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
         target = values.get("target")

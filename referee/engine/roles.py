@@ -243,8 +243,10 @@ class Damage(Role[S]):
     """The damage form: what it offers, what more it asks, and the events a hit is
     entered as."""
 
-    def damage_default(self, fight: Fight, source: str | None) -> str:
-        """What the damage form offers: the acting weapon's damage."""
+    def damage_default(self, fight: Fight, source: str | None,
+                       target: str | None = None) -> str:
+        """What the damage form offers: the acting weapon's damage (at `target`, which a
+        ruleset may weigh: a large one)."""
         from .forms import weapon_damage
 
         return weapon_damage(fight, source) or "1d6"

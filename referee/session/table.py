@@ -194,6 +194,12 @@ class Table:
         return self.declaring.declare_form(self.fight, actor, action,
                                            self.prefill(actor, action))
 
+    def declare_follow(self, actor: str, action: str, values: Mapping[str, Any],
+                       changed: str) -> dict[str, Any]:
+        """The declaration form's fields a change to field `changed` sets (the ruleset
+        says: a D's spell picked blanks its weapon)."""
+        return self.declaring.follow(self.fight, actor, action, values, changed)
+
     def further(self, actor: str, action: str) -> str:
         """Why `actor` cannot add a further declaration of `action` this round ("" when
         its ruleset allows one: close, then strike)."""
@@ -372,8 +378,10 @@ class Table:
         made = self.fight.ruleset.damage.damage_events(self.fight, hit, values or {})
         return self.append([*rolls, *made])
 
-    def damage_default(self, source: str | None) -> str:
-        return self.fight.ruleset.damage.damage_default(self.fight, source)
+    def damage_default(self, source: str | None, target: str | None = None) -> str:
+        """The damage a hit by `source` offers (at `target`: a large one may take
+        another figure)."""
+        return self.fight.ruleset.damage.damage_default(self.fight, source, target)
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
         """A miss changes nothing but the story: it goes in the log as a note, by whom

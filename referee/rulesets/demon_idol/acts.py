@@ -20,9 +20,16 @@ from .state import State
 
 def can_fire(fight: Fight, actor: str | None) -> str:
     """DI-14: only an action declared prepared this round can be fired."""
-    ready = [d for _, d in fight.declared(max(fight.round, 1))
-             if d.actor == actor and isinstance(d, di.Declare) and d.prepared]
-    return "" if ready else f"{actor or 'nobody'} has no prepared action this round (DI-14)"
+    ready = [d.actor for _, d in fight.declared(max(fight.round, 1))
+             if isinstance(d, di.Declare) and d.prepared and d.actor in fight.roster]
+    if actor in ready:
+        return ""
+    if actor in fight.roster:
+        return f"{fight.roster[actor].name} has no prepared action this round (DI-14)"
+    if not ready:
+        return "nobody has a prepared action this round (DI-14)"
+    names = ", ".join(fight.roster[cid].name for cid in dict.fromkeys(ready))
+    return f"select who fires: prepared this round: {names} (DI-14)"
 
 
 def fire_form(fight: Fight, actor: str | None) -> Form | None:

@@ -120,6 +120,13 @@ class DemonIdolDeclaring(Declaring[State]):
             out["routines"] = routines.text_of(last.routines)  # as last round
         return out
 
+    def follow(self, fight: Fight, actor: str, action: str, values: Mapping[str, Any],
+               changed: str) -> dict[str, Any]:
+        """A D discharges one thing: the one the referee picks blanks the others."""
+        if self.rs.settings.role_of.get(action) != "discharge":
+            return {}
+        return discharge.clears(values, changed)
+
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
         if self.rs.settings.role_of.get(action) == "discharge":  # the one chosen clears

@@ -94,6 +94,20 @@ def _first(combatant: Combatant) -> dict[str, Any]:
     return {"turn": True} if stats.turns(combatant) else {}
 
 
+def clears(values: Mapping[str, Any], changed: str) -> dict[str, Any]:
+    """The form's other things to discharge, blanked, when the referee picks one
+    (`changed`: the weapon, a spell, a device typed, turning set): none when it was
+    blanked itself or is not one of them."""
+    if changed not in CHOICES or _blank(values.get(changed)):
+        return {}
+    return {k: (False if k == "turn" else None) for k in CHOICES
+            if k != changed and k in values and not _blank(values[k])}
+
+
+def _blank(value: Any) -> bool:
+    return value in (None, False) or (isinstance(value, str) and not value.strip())
+
+
 def chosen(values: Mapping[str, Any], started: Mapping[str, Any]) -> dict[str, Any]:
     """A D's answer names one thing to discharge: when the form's answer names several,
     the one the referee chose (changed from what the form `started` on) clears the
