@@ -135,7 +135,7 @@ def test_the_served_view_follows_the_referee_in_two_browsers(save: Path, served:
             action = "D" if actor in ("zed", "shaman") else "G"
             table.declare(actor, action, **table.prefill(actor, action))
         table.enter_initiative({"party": 4, "goblins": 2})
-        text = shows(first, "initiative: The party 4", "▶", "zed:D")
+        text = shows(first, "initiative: The party 4", "▶", "Zed the magic-user: D")
         assert "long sword" in text  # public now
         table.resolve_next()
         shows(first, "beat 1 resolved")
