@@ -39,12 +39,12 @@ from referee.engine.record import field, record
 from .files import MAX_BYTES, LoadError, load_save, parse_toml
 from .view import (
     action_words,
+    actions_text,
     beat_label,
     conditions_text,
     declarations,
     declared_text,
     key_words,
-    named_actions_text,
     order,
 )
 
@@ -341,7 +341,7 @@ def players_view(fight: Fight, title: str, told: Any = ()) -> PlayersView:
             done = all(action_key(beat, a) in resolved for a in beat.actions)
             mark = "✓" if done else "▶" if number == now else ""
             beats.append(PlayerBeat(mark, beat_label(number, beat),
-                                    hide_hit_points(named_actions_text(fight, beat))))
+                                    hide_hit_points(actions_text(beat, fight))))
         for skipped in plan.skipped:
             beats.append(PlayerBeat("✗", "skipped", action_words(
                 fight, str(skipped["actor"]), str(skipped["action"]))))

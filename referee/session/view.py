@@ -194,10 +194,13 @@ def beat_label(number: int, beat: Beat) -> str:
     return f"{number} {beat.tag}" if beat.tag else str(number)
 
 
-def actions_text(beat: Beat) -> str:
+def actions_text(beat: Beat, fight: Fight | None = None) -> str:
+    """A beat's actions by their labels (`gob1:G`), or by names with a fight (`Goblin 1:
+    G`: the players' view), each marked lost or skipped, and the beat's note."""
     parts = []
     for action in beat.actions:
-        text = action.label()
+        text = (action.label() if fight is None else
+                action_words(fight, action.actor, action.action, action.routine))
         if action.flag("lost"):
             text += " [lost]"
         if action.flag("skipped"):
@@ -212,20 +215,6 @@ def action_words(fight: Fight, actor: str, action: str, routine: object = None) 
     combatant = fight.roster.get(actor)
     who = combatant.name if combatant is not None else actor
     return f"{who}: {action}" + (f" #{routine}" if routine is not None else "")
-
-
-def named_actions_text(fight: Fight, beat: Beat) -> str:
-    """A beat's actions as `actions_text` says them, by names (the players' view)."""
-    parts = []
-    for action in beat.actions:
-        text = action_words(fight, action.actor, action.action, action.routine)
-        if action.flag("lost"):
-            text += " [lost]"
-        if action.flag("skipped"):
-            text += " [skipped]"
-        parts.append(text)
-    text = ", ".join(parts)
-    return f"{text} ({beat.note})" if beat.note else text
 
 
 _ACTION_KEY = re.compile(r"(?:s-?\d+:)?(?P<actor>[^:]+):(?P<action>[^#~@]+)"
