@@ -223,6 +223,65 @@ def test_an_attack_names_its_reductions_and_its_damage_is_held_to_them(tmp_path:
         load_save(path)
 
 
+FELL = ROOT / "tests" / "scenarios" / "agility-order" / "ao-rule-01-fell-during-its-turn.toml"
+
+
+def fell_in_his_turn(tmp_path: Path) -> tuple[Path, Session, Table]:
+    """Mira and Orc warrior 1 have taken beats 1 and 2; in beat 3, Orc warrior 3's turn,
+    he misses Mira (m) and her free hit (h) fells him."""
+    path = tmp_path / "fight.toml"
+    path.write_text(FELL.read_text().split("[[events]]")[0])
+    session = Session.open(path)
+    table = Table(session, random.Random(1))
+    table.resolve_next()
+    table.resolve_next()
+    assert table.current_beat() == 3 and table.acting() == ["orc-warrior3"]
+    table.miss("orc-warrior3", "mira")
+    table.damage("orc-warrior3", 6, source="mira")
+    assert table.fight.status["orc-warrior3"].hp <= 0
+    return path, session, table
+
+
+def test_a_turn_under_way_stays_where_it_is_when_its_unit_falls(tmp_path: Path) -> None:
+    """The beat is still his, current, not skipped; Orc warrior 2 keeps beat 4; nobody
+    else may act until the referee moves on (issue 30 A3, the fall during a turn)."""
+    _, session, table = fell_in_his_turn(tmp_path)
+    with session:
+        plan = table.plan()
+        assert [b.actions[0].actor for b in plan.beats] == [
+            "mira", "orc-warrior1", "orc-warrior3", "orc-warrior2"]
+        assert not plan.skipped
+        assert table.current_beat() == 3 and table.acting() == ["orc-warrior3"]
+        assert [e.source for e in table.recorded()] == ["orc-warrior3", "mira"]
+        with pytest.raises(IllegalEvent, match="Orc warrior 3's turn"):
+            table.act("attack").run(table.fight, "orc-warrior2",  # type: ignore[misc]
+                                    {"target": "mira", "d20": 5}, random.Random(1))
+        table.resolve_next()  # n: his beat, by its own number
+        assert table.current_beat() == 4 and table.acting() == ["orc-warrior2"]
+        resolves = [e for e in table.fight.log if isinstance(e, ev.Resolve)]
+        assert [(e.beat, e.actions) for e in resolves][-1] == (3, ("orc-warrior3:turn",))
+
+
+def test_the_end_after_a_fall_in_a_turn_resolves_that_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """E after the fall: the log resolves beat 3 as Orc warrior 3's turn, the one with the
+    miss and the hit recorded in it, never Orc warrior 2's, which was not taken."""
+    path, session, table = fell_in_his_turn(tmp_path)
+    with session:
+        table.end()
+        resolve = [e for e in table.fight.log if isinstance(e, ev.Resolve)][-1]
+        assert (resolve.beat, resolve.actions) == (3, ("orc-warrior3:turn",))
+        assert "orc-warrior2:turn" not in table.fight.resolved[1]
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "beat 3 resolved: orc-warrior3:turn" in out, out
+    assert "resolved: orc-warrior2" not in out, out
+    assert main(["plan", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("✓  3") and "orc-warrior3:turn" in line for line in lines), lines
+    assert not [line for line in lines if "skipped" in line], lines
+
+
 def first(events: list[Any], kind: type[ev.Event]) -> Any:
     return next(e for e in events if isinstance(e, kind))
 

@@ -31,15 +31,19 @@ class AgilityFold(Fold[State]):
         if event.round > state.round:
             state = st.new_round(state, event.round, {cid: units.agility(fight, state, cid)
                                                       for cid in fight.roster})
+        if isinstance(event, (ev.Damage, ev.Note)) and event.beat is not None \
+                and event.round == fight.round:
+            state = self._in_beat(fight, state, event, event.beat)
         state = wounds.folded(fight, state, event)
         if isinstance(event, ao.Initiative):
             ties = dict(state.ties)
             for cid, value in event.ties.items():
                 ties[cid] = ties.get(cid, ()) + (value,)
             return replace(state, ties=ties)
-        if isinstance(event, ao.Delay):
+        if isinstance(event, ao.Delay):  # its turn comes later: not under way till then
             delayed = (event.actor, event.after, self._after_tail(fight, event))
-            return replace(state, delays=state.delays + (delayed,))
+            return replace(st.begun(state, event.actor, False),
+                           delays=state.delays + (delayed,))
         if isinstance(event, ao.Spend):
             return self._apply_spend(fight, state, event)
         if isinstance(event, ao.Attack):
@@ -53,6 +57,20 @@ class AgilityFold(Fold[State]):
             winners = [cid for cid, c in fight.roster.items() if c.side in victors]
             return st.end(state, tuple(victors), winners)
         return state
+
+    def _in_beat(self, fight: Fight, state: State, event: ev.Damage | ev.Note,
+                 beat: int) -> State:
+        """A hit or a miss recorded in the beat of the turn under way: that turn has
+        begun. A hit may have just felled the unit whose turn it is: it is looked for
+        with the target kept in the lineup, as it stood before the hit (`state`, the
+        fold's before it: the hit points it took off)."""
+        keep = state.begun
+        if isinstance(event, ev.Damage) and event.target not in keep:
+            target = event.target
+            before = fight.status[target].hp + wounds.net(fight, state, event)
+            if units.no_turn(fight, target) and not units.no_turn(fight, target, before):
+                keep = keep | {target}  # this hit felled it: it stood a moment ago
+        return st.begun(state, self.rs.planner.holder(fight, event.round, beat, keep))
 
     def _apply_spend(self, fight: Fight, state: State, event: ao.Spend) -> State:
         later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(

@@ -40,29 +40,45 @@ def taken(fight: Fight, round_: int) -> frozenset[str]:
                      if key.endswith(":turn"))
 
 
+def begun(fight: Fight, round_: int) -> frozenset[str]:
+    """The units whose turn of `round_` is under way (something recorded in it), while
+    the round is under way."""
+    state = units.state(fight)
+    if round_ != max(fight.round, 1) or round_ > fight.round or state.round != round_:
+        return frozenset()
+    return state.begun
+
+
 def lineup(fight: Fight, round_: int, tie_mode: str,
-           taken: frozenset[str] = frozenset()) -> Lineup:
+           taken: frozenset[str] = frozenset(),
+           begun: frozenset[str] = frozenset()) -> Lineup:
     """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says, the
     turns `taken` (of the round under way) where they were: before the turns to come
-    (`taken_first`)."""
+    (`taken_first`); a turn `begun` (under way) stays where it is if its unit falls."""
     state = units.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
     present: list[str] = []
     skipped: list[dict[str, Any]] = []
     out: list[str] = []
+    fell: dict[str, tuple[str, str]] = {}  # fell during its turn: (rule, why)
     for cid in fight.roster:
         # who fell or fled before its turn is out of the lineup, listed as skipped; a turn
         # already taken stays where it was, resolved, whatever happened later (the beats
-        # keep their numbers); neither is asked to roll a tie (AO-1)
+        # keep their numbers), and so does a turn under way (something recorded in it):
+        # the beat is its own, resolved when the referee moves on; none of them is asked
+        # to roll a tie (AO-1)
         unable = units.no_turn(fight, cid) if live else None
         if unable is not None:
             out.append(cid)
-        if unable is not None and cid not in taken:
+            if cid in begun and cid not in taken:
+                fell[cid] = unable
+        if unable is not None and cid not in taken and cid not in fell:
             rule, why = unable
             skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
         else:
             present.append(cid)
+    held = taken | frozenset(fell)  # neither rolls a tie any more
     known = state.lineup_agility if not fresh and state.round == round_ else {}
 
     def agility(cid: str) -> int:
@@ -82,12 +98,19 @@ def lineup(fight: Fight, round_: int, tie_mode: str,
             run = [c for c in ordered[index:] if agility(c) == value]
             index += len(run)
             slots += _placed(fight, state, run, value, initiators, unrolled, tie_mode,
-                             taken)
+                             held)
     if live and not fresh and state.round == round_:
         slots = _delayed(fight, state, slots)
+    if fell:
+        slots = [_fell(s, *fell[s.cid]) if s.cid in fell else s for s in slots]
     touchy = frozenset(out) | _tied(fight, state, present + out, agility) if live \
         else frozenset()
     return Lineup(tuple(slots), tuple(skipped), tuple(unrolled), touchy)
+
+
+def _fell(slot: Slot, rule: str, why: str) -> Slot:
+    return Slot(slot.cid, slot.agility, tuple(dict.fromkeys(slot.rules + (rule,))),
+                slot.why + (f"{why} during its turn: the turn stays its own, where it is",))
 
 
 def _tied(fight: Fight, state: State, cids: list[str], agility: Any) -> frozenset[str]:

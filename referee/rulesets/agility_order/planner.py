@@ -30,26 +30,43 @@ class AgilityPlanner(Planner[State]):
         # taken and "first", the lineup as planned (`taken_first`)
         self._lineups: dict[tuple[Any, ...], lu.Lineup] = {}
 
-    def lineup(self, fight: Fight, round_: int) -> lu.Lineup:
+    def lineup(self, fight: Fight, round_: int,
+               begun: frozenset[str] | None = None) -> lu.Lineup:
         """The round's lineup, kept while the log stays the same. A resolve leaves the plan
         revision as it was: the turns taken since are put first (`taken_first`), and the
-        lineup is worked out again only when one of them changes it (`Lineup.touchy`)."""
+        lineup is worked out again only when one of them changes it (`Lineup.touchy`), or
+        when a turn under way (`begun`: the fold's unless given) is of a unit out of the
+        fight (it stays where it is)."""
         taken = lu.taken(fight, round_)
+        begun = lu.begun(fight, round_) if begun is None else begun
         base = (fight.plan_revision, round_, fight.round)
-        found = self._lineups.get(base + (taken, "first"))
+        found = self._lineups.get(base + (taken, begun, "first"))
         if found is not None:
             return found
         if len(self._lineups) > KEPT:
             self._lineups.clear()
         made_first = self._lineups.get(base)
-        key = base + (taken & made_first.touchy if made_first is not None else taken,)
+        touchy = made_first.touchy if made_first is not None else None
+        key = base + ((taken, begun) if touchy is None else (taken & touchy, begun & touchy))
         made = self._lineups.get(key)
         if made is None:
-            made = lu.lineup(fight, round_, self.rs.tie_mode, key[3])
+            made = lu.lineup(fight, round_, self.rs.tie_mode, key[3], key[4])
             self._lineups.setdefault(base, made)
-            self._lineups[key] = self._lineups[base + (key[3] & made.touchy,)] = made
-        found = self._lineups[base + (taken, "first")] = lu.taken_first(made, taken)
+            self._lineups[key] = self._lineups[
+                base + (key[3] & made.touchy, key[4] & made.touchy)] = made
+        found = self._lineups[base + (taken, begun, "first")] = lu.taken_first(made, taken)
         return found
+
+    def holder(self, fight: Fight, round_: int, beat: int,
+               begun: frozenset[str]) -> str | None:
+        """The unit whose turn is beat `beat` of `round_` and is the turn under way (the
+        lineup's first not done), with the turns `begun` kept in it; else None."""
+        done = fight.resolved.get(round_, set())
+        slots = self.lineup(fight, round_, begun).slots
+        for number, slot in enumerate(slots, start=1):
+            if f"{slot.cid}:turn" not in done:
+                return slot.cid if number == beat else None
+        return None
 
     def plan_round(self, fight: Fight) -> int:
         return max(fight.round, 1)

@@ -26,6 +26,10 @@ class State:
     ties: dict[str, tuple[int, ...]] = field(default_factory=dict)  # AO-1, whole battle
     delays: tuple[Delayed, ...] = ()  # AO-3: this round's, in order
     spent: dict[str, Budget] = field(default_factory=dict)  # AO-4: this round's turn
+    # this round's turns under way: a hit or a miss was recorded in the unit's beat (the
+    # log names the beat by its number); if the unit falls before the turn is resolved,
+    # the turn stays where it is, the beat and its number its own (issue 30 A3)
+    begun: frozenset[str] = frozenset()
     owed: dict[str, Budget] = field(default_factory=dict)  # AO-6: taken from next turn
     free_used: dict[str, int] = field(default_factory=dict)  # AO-10: this round
     grants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:attacker"
@@ -57,7 +61,8 @@ def add(budget: Budget, aa: int, ma: int, ba: int) -> Budget:
 
 def new_round(state: State, round_: int, agility: dict[str, int]) -> State:
     return replace(state, round=round_, delays=(), spent=dict(state.owed), owed={},
-                   free_used={}, grants={}, bought={}, moved={}, lineup_agility=agility)
+                   begun=frozenset(), free_used={}, grants={}, bought={}, moved={},
+                   lineup_agility=agility)
 
 
 def spend(state: State, actor: str, aa: int, ma: int, ba: int, later: bool) -> State:
@@ -66,6 +71,13 @@ def spend(state: State, actor: str, aa: int, ma: int, ba: int, later: bool) -> S
                                                              aa, ma, ba)})
     return replace(state, spent={**state.spent, actor: add(state.spent.get(actor, NONE),
                                                            aa, ma, ba)})
+
+
+def begun(state: State, cid: str | None, on: bool = True) -> State:
+    """`cid`'s turn is under way (`on`), or no longer (it delayed: what comes is later)."""
+    if cid is None or (cid in state.begun) == on:
+        return state
+    return replace(state, begun=state.begun | {cid} if on else state.begun - {cid})
 
 
 def bought(state: State, actor: str, what: str) -> State:

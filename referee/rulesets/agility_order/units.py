@@ -138,8 +138,9 @@ def dead(fight: Fight, cid: str) -> bool:
     return fight.status[cid].dead or cid in state(fight).felled
 
 
-def no_turn(fight: Fight, cid: str) -> tuple[str, str] | None:
-    """Why `cid` takes no turn: (rule, why), or None."""
+def no_turn(fight: Fight, cid: str, hp: int | None = None) -> tuple[str, str] | None:
+    """Why `cid` takes no turn: (rule, why), or None (with `hp` for its hit points:
+    as it stood before a hit)."""
     status = fight.status[cid]
     came = summoned_in(fight, cid)  # once: a big battle asks of every unit
     if gone_since(fight, cid, came):
@@ -149,7 +150,7 @@ def no_turn(fight: Fight, cid: str) -> tuple[str, str] | None:
         return (felled, "dead")
     if status.dead:
         return ("AO-15", "dead")
-    if status.hp <= 0:
+    if (status.hp if hp is None else hp) <= 0:
         return ("AO-15", "defeated (0 hp)")
     for name in OUT:
         if name in status.conditions:
