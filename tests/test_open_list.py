@@ -39,9 +39,10 @@ async def test_party_rosters_are_listed_as_party_rosters_with_their_ruleset(tmp_
         await pilot.pause(0.3)
         rows = cells(screen)
         title, ruleset, _, _, _, note = rows["party.toml"]
-        assert ruleset == "count-up" and note == "party roster (count-up)", rows
+        assert ruleset == "count-up" and note == "party roster", rows
         assert title.startswith("The party after")
-        assert rows["pack.toml"][-1] == "party roster (?)"  # it names no ruleset
+        # it names no ruleset; the note says what it is, the ruleset column which (80 columns)
+        assert rows["pack.toml"][1] == "?" and rows["pack.toml"][-1] == "party roster"
         assert rows["junk.toml"][-1] == "not a referee save"  # what it is
         assert rows["ford.toml"][-1] == ""
         told: list[str] = []

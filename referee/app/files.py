@@ -175,7 +175,7 @@ def other_file(row: dict[str, Any]) -> dict[str, Any]:
     if kind == KINDS["referee-catalogue"] and isinstance(data.get("kind"), str):
         what += f" of {data['kind']}"
     return {**row, "title": title if isinstance(title, str) and title else path.stem,
-            "ruleset": ruleset, "round": "—", "problem": f"{what} ({ruleset})", "kind": kind}
+            "ruleset": ruleset, "round": "—", "problem": what, "kind": kind}
 
 
 def new_save(path: Path, title: str, ruleset: str, demo: bool = False,
