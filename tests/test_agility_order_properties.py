@@ -59,7 +59,8 @@ def run(fight: Fight, name: str, actor: str | None, values: dict[str, Any],
 # -- random battles -----------------------------------------------------------------------
 
 DEEDS = ("attack", "move", "bonus", "act", "disengage", "free", "stand", "delay", "delay",
-         "delay", "ties", "next", "next", "round", "prone", "fall", "slowing", "summon")
+         "delay", "ties", "next", "next", "round", "prone", "fall", "slowing", "summon",
+         "hit", "miss")
 FALLS = ("death", "fled", "down")
 
 
@@ -76,6 +77,8 @@ def deed(fight: Fight, rng: random.Random, serial: int) -> None:
             fight.enter(ev.Resolve(round=round_, actions=(f"{now}:turn",)))
     elif what == "round":
         fight.enter(ev.NewRound(round=round_ + 1))
+    elif what in ("hit", "miss"):  # as h and m record them: in the beat under way
+        recorded(fight, what, actor, rng)
     elif what in ("prone", "fled"):
         fight.enter(ev.Condition(round=round_, target=actor, name=what))
     elif what == "death":
@@ -94,6 +97,23 @@ def deed(fight: Fight, rng: random.Random, serial: int) -> None:
         fight.enter(wisp)
     else:
         command(fight, what, actor, rng)
+
+
+def recorded(fight: Fight, what: str, actor: str, rng: random.Random) -> None:
+    """A hit (at the unit whose turn it is, or by it; enough to fell, or not) or a miss
+    by it, recorded in the beat under way as the table's h and m do."""
+    round_ = max(fight.round, 1)
+    plan = fight.plan()
+    beat = plan.current(fight.resolved.get(round_, set()))
+    if beat is None:
+        return
+    now = plan.beats[beat - 1].actions[0].actor
+    if what == "miss":
+        fight.enter(ev.Note(round=round_, text="misses", source=now, beat=beat))
+        return
+    target, source = (now, actor) if rng.random() < 0.6 else (actor, now)
+    fight.enter(ev.Damage(round=round_, target=target, source=source, beat=beat,
+                          amount=rng.choice((2, 40))))
 
 
 def command(fight: Fight, what: str, actor: str, rng: random.Random) -> None:
@@ -185,21 +205,30 @@ def taken(fight: Fight) -> set[str]:
     return {cid for cid in fight.roster if f"{cid}:turn" in done}
 
 
+def begun(fight: Fight) -> set[str]:
+    """The units whose turn of the round now is under way: a hit or a miss recorded in
+    its beat."""
+    state = fight.ruleset.fold.state(fight)
+    return set(state.begun) if state.round == max(fight.round, 1) else set()
+
+
 def no_fallen_unit_acts(fight: Fight) -> None:
     """Who fell or fled before its turn is skipped, in no beat; a turn taken before the
-    unit fell stays in its beat, resolved (a resolved beat stays resolved: issue 30 A3);
-    neither is asked to roll a tie."""
+    unit fell stays in its beat, resolved (a resolved beat stays resolved: issue 30 A3),
+    and so does a turn under way (a hit or a miss recorded in its beat); none of them is
+    asked to roll a tie."""
     rs = fight.ruleset
     plan = fight.plan()
     actors = [a.actor for beat in plan.beats for a in beat.actions]
-    took = taken(fight)
+    took = taken(fight) | begun(fight)
     for cid in actors:
         assert units.no_turn(fight, cid) is None or cid in took, (cid,
                                                                  units.no_turn(fight, cid))
     assert len(actors) == len(set(actors))
     skipped = {item["actor"] for item in plan.skipped}
     assert skipped == {cid for cid in fight.roster if units.no_turn(fight, cid)} - took
-    assert set(rs.planner.ties_due(fight)) <= set(actors) - took
+    assert set(rs.planner.ties_due(fight)) <= set(actors) - {
+        cid for cid in took if cid in taken(fight) or units.no_turn(fight, cid)}
     agrees(fight, plan)
 
 
@@ -226,6 +255,39 @@ def test_a_turn_taken_keeps_its_beat_whatever_follows(seed: int, steps: int) -> 
             assert beats[cid] == was, (cid, was, beats[cid])
         assert sorted(beats[cid] for cid in taken(fight)) == list(
             range(1, len(taken(fight)) + 1))  # the turns taken come first
+
+    battle(seed, steps, check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 100_000), hs.integers(1, 80))
+def test_a_beat_with_a_hit_or_a_miss_recorded_stays_its_units(seed: int,
+                                                               steps: int) -> None:
+    """A hit or a miss recorded in a beat names it by number: that beat stays the turn it
+    was recorded in (its unit, its number) to the end of the round, whoever falls in it
+    (the unit whose turn it is too), so the log never gives it to another unit; a delay
+    moves the unit's turn later, on purpose (issue 30 A3)."""
+    seen = {"log": 0}
+    before: list[Plan] = []
+    pinned: dict[tuple[int, int], str] = {}
+
+    def check(fight: Fight) -> None:
+        for event in fight.log[seen["log"]:]:
+            if isinstance(event, ev.NewRound):
+                pinned.clear()
+            if isinstance(event, ao.Delay):
+                pinned.update({k: "" for k, v in pinned.items() if v == event.actor})
+            if isinstance(event, ev.Damage | ev.Note) and event.beat is not None \
+                    and before:
+                was = before[-1].beats[event.beat - 1].actions[0].actor
+                pinned.setdefault((event.round, event.beat), was)
+        seen["log"] = len(fight.log)
+        plan = fight.plan()
+        for (round_, number), cid in pinned.items():
+            if cid and round_ == plan.round:
+                assert plan.beats[number - 1].actions[0].actor == cid, (number, cid)
+                assert cid not in {item["actor"] for item in plan.skipped}
+        before.append(plan)
 
     battle(seed, steps, check)
 

@@ -61,16 +61,17 @@ class AgilityFold(Fold[State]):
     def _in_beat(self, fight: Fight, state: State, event: ev.Damage | ev.Note,
                  beat: int) -> State:
         """A hit or a miss recorded in the beat of the turn under way: that turn has
-        begun. A hit may have just felled the unit whose turn it is: it is looked for
-        with the target kept in the lineup, as it stood before the hit (`state`, the
-        fold's before it: the hit points it took off)."""
-        keep = state.begun
-        if isinstance(event, ev.Damage) and event.target not in keep:
+        begun. A hit may have just felled the unit whose turn it is: the turn is looked
+        for in the lineup as it stood before the hit (`state` is the fold's before it:
+        the hit points it took off)."""
+        stood = None
+        if isinstance(event, ev.Damage) and event.target not in state.begun:
             target = event.target
             before = fight.status[target].hp + wounds.net(fight, state, event)
             if units.no_turn(fight, target) and not units.no_turn(fight, target, before):
-                keep = keep | {target}  # this hit felled it: it stood a moment ago
-        return st.begun(state, self.rs.planner.holder(fight, event.round, beat, keep))
+                stood = target  # this hit felled it: it stood a moment ago
+        return st.begun(state, self.rs.planner.holder(fight, event.round, beat,
+                                                      state.begun, stood))
 
     def _apply_spend(self, fight: Fight, state: State, event: ao.Spend) -> State:
         later = event.off_turn and f"{event.actor}:turn" in fight.resolved.get(

@@ -51,10 +51,11 @@ def begun(fight: Fight, round_: int) -> frozenset[str]:
 
 def lineup(fight: Fight, round_: int, tie_mode: str,
            taken: frozenset[str] = frozenset(),
-           begun: frozenset[str] = frozenset()) -> Lineup:
+           begun: frozenset[str] = frozenset(), stood: str | None = None) -> Lineup:
     """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says, the
     turns `taken` (of the round under way) where they were: before the turns to come
-    (`taken_first`); a turn `begun` (under way) stays where it is if its unit falls."""
+    (`taken_first`); a turn `begun` (under way) stays where it is if its unit falls;
+    the unit `stood` as it stood before the hit that just felled it."""
     state = units.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
@@ -68,7 +69,7 @@ def lineup(fight: Fight, round_: int, tie_mode: str,
         # keep their numbers), and so does a turn under way (something recorded in it):
         # the beat is its own, resolved when the referee moves on; none of them is asked
         # to roll a tie (AO-1)
-        unable = units.no_turn(fight, cid) if live else None
+        unable = units.no_turn(fight, cid) if live and cid != stood else None
         if unable is not None:
             out.append(cid)
             if cid in begun and cid not in taken:
@@ -78,7 +79,9 @@ def lineup(fight: Fight, round_: int, tie_mode: str,
             skipped.append({"actor": cid, "action": "turn", "why": why, "rule": rule})
         else:
             present.append(cid)
-    held = taken | frozenset(fell)  # neither rolls a tie any more
+    # a turn taken or under way rolls no tie any more: it went before those tied with it
+    # still to go, and its beat keeps its number
+    held = taken | begun
     known = state.lineup_agility if not fresh and state.round == round_ else {}
 
     def agility(cid: str) -> int:

@@ -57,12 +57,19 @@ class AgilityPlanner(Planner[State]):
         found = self._lineups[base + (taken, begun, "first")] = lu.taken_first(made, taken)
         return found
 
-    def holder(self, fight: Fight, round_: int, beat: int,
-               begun: frozenset[str]) -> str | None:
+    def holder(self, fight: Fight, round_: int, beat: int, begun: frozenset[str],
+               stood: str | None = None) -> str | None:
         """The unit whose turn is beat `beat` of `round_` and is the turn under way (the
-        lineup's first not done), with the turns `begun` kept in it; else None."""
+        lineup's first not done), with the turns `begun` kept in it and the unit `stood`
+        as it stood before the hit that just felled it (a lineup of a moment ago, not
+        kept); else None."""
         done = fight.resolved.get(round_, set())
-        slots = self.lineup(fight, round_, begun).slots
+        if stood is None:
+            slots = self.lineup(fight, round_, begun).slots
+        else:
+            taken = lu.taken(fight, round_)
+            slots = lu.taken_first(lu.lineup(fight, round_, self.rs.tie_mode, taken, begun,
+                                             stood), taken).slots
         for number, slot in enumerate(slots, start=1):
             if f"{slot.cid}:turn" not in done:
                 return slot.cid if number == beat else None
