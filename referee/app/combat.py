@@ -646,7 +646,7 @@ class CombatScreen(Screen[None]):
     def action_save_as(self) -> None:
         session = self.table.session
 
-        def save_as(target: Path, force: bool) -> str:
+        def save_as(target: Path, force: bool, _: dict[str, Any]) -> str:
             session.save_as(target, replace=force)
             self.refresh_view()
             return f"saved as {target}; the fight goes on there"
@@ -656,28 +656,35 @@ class CombatScreen(Screen[None]):
     def action_party(self) -> None:
         """The players' sides as the fight left them, to a roster for the next encounter
         (`referee play NEW --party FILE`, or set-up's import)."""
+        from referee.engine.options import carry_questions
         from referee.session.output import write_output
         from referee.session.party import party_file
 
         session = self.table.session
+        fight = self.table.fight
+        # what the ruleset leaves open as the party is written, beside the file name
+        questions = carry_questions(fight.ruleset, fight)
 
-        def write(target: Path, force: bool) -> str:
-            text, said = party_file(self.table.fight)
+        def write(target: Path, force: bool, values: dict[str, Any]) -> str:
+            answers = {f.name: values[f.name] for f in questions if f.name in values}
+            text, said = party_file(self.table.fight, answers)
             write_output(target, text, [session.path], force)
             return f"wrote {target.name}: {said}"
 
-        self.ask_path("Write the party", "party.toml", "", write)
+        self.ask_path("Write the party", "party.toml", "", write, questions)
 
     def ask_path(self, title: str, default: str | None, hint: str,
-                 write: Callable[[Path, bool], str]) -> None:
+                 write: Callable[[Path, bool, dict[str, Any]], str],
+                 extra: tuple[Field, ...] = ()) -> None:
         """A file beside the save, asked for (never the save itself, nor a file there
-        unless "replace a file there" is set), and `write` done to it: a refusal keeps the
-        form open on the path."""
+        unless "replace a file there" is set), and `write` done to it, given every answer
+        (`extra`: more fields asked after the file's): a refusal keeps the form open on
+        the path."""
         session = self.table.session
         fields = (Field("path", "file", "text", default, required=True,
                         help=f"beside {session.path.name}" + (f": {hint}" if hint else "")),
                   Field("force", "replace a file there", "bool", False,
-                        help="never this save itself"))
+                        help="never this save itself")) + extra
 
         def done(values: dict[str, Any]) -> None:
             from referee.session.output import claim
@@ -688,7 +695,7 @@ class CombatScreen(Screen[None]):
             force = bool(values.get("force"))
             try:
                 claim(target, [session.path], force, how="'replace a file there' replaces it")
-                said = write(target, force)
+                said = write(target, force, values)
             except (SaveError, RefereeError) as error:
                 raise Refused(str(error), "path") from None
             self.notify(said, title=title)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import events as ev
-from .errors import IllegalDeclaration
+from .errors import FormatError, IllegalDeclaration
 from .roles import Role
 from .specs import Act, ActionKind, Field, Form, actor_act, until_over
 
@@ -222,12 +222,31 @@ class Joining(Role[S], ABC):
 
 class Carrying(Role[S], ABC):
     """What a combatant takes out of a fight beyond its hit points and conditions (spells
-    lost, Stress and Wound Points), for a party carried into the next encounter."""
+    lost, Stress and Wound Points), for a party carried into the next encounter; what
+    ends with the fight and stays behind, said; and what the rules leave open, asked when
+    the party is written (`questions`: the app's form shows them beside the file name,
+    `referee party` takes them as options), each with a default that stands when not
+    asked."""
+
+    # said when the party is written: what the next fight does not inherit, and why
+    LEFT: tuple[str, ...] = ()
+
+    def questions(self, fight: Fight) -> tuple[Field, ...]:
+        """What the rules leave open about carrying the party over, each a field whose
+        default is the answer when it is not asked (said in the field and its help, with
+        the rule). None by default."""
+        return ()
 
     @abstractmethod
-    def carried(self, fight: Fight, cid: str) -> dict[str, Any]:
+    def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         """Roster keys to write for `cid` as the fight left it (its spells without those
-        lost ...)."""
+        lost ...), given the answers to `questions` (every one there, defaults filled)."""
+
+    def left(self, fight: Fight, answers: Mapping[str, Any]) -> list[str]:
+        """What ends with the fight and is not written, each with why, given the answers
+        to `questions`: said when the party is written, so a default is never silent.
+        By default its `LEFT`."""
+        return list(self.LEFT)
 
 
 class Entries(Role[S], ABC):
@@ -270,6 +289,36 @@ def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -
         healing.apply_heal(fight, status, event)
     else:
         status.hp = min(status.max_hp, status.hp + event.amount)
+
+
+def carry_questions(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:
+    """What the ruleset asks when a party is written (none without the role)."""
+    carrying = rs.role(Carrying)
+    return carrying.questions(fight) if carrying is not None else ()
+
+
+def carry_answers(rs: Ruleset[Any], fight: Fight,
+                  given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every question's answer: each default, then what was `given` (None: nothing asked,
+    every default stands). An answer to a question the ruleset does not ask, or one that
+    is not among a choice's options, is refused with its name."""
+    fields = {f.name: f for f in carry_questions(rs, fight)}
+    answers = {name: f.default for name, f in fields.items()}
+    for name, value in (given or {}).items():
+        field = fields.get(name)
+        if field is None:
+            asked = ", ".join(fields) or "none"
+            raise FormatError(f"{rs.name} asks no question {name!r} when the party is "
+                              f"written (its questions: {asked})", (name,))
+        if value is None:
+            continue  # not answered: the default stands
+        allowed = ([v for _, v in field.options] if field.kind == "choice"
+                   else [False, True] if field.kind == "bool" else None)
+        if allowed is not None and value not in allowed:
+            shown = ", ".join(repr(v) for v in allowed)
+            raise FormatError(f"{field.title}: one of {shown}, not {value!r}", (name,))
+        answers[name] = value
+    return answers
 
 
 def join_fields(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:

@@ -3,6 +3,7 @@ prone (AO-6: standing up costs an action only in a fight; out of it a unit just 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.fight import Fight
@@ -14,10 +15,9 @@ ENDS_WITH_THE_FIGHT = frozenset({"prone"})
 
 
 class AgilityCarrying(Carrying[State]):
-    # said when the party is written: what the next fight does not inherit, and why
     LEFT = ("prone: a unit stands up once the fight is over (AO-6)",)
 
-    def carried(self, fight: Fight, cid: str) -> dict[str, Any]:
+    def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         conditions = fight.status[cid].conditions
         return {"conditions": {k: True if v is None else v for k, v in conditions.items()
                                if k not in ENDS_WITH_THE_FIGHT}}

@@ -4,6 +4,7 @@ damage (DI-15): each is gone from memory until learned again."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.fight import Fight
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 class DemonIdolCarrying(Carrying[State]):
     rs: DemonIdol
 
-    def carried(self, fight: Fight, cid: str) -> dict[str, Any]:
+    def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         gone = self.lost(fight, cid) + self.spent(fight, cid)
         kept = []
         for spell in fight.roster[cid].spells:
