@@ -227,6 +227,8 @@ def watch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def serve_arguments(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     save_argument(parser)
     parser.add_argument("--host", metavar="H", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine "
@@ -240,6 +242,8 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=whole, metavar="S", default=None,
                         help="close a browser's view when it has sent nothing for S seconds "
                              "(default 14400: an evening)")
+    # the app's own serve: it stops when the app that started it is gone (a closed terminal)
+    parser.add_argument("--exit-with", type=whole, metavar="PID", help=argparse.SUPPRESS)
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -316,7 +320,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     return cmd_serve(Path(args.save), args.host, args.port, args.token, args.max_viewers,
-                     args.idle_timeout)
+                     args.idle_timeout, args.exit_with)
 
 
 def act_arguments(parser: argparse.ArgumentParser, word: str | None = None) -> None:
@@ -767,7 +771,8 @@ def cmd_watch(path: Path) -> int:
 
 
 def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
-              max_viewers: int | None = None, idle: int | None = None) -> int:
+              max_viewers: int | None = None, idle: int | None = None,
+              parent: int | None = None) -> int:
     import secrets
 
     from referee.app.watch import ServeError, loopback, serve
@@ -783,7 +788,7 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
         token = secrets.token_urlsafe(9)
     players_save(path)
     try:
-        serve(path, host, port, token, max_viewers, idle)
+        serve(path, host, port, token, max_viewers, idle, parent)
     except ServeError as error:
         raise UsageError(str(error)) from None
     return 0

@@ -299,3 +299,38 @@ async def test_v_serves_with_the_bound_play_was_given(tmp_path: Path):
         await stop_serving(app)
     assert words[words.index(b"--max-viewers") + 1] == b"3"
     assert none_left(save)
+
+
+def test_the_apps_serve_stops_once_the_app_is_gone(tmp_path: Path) -> None:
+    """A terminal closed under the app (SIGHUP) ends it before its atexit stops the
+    serve it started: the serve sees it gone and stops serving too, port and all."""
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    port = free_port()
+    # `sh` stands for the app: it starts the serve with its own pid, then is gone
+    script = (f'"{sys.executable}" -m referee serve "{save}" --port {port} --exit-with $$ '
+              '>/dev/null 2>&1 & echo $!; sleep 4')
+    app = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, text=True)
+    assert app.stdout is not None
+    served = int(app.stdout.readline())
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the serve did not listen while its app was there")
+    app.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.kill(served, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        os.kill(served, signal.SIGKILL)
+        pytest.fail("the serve went on serving after the app that started it was gone")
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port)) != 0

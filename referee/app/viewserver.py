@@ -43,6 +43,7 @@ from .viewdriver import Bucket
 log = logging.getLogger("textual-serve")
 
 MAX_MESSAGE = 16 * 1024  # bytes in one websocket message
+PARENT_POLL = 1.0  # seconds between looks at whether the app that served us is there
 MAX_KEYS = 64  # characters of keystrokes in one message (an escape sequence, a key)
 MAX_SIZE = 1000  # columns or rows a resize may ask for
 PIPE = -1  # a pipe to the view (the value of asyncio's PIPE); no shell is ever used
@@ -157,9 +158,12 @@ class ViewServer(Server):
     max_viewers: int = MAX_VIEWERS
     idle: float = IDLE
     viewers: int = 0  # views running or still ending: the slots taken
+    parent: int | None = None  # stop once this process is gone (the app that served us)
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        if self.parent is not None:
+            app.on_startup.append(self._watch_parent)
         if self.token is not None:
             app.middlewares.append(gate(self.token))
         app.middlewares.append(full_page(self))
@@ -167,6 +171,16 @@ class ViewServer(Server):
 
     def full(self) -> bool:
         return self.viewers >= self.max_viewers
+
+    async def _watch_parent(self, app: web.Application) -> None:
+        async def watch() -> None:
+            # the app that started us is gone once we are another process's child (a
+            # terminal closed under it: SIGHUP ends it before its atexit can stop us)
+            while os.getppid() == self.parent:
+                await asyncio.sleep(PARENT_POLL)
+            os.kill(os.getpid(), signal.SIGTERM)  # the way Ctrl+C and a kill stop us
+
+        app["parent-watch"] = asyncio.get_running_loop().create_task(watch())
 
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService) -> None:

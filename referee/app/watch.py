@@ -237,11 +237,12 @@ def loopback(host: str) -> bool:
 
 def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           token: str | None = None, max_viewers: int | None = None,
-          idle: float | None = None) -> None:
+          idle: float | None = None, parent: int | None = None) -> None:
     """Serve the players' view of `path` until interrupted: one `referee watch` per
     browser connection (textual-serve), at most `max_viewers` at once, each closed once
     it has sent nothing for `idle` seconds. With a `token`, only the address that
-    carries it opens the view."""
+    carries it opens the view. With a `parent` (the app's own serve), it stops once that
+    process is gone, as when the referee's terminal closes."""
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
@@ -277,6 +278,7 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
         server.max_viewers = max_viewers
     if idle is not None:
         server.idle = idle
+    server.parent = parent
     try:
         server.serve()
     except OSError as error:  # taken between the check and the listen
@@ -330,7 +332,8 @@ async def start_serving(app: App[object], path: Path, network: bool,
     port = free_port(host)
     token = secrets.token_urlsafe(9) if network else None
     command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
-               "--port", str(port)] + (["--token", token] if token else []) + (
+               "--port", str(port), "--exit-with", str(os.getpid())] + (
+                   ["--token", token] if token else []) + (
                    ["--max-viewers", str(max_viewers)] if max_viewers else [])
     with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
         process = await asyncio.create_subprocess_exec(
