@@ -879,6 +879,7 @@ def plan_of(save: Save, round_: int | None) -> Plan:
 
 
 def cmd_check(path: Path) -> int:
+    from referee.engine.words import counted
     from referee.session.files import (
         LoadError,
         load_ruleset,
@@ -901,14 +902,15 @@ def cmd_check(path: Path) -> int:
         from referee.session.catalogues import load_catalogue
 
         found = load_catalogue(path)
-        print(f"{path}: ok ({found.ruleset} {found.kind}, {len(found.entries)} entries)")
+        print(f"{path}: ok ({found.ruleset} {found.kind}, "
+              f"{counted(len(found.entries), 'entry', 'entries')})")
         return 0
     if data.get("format") == "referee-ruleset" or ("letters" in data or "actions" in data):
         ruleset = load_ruleset(str(path))
         from referee.engine.options import Declaring
 
         declaring = ruleset.role(Declaring)
-        actions = f"{len(declaring.actions())} actions" if declaring else "acts only"
+        actions = counted(len(declaring.actions()), "action") if declaring else "acts only"
         print(f"{path}: ok (ruleset {ruleset.id}, {actions})")
         for line in ruleset.switches():
             print(f"  {line}")
@@ -916,7 +918,7 @@ def cmd_check(path: Path) -> int:
     save = load_save(path, recover=False)
     fight = save.fight
     plan_of(save, None)
-    print(f"{path}: ok ({save.ruleset.id}, {len(fight.roster)} combatants, "
+    print(f"{path}: ok ({save.ruleset.id}, {counted(len(fight.roster), 'combatant')}, "
           f"{events_said(fight)}, round {fight.round})")
     return 0
 
@@ -924,6 +926,7 @@ def cmd_check(path: Path) -> int:
 def check_roster_file(path: Path, text: str, data: dict[str, Any]) -> int:
     """A roster (a party carried over) read as strictly as set-up's import reads it, by
     the ruleset it names."""
+    from referee.engine.words import counted
     from referee.session.files import load_ruleset
     from referee.session.roster import read_roster
 
@@ -933,8 +936,8 @@ def check_roster_file(path: Path, text: str, data: dict[str, Any]) -> int:
                          "checked as set-up imports it")
     ruleset = load_ruleset(rid, path.parent)
     sides, combatants = read_roster(data, str(path), text, ruleset)
-    print(f"{path}: ok ({ruleset.file_id} roster, {len(sides)} sides, "
-          f"{len(combatants)} combatants)")
+    print(f"{path}: ok ({ruleset.file_id} roster, {counted(len(sides), 'side')}, "
+          f"{counted(len(combatants), 'combatant')})")
     return 0
 
 
@@ -1044,9 +1047,11 @@ def toml_value(value: Any) -> str:
 
 def events_said(fight: Any) -> str:
     """How many events are in effect, and what the rest of the log is."""
+    from referee.engine.words import counted
+
     log, kept = len(fight.log), len(fight.events)
     if log == kept:
-        return f"{kept} events"
+        return counted(kept, "event")
     undos = sum(1 for e in fight.log if e.TYPE in ("undo", "redo"))
     return (f"{kept} events in effect of {log} in the log ({undos} undo/redo, "
             f"{log - kept - undos} taken back)")

@@ -84,3 +84,22 @@ def test_no_message_says_a_word_with_an_s_in_brackets() -> None:
              if isinstance(node, ast.Constant) and isinstance(node.value, str)
              and re.search(r"[a-z]\(s\)", node.value)]
     assert found == []
+
+
+def test_a_turn_with_one_combat_lists_one_combat(tmp_path: Path) -> None:
+    from referee.rulesets.sanctum import events as se
+    from referee.rulesets.sanctum.views import tell
+
+    fight = load_save(demo(tmp_path, "sanctum.toml")).fight
+    told = tell(fight, se.Combats(round=1, pairs=(("a", "b"),)))
+    assert told == "Turn 1: 1 combat listed: a vs b (SA-2)"
+
+
+def test_check_counts_events_in_words() -> None:
+    from types import SimpleNamespace
+
+    from referee.cli import events_said
+
+    one = SimpleNamespace(log=[object()], events=[object()])
+    many = SimpleNamespace(log=[object()] * 3, events=[object()] * 3)
+    assert (events_said(one), events_said(many)) == ("1 event", "3 events")

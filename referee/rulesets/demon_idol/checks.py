@@ -83,7 +83,7 @@ def check_shots(fight: Fight, d: di.Declare) -> None:
         raise IllegalDeclaration("shots: one target per shot of a missile (or thrown) "
                                  "weapon named", ("shots",))
     if len(d.shots) > stats.rate(weapon):
-        raise IllegalDeclaration(f"shots: {len(d.shots)} targets for {weapon.name}'s "
+        raise IllegalDeclaration(f"shots: {counted(len(d.shots), 'target')} for {weapon.name}'s "
                                  f"{counted(stats.rate(weapon), 'shot')} a round", ("shots",))
     for index, target in enumerate(d.shots):
         if target not in fight.roster:

@@ -9,6 +9,7 @@ from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.specs import Cell, Column
+from referee.engine.words import counted
 
 from . import events as ph
 from . import manoeuvres, modifiers, outcomes, squads, stats
@@ -552,9 +553,9 @@ def status_parts(fight: Fight) -> list[str]:
         if now >= 0:
             parts.append(f"phase {log.order[now]} ({now + 1}/{len(log.order)})")
         else:
-            parts.append(f"{len(log.order)} phases")
+            parts.append(counted(len(log.order), "phase"))
     if state.squads:
-        parts.append(f"{len(state.squads)} squads")
+        parts.append(counted(len(state.squads), "squad"))
     for side in state.surrendered:
         parts.append(f"{side_name(fight, side)} surrendered (PH-10)")
     return parts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
+from referee.engine.words import counted
 
 from . import events as se
 
@@ -22,7 +23,7 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
         return f"turn {event.round} begins"
     if isinstance(event, se.Combats):
         pairs = ", ".join(f"{a} vs {b}" for a, b in event.pairs)
-        return f"Turn {event.round}: {len(event.pairs)} combats listed: {pairs} (SA-2)"
+        return f"Turn {event.round}: {counted(len(event.pairs), 'combat')} listed: {pairs} (SA-2)"
     if isinstance(event, se.Combat):
         a, b = event.groups
         if event.skipped:
