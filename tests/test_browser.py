@@ -11,6 +11,7 @@ tests/artifacts/players-view.png (and docs/players-view.png for the README).
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import socket
@@ -87,6 +88,9 @@ def served(save: Path) -> Iterator[str]:
 
 
 def browser():  # type: ignore[no-untyped-def]
+    # Selenium Manager sends usage statistics off the machine unless told not to (its
+    # documented variable); nothing a test does may leave the loopback address
+    os.environ["SE_AVOID_STATS"] = "true"
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
