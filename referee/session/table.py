@@ -286,9 +286,15 @@ class Table:
         beat = self.current_beat()
         if beat is None or self.initiative_blocks():
             return []
-        return [e for e in self.fight.events
-                if isinstance(e, (ev.Damage, ev.Note)) and e.round == self.round
-                and e.beat == beat and e.source is not None]
+        found = []
+        for e in reversed(self.fight.events):  # the log is in round order: this round's last
+            if e.round < self.round:
+                break
+            if (isinstance(e, (ev.Damage, ev.Note)) and e.round == self.round
+                    and e.beat == beat and e.source is not None):
+                found.append(e)
+        found.reverse()
+        return found
 
     def to_record(self) -> list[PlannedAction]:
         """The current beat's actions with nothing recorded yet, in the beat's order: an
