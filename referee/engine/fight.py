@@ -198,7 +198,9 @@ class Fight:
         lose a spell or kill. They form one batch: one undo takes them all back (with
         `follows`, the batch before it too: one act of several events).
         """
-        self.check(replace(event, follows=True) if follows and not event.follows else event)
+        if follows and not event.follows:
+            event = replace(event, follows=True)
+        self.check(event)
         before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
             before = self.ruleset.fold.end_of_round(self)
@@ -210,7 +212,9 @@ class Fight:
     def _push_batch(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
         pushed = []
         for number, event in enumerate(events):
-            event = replace(event, follows=follows or number > 0)
+            wanted = follows or number > 0
+            if event.follows != wanted:  # events are frozen: one already right is kept
+                event = replace(event, follows=wanted)
             self.push(event)
             pushed.append(event)
         return pushed
