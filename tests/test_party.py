@@ -52,7 +52,7 @@ def test_the_party_is_written_as_the_fight_left_it(tmp_path: Path,
     text = out.read_text()
     assert 'format = "referee-roster"' in text and 'side = "goblins"' not in text
     assert main(["check", str(out)]) == 0
-    assert capsys.readouterr().out == f"{out}: ok (demon-idol roster, 1 sides, 3 combatants)\n"
+    assert capsys.readouterr().out == f"{out}: ok (demon-idol roster, 1 side, 3 combatants)\n"
     new = tmp_path / "next.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", new)
     session = Session.open(new, lock=True)
