@@ -164,6 +164,7 @@ class Act:
     stream: Stream | None = None
     summary: Summary | None = None
     after_end: bool = False  # still done once the fight is over
+    over_checked: bool = False  # its own allowed and run refuse it once the fight is over
 
     @property
     def reports(self) -> bool:
@@ -174,7 +175,7 @@ def until_over(act: Act) -> Act:
     """`act` as the table has it: refused once the fight is over (OVER), by `allowed`
     before anything is asked and by `run` whatever was answered, unless it is still done
     then (`after_end`) or is a report."""
-    if act.after_end or act.run is None:
+    if act.after_end or act.over_checked or act.run is None:
         return act
     # a copy with the two gates, made without `replace`'s re-init: the table asks for its
     # acts on every key and cursor move (a few µs an act, not ten)
@@ -210,19 +211,24 @@ def actor_act(id_: str, label: str, key: str, help_: str, allowed: ActorAllowed,
     fight) it is refused with `unselected` and asks nothing. With `recheck`, its run is
     refused as `allowed` refuses: the form may have stood open while the table went on.
     `after_end`: still done once the fight is over (`Act`)."""
+    # the end's gate is in its own allowed and run (`until_over` copies nothing): the
+    # table asks for a ruleset's acts on every key
     return Act(id_, label, key, help_, show, needs_actor=True,
-               allowed=partial(_actor_allowed, allowed, unselected),
+               allowed=partial(_actor_allowed, allowed, unselected, after_end),
                form=partial(_actor_form, form),
-               run=partial(_actor_run, allowed if recheck else None, run, unselected),
-               after_end=after_end)
+               run=partial(_actor_run, allowed if recheck else None, run, unselected,
+                           after_end),
+               after_end=after_end, over_checked=True)
 
 
 def _selected(fight: Fight, actor: str | None) -> str | None:
     return actor if actor is not None and actor in fight.roster else None
 
 
-def _actor_allowed(allowed: ActorAllowed, unselected: str, fight: Fight,
+def _actor_allowed(allowed: ActorAllowed, unselected: str, after_end: bool, fight: Fight,
                    actor: str | None) -> str:
+    if fight.ended and not after_end:
+        return OVER
     chosen = _selected(fight, actor)
     return unselected if chosen is None else allowed(fight, chosen)
 
@@ -232,9 +238,11 @@ def _actor_form(form: ActorForm, fight: Fight, actor: str | None) -> Form | None
     return None if chosen is None else form(fight, chosen)
 
 
-def _actor_run(allowed: ActorAllowed | None, run: ActorRun, unselected: str, fight: Fight,
-               actor: str | None, values: Mapping[str, Any],
+def _actor_run(allowed: ActorAllowed | None, run: ActorRun, unselected: str,
+               after_end: bool, fight: Fight, actor: str | None, values: Mapping[str, Any],
                rng: random.Random) -> list[Event]:
+    if fight.ended and not after_end:
+        raise IllegalEvent(OVER)
     chosen = _selected(fight, actor)
     if chosen is None:
         raise IllegalEvent(unselected)
