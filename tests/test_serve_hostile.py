@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -55,16 +56,23 @@ def none_left(save: Path, within: float = GONE_WITHIN) -> bool:
     return not viewers(save)
 
 
-def start(save: Path, port: int, *more: str) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(save),
-                               "--port", str(port), *more], stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 20
+def listening(port: int, within: float = 20) -> bool:
+    """Whether something listens on 127.0.0.1:`port` within `within` seconds."""
+    deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
+                return True
         time.sleep(0.1)
+    return False
+
+
+def start(save: Path, port: int, *more: str, out: Any = subprocess.PIPE,
+          err: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(save),
+                               "--port", str(port), *more], stdout=out, stderr=err,
+                              start_new_session=True)
+    listening(port)
     return server
 
 

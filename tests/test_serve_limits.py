@@ -27,7 +27,8 @@ import aiohttp
 import pytest
 
 from tests.conftest import ROOT
-from tests.test_serve_hostile import drawing, free_port, none_left, viewers
+from tests.test_serve_hostile import drawing, free_port, listening, none_left, viewers
+from tests.test_serve_hostile import start as serve_start
 
 MB = 1024 * 1024
 LOOPBACK = ("127.", "::1", "::ffff:127.")
@@ -35,16 +36,7 @@ LOOPBACK = ("127.", "::1", "::ffff:127.")
 
 def start(save: Path, port: int, log: Path, *more: str) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
-        server = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(save),
-                                   "--port", str(port), *more], stdout=out,
-                                  stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.1)
-    return server
+        return serve_start(save, port, *more, out=out, err=subprocess.STDOUT)
 
 
 @pytest.fixture
@@ -313,14 +305,7 @@ def test_the_apps_serve_stops_once_the_app_is_gone(tmp_path: Path) -> None:
     app = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, text=True)
     assert app.stdout is not None
     served = int(app.stdout.readline())
-    deadline = time.monotonic() + 4
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.1)
-    else:
-        pytest.fail("the serve did not listen while its app was there")
+    assert listening(port, within=4), "the serve did not listen while its app was there"
     app.wait()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

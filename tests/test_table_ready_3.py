@@ -18,6 +18,7 @@ from referee.app.widgets import LogView, PlanView, Tracker
 from referee.app.widgets.keys import KeyLine
 from referee.engine import events as ev
 from tests.conftest import ROOT
+from tests.test_demon_idol_table import field, form
 
 SMALL, LARGE = (80, 24), (120, 40)
 
@@ -31,16 +32,6 @@ def app_on(tmp_path: Path, name: str = "demo.toml") -> RefereeApp:
     path = tmp_path / "fight.toml"
     shutil.copyfile(ROOT / "saves" / name, path)
     return RefereeApp(path, tmp_path, random.Random(3), clock=StillClock())
-
-
-def form(pilot) -> FormScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, FormScreen), screen
-    return screen
-
-
-def field(pilot, name: str):
-    return form(pilot).query_one(f"#f-{name}")
 
 
 def title(pilot) -> str:

@@ -13,32 +13,21 @@ import pytest
 
 from referee.app import RefereeApp
 from referee.app.combat import CombatScreen
-from referee.app.forms import FormScreen
 from referee.app.widgets import Tracker
 from referee.rulesets.demon_idol import events as di
 from referee.rulesets.demon_idol.acts import can_fire
 from referee.session.files import load_save
 from tests.conftest import ROOT
 from tests.test_demon_idol_rules import ARCHER_MAGE, GIANT_KILLER, declare
+from tests.test_table_ready_3 import StillClock, form, redraw
 
 SMALL, LARGE = (80, 24), (120, 40)
-
-
-class StillClock:
-    def __call__(self) -> float:
-        return 1000.0
 
 
 def app_with(tmp_path: Path, text: str) -> RefereeApp:
     path = tmp_path / "fight.toml"
     path.write_text(text, encoding="utf-8")
     return RefereeApp(path, tmp_path, random.Random(3), clock=StillClock())
-
-
-def form(pilot) -> FormScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, FormScreen), screen
-    return screen
 
 
 def value(pilot, name: str):
@@ -57,13 +46,6 @@ async def to_field(pilot, name: str) -> None:
 async def select(pilot, cid: str) -> None:
     pilot.app.screen.query_one(Tracker).select(cid)
     await pilot.pause()
-
-
-def redraw(pilot) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, CombatScreen)
-    screen.refresh_view()
-    screen.point_at_work()
 
 
 # B16: a D discharges one thing: what the referee picks blanks the others at once

@@ -32,26 +32,12 @@ class Lineup:
 NAMED = 3  # a big tie names a few of the others and counts the rest: a why stays readable
 
 
-# the last answer of `taken`: the round's set of resolved keys (which only grows, and is
-# a new set after an undo), its size then, and the turns in it; whose turn it is is asked
-# on every act, and a long round holds hundreds of keys
-_taken: tuple[set[str] | None, int, frozenset[str]] = (None, 0, frozenset())
-
-
 def taken(fight: Fight, round_: int) -> frozenset[str]:
     """The units whose turn of `round_` is resolved, while the round is under way."""
-    global _taken
     if round_ != max(fight.round, 1) or round_ > fight.round:
         return frozenset()
-    keys = fight.resolved.get(round_)
-    if keys is None:
-        return frozenset()
-    seen, size, turns = _taken
-    if seen is keys and size == len(keys):
-        return turns
-    turns = frozenset(key[:-5] for key in keys if key.endswith(":turn"))
-    _taken = (keys, len(keys), turns)
-    return turns
+    return frozenset(key[:-5] for key in fight.resolved.get(round_, ())
+                     if key.endswith(":turn"))
 
 
 def begun(fight: Fight, round_: int) -> frozenset[str]:

@@ -29,6 +29,21 @@ class AgilityPlanner(Planner[State]):
         # `touchy`); with the turns taken that change it, the lineup; with every turn
         # taken and "first", the lineup as planned (`taken_first`)
         self._lineups: dict[tuple[Any, ...], lu.Lineup] = {}
+        # the last turns taken worked out: the round's resolved keys (a set that only
+        # grows, and is a new one after an undo), its size then, and the turns in it;
+        # whose turn it is is asked on every act, and a long round holds hundreds of keys
+        self._taken: tuple[set[str] | None, int, frozenset[str]] = (None, 0, frozenset())
+
+    def taken(self, fight: Fight, round_: int) -> frozenset[str]:
+        """`lineup.taken`, worked out again only when the round's resolved keys change."""
+        keys = fight.resolved.get(round_)
+        seen, size, turns = self._taken
+        if keys is not None and seen is keys and size == len(keys) \
+                and round_ == max(fight.round, 1) <= fight.round:
+            return turns
+        turns = lu.taken(fight, round_)
+        self._taken = (keys, len(keys) if keys is not None else 0, turns)
+        return turns
 
     def lineup(self, fight: Fight, round_: int,
                begun: frozenset[str] | None = None) -> lu.Lineup:
@@ -37,7 +52,7 @@ class AgilityPlanner(Planner[State]):
         lineup is worked out again only when one of them changes it (`Lineup.touchy`), or
         when a turn under way (`begun`: the fold's unless given) is of a unit out of the
         fight (it stays where it is)."""
-        taken = lu.taken(fight, round_)
+        taken = self.taken(fight, round_)
         begun = lu.begun(fight, round_) if begun is None else begun
         base = (fight.plan_revision, round_, fight.round)
         found = self._lineups.get(base + (taken, begun, "first"))
@@ -67,7 +82,7 @@ class AgilityPlanner(Planner[State]):
         if stood is None:
             slots = self.lineup(fight, round_, begun).slots
         else:
-            taken = lu.taken(fight, round_)
+            taken = self.taken(fight, round_)
             slots = lu.taken_first(lu.lineup(fight, round_, self.rs.tie_mode, taken, begun,
                                              stood), taken).slots
         for number, slot in enumerate(slots, start=1):
