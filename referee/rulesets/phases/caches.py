@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 class Caches:
     """One fight's kept work (see the module's doc). `units`: cid -> (its combatant,
     its Unit); `runs`: cid -> (what its round was worked out from ..., the Run);
-    `plans`: round -> the last plan's views.Kept; `groups`: the tracker's groups and
+    `plans`: round -> the last plan's planner.Kept; `groups`: the tracker's groups and
     what they were worked out from."""
 
     __slots__ = ("units", "runs", "plans", "groups")

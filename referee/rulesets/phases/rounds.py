@@ -19,7 +19,7 @@ NONE: frozenset[str] = frozenset()
 STATUSES = ("stun", "immobilized", "incapacitated", "calm")
 WORD = {"move": "Move", "action": "Action"}
 HELD = "\x00"  # in a why, where the kinds held go: "a delayed Move and Action"
-DROPPED = "\x01"  # in a why's head: a status took delayed ones it held (views.stopped)
+DROPPED = "\x01"  # in a why's head: a status took delayed ones it held (planner.stopped)
 
 
 @record(frozen=True)
@@ -114,7 +114,7 @@ class Run:
         self.gains: tuple[str, ...] = ()
         self.invalid: list[tuple[Op, str]] = []
         self.done = -2  # the last position worked out
-        self.share: Any = None  # its part of the plan, worked out once (views.Share)
+        self.share: Any = None  # its part of the plan, worked out once (planner.Share)
 
     def has(self, status: str) -> bool:
         # a carried unit is Immobilized while carried, and only then (PH-18)
@@ -137,7 +137,7 @@ class Run:
             elif kind == "move" and self.unit.carried:
                 self.blocked.append((pos, kind, "PH-18", f"{name} is carried, so immobilized:"
                                      " regains no Move"))
-            elif kind in self.held:  # the kinds held, named once for both (views.stopped)
+            elif kind in self.held:  # the kinds held, named once for both (planner.stopped)
                 self.blocked.append((pos, kind, "PH-3", f"{name} holds a delayed {HELD}: "
                                      f"gains no new {word}"))
             elif kind in self.stun:

@@ -1,10 +1,11 @@
 """Every rule id of the phases spec, and where it lives in this package."""
 
 RULES = {
-    "PH-1": "rounds.py: phase_order (highest base Combat + 1, down or up); views.py: plan",
-    "PH-2": "rounds.py: Run.gain (each unit gains on its base Combat), Run.use; views.py: plan",
+    "PH-1": "rounds.py: phase_order (highest base Combat + 1, down or up); planner.py: plan",
+    "PH-2": "rounds.py: Run.gain (each unit gains on its base Combat), Run.use; planner.py: "
+            "plan",
     "PH-3": "rounds.py: Run.gain (a held one blocks a new one), Run.end (delay events keep); "
-            "views.py: ended, tell_end (what is held lapses when the fight ends)",
+            "planner.py: ended; log_lines.py: tell_end (what is held lapses when the fight ends)",
     "PH-4": "fold.py: start (defending sides hold a delayed Move and Action)",
     "PH-5": "rounds.py: Run.use (the Action ends the Move; engaged, not Agile)",
     "PH-6": "manoeuvres.py: bull_rush (simultaneous = true: no Action spent)",
@@ -33,5 +34,5 @@ RULES = {
     "PH-20": "rounds.py: Run.gain (held at once), RoundLog.delaying; standing.py: roll; "
              "changes.py: with_squads; checks.py: check_actor_fights",
     "PH-21": "changes.py: apply_out; standing.py: fresh_run (left out of the runs), roll; "
-             "views.py: Frame.gone (the why), now_run",
+             "planner.py: Frame.gone (the why); tracker.py: now_run",
 }
