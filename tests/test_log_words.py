@@ -88,7 +88,7 @@ def test_no_message_says_a_word_with_an_s_in_brackets() -> None:
 
 def test_a_turn_with_one_combat_lists_one_combat(tmp_path: Path) -> None:
     from referee.rulesets.sanctum import events as se
-    from referee.rulesets.sanctum.views import tell
+    from referee.rulesets.sanctum.log_lines import tell
 
     fight = load_save(demo(tmp_path, "sanctum.toml")).fight
     told = tell(fight, se.Combats(round=1, pairs=(("a", "b"),)))

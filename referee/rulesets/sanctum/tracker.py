@@ -10,7 +10,7 @@ from referee.engine.fight import Fight
 from referee.engine.roles import Tracker
 from referee.engine.specs import Cell, Column
 
-from . import stats, turns
+from . import log_lines, stats, turns
 from .state import State
 
 if TYPE_CHECKING:
@@ -95,6 +95,4 @@ class SanctumTracker(Tracker[State]):
         return f" · P lists turn {max(fight.round, 1) + 1}'s"
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        from .views import tell
-
-        return tell(fight, event)
+        return log_lines.tell(fight, event)

@@ -1,4 +1,4 @@
-"""How sanctum tells its own events: every step, with its rule ids."""
+"""What the log says of sanctum's events: every step of a combat, with its rule ids."""
 
 from __future__ import annotations
 
@@ -62,40 +62,3 @@ def tell(fight: Fight, event: ev.Event) -> str | None:
         return (f"Combat {a} vs {b} over after {event.rounds} rounds: {event.ended}; "
                 f"survivors {left} (SA-3)")
     return None
-
-
-def turn_json(fight: Fight, turn: int | None = None) -> dict[str, object]:
-    """`referee fight --json`: the turn's combats as the log has them (FORMAT.md)."""
-    turn = max(fight.round, 1) if turn is None else turn
-    combats: list[dict[str, object]] = []
-    current: dict[str, object] | None = None
-    attacks: list[dict[str, object]] = []
-    for event in fight.events:
-        if event.round != turn:
-            continue
-        if isinstance(event, se.Combat):
-            if event.skipped:
-                combats.append({"groups": list(event.groups), "skipped": True,
-                                "rules": list(event.rules) or ["SA-2"]})
-                current = None
-                continue
-            attacks = []
-            current = {"groups": list(event.groups), "first": event.first,
-                       "rules": list(event.rules) or ["SA-1"]}
-            combats.append(current)
-        elif isinstance(event, se.Attack) and current is not None:
-            entry: dict[str, object] = {"round": event.combat_round,
-                                        "attacker": event.attacker, "victim": event.victim,
-                                        "kind": event.kind, "hit": event.hit}
-            if event.hit:
-                entry.update(damage=event.damage, soaked=event.soaked, result=event.result)
-            entry["rules"] = list(event.rules)
-            attacks.append(entry)
-        elif isinstance(event, se.CombatEnd) and current is not None:
-            current.update(rounds=event.rounds, ended=event.ended,
-                           survivors={g: list(ids) for g, ids in event.survivors.items()},
-                           attacks=attacks)
-            current = None
-    if current is not None:  # cut short: what was logged so far
-        current["attacks"] = attacks
-    return {"ruleset": "sanctum", "turn": turn, "combats": combats}
