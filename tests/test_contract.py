@@ -222,6 +222,23 @@ def test_the_directory_holds_the_shipped_rulesets_and_the_toy() -> None:
     assert {d.logic for d in DEMOS} >= {"demon-idol", "count-up", "toy"}
 
 
+def test_a_seventh_ruleset_added_as_files_alone_has_a_case_of_every_kind() -> None:
+    """`tests/rulesets/seventh/` (one file: a roster key, a planner, a tracker column and
+    one declaration; no house rules, no acts, no state), its ruleset file, demo, scenario
+    and spec, and nothing else edited: every case of the suite runs for it."""
+    from tests.test_contract_forms import ACTS
+
+    assert "seventh" in LOGICS and "seventh" in SPEC_LOGICS
+    assert [f.id for f in RULESET_FILES if f.logic == "seventh"] == ["seventh"]
+    assert [d.name for d in DEMOS if d.logic == "seventh"] == ["seventh/seventh-demo"]
+    assert [s.name for s in SCENARIOS if s.logic == "seventh"] == \
+        ["seventh/se-rule-01-highest-nerve-first"]
+    assert {a.kind for a in ACTS if a.demo.logic == "seventh"} == {"declare", "join"}
+    ruleset = load_ruleset(str(TESTS / "rulesets" / "seventh.toml"))
+    assert ruleset.switches() == [] and acts_of(ruleset, load_save(
+        TESTS / "rulesets" / "seventh-demo.toml").fight) == []
+
+
 def test_every_scenario_folder_holds_scenarios_and_every_expectation_one() -> None:
     folders = [p for p in (TESTS / "scenarios").iterdir() if p.is_dir()]
     assert folders and all(any(s.path.parent == f for s in SCENARIOS) for f in folders)
@@ -233,13 +250,24 @@ def test_every_scenario_folder_holds_scenarios_and_every_expectation_one() -> No
 # -- files -----------------------------------------------------------------------------
 
 
+# the keys of a ruleset file the port reads for every ruleset (engine/port.py)
+PORT_KEYS = frozenset({"format", "version", "id", "logic", "name", "source",
+                       "players_see_own"})
+
+
 @pytest.mark.parametrize("file", [pytest.param(f, id=f.name) for f in
                                   sorted(RULESET_FILES, key=RulesetFile.sort_key)])
 def test_its_ruleset_file_loads_and_an_unknown_key_is_refused(file: RulesetFile,
                                                               tmp_path: Path) -> None:
     ruleset = load_ruleset(str(file.path))
     assert type(ruleset) is ruleset_class(file.logic)
-    assert ruleset.id == file.logic and ruleset.file_id == file.id and ruleset.switches()
+    assert ruleset.id == file.logic and ruleset.file_id == file.id
+    # one line per house rule in force; a ruleset with none may say none, but a file that
+    # sets a rule (a key beyond the port's own) has its ruleset say what is in force
+    switches = ruleset.switches()
+    assert all(isinstance(line, str) and line.strip() for line in switches), switches
+    if set(read_toml(file.path)) - PORT_KEYS:
+        assert switches, "a file that sets house rules, and no switch says so"
     broken = tmp_path / "house.toml"
     broken.write_text("no_such_rule = 3\n" + file.path.read_text())
     with pytest.raises(LoadError) as found:
