@@ -2,7 +2,9 @@
 
 `tests/broken/NAME.toml` is a deliberately broken save or ruleset (`ruleset-*.toml`);
 `tests/broken/NAME.expect` holds the exact stderr line a referee should see, with
-`{file}` standing for the path given on the command line and `{dir}` for its folder.
+`{file}` standing for the path given on the command line, `{dir}` for its folder and
+`{bundled}` for the ids of the ruleset files in `rulesets/`, as a message lists them (read
+from the directory, so a new ruleset file edits no expectation).
 The commands run from the project root with a relative path, as a person would type them.
 
 A hypothesis test then breaks the valid scenario saves at random and checks that the
@@ -23,6 +25,7 @@ from referee.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).resolve().parent / "broken"
 CASES = sorted(BROKEN.glob("*.toml"))
+BUNDLED = ", ".join(sorted(p.stem for p in (ROOT / "rulesets").glob("*.toml")))
 SCENARIOS = sorted(
     p for p in (ROOT / "tests" / "scenarios").glob("*/*.toml")
     if not p.name.endswith(".expect.toml")
@@ -68,7 +71,8 @@ def test_broken_file(
     typed = path.relative_to(ROOT).as_posix()
     lines = path.with_suffix(".expect").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1, f"{path.name}: an .expect holds exactly one line"
-    want = lines[0].replace("{file}", typed).replace("{dir}", Path(typed).parent.as_posix())
+    want = lines[0].replace("{file}", typed).replace("{dir}", Path(typed).parent.as_posix()) \
+        .replace("{bundled}", BUNDLED)
 
     code, out, err = run([command, typed], capsys)
 
