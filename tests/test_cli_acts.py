@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from referee.cli import main
-from referee.engine.options import acts_of
+from referee.engine.options import Declaring, acts_of
 from referee.engine.specs import Act, Field, Form, Report
 from referee.session.files import load_save
 from tests.conftest import ROOT
+from tests.test_contract import DEMOS, Demo, copy_of
 
 
 def copy(tmp_path: Path, demo: str) -> Path:
@@ -23,15 +24,18 @@ def copy(tmp_path: Path, demo: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("demo", sorted(p.name for p in (ROOT / "saves").glob("*.toml")
-                                        if not p.name.startswith("demo-")))
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda d: d.name)
 def test_every_demo_lists_its_acts_and_each_says_what_it_needs(
-        demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = copy(tmp_path, demo)
+        demo: Demo, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ruleset's demo, the directory's (a ruleset of the tests too): its own acts
+    and its declarations, each a line."""
+    path = copy_of(demo.path, tmp_path)
     save = load_save(path)
     assert main(["act", str(path)]) == 0
     out = capsys.readouterr().out
-    acts = acts_of(save.ruleset, save.fight)
+    declaring = save.ruleset.role(Declaring)
+    acts = acts_of(save.ruleset, save.fight) + (
+        declaring.declaration_acts() if declaring is not None else [])
     for act in acts:
         line = next(line for line in out.splitlines() if line.startswith(f"{act.id} "))
         assert act.label in line
