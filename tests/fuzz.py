@@ -277,7 +277,7 @@ def _commands(kind: bool | str, path: Path, folder: Path) -> tuple[list[list[str
 
 def no_app() -> None:
     """`play --party` imports the party, then would open the app: in the fuzz it does not."""
-    import referee.cli as cli
+    import referee.cli.play as cli
 
     cli.open_app = lambda *args, **kwargs: 0  # type: ignore[assignment]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee import cli
-from referee.cli import main
+from referee.cli import main, play
 from referee.rulesets.demon_idol import events as di
 from referee.session import demos
 from referee.session.files import LoadError
@@ -130,7 +130,7 @@ def test_plan_json_and_round_option(capsys):
 
 
 def test_headless_commands_import_no_textual_rich_or_the_acts():
-    """A core command never renders acts: neither the acts' command line (cli_acts) nor
+    """A core command never renders acts: neither the acts' command line (cli.acts) nor
     sanctum's acts are imported, even for a sanctum save."""
     code = ("import sys; from referee.cli import main; "
             "main(['plan', 'saves/demo.toml', '--json']); main(['roll', 'd6']); "
@@ -140,7 +140,7 @@ def test_headless_commands_import_no_textual_rich_or_the_acts():
                          check=True, cwd=ROOT, timeout=120).stdout.split()
     assert not [m for m in out if m.split(".")[0] in ("textual", "rich")]
     assert "referee.rulesets.sanctum" in out
-    assert not [m for m in out if m in ("referee.cli_acts", "referee.rulesets.sanctum.acts")]
+    assert not [m for m in out if m in ("referee.cli.acts", "referee.rulesets.sanctum.acts")]
 
 
 def test_a_folder_that_cannot_be_written_is_a_message_not_a_traceback(tmp_path, capsys,
@@ -249,7 +249,7 @@ def test_a_demo_is_found_by_name_or_by_its_header(tmp_path, monkeypatch):
 def no_app(monkeypatch):
     """`play` runs up to the app, which is recorded instead of started."""
     started = []
-    monkeypatch.setattr(cli, "open_app",
+    monkeypatch.setattr(play, "open_app",
                         lambda path, setup, *own: started.append((path, setup)) or 0)
     return started
 
@@ -411,7 +411,7 @@ def test_play_refuses_a_save_open_in_another_process(save, capsys, monkeypatch):
     def no_app(path, setup):
         raise AssertionError("the app must not start")
 
-    monkeypatch.setattr(cli, "open_app", no_app)
+    monkeypatch.setattr(play, "open_app", no_app)
     monkeypatch.setitem(sys.modules, "referee.app", None)  # importing the app fails: no hang
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(save)], cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -445,13 +445,13 @@ def toy(tmp_path) -> Path:
 
 
 def test_core_commands_never_import_the_acts_command_line(monkeypatch, capsys):
-    monkeypatch.delitem(sys.modules, "referee.cli_acts", raising=False)
+    monkeypatch.delitem(sys.modules, "referee.cli.acts", raising=False)
     assert run(["roll", "2d6", "--seed", "3"], capsys)[0] == 0
     assert run(["plan", LATECOMER, "--json"], capsys)[0] == 0
     assert run(["plan", "--help"], capsys)[0] == 0
     assert run(["plan"], capsys)[0] == 2
     assert run(["--help"], capsys)[0] == 0
-    assert "referee.cli_acts" not in sys.modules
+    assert "referee.cli.acts" not in sys.modules
 
 
 def test_a_rulesets_act_is_a_command_word_with_its_own_help(toy, capsys):

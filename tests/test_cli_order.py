@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import CORE, act_order, main, parse
+from referee.cli import CORE, main, parse
+from referee.cli.act_words import act_order
 from tests.conftest import ROOT
 
 # each core command: its arguments options-first, and the same with the options after

@@ -39,7 +39,7 @@ def test_the_harness_reports_a_traceback_a_hang_and_a_changed_input(monkeypatch)
     import signal
     import time
 
-    import referee.cli as cli
+    import referee.cli.reading as cli
 
     data = (fuzz.ROOT / "saves" / "demo.toml").read_bytes()
     signal.signal(signal.SIGALRM, fuzz.on_alarm)

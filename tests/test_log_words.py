@@ -98,7 +98,7 @@ def test_a_turn_with_one_combat_lists_one_combat(tmp_path: Path) -> None:
 def test_check_counts_events_in_words() -> None:
     from types import SimpleNamespace
 
-    from referee.cli import events_said
+    from referee.cli.reading import events_said
 
     one = SimpleNamespace(log=[object()], events=[object()])
     many = SimpleNamespace(log=[object()] * 3, events=[object()] * 3)

@@ -143,7 +143,7 @@ def test_play_demo_never_writes_over_a_file(save, capsys):
 def every_parser() -> dict[str, argparse.ArgumentParser]:
     """Every core command's parser, and every act's of every bundled demo (as
     `referee ACT SAVE` renders it from the act's spec)."""
-    from referee.cli_acts import act_parser
+    from referee.cli.acts import act_parser
     from referee.session.files import load_save
 
     parser, subparsers = cli.full_parser()

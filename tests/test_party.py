@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
 from referee.cli import main
+from referee.cli import play as cli
 from referee.engine import events as ev
 from referee.rulesets.demon_idol import events as di
 from referee.session.files import load_save

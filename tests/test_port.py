@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 
 from referee.engine import events as ev
+from referee.rulesets import available
 from referee.rulesets.count_up import events as cu
 from referee.rulesets.demon_idol import events as di
-from referee.session.files import load_save
+from referee.session.files import builtin_rulesets, load_save
 from referee.session.store import Session
 from referee.session.table import Table
 from tests.conftest import ROOT
 
-IDS = ("demon-idol", "count-up", "agility-order", "phases", "sanctum")
-ABOVE = [ROOT / "referee" / "app", ROOT / "referee" / "session", ROOT / "referee" / "cli.py"]
+# every ruleset the directory holds, by its logic, and every bundled ruleset file's id
+IDS = tuple(sorted(set(available()) | set(builtin_rulesets())))
+ABOVE = [ROOT / "referee" / "app", ROOT / "referee" / "session", ROOT / "referee" / "cli"]
 NAMING = re.compile(r"ruleset(\.id)? *(==|!=|in) *[\"'(\[]|[\"'](" + "|".join(IDS) + r")[\"']")
 
 
@@ -243,10 +245,13 @@ def test_a_role_every_ruleset_has_grows_no_hook_for_one_ruleset() -> None:
     the heal check (Healing) and a join's questions (Joining) do."""
     from referee.engine import roles
     from referee.session.files import load_ruleset
-    from tests.rulesets.toy import Toy
+    from tests.test_contract import RULESET_FILES
 
-    rulesets = [load_ruleset(i) for i in ("demon-idol", "count-up", "agility-order",
-                                          "phases", "sanctum", "side-d6")] + [Toy({})]
+    files: dict[str, Path] = {}
+    for file in RULESET_FILES:  # one file of each ruleset the directory holds
+        files.setdefault(file.logic, file.path)
+    assert set(files) == set(available())
+    rulesets = [load_ruleset(str(files[logic])) for logic in available()]
     lone = {}
     for kind, name in ((roles.RosterSchema, "schema"), (roles.Fold, "fold"),
                        (roles.Planner, "planner"), (roles.Tracker, "tracker"),

@@ -66,7 +66,7 @@ def test_the_advice_works(save, tmp_path, capsys, monkeypatch):
     the commands the refusal names exist and take those arguments."""
     party = tmp_path / "party.toml"
     assert main(["party", str(save), "-o", str(party)]) == 0
-    monkeypatch.setattr("referee.cli.open_app", lambda *args, **kwargs: 0)
+    monkeypatch.setattr("referee.cli.play.open_app", lambda *args, **kwargs: 0)
     assert main(["play", str(tmp_path / "NEW.toml"), "--party", str(party)]) == 0
     assert "combatants joined" in capsys.readouterr().err
 

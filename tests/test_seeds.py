@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import cli
 from referee.cli import main
+from referee.cli import play as cli
 from referee.session.files import load_save
 from referee.session.roster import RosterEditor
 from referee.session.store import Session

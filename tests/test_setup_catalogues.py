@@ -114,8 +114,8 @@ async def test_a_referees_own_bestiary_reaches_set_up(tmp_path: Path) -> None:
 
 def test_play_reads_a_referees_own_catalogue_first(tmp_path: Path,
                                                    monkeypatch: object) -> None:
-    from referee import cli
     from referee.cli import main
+    from referee.cli import play as cli
 
     opened: list[tuple[Path, ...]] = []
     monkeypatch.setattr(cli, "open_app",  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ for one that makes events (done on a copy), `--json` for one with a `summary`, i
 lines (`told`, `stream`), a progress bar for a report on a terminal.
 
 `referee act SAVE` lists the acts; `referee act SAVE ACT --help` shows an act's options.
-`referee ACT SAVE [options]` is the same as `referee act SAVE ACT [options]` (cli.py).
+`referee ACT SAVE [options]` is the same as `referee act SAVE ACT [options]` (act_words.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.cli import (
+from referee.cli.common import (
     UsageError,
     claim_output,
     formatter,

@@ -1,0 +1,174 @@
+"""The command line: the app (`referee`, `referee play`) and the headless commands (plan,
+check, replay, export, roll, act, demo ...), as argparse subcommands. Any other word names
+an act of the save's ruleset: `referee WORD SAVE [options]` is `referee act SAVE WORD
+[options]` (acts.py renders it from the act's spec), so a ruleset's own commands (sanctum's
+fight and odds) are its acts, found through the save like every act.
+
+This module assembles the parser and dispatches; each command lives in the module of its
+group (common.CORE names it), which imports only common.py and its siblings, never this one.
+
+Start-up is part of the interface (`referee plan SAVE --json` is run from scripts), so no
+module here imports the engine, the files layer or Textual at the top: each command imports
+what it needs, a core command builds its own parser only (not the whole tree, and only its
+own module is imported), and the acts are rendered (acts.py imported) only for `act` or a
+word that is not a core command.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee.cli.common import CORE, Command, Handler, UsageError, formatter, whole
+
+if TYPE_CHECKING:
+    import argparse
+
+
+DESCRIPTION = "A referee assistant for tabletop combat."
+EPILOG = """\
+With no command, referee opens the app on a fresh copy of the bundled demo
+(written to ./saves/demo-<time>.toml; the bundled file is never changed).
+`referee COMMAND --help` shows a command's arguments and options.
+Any other word names an act of the save's ruleset: `referee ACT SAVE [options]` does it,
+as `referee act SAVE ACT [options]` does; `referee act SAVE` lists them."""
+
+
+def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
+    """The arguments and the chosen command's handler (None: the app).
+
+    A core command (the common case, and the one scripts time) gets its own parser only,
+    `referee plan` exactly as the subcommand of the full tree would be. Any other word
+    followed by more is an act of the save's ruleset (`referee fight SAVE` is `referee act
+    SAVE fight`), its options read once the save says which act it is. The full tree of
+    core commands is built for anything else: the top-level help, a mistake, or no command.
+    """
+    word = argv[0] if argv else None
+    if word in CORE:
+        parser = command_parser(None, word, CORE[word])
+        if word == "act":  # its ACT's options follow it: in order, after SAVE and ACT
+            from referee.cli.act_words import act_order
+
+            args = parser.parse_args(act_order(argv[1:], 2))
+        elif word == "party":  # its ruleset's questions follow SAVE, read once it is open
+            from referee.cli.party import party_order
+
+            args = parser.parse_args(party_order(argv[1:]))
+        else:  # options and positionals in any order
+            args = parser.parse_intermixed_args(argv[1:])
+        args.command = word
+        return args, run_of(word)
+    if word is not None and not word.startswith("-") and len(argv) > 1:
+        from referee.cli.act_words import act_word, run_act
+
+        return act_word(word, argv[1:]), run_act
+    parser, _ = full_parser()
+    if word is not None and not word.startswith("-"):  # a word alone: no save to ask
+        choices = ", ".join(repr(name) for name in CORE)
+        parser.error(f"argument COMMAND: invalid choice: {word!r} (choose from {choices}; "
+                     f"an act of a save's ruleset takes the save: referee {word} SAVE)")
+    args = parser.parse_args(argv)
+    if getattr(args, "seed", None) is None:  # `referee --seed N play NEW` as `play --seed N`
+        args.seed = args.top_seed
+    return args, None if args.command is None else run_of(args.command)
+
+
+def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="referee",
+                                     usage="%(prog)s [-h] [--seed N] [COMMAND ...]",
+                                     description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=formatter(), allow_abbrev=False)
+    parser.add_argument("--seed", dest="top_seed", type=whole, metavar="N",
+                        help="the seed of a new save's dice, on purpose (default: a fresh "
+                             "one of its own); with no command, the fresh demo's")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                       prog="referee")
+    for name, command in CORE.items():
+        command_parser(subparsers, name, command)
+    return parser, subparsers
+
+
+def command_parser(subparsers: argparse._SubParsersAction | None, name: str,
+                   command: Command) -> argparse.ArgumentParser:
+    """A core command's parser: a subcommand of the full tree, or (no `subparsers`) alone."""
+    import argparse
+
+    options: dict[str, Any] = {"description": command.help, "formatter_class": formatter(),
+                               "allow_abbrev": False}
+    if subparsers is None:
+        parser = argparse.ArgumentParser(prog=f"referee {name}", **options)
+    else:
+        parser = subparsers.add_parser(name, help=command.help.replace("%", "%%"), **options)
+    getattr(command_module(name), f"{name}_arguments")(parser)
+    return parser
+
+
+def command_module(name: str) -> Any:
+    """The module of this package that holds the core command `name` (CORE), imported now:
+    a core command imports its own module only (importlib is loaded by then: the files
+    layer finds a ruleset's package with it)."""
+    from importlib import import_module
+
+    return import_module(f"referee.cli.{CORE[name].module}")
+
+
+def run_of(name: str) -> Handler:
+    """What the core command `name` does: its module's `run_NAME`."""
+    handler: Handler = getattr(command_module(name), f"run_{name}")
+    return handler
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from referee.engine.text import has_controls, shown
+
+    for arg in argv:  # nothing typed on the command line reaches a terminal as a control
+        if has_controls(arg):
+            print(f"referee: {shown(arg)!r}: a control character (an escape, a C1 or bidi "
+                  "control) is not allowed in an argument", file=sys.stderr)
+            return 2
+    try:
+        args, handler = parse(argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+    except UsageError as error:
+        print(f"referee: {error}", file=sys.stderr)
+        return 1
+    try:
+        if handler is None:
+            from referee.cli.play import cmd_app
+
+            return cmd_app(args.seed)
+        return handler(args)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        message = failure(error, args)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return 1
+
+
+def failure(error: Exception, args: argparse.Namespace) -> str | None:
+    """The one-line message for an error a person can act on; None for a bug."""
+    from referee.engine import RefereeError
+    from referee.engine.dice import DiceError
+    from referee.session.demos import NoDemo
+    from referee.session.files import LoadError
+    from referee.session.store import SaveError
+
+    if isinstance(error, (LoadError, UsageError, DiceError, NoDemo, SaveError)):
+        return f"referee: {error}"
+    if isinstance(error, RefereeError):
+        where = getattr(args, "save", None) or getattr(args, "file", None) or ""
+        return f"referee: {where}: {error}" if where else f"referee: {error}"
+    if isinstance(error, OSError):  # the saves folder cannot be made, a file cannot be read...
+        name = f" {error.filename}" if error.filename else ""
+        return f"referee:{name}: {error.strerror or error}"
+    return None

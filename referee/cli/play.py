@@ -1,0 +1,168 @@
+"""The app: `referee` alone (a fresh copy of the bundled demo) and `referee play SAVE` (an
+existing save, or a new one created first, with a party joined)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.cli.common import (
+    UsageError,
+    demo_path,
+    open_for_writing,
+    opened,
+    save_argument,
+    viewers_argument,
+    whole,
+    write_output,
+)
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def play_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--ruleset", metavar="ID",
+                        help="for a new save: its ruleset (default: the bundled demo's); "
+                             "a bundled id or a path to a ruleset .toml")
+    parser.add_argument("--demo", action="store_true",
+                        help="for a new save: a copy of the ruleset's bundled demo, "
+                             "instead of an empty encounter to set up")
+    parser.add_argument("--party", metavar="FILE",
+                        help="a party written by `referee party`: its sides and "
+                             "combatants join the save's set-up first")
+    parser.add_argument("--catalogue", dest="own", action="append", default=[],
+                        metavar="F", help="a catalogue of your own for set-up, merged over "
+                        "the bundled one by name (again for more)")
+    parser.add_argument("--seed", type=whole, metavar="N",
+                        help="for a new save: the seed of the program's dice, on purpose "
+                             "(a test, a tournament); default: a fresh one of its own")
+    viewers_argument(parser)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.max_viewers is not None:  # the players' view that V serves
+        from referee.app import RefereeApp
+
+        RefereeApp.max_viewers = args.max_viewers
+    party = Path(args.party) if args.party else None
+    return cmd_play(Path(args.save), args.ruleset, args.demo, party,
+                    [Path(f) for f in args.own], args.seed)
+
+
+def cmd_app(seed: int | None = None) -> int:
+    from referee.app import fresh_demo
+
+    return open_app(fresh_demo(saves_folder(), demo_path(), seed), setup=False)
+
+
+def saves_folder() -> Path:
+    return Path.cwd() / "saves"
+
+
+def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
+             party: Path | None = None, catalogues: Sequence[Path] = (),
+             seed: int | None = None) -> int:
+    """An existing save is opened (refused while another referee has it open); a missing
+    one is created: an empty encounter to set up, or (`demo`) a copy of a bundled demo,
+    with `seed` or a fresh seed of its own. A `party` (a roster file) joins its set-up
+    first; `catalogues` are the referee's own, read now (a broken one is refused before
+    any screen)."""
+    if catalogues:
+        from referee.session.catalogues import load_catalogue
+
+        for own in catalogues:
+            load_catalogue(own)
+    if seed is not None and path.exists():
+        raise UsageError(f"{path}: exists; --seed {seed} applies only to a new save (its "
+                         "seed is in its file)")
+    if party is not None:
+        return play_with_party(path, ruleset, demo, party, catalogues, seed)
+    if path.exists():
+        refuse_if_open(path)
+        if demo:
+            raise UsageError(f"{path}: exists; --demo copies a demo to a new file only "
+                             "(leave --demo out to open this one)")
+        save = opened(path)  # a broken save is refused here, with its message, before any screen
+        if ruleset is not None and ruleset not in (save.encounter.ruleset, save.ruleset.id):
+            raise UsageError(f"{path}: is a {save.encounter.ruleset} save; --ruleset "
+                             f"{ruleset} applies only to a new save (leave it out)")
+        return open_app(path, False, catalogues)
+    if demo:
+        copy_demo(path, ruleset, seed)
+        return open_app(path, False, catalogues)
+    from referee.session.demos import default_ruleset
+
+    create_save(path, ruleset or default_ruleset(), seed)
+    return open_app(path, True, catalogues)
+
+
+def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
+                    catalogues: Sequence[Path] = (), seed: int | None = None) -> int:
+    from referee.session.demos import default_ruleset
+    from referee.session.party import roster_ruleset
+    from referee.session.roster import RosterEditor
+
+    made = False
+    if not path.exists():
+        ruleset = ruleset or roster_ruleset(party)  # a new save takes the party's ruleset
+        if demo:
+            copy_demo(path, ruleset, seed)
+        else:
+            create_save(path, ruleset or default_ruleset(), seed)
+        made = True
+    session = open_for_writing(path)
+    try:
+        count = RosterEditor(session).import_roster(party)
+    except BaseException:
+        session.close()
+        if made:
+            path.unlink()  # nothing of a new save is left when its party is refused
+        raise
+    session.close()
+    print(f"{party}: {count} combatants joined {path}", file=sys.stderr)
+    return open_app(path, made and not demo, catalogues)
+
+
+def refuse_if_open(path: Path) -> None:
+    from referee.session.lock import SaveLocked, ensure_free
+
+    try:
+        ensure_free(path)
+    except SaveLocked as error:
+        raise UsageError(str(error)) from None
+
+
+def copy_demo(path: Path, ruleset: str | None, seed: int | None = None) -> None:
+    """A copy of a bundled demo, with `seed` or a fresh seed of its own."""
+    from referee.session.demos import demo_for, demo_text
+
+    source = demo_for(ruleset) if ruleset else demo_path()
+    write_output(str(path), demo_text(source, seed), [source], force=False)
+
+
+def create_save(path: Path, ruleset: str, seed: int | None = None) -> None:
+    from referee.app.files import new_save
+    from referee.session.files import load_ruleset
+    from referee.session.store import SaveError
+
+    load_ruleset(ruleset, path.parent)  # an unknown ruleset is refused before anything
+    try:
+        new_save(path, path.stem.replace("-", " ").replace("_", " "), ruleset, seed=seed)
+    except SaveError as error:
+        raise UsageError(str(error)) from None
+
+
+def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = ()) -> int:
+    from referee.app import RefereeApp
+    from referee.session.store import SaveError
+
+    try:
+        app = RefereeApp(path, path.parent, start_in_setup=setup, catalogues=catalogues)
+    except SaveError as error:  # opened by another referee since it was checked
+        raise UsageError(str(error)) from None
+    app.run()
+    return 0
