@@ -27,7 +27,7 @@ class Event:
     # the referee is told of it as it happens, beyond the log (a death, a spell lost)
     ANNOUNCED: ClassVar[bool] = False
     # it moves the fight on: refused once the fight has ended, in a file as at the table
-    # (the core's own events are named in fight.py's MOVES_ON)
+    # (what the end leaves to do — healing, conditions, notes, a death — does not)
     MOVES_ON: ClassVar[bool] = False
     round: int
     follows: bool = _f("bool", False)  # entered with the event before it: undone together
@@ -64,6 +64,7 @@ class Initiative(Event):
     per combatant, tie rolls)."""
 
     TYPE = "initiative"
+    MOVES_ON = True
     dice: dict[str, Any] = _f("table", {})  # every die rolled, by id, when the program rolled
 
 
@@ -72,6 +73,7 @@ class Declare(Event):
     """A declared action; each ruleset adds the fields its actions take."""
 
     TYPE = "declare"
+    MOVES_ON = True
     actor: str = _f("str!", "")
     action: str = _f("str!", "")
     target: tuple[str, ...] = _f("ids", ())
@@ -97,12 +99,14 @@ class Declare(Event):
 @record(frozen=True)
 class Join(Event):
     TYPE = "join"
+    MOVES_ON = True
     combatant: Combatant | None = _f("combatant")
 
 
 @record(frozen=True)
 class Surprise(Event):
     TYPE = "surprise"
+    MOVES_ON = True
     surprised: tuple[str, ...] = _f("ids!", ())
 
 
@@ -150,6 +154,7 @@ class Condition(Event):
 @record(frozen=True)
 class Morale(Event):
     TYPE = "morale"
+    MOVES_ON = True
     group: tuple[str, ...] = _f("ids!", ())
     roll: int | None = _f("int")
     target: int | None = _f("int")
@@ -168,6 +173,7 @@ class Death(Event):
 @record(frozen=True)
 class NewRound(Event):
     TYPE = "round"
+    MOVES_ON = True
 
 
 @record(frozen=True)
@@ -175,6 +181,7 @@ class Phase(Event):
     """A step of the round's procedure (declarations, initiative, resolution ...)."""
 
     TYPE = "phase"
+    MOVES_ON = True
     phase: str = _f("str!", "")
     skipped: bool = _f("bool", False)
 
@@ -198,6 +205,7 @@ class Resolve(Event):
     """
 
     TYPE = "resolve"
+    MOVES_ON = True
     actions: tuple[str, ...] = _f("ids", ())
     beat: int | None = _f("int1")
     segment: int | None = _f("int1")
@@ -223,6 +231,7 @@ class End(Event):
     wiped, MP replenished)."""
 
     TYPE = "end"
+    MOVES_ON = True
     note: str | None = _f("str")
 
 

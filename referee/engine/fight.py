@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import events as ev
 from .dice import DiceError, total_of
@@ -33,6 +33,42 @@ from .record import field, record, replace
 if TYPE_CHECKING:
     from .plan import Plan
     from .port import Ruleset
+
+
+class Handlers(dict[type, Any]):
+    """Each event class's handler of one kind (its check, its step of the fold),
+    registered for the class by a decorator (`@checks(ev.Damage)`, `@applies(...)`) and
+    looked up by `type(event)`. A class registered for nothing takes its nearest base's
+    handler (a ruleset's own declare, the core's), found once and kept; None: none."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.registered: dict[type, Any] = {}
+
+    def handles(self, *classes: type[ev.Event]) -> Callable[[F], F]:
+        def register(handler: F) -> F:
+            for cls in classes:
+                self.registered[cls] = handler
+            self.clear()  # what was found for a subclass may have changed
+            self.update(self.registered)
+            return handler
+
+        return register
+
+    def __missing__(self, cls: type) -> Any:
+        found = next((self.registered[base] for base in cls.__mro__
+                      if base in self.registered), None)
+        self[cls] = found
+        return found
+
+
+F = TypeVar("F", bound=Callable[..., None])
+# each event class's check, `(fight, event)`, and its step of the core's fold,
+# `(fight, index, event)`
+CHECKS = Handlers()
+APPLIES = Handlers()
+checks = CHECKS.handles
+applies = APPLIES.handles
 
 
 @record
@@ -336,19 +372,24 @@ class Fight:
     # -- validation ----------------------------------------------------------------
 
     def check(self, event: ev.Event) -> None:
-        kind = event.TYPE
-        if self.state.ended and (kind in MOVES_ON or event.MOVES_ON):
+        if self.state.ended and event.MOVES_ON:
             raise IllegalEvent(OVER, ("type",))
-        if kind == "undo" and not self.batches:
-            raise IllegalEvent("nothing to undo")
-        if kind == "redo" and not self.undone:
-            raise IllegalEvent("nothing to redo: no undo since the last new event")
-        checker = CHECKS.get(kind)
+        checker = CHECKS[type(event)]
         if checker is not None:
             checker(self, event)
         self.ruleset.schema.check_event(self, event)
-        if kind == "roll":  # after the ruleset's own word on it, which may say more
-            self._roll_adds_up(event)  # type: ignore[arg-type]
+        if type(event) is ev.Roll:  # after the ruleset's own word on it, which may say more
+            self._roll_adds_up(event)
+
+    @checks(ev.Undo)
+    def _check_undo(self, e: ev.Undo) -> None:
+        if not self.batches:
+            raise IllegalEvent("nothing to undo")
+
+    @checks(ev.Redo)
+    def _check_redo(self, e: ev.Redo) -> None:
+        if not self.undone:
+            raise IllegalEvent("nothing to redo: no undo since the last new event")
 
     def _check_target(self, cid: str, field_name: str = "target") -> None:
         try:
@@ -368,6 +409,7 @@ class Fight:
             raise IllegalEvent(f"{e.total} is not what the dice make: {e.expr} with "
                                f"{list(e.dice)} is {made}", ("total",))
 
+    @checks(ev.Declare)
     def _check_declare(self, e: ev.Declare) -> None:
         if e.round < self.round:
             raise IllegalEvent(
@@ -428,6 +470,7 @@ class Fight:
             raise UnknownSpell(f"{e.actor} has no spell {spell!r} (spells: {known})",
                                ("spell",))
 
+    @checks(ev.Join)
     def _check_join(self, e: ev.Join) -> None:
         if e.combatant is None:
             raise IllegalEvent("a join needs its combatant", ("combatant",))
@@ -435,6 +478,7 @@ class Fight:
             raise DuplicateId(f"duplicate id {e.combatant.id!r}", ("combatant", "id"))
         check_side(e.combatant.side, self.side_ids(), ("combatant", "side"))
 
+    @checks(ev.Surprise)
     def _check_surprise(self, e: ev.Surprise) -> None:
         self._check_named(e.surprised, "surprised")
 
@@ -444,16 +488,15 @@ class Fight:
             if cid not in self.state.roster and cid not in self.side_ids() and cid not in groups:
                 raise UnknownCombatant(f"unknown side or combatant {cid!r}", (name, index))
 
-    def _check_damage(self, e: ev.Damage) -> None:
+    @checks(ev.Damage, ev.Heal, ev.Condition, ev.Death)
+    def _check_targeted(self, e: ev.Damage | ev.Heal | ev.Condition | ev.Death) -> None:
         self._check_target(e.target)
 
-    _check_heal = _check_damage
-    _check_condition = _check_damage
-    _check_death = _check_damage
-
+    @checks(ev.Morale)
     def _check_morale(self, e: ev.Morale) -> None:
         self._check_named(e.group, "group")
 
+    @checks(ev.Resolve)
     def _check_resolve(self, e: ev.Resolve) -> None:
         if e.beat is None and not e.actions:
             raise IllegalEvent("a resolve names the actions it resolves", ("actions",))
@@ -465,7 +508,7 @@ class Fight:
             self.plan_revision = next(_REVISIONS)
         if event.round > self.state.round:
             self._enter_round(event.round)
-        applier = APPLIES.get(event.TYPE)
+        applier = APPLIES[type(event)]
         if applier is not None:
             applier(self, index, event)
         self.state.rs = self.ruleset.fold.apply(self, self.state.rs, event)
@@ -484,11 +527,13 @@ class Fight:
                 }
         state.rs = self.ruleset.fold.new_round(self, state.rs)
 
+    @applies(ev.Initiative)
     def _apply_initiative(self, index: int, e: ev.Initiative) -> None:
         self.state.initiatives[e.round] = e
         self.state.initiative_at[e.round] = index
         self.state.phase = "initiative"
 
+    @applies(ev.Declare)
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
         key = _declare_key(e)
         items = self.state.declarations.setdefault(e.round, [])
@@ -499,6 +544,7 @@ class Fight:
             self.state.declared_by[key] = index
         self.state.phase = "surprise" if key[1] else "declarations"
 
+    @applies(ev.Join)
     def _apply_join(self, index: int, e: ev.Join) -> None:
         assert e.combatant is not None
         state = self.state
@@ -507,12 +553,15 @@ class Fight:
         state.status[e.combatant.id] = _status(self.ruleset, e.combatant)
         state.joins[e.combatant.id] = (e.round, e)
 
+    @applies(ev.Damage)
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
         self.ruleset.fold.apply_damage(self, self.state.status[e.target], e)
 
+    @applies(ev.Heal)
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
         apply_heal(self.ruleset, self, self.state.status[e.target], e)
 
+    @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
         conditions = self.state.status[e.target].conditions
         if e.on:
@@ -520,12 +569,15 @@ class Fight:
         else:
             conditions.pop(e.name, None)
 
+    @applies(ev.Death)
     def _apply_death(self, index: int, e: ev.Death) -> None:
         self.state.status[e.target].dead = True
 
+    @applies(ev.Phase)
     def _apply_phase(self, index: int, e: ev.Phase) -> None:
         self.state.phase = e.phase
 
+    @applies(ev.Resolve)
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
         if e.beat is not None and not e.actions:
             e = self._upgraded(index, e)
@@ -549,6 +601,7 @@ class Fight:
             self.log[index] = upgraded
         return upgraded
 
+    @applies(ev.End)
     def _apply_end(self, index: int, e: ev.End) -> None:
         self.state.ended = True
         self.state.phase = "over"
@@ -560,15 +613,5 @@ def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
 
 _REVISIONS = itertools.count(1)
 
-# Each event type's check and fold step, looked up once rather than per event.
-CHECKS = {name[len("_check_"):]: getattr(Fight, name) for name in dir(Fight)
-          if name.startswith("_check_") and name not in ("_check_target", "_check_gear",
-                                                         "_check_named")}
-APPLIES = {name[len("_apply_"):]: getattr(Fight, name) for name in dir(Fight)
-           if name.startswith("_apply_")}
-# what moves a fight on, refused once it has ended (what the end leaves to do — healing,
-# conditions, notes, a death — is not)
-MOVES_ON = frozenset({"declare", "initiative", "round", "resolve", "surprise", "phase",
-                      "end", "join", "morale"})
 CHECKPOINT_EVERY = 200
 KEEP_RS = 64  # the ruleset states an undo can take back as they were
