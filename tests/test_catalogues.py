@@ -11,6 +11,7 @@ import pytest
 
 from referee.cli import main
 from referee.engine.model import read_combatant
+from referee.rulesets import available
 from referee.session import catalogues
 from referee.session.files import LoadError, load_ruleset, load_save
 from tests.conftest import ROOT
@@ -56,8 +57,11 @@ def save(tmp_path: Path) -> Path:
 
 def test_the_catalogues_are_bundled_beside_the_rulesets() -> None:
     kinds = {(rid, kind) for (rid, kind), _ in BUNDLED}
-    assert {r for r, _ in kinds} == {"demon-idol", "count-up", "agility-order", "phases",
-                                     "sanctum", "simple"}  # simple: every simple file's
+    # RULESET.KIND.toml in the folder, each of a ruleset the directory holds (simple:
+    # every simple file's)
+    folder = ROOT / "rulesets" / "catalogues"
+    assert {r for r, _ in kinds} == {p.name.split(".")[0] for p in folder.glob("*.toml")}
+    assert {r for r, _ in kinds} <= set(available())
     assert {k for r, k in kinds if r == "demon-idol"} == {"weapons", "spells", "devices",
                                                           "monsters"}
     assert all(path.parent.name == "catalogues" for _, path in BUNDLED)
