@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from functools import partial
+from typing import Any
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Provider
@@ -16,10 +17,17 @@ class ScreenCommands(Provider):
             if isinstance(binding, Binding) and binding.description:
                 key = binding.key_display or binding.key
                 name = binding.description
-                if binding.action.startswith("declare("):
-                    name = f"Declare {binding.action[9:-2]}"
+                act = self.act(binding.action)
+                if act is not None:  # the table's act: by its whole label
+                    name = act.label
                 rows.append((name, binding.action, key))
         return rows
+
+    def act(self, action: str) -> Any:
+        table = getattr(self.screen, "table", None)
+        if table is None or not action.startswith("command("):
+            return None
+        return next((a for a in table.acts() if action == f"command('{a.id}')"), None)
 
     def run(self, action: str) -> None:
         self.app.call_later(self.screen.run_action, action)

@@ -9,8 +9,8 @@ the message beside the field at fault, everything as typed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any
 
 from rich.markup import escape
 from textual import events
@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Label, Static
 
-from referee.engine.specs import Field, Form
+from referee.engine.specs import Field, Followed, Form
 from referee.engine.text import control, shown
 from referee.session.roster import completed
 from referee.session.table import DeclarationClock
@@ -43,17 +43,6 @@ class FieldError(ValueError):
 
 
 Apply = Callable[[dict[str, Any]], object]
-
-
-class Followed(NamedTuple):
-    """What a changed field brings: the form's title (None: it keeps its own), defaults
-    for the fields the referee has not changed (a hit by another attacker: its weapon's
-    damage), and values for fields whatever they hold (a D's spell picked blanks the
-    weapon the referee had picked)."""
-
-    title: str | None = None
-    defaults: Mapping[str, Any] = {}
-    values: Mapping[str, Any] = {}
 
 
 # A form whose fields follow one another: given the fields as they stand (unchecked: a

@@ -9,8 +9,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label
 
-from referee.engine.options import Declaring
-
 FORMS = [
     ("space", "fold or unfold the group under the cursor (where the ruleset groups rows)"),
     ("Z", "fold or unfold every group"),
@@ -27,15 +25,11 @@ FORMS = [
 def describe(screen: Screen, binding: Binding) -> str:
     """A binding's description; a declaration key says what its letter means."""
     table = getattr(screen, "table", None)
-    if binding.action.startswith("declare(") and table is not None:
-        key = binding.action[len("declare('"):-2]
-        declaring = table.fight.ruleset.role(Declaring)
-        kind = declaring.kind(key) if declaring else None
-        if kind is not None:
-            return f"declare {key}: {kind.name}"
     if binding.action.startswith("command(") and table is not None:
         name = binding.action[len("command('"):-2]
         for act in table.acts():
+            if act.id == name and act.place == "declare":  # among the keys: "declare G: …"
+                return act.label[:1].lower() + act.label[1:]
             if act.id == name:
                 return f"{act.label}: {act.help}" if act.help else act.label
     return binding.description

@@ -98,6 +98,21 @@ CopyFrom = Callable[["Fight"], "Fight"]  # the fight a copy (-o FILE) starts fro
 Told = Callable[["Fight", Any, str], list[str]]  # (fight, made, the save as named) -> lines
 Stream = Callable[["Fight", "Event"], str]  # (fight, an event just written) -> its line
 Summary = Callable[["Fight", Any], dict[str, Any]]  # (fight, made) -> what --json prints
+# What a form's changed field brings (fight, actor, the fields as they stand, the one that
+# changed): its new title (None: it keeps its own), defaults for the fields the referee has
+# not changed, values for fields whatever they hold.
+FollowOf = Callable[["Fight", "str | None", Mapping[str, Any], str], "Followed"]
+Offered = Callable[["Fight", "str | None"], bool]  # whether it is offered on the footer
+Notices = Callable[["Fight"], list[tuple[str, str]]]  # (title, text) said once it is done
+
+
+@record(frozen=True)
+class Followed:
+    """What a changed field of an act's form brings (see `FollowOf`)."""
+
+    title: str | None = None
+    defaults: Mapping[str, Any] = {}
+    values: Mapping[str, Any] = {}
 
 
 def anytime(fight: Fight, actor: str | None) -> str:
@@ -165,6 +180,26 @@ class Act:
     summary: Summary | None = None
     after_end: bool = False  # still done once the fight is over
     over_checked: bool = False  # its own allowed and run refuse it once the fight is over
+    # What the interfaces read to render it beyond its form (the table's own acts use them):
+    # - `first`: a form asked before its own (a yes/no `sure`: "roll with some undeclared?";
+    #   a choice: "add a further action, or replace?"); its answers join the form's, and a
+    #   `sure` left no does nothing. The command line answers `sure` by the command itself.
+    # - `follow`: what a changed field of its form brings (another attacker: its damage).
+    # - `offered`: whether the footer offers it now (default: when `allowed` says yes).
+    # - `place`: where the footer puts it: "moving" (what moves the fight on, first),
+    #   "act" (a ruleset's own, folded into one entry when there are many), "declare" (a
+    #   declaration: one entry for all), "other".
+    # - `after`: where the cursor goes once it is done: "work" (who acts, or declares,
+    #   now), "follow" (there if who acts changed), "declare" (the next to declare),
+    #   "stay".
+    # - `notices`: what the rules say once it is done (a new round's checks), worked out
+    #   before it is done.
+    first: FormOf = no_form
+    follow: FollowOf | None = None
+    offered: Offered | None = None
+    place: str = "act"
+    after: str = "follow"
+    notices: Notices | None = None
 
     @property
     def reports(self) -> bool:
@@ -306,5 +341,6 @@ class Report:
         return self.runs[number - 1] if 1 <= number <= len(self.runs) else None
 
 
-__all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Field", "Form", "KINDS", "Report",
+__all__ = ["Act", "ActionKind", "Cell", "Chart", "Column", "Field", "Followed", "Form", "KINDS",
+           "Report",
            "ReportRun", "Series", "Timer", "actor_act"]

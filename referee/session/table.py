@@ -103,6 +103,8 @@ class Table:
         self._plan_key: tuple[int, int, int] | None = None
         self._told: list[LogLine] = []
         self._watched: Fight | None = None
+        self._core: list[Act] | None = None
+        self._declarations: tuple[object, list[Act]] | None = None
         assert self.fight is session.fight  # starts telling its events
 
     @property
@@ -346,10 +348,11 @@ class Table:
         return next(standing, enemies[0] if enemies else None)
 
     def roll(self, expr: str, purpose: str, actor: str | None = None,
-             dice: list[int] | None = None) -> ev.Roll:
+             dice: list[int] | None = None, rng: random.Random | None = None) -> ev.Roll:
         """A dice expression rolled by the program, or read from real dice: the event."""
         try:
-            result = from_values(expr, dice) if dice is not None else roll_dice(expr, self.rng)
+            result = from_values(expr, dice) if dice is not None else \
+                roll_dice(expr, rng or self.rng)
         except DiceError as error:
             raise IllegalEvent(str(error)) from None
         return ev.Roll(round=self.round, expr=result.expression, dice=tuple(result.rolls),
@@ -361,15 +364,16 @@ class Table:
         event = self.roll(expr, purpose, actor, dice)
         return event.total, self.session.append(event)
 
-    def amount(self, value: int | str, purpose: str, actor: str | None = None,
-               dice: list[int] | None = None) -> tuple[int, list[ev.Event]]:
+    def amount(self, value: Any, purpose: str, actor: str | None = None,
+               dice: list[int] | None = None, rng: random.Random | None = None,
+               ) -> tuple[int, list[ev.Event]]:
         """A number as it is, or dice rolled: the amount and the roll to log with it."""
         found = amount_of(value)
         if isinstance(found, int):
             if found < 0:
                 raise IllegalEvent(f"{purpose.split(' ')[0]} cannot be negative ({found})")
             return found, []
-        roll = self.roll(found, purpose, actor, dice)
+        roll = self.roll(found, purpose, actor, dice, rng)
         return max(roll.total, 0), [roll]
 
     def damage(self, target: str, amount: int | str, source: str | None = None,
@@ -378,11 +382,19 @@ class Table:
         """Damage as a number, or a dice expression rolled here or read from real dice;
         the roll and the damage are one act (one undo). `values`: the answers to the
         ruleset's own damage fields, which it may enter the hit as it says."""
-        total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice)
+        return self.append(self.hit_events(target, amount, source, critical, values,
+                                           self.rng, dice))
+
+    def hit_events(self, target: str, amount: Any, source: str | None,
+                   critical: bool, values: Mapping[str, Any] | None,
+                   rng: random.Random, dice: list[int] | None = None) -> list[ev.Event]:
+        """The events of a hit (its roll, the damage and what the ruleset adds)."""
+        total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice,
+                                   rng)
         hit = ev.Damage(round=self.round, target=target, amount=total, source=source,
                         critical=critical, beat=self.current_beat())
         made = self.fight.ruleset.damage.damage_events(self.fight, hit, values or {})
-        return self.append([*rolls, *made])
+        return [*rolls, *made]
 
     def damage_default(self, source: str | None, target: str | None = None) -> str:
         """The damage a hit by `source` offers (at `target`: a large one may take
@@ -390,20 +402,26 @@ class Table:
         return self.fight.ruleset.damage.damage_default(self.fight, source, target)
 
     def miss(self, actor: str, target: str | None = None) -> list[ev.Event]:
+        return self.session.append(self.miss_event(actor, target))
+
+    def miss_event(self, actor: str, target: str | None = None) -> ev.Note:
         """A miss changes nothing but the story: it goes in the log as a note, by whom
         and in which beat (the beat's action is recorded)."""
         text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
-        return self.session.append(ev.Note(round=self.round, text=text, source=actor,
-                                           beat=self.current_beat()))
+        return ev.Note(round=self.round, text=text, source=actor, beat=self.current_beat())
 
     def heal(self, target: str, amount: int | str,
              values: Mapping[str, Any] | None = None) -> list[ev.Event]:
         """`values`: the answers to the ruleset's own heal fields (count-up's stabilise and
         Heal check), which its `heal_events` turns into the events."""
-        total, rolls = self.amount(amount, f"healing for {self.name(target)}")
+        return self.append(self.heal_events(target, amount, values, self.rng))
+
+    def heal_events(self, target: str, amount: Any, values: Mapping[str, Any] | None,
+                    rng: random.Random) -> list[ev.Event]:
+        total, rolls = self.amount(amount, f"healing for {self.name(target)}", rng=rng)
         heal = ev.Heal(round=self.round, target=target, amount=total)
         made = heal_events(self.fight.ruleset, self.fight, heal, values or {})
-        return self.append([*rolls, *made])
+        return [*rolls, *made]
 
     def condition(self, target: str, name: str, rounds: int | None = None,
                   on: bool = True) -> list[ev.Event]:
@@ -411,13 +429,14 @@ class Table:
                                                 duration=rounds, on=on))
 
     def end(self, note: str | None = None) -> list[ev.Event]:
+        return self.append(self.end_events(note))
+
+    def end_events(self, note: str | None = None) -> list[ev.Event]:
         """The fight is over: the ruleset's end rules follow it, logged (one undo takes the
-        whole end back)."""
+        whole end back); a beat with a hit or a miss recorded is resolved first."""
         end = ev.End(round=max(self.round, 1), note=note or None)
         resolve = self.resolving() if self.recorded() else None
-        if resolve is not None:  # a beat with a hit or a miss recorded was resolved
-            return self.session.append(resolve, end)
-        return self.session.append(end)
+        return [resolve, end] if resolve is not None else [end]
 
     def note(self, text: str, hidden: bool = False) -> list[ev.Event]:
         return self.session.append(ev.Note(round=max(self.round, 0), text=text,
@@ -428,16 +447,43 @@ class Table:
 
     def join(self, combatant: Combatant, values: Mapping[str, Any] | None = None,
              ) -> list[ev.Event]:
-        event = join_event(self.fight.ruleset, self.fight, combatant, values or {})
-        return self.session.append(event)
+        return self.session.append(self.join_event(combatant, values))
+
+    def join_event(self, combatant: Combatant, values: Mapping[str, Any] | None = None,
+                   ) -> ev.Event:
+        return join_event(self.fight.ruleset, self.fight, combatant, values or {})
 
     # -- the ruleset's own operations -----------------------------------------------------
 
     def acts(self) -> list[Act]:
+        """Every table operation: the core's (a hit, a miss, the next round …), the
+        ruleset's declarations, then its own acts. The one list the app and the command
+        line render."""
+        return self.core_acts() + self.declaration_acts() + self.ruleset_acts()
+
+    def core_acts(self) -> list[Act]:
+        if self._core is None:  # closed over the table: made once
+            from .acts import core, table_acts
+
+            self._core = core(table_acts(self))
+        return self._core
+
+    def declaration_acts(self) -> list[Act]:
+        """The Declaring role's acts (none without the role), made once per ruleset."""
+        ruleset = self.fight.ruleset
+        if self._declarations is None or self._declarations[0] is not ruleset:
+            from .acts import declaration_acts
+
+            declaring = ruleset.role(Declaring)
+            made = declaration_acts(self, declaring) if declaring is not None else []
+            self._declarations = (ruleset, made)
+        return self._declarations[1]
+
+    def ruleset_acts(self) -> list[Act]:
         return acts_of(self.fight.ruleset, self.fight)
 
     def act(self, act_id: str) -> Act:
-        """The ruleset's act of that id (as the app bound its key, or a script named it)."""
+        """The act of that id (as the app bound its key, or a script named it)."""
         for act in self.acts():
             if act.id == act_id:
                 return act
@@ -450,6 +496,39 @@ class Table:
         if act.run is None:
             raise IllegalEvent(f"{act.label} is a report: it writes nothing")
         return self.append(act.run(self.fight, actor, values or {}, self.rng))
+
+    def offered(self, act: Act, actor: str | None) -> bool:
+        """Whether the footer offers `act` now: when it can be done (or as it says), a
+        report (the odds) only while the round is under way."""
+        if act.offered is not None:
+            return act.offered(self.fight, actor)
+        if act.allowed(self.fight, actor):
+            return False
+        return not (act.reports and self.round_done())
+
+    def round_done(self) -> bool:
+        """Nothing is left to do this round: every beat resolved, initiative in, everyone
+        declared (go on with the next round, or end the fight)."""
+        return self.current_beat() is None and not self.initiative_due() and \
+            not self.undeclared()
+
+    def moment(self) -> dict[str, Any]:
+        """What an act without a form is told of the moment: who acts now."""
+        acting = self.acting()
+        return {"before": acting[0]} if acting else {}
+
+    def working(self) -> str | None:
+        """Who the referee's attention goes to: the current beat's next actor with nothing
+        recorded (else its first), else the next combatant to declare."""
+        acting = self.acting() if not self.initiative_blocks() else []
+        left = [a.actor for a in self.to_record()]
+        return (left or acting)[0] if acting else self.next_undeclared()
+
+    def clock_runs(self, actor: str) -> bool:
+        """A declaration's clock runs for a player's combatant; the referee's own monsters
+        need none (the app's ctrl+t starts it anyway)."""
+        side = self.fight.encounter.side(self.fight.roster[actor].side)
+        return bool(side and side.players)
 
     def command(self, act_id: str, actor: str | None = None,
                 values: Mapping[str, Any] | None = None) -> list[ev.Event]:

@@ -1,0 +1,149 @@
+"""The combat screen's operations on files and the rest of the app (save as, the party
+written, open, set-up, replay, help, the players' view): none of them is a table act, none
+changes the fight's log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.screen import Screen
+
+from referee.engine import RefereeError
+from referee.engine.specs import Field, Form
+from referee.session.store import SaveError
+
+from .refusal import Refused
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from referee.session.table import Table
+
+    from .app import RefereeApp
+
+
+class Filing(Screen[None]):
+    """The combat screen's base: each of these keys' work, asking through the combat
+    screen's forms."""
+
+    if TYPE_CHECKING:
+        app = getters.app(RefereeApp)
+        table: Table
+
+        def ask(self, spec: Form, done: Callable[[dict[str, Any]], object]) -> None: ...
+
+        def ask_then(self, spec: Form, after: Callable[[dict[str, Any]], None]) -> None: ...
+
+        def refresh_view(self) -> None: ...
+
+        def reload(self) -> None: ...
+
+    def action_save_as(self) -> None:
+        session = self.table.session
+
+        def save_as(target: Path, force: bool, _: dict[str, Any]) -> str:
+            session.save_as(target, replace=force)
+            self.refresh_view()
+            return f"saved as {target}; the fight goes on there"
+
+        self.ask_path("Save as", None, "a new name", save_as)
+
+    def action_party(self) -> None:
+        """The players' sides as the fight left them, to a roster for the next encounter
+        (`referee play NEW --party FILE`, or set-up's import)."""
+        from referee.engine.options import carry_questions
+        from referee.session.output import write_output
+        from referee.session.party import party_file
+
+        session = self.table.session
+        fight = self.table.fight
+        # what the ruleset leaves open as the party is written, beside the file name
+        questions = carry_questions(fight.ruleset, fight)
+
+        def write(target: Path, force: bool, values: dict[str, Any]) -> str:
+            answers = {f.name: values[f.name] for f in questions if f.name in values}
+            text, said = party_file(self.table.fight, answers)
+            write_output(target, text, [session.path], force)
+            return f"wrote {target.name}: {said}"
+
+        self.ask_path("Write the party", "party.toml", "", write, questions)
+
+    def ask_path(self, title: str, default: str | None, hint: str,
+                 write: Callable[[Path, bool, dict[str, Any]], str],
+                 extra: tuple[Field, ...] = ()) -> None:
+        """A file beside the save, asked for (never the save itself, nor a file there
+        unless "replace a file there" is set), and `write` done to it, given every answer
+        (`extra`: more fields asked after the file's): a refusal keeps the form open on
+        the path."""
+        session = self.table.session
+        fields = (Field("path", "file", "text", default, required=True,
+                        help=f"beside {session.path.name}" + (f": {hint}" if hint else "")),
+                  Field("force", "replace a file there", "bool", False,
+                        help="never this save itself")) + extra
+
+        def done(values: dict[str, Any]) -> None:
+            from referee.session.output import claim
+
+            target = Path(values["path"])
+            if not target.is_absolute():
+                target = session.path.parent / target
+            force = bool(values.get("force"))
+            try:
+                claim(target, [session.path], force, how="'replace a file there' replaces it")
+                said = write(target, force, values)
+            except (SaveError, RefereeError) as error:
+                raise Refused(str(error), "path") from None
+            self.notify(said, title=title)
+
+        self.ask(Form(title, fields), done)
+
+    def action_open(self) -> None:
+        self.app.action_open()
+
+    def action_setup(self) -> None:
+        from .setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(self.table.session, self.app.catalogues),
+                             lambda _: self.reload())
+
+    def action_replay(self) -> None:
+        self.app.action_replay()
+
+    def action_help(self) -> None:
+        self.app.action_help()
+
+    async def action_serve(self) -> None:
+        """Serve the players' view of this save to browsers (asked where first); while it
+        is served, show its address again (where `V` stops serving it)."""
+        from .watch import ServingScreen, served_address
+
+        address = served_address(self.app)
+        if address is not None:
+            self.app.push_screen(ServingScreen(address, "?token=" in address))
+            return
+        field = Field("where", "who may watch", "choice", "local",
+                      options=(("this machine only", "local"),
+                               ("the table's network (a TV, phones)", "network")))
+        self.ask_then(Form("Serve the players' view", (field,),
+                           hint="the network: the address carries a code; anyone there "
+                                "with it can watch, no one can change the fight"),
+                      self.chosen_where)
+
+    def chosen_where(self, values: dict[str, Any]) -> None:
+        self.run_worker(self.serve_on(values["where"]))
+
+    async def serve_on(self, where: str) -> None:
+        from .watch import ServeError, ServingScreen, start_serving
+
+        network = where == "network"
+        try:
+            address = await start_serving(self.app, self.table.session.path, network,
+                                          self.app.max_viewers)
+        except ServeError as error:
+            self.notify(str(error), title="Players' view", severity="error", timeout=10)
+            return
+        self.app.push_screen(ServingScreen(address, network))
+
+
