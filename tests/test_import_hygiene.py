@@ -44,13 +44,16 @@ def test_headless_cli_imports_no_textual():
 
 def test_no_ruleset_module_imports_a_layer_above_the_engine():
     """Not even inside a function, where importing the package would not show it: every
-    import statement in every module of referee/rulesets/ (its acts.py too: what the
-    command line offers of an act is data of its spec) names the engine, the standard
-    library or the ruleset's own modules."""
+    import statement in every module of referee/rulesets/ and of every other folder the
+    port finds rulesets in (the tests'), its acts.py too (what the command line offers of
+    an act is data of its spec), names the engine, the standard library or the
+    ruleset's own modules."""
     import ast
 
+    from referee.rulesets import PACKAGE_DIRS
+
     found = []
-    for path in sorted((ROOT / "referee" / "rulesets").rglob("*.py")):
+    for path in sorted(p for folder, _ in PACKAGE_DIRS for p in folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom)
