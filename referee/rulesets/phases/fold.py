@@ -4,6 +4,7 @@ the steps), and the events the rules add: Calm broken, surrenders (PH-10), decay
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
@@ -65,57 +66,18 @@ class Fold(roles.Fold[State]):
         return state
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
-        seq = state.seq + 1
-        if isinstance(event, ph.Use):
-            log = state.now
-            op = Op(log.pos(event.phase) or 0, seq, "use", event.what, engaged=event.engaged)
-            return replace(state, now=added(log, event.actor, op), seq=seq,
-                           memo=carried(state, event.actor))
-        if isinstance(event, ph.Delay):
-            op = Op(delay_pos(fight, state.now, event.actor), seq, "delay",
-                    keep=frozenset(event.keep))
-            return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
-                           memo=carried(state, event.actor))
-        if isinstance(event, ph.Condition):
-            if event.name in OUT_NAMES:
-                return apply_out(fight, state, event.target, event.name, event.on)
-            if event.name not in STATUSES:
-                return state
-            return replace(state, now=with_condition(state.now, event, seq), seq=seq,
-                           memo=carried(state, event.target))
-        if isinstance(event, ph.Order):
-            return apply_order(fight, state, event)
-        if isinstance(event, ph.Regroup):
-            return apply_regroup(fight, state, event, seq)
-        if isinstance(event, ph.Manoeuvre):
-            return apply_manoeuvre(fight, state, event, seq)
-        if isinstance(event, ph.Decay):
-            com, dfn = state.decay.get(event.target, (0, 0))
-            fight.status[event.target].hp -= event.hits
-            return apply_hits(fight, state, event.target, decay={
-                **state.decay, event.target: (com + event.combat, dfn + event.defense)})
-        if isinstance(event, ph.Surrender):
-            state = replace(state, surrendered=state.surrendered + (event.side,))
-            for cid, c in fight.roster.items():  # PH-21: the whole side is out
-                if c.side == event.side and cid not in state.out:
-                    state = apply_out(fight, state, cid, "surrendered", True)
-            return replace(state, memo=carried(state))
-        if isinstance(event, ev.Join) and event.combatant is not None:
-            return apply_join(fight, state, event.combatant.id)
-        if isinstance(event, ev.End):  # the tracker and the plan read the round as it ended
-            return replace(state, over=max(fight.round, 1), over_at=now_pos(fight),
-                           memo=carried(state))
-        if event.TYPE in ("damage", "death", "heal"):
-            return apply_hits(fight, state, getattr(event, "target", ""))
-        return state
+        step = STEPS.get(type(event))  # one lookup: the fold of a long save runs it for each
+        if step is None:
+            return state
+        return step(fight, state, event, state.seq + 1)
 
-    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
         marks = status.marks
+        fatigue = marks.get("fatigue", 0)
         if getattr(event, "fatigue", False):
-            marks["fatigue"] = marks.get("fatigue", 0) + event.amount  # PH-14
-            return
-        status.hp -= event.amount + marks.get("fatigue", 0)  # Fatigue into lost Hits
-        marks["fatigue"] = 0
+            return status.changed(marks={**marks, "fatigue": fatigue + event.amount})  # PH-14
+        return status.changed(hp=status.hp - event.amount - fatigue,  # Fatigue into lost Hits
+                              marks={**marks, "fatigue": 0})
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         out: list[ev.Event] = []
@@ -167,3 +129,93 @@ class Fold(roles.Fold[State]):
                     out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
                                         hits=self.rs.extended_hits, extended=True))
         return out
+
+
+# -- what each event does to the state: one step per event class ------------------------
+
+
+def use(fight: Fight, state: State, event: ph.Use, seq: int) -> State:
+    log = state.now
+    op = Op(log.pos(event.phase) or 0, seq, "use", event.what, engaged=event.engaged)
+    return replace(state, now=added(log, event.actor, op), seq=seq,
+                   memo=carried(state, event.actor))
+
+
+def delay(fight: Fight, state: State, event: ph.Delay, seq: int) -> State:
+    op = Op(delay_pos(fight, state.now, event.actor), seq, "delay", keep=frozenset(event.keep))
+    return replace(state, now=added(state.now, event.actor, op, reach=False), seq=seq,
+                   memo=carried(state, event.actor))
+
+
+def condition(fight: Fight, state: State, event: ph.Condition, seq: int) -> State:
+    if event.name in OUT_NAMES:
+        return apply_out(fight, state, event.target, event.name, event.on)
+    if event.name not in STATUSES:
+        return state
+    return replace(state, now=with_condition(state.now, event, seq), seq=seq,
+                   memo=carried(state, event.target))
+
+
+def order(fight: Fight, state: State, event: ph.Order, seq: int) -> State:
+    return apply_order(fight, state, event)
+
+
+def regroup(fight: Fight, state: State, event: ph.Regroup, seq: int) -> State:
+    return apply_regroup(fight, state, event, seq)
+
+
+def manoeuvre(fight: Fight, state: State, event: ph.Manoeuvre, seq: int) -> State:
+    return apply_manoeuvre(fight, state, event, seq)
+
+
+def decay(fight: Fight, state: State, event: ph.Decay, seq: int) -> State:
+    com, dfn = state.decay.get(event.target, (0, 0))
+    fight.status[event.target].hp -= event.hits
+    return apply_hits(fight, state, event.target, decay={
+        **state.decay, event.target: (com + event.combat, dfn + event.defense)})
+
+
+def surrender(fight: Fight, state: State, event: ph.Surrender, seq: int) -> State:
+    state = replace(state, surrendered=state.surrendered + (event.side,))
+    for cid, c in fight.roster.items():  # PH-21: the whole side is out
+        if c.side == event.side and cid not in state.out:
+            state = apply_out(fight, state, cid, "surrendered", True)
+    return replace(state, memo=carried(state))
+
+
+def join(fight: Fight, state: State, event: ev.Join, seq: int) -> State:
+    if event.combatant is None:
+        return state
+    return apply_join(fight, state, event.combatant.id)
+
+
+def end(fight: Fight, state: State, event: ev.End, seq: int) -> State:
+    """The tracker and the plan read the round as it ended."""
+    return replace(state, over=max(fight.round, 1), over_at=now_pos(fight),
+                   memo=carried(state))
+
+
+def hits(fight: Fight, state: State, event: ev.Event, seq: int) -> State:
+    """Damage, a death or healing: who stands, and so who can act, may change."""
+    return apply_hits(fight, state, getattr(event, "target", ""))
+
+
+# Keyed by the event's own class (a subclass is listed itself: phases' Damage beside the
+# core's); an event not here leaves the state as it is. phases' Condition is its own
+# (stun, immobilized ... PH-10); the core's condition changes nothing here.
+STEPS: dict[type[ev.Event], Callable[[Fight, State, Any, int], State]] = {
+    ph.Use: use,
+    ph.Delay: delay,
+    ph.Condition: condition,
+    ph.Order: order,
+    ph.Regroup: regroup,
+    ph.Manoeuvre: manoeuvre,
+    ph.Decay: decay,
+    ph.Surrender: surrender,
+    ev.Join: join,
+    ev.End: end,
+    ev.Damage: hits,
+    ph.Damage: hits,
+    ev.Death: hits,
+    ev.Heal: hits,
+}

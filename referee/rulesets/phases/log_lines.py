@@ -3,6 +3,9 @@ its way: Fatigue, a phase resolved, the end of the fight)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 
@@ -16,58 +19,70 @@ from .state import state_of
 
 
 def tell(fight: Fight, event: ev.Event) -> str | None:
-    if isinstance(event, ph.Use):
-        word = WORD.get(event.what, event.what)
-        text = f"{name(fight, event.actor)} takes its {word} in phase {event.phase}"
-        if event.engaged:
-            text += ", ending beside an enemy (PH-5)"
-        return text + (f": {event.note}" if event.note else "")
-    if isinstance(event, ph.Delay):
-        kept = " and ".join(WORD.get(k, k) for k in event.keep)
-        return f"{name(fight, event.actor)} delays its {kept} into round {event.round + 1} (PH-3)"
-    if isinstance(event, ph.Condition):
-        when = f" from phase {event.phase}" if event.phase is not None else ""
-        verb = "is" if event.on else "is no longer"
-        word = "stunned" if event.name == "stun" else event.name
-        return f"{name(fight, event.target)} {verb} {word}{when} (PH-10)"
-    if isinstance(event, ph.Order):
-        at = f" at ({', '.join(str(n) for n in event.at)})" if event.at else ""
-        by = f" (from {name(fight, event.by)})" if event.by else ""
-        return (f"squad {event.squad} ordered: {event.tactic}{at}, target "
-                f"{event.target or 'any'}{by} (PH-9)")
-    if isinstance(event, ph.Regroup):
-        parts = []
-        if event.join:
-            parts.append(f"joins {event.join}")
-        elif event.leave:
-            parts.append("leaves its squad")
-        if event.leader:
-            parts.append(f"names {name(fight, event.leader)} leader")
-        if event.modifiers is not None:
-            parts.append("modifiers: " + (", ".join(event.modifiers) or "none"))
-        return f"{name(fight, event.actor)} regroups (an Action, PH-12): " + (
-            "; ".join(parts) or "no change")
-    if isinstance(event, ph.Decay):
-        kind = "extended decay (as well as the normal)" if event.extended else "decay"
-        return (f"{name(fight, event.target)} {kind}: -{event.combat} Combat, "
-                f"-{event.defense} Defense, -{event.hits} Hits (PH-17)")
-    if isinstance(event, ph.Manoeuvre):
-        targets = ", ".join(name(fight, t) for t in event.target)
-        verdict = "succeeds" if event.success else "fails"
-        cost = " (simultaneous: no Action, PH-6)" if event.simultaneous else ""
-        kind = outcomes.LABELS.get(event.kind, event.kind)
-        return (f"{name(fight, event.actor)}'s {kind} against {targets} {verdict}"
-                f"{cost}" + (f": {event.result}" if event.result else ""))
-    if isinstance(event, ph.Surrender):
-        return (f"{side_name(fight, event.side)} surrenders: every unit calm, "
-                "incapacitated or croaked (PH-10)")
-    if isinstance(event, ev.Damage):
-        return tell_damage(fight, event)
-    if isinstance(event, ev.Resolve) and event.actions:
-        return tell_resolve(fight, event)
-    if isinstance(event, ev.End):
-        return tell_end(fight, event)
-    return None
+    """The log's line for `event` told phases' way; None: the core's line."""
+    told = TELLS.get(type(event))
+    return told(fight, event) if told is not None else None
+
+
+def tell_use(fight: Fight, event: ph.Use) -> str:
+    word = WORD.get(event.what, event.what)
+    text = f"{name(fight, event.actor)} takes its {word} in phase {event.phase}"
+    if event.engaged:
+        text += ", ending beside an enemy (PH-5)"
+    return text + (f": {event.note}" if event.note else "")
+
+
+def tell_delay(fight: Fight, event: ph.Delay) -> str:
+    kept = " and ".join(WORD.get(k, k) for k in event.keep)
+    return f"{name(fight, event.actor)} delays its {kept} into round {event.round + 1} (PH-3)"
+
+
+def tell_condition(fight: Fight, event: ph.Condition) -> str:
+    when = f" from phase {event.phase}" if event.phase is not None else ""
+    verb = "is" if event.on else "is no longer"
+    word = "stunned" if event.name == "stun" else event.name
+    return f"{name(fight, event.target)} {verb} {word}{when} (PH-10)"
+
+
+def tell_order(fight: Fight, event: ph.Order) -> str:
+    at = f" at ({', '.join(str(n) for n in event.at)})" if event.at else ""
+    by = f" (from {name(fight, event.by)})" if event.by else ""
+    return (f"squad {event.squad} ordered: {event.tactic}{at}, target "
+            f"{event.target or 'any'}{by} (PH-9)")
+
+
+def tell_regroup(fight: Fight, event: ph.Regroup) -> str:
+    parts = []
+    if event.join:
+        parts.append(f"joins {event.join}")
+    elif event.leave:
+        parts.append("leaves its squad")
+    if event.leader:
+        parts.append(f"names {name(fight, event.leader)} leader")
+    if event.modifiers is not None:
+        parts.append("modifiers: " + (", ".join(event.modifiers) or "none"))
+    return f"{name(fight, event.actor)} regroups (an Action, PH-12): " + (
+        "; ".join(parts) or "no change")
+
+
+def tell_decay(fight: Fight, event: ph.Decay) -> str:
+    kind = "extended decay (as well as the normal)" if event.extended else "decay"
+    return (f"{name(fight, event.target)} {kind}: -{event.combat} Combat, "
+            f"-{event.defense} Defense, -{event.hits} Hits (PH-17)")
+
+
+def tell_manoeuvre(fight: Fight, event: ph.Manoeuvre) -> str:
+    targets = ", ".join(name(fight, t) for t in event.target)
+    verdict = "succeeds" if event.success else "fails"
+    cost = " (simultaneous: no Action, PH-6)" if event.simultaneous else ""
+    kind = outcomes.LABELS.get(event.kind, event.kind)
+    return (f"{name(fight, event.actor)}'s {kind} against {targets} {verdict}"
+            f"{cost}" + (f": {event.result}" if event.result else ""))
+
+
+def tell_surrender(fight: Fight, event: ph.Surrender) -> str:
+    return (f"{side_name(fight, event.side)} surrenders: every unit calm, "
+            "incapacitated or croaked (PH-10)")
 
 
 def tell_end(fight: Fight, event: ev.End) -> str:
@@ -115,9 +130,12 @@ def tell_damage(fight: Fight, event: ev.Damage) -> str | None:
             f"{status.max_hp}): its {fatigue} Fatigue turns to lost Hits (PH-14){note}")
 
 
-def tell_resolve(fight: Fight, event: ev.Resolve) -> str:
+def tell_resolve(fight: Fight, event: ev.Resolve) -> str | None:
     """A phase done, by the units' names: "phase 3 resolved: the Move and Action of
-    Ironfang 1, Ironfang 2" (its keys are `unit:move`, `unit:action`)."""
+    Ironfang 1, Ironfang 2" (its keys are `unit:move`, `unit:action`); a resolve of no
+    actions is the core's line."""
+    if not event.actions:
+        return None
     kinds: dict[str, list[str]] = {}
     for key in event.actions:
         actor, _, kind = key.rpartition(":")
@@ -133,3 +151,21 @@ def tell_resolve(fight: Fight, event: ev.Resolve) -> str:
     where = f"phase {phases.pop()} resolved" if len(phases) == 1 else "resolved"
     return f"{where}: " + "; ".join(f"the {words} of {', '.join(who)}"
                                     for words, who in whose.items())
+
+
+# Keyed by the event's own class (a subclass is listed itself: phases' Damage beside the
+# core's); the core's condition is the core's line, phases' own condition (PH-10) is here.
+TELLS: dict[type[ev.Event], Callable[[Fight, Any], str | None]] = {
+    ph.Use: tell_use,
+    ph.Delay: tell_delay,
+    ph.Condition: tell_condition,
+    ph.Order: tell_order,
+    ph.Regroup: tell_regroup,
+    ph.Decay: tell_decay,
+    ph.Manoeuvre: tell_manoeuvre,
+    ph.Surrender: tell_surrender,
+    ev.Damage: tell_damage,
+    ph.Damage: tell_damage,
+    ev.Resolve: tell_resolve,
+    ev.End: tell_end,
+}

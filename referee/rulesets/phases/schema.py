@@ -3,7 +3,8 @@ and the checks of both (the checks of its events are in checks.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -69,31 +70,76 @@ class Schema(roles.RosterSchema[State]):
         limits.check_event(fight, event)
         if fight.ended and isinstance(event, MOVES_ON):
             raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
-        actor = getattr(event, "actor", None)
-        if isinstance(event, (ph.Use, ph.Delay, ph.Regroup, ph.Manoeuvre)):
-            if actor not in fight.roster:
-                known = ", ".join(fight.roster)
-                raise IllegalEvent(f"unknown combatant {actor!r} (combatants: {known})",
-                                   ("actor",))
-            if event.round < fight.round:
-                raise IllegalEvent(f"round {event.round} is over: the fight is in round "
-                                   f"{fight.round}", ("round",))
-        up = self.rs.direction == "up"
-        if isinstance(event, ph.Use):
-            checks.check_use(fight, event, up)
-        elif isinstance(event, ph.Delay):
-            checks.check_delay(fight, event, up)
-        elif isinstance(event, ph.Condition):
-            checks.check_condition(fight, event, up)
-        elif isinstance(event, ph.Order):
-            checks.check_order(fight, event)
-        elif isinstance(event, ph.Regroup):
-            checks.check_regroup(fight, event, up, self.rs.limits)
-        elif isinstance(event, ph.Manoeuvre):
-            checks.check_manoeuvre(fight, event, up)
-        elif isinstance(event, (ph.Decay,)) and event.target not in fight.roster:
-            raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
-        elif isinstance(event, ph.Damage):
-            outcomes.check_subdue_damage(fight, event)
-        elif isinstance(event, ph.Surrender) and event.side not in fight.side_ids():
-            raise IllegalEvent(f"unknown side {event.side!r}", ("side",))
+        check = CHECKS.get(type(event))
+        if check is not None:
+            check(self.rs, fight, event)
+
+
+# -- each event's own check: one per event class ------------------------------------------
+
+
+def acting(fight: Fight, event: ph.Use | ph.Delay | ph.Regroup | ph.Manoeuvre) -> None:
+    """A unit's own event: a unit there, in a round not over."""
+    if event.actor not in fight.roster:
+        known = ", ".join(fight.roster)
+        raise IllegalEvent(f"unknown combatant {event.actor!r} (combatants: {known})",
+                           ("actor",))
+    if event.round < fight.round:
+        raise IllegalEvent(f"round {event.round} is over: the fight is in round "
+                           f"{fight.round}", ("round",))
+
+
+def use(rs: Phases, fight: Fight, event: ph.Use) -> None:
+    acting(fight, event)
+    checks.check_use(fight, event, rs.direction == "up")
+
+
+def delay(rs: Phases, fight: Fight, event: ph.Delay) -> None:
+    acting(fight, event)
+    checks.check_delay(fight, event, rs.direction == "up")
+
+
+def condition(rs: Phases, fight: Fight, event: ph.Condition) -> None:
+    checks.check_condition(fight, event, rs.direction == "up")
+
+
+def order(rs: Phases, fight: Fight, event: ph.Order) -> None:
+    checks.check_order(fight, event)
+
+
+def regroup(rs: Phases, fight: Fight, event: ph.Regroup) -> None:
+    acting(fight, event)
+    checks.check_regroup(fight, event, rs.direction == "up", rs.limits)
+
+
+def manoeuvre(rs: Phases, fight: Fight, event: ph.Manoeuvre) -> None:
+    acting(fight, event)
+    checks.check_manoeuvre(fight, event, rs.direction == "up")
+
+
+def decay(rs: Phases, fight: Fight, event: ph.Decay) -> None:
+    if event.target not in fight.roster:
+        raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+
+
+def damage(rs: Phases, fight: Fight, event: ph.Damage) -> None:
+    outcomes.check_subdue_damage(fight, event)
+
+
+def surrender(rs: Phases, fight: Fight, event: ph.Surrender) -> None:
+    if event.side not in fight.side_ids():
+        raise IllegalEvent(f"unknown side {event.side!r}", ("side",))
+
+
+# Keyed by the event's own class: the core's condition and damage are the core's to check
+CHECKS: dict[type[ev.Event], Callable[[Phases, Fight, Any], None]] = {
+    ph.Use: use,
+    ph.Delay: delay,
+    ph.Condition: condition,
+    ph.Order: order,
+    ph.Regroup: regroup,
+    ph.Manoeuvre: manoeuvre,
+    ph.Decay: decay,
+    ph.Damage: damage,
+    ph.Surrender: surrender,
+}

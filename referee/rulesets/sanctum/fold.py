@@ -4,7 +4,8 @@ is held to (SA-11), and the steps still to log from it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -117,32 +118,48 @@ class SanctumFold(Fold[State]):
 def folded(fight: Fight, state: State, event: ev.Event) -> State:
     """What a logged step does to the state (and to the fold's own copies of the
     minions' statuses)."""
-    if isinstance(event, se.Combats):
-        return replace(state, pairs={**state.pairs, event.round: event.pairs})
-    if isinstance(event, se.Combat):
-        turn = event.round
-        seeds = state.seeds if event.seed is None else {**state.seeds, turn: event.seed}
-        current = () if event.skipped else (event.first or "", other(event))
-        return replace(state, started={**state.started,
-                                       turn: state.started.get(turn, 0) + 1},
-                       seeds=seeds, current=current)
-    if isinstance(event, se.Attack):
-        if event.hit:
-            status = fight.status[event.victim]
-            status.hp -= event.damage - event.soaked  # the fold's own copy
-            if event.result == "killed":
-                status.dead = True
-                if turns.level(fight, event.attacker, state) == 0:
-                    return replace(state, promoted={**state.promoted,
-                                                    event.attacker: event.round})
-        return state
-    if isinstance(event, se.CombatEnd):
-        done = state.ends.get(event.round, ())
-        entry = {"groups": list(event.groups), "rounds": event.rounds,
-                 "ended": event.ended}
-        fought_out(fight, event, state.started.get(event.round, 0))
-        return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
+    step = STEPS.get(type(event))
+    return step(fight, state, event) if step is not None else state
+
+
+def listed(fight: Fight, state: State, event: se.Combats) -> State:
+    return replace(state, pairs={**state.pairs, event.round: event.pairs})
+
+
+def combat(fight: Fight, state: State, event: se.Combat) -> State:
+    turn = event.round
+    seeds = state.seeds if event.seed is None else {**state.seeds, turn: event.seed}
+    current = () if event.skipped else (event.first or "", other(event))
+    return replace(state, started={**state.started, turn: state.started.get(turn, 0) + 1},
+                   seeds=seeds, current=current)
+
+
+def attack(fight: Fight, state: State, event: se.Attack) -> State:
+    if event.hit:
+        status = fight.status[event.victim]
+        status.hp -= event.damage - event.soaked  # the fold's own copy
+        if event.result == "killed":
+            status.dead = True
+            if turns.level(fight, event.attacker, state) == 0:
+                return replace(state, promoted={**state.promoted,
+                                                event.attacker: event.round})
     return state
+
+
+def combat_end(fight: Fight, state: State, event: se.CombatEnd) -> State:
+    done = state.ends.get(event.round, ())
+    entry = {"groups": list(event.groups), "rounds": event.rounds, "ended": event.ended}
+    fought_out(fight, event, state.started.get(event.round, 0))
+    return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
+
+
+# Keyed by the event's own class; any other event leaves the state as it is
+STEPS: dict[type[ev.Event], Callable[[Fight, State, Any], State]] = {
+    se.Combats: listed,
+    se.Combat: combat,
+    se.Attack: attack,
+    se.CombatEnd: combat_end,
+}
 
 
 def fought_out(fight: Fight, event: se.CombatEnd, number: int) -> None:

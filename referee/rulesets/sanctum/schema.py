@@ -4,6 +4,7 @@ and the groups set-up makes as minions name them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
@@ -91,17 +92,9 @@ class SanctumSchema(RosterSchema[State]):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
         ranges.check_event(event, fight.round)
-        if isinstance(event, se.Combats):
-            self.check_pairs(fight, event)
-        elif isinstance(event, se.Combat):
-            check_groups(fight, event.groups, "groups")
-        elif isinstance(event, se.Attack):
-            check_attack(fight, event)
-        elif isinstance(event, (se.Victim, se.Forfeit)):
-            if event.actor not in fight.roster:
-                raise IllegalEvent(f"unknown minion {event.actor!r}", ("actor",))
-            if isinstance(event, se.Victim) and event.victim not in fight.roster:
-                raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
+        check = CHECKS.get(type(event))
+        if check is not None:
+            check(self, fight, event)
         if fight.ended and (event.TYPE in se.STEPS or isinstance(event, se.Combats)):
             raise IllegalEvent(OVER, ("type",))  # an ended fight fights no more combats
         if event.TYPE in se.STEPS:
@@ -161,6 +154,43 @@ def check_attack(fight: Fight, event: se.Attack) -> None:
         raise IllegalEvent(f"{event.attacker} is dead: it cannot attack", ("attacker",))
     # hit or miss, damage, armor soaked, result and hit points: what the turn's seed
     # gives (SanctumSchema._check_step), never what a hand wrote
+
+
+# -- each event's own check: one per event class ------------------------------------------
+
+
+def combats(schema: SanctumSchema, fight: Fight, event: se.Combats) -> None:
+    schema.check_pairs(fight, event)
+
+
+def combat(schema: SanctumSchema, fight: Fight, event: se.Combat) -> None:
+    check_groups(fight, event.groups, "groups")
+
+
+def attack(schema: SanctumSchema, fight: Fight, event: se.Attack) -> None:
+    check_attack(fight, event)
+
+
+def victim(schema: SanctumSchema, fight: Fight, event: se.Victim) -> None:
+    actor_known(schema, fight, event)
+    if event.victim not in fight.roster:
+        raise IllegalEvent(f"unknown minion {event.victim!r}", ("victim",))
+
+
+def actor_known(schema: SanctumSchema, fight: Fight, event: se.Victim | se.Forfeit) -> None:
+    """A victim's chooser, or a minion forfeiting its attacks, is a minion there."""
+    if event.actor not in fight.roster:
+        raise IllegalEvent(f"unknown minion {event.actor!r}", ("actor",))
+
+
+# Keyed by the event's own class
+CHECKS: dict[type[ev.Event], Callable[[SanctumSchema, Fight, Any], None]] = {
+    se.Combats: combats,
+    se.Combat: combat,
+    se.Attack: attack,
+    se.Victim: victim,
+    se.Forfeit: actor_known,
+}
 
 
 class SanctumGroups(Entries[State]):
