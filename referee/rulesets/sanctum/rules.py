@@ -17,7 +17,7 @@ RULES = {
     "SA-9": "sim.py: Combat.strike (levels, misses, damage, armor, results, recruits); "
             "fold.py: apply; turns.py: level",
     "SA-10": "sim.py: steering, steered (quasi-immunities steer only); stats.py: QUASI",
-    "SA-11": "odds.py: simulate, summarise; acts.py: the odds (O, referee odds), fight "
+    "SA-11": "odds.py: run_odds, summarise; acts.py: the odds (O, referee odds), fight "
              "--seed -o; "
              "seeded.py: every logged step is the one its seed gives",
 }
