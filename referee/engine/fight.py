@@ -27,7 +27,7 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
-from .options import Declaring, apply_heal
+from .options import Declaring, Ending, apply_heal
 from .record import field, record, replace
 
 if TYPE_CHECKING:
@@ -73,7 +73,8 @@ applies = APPLIES.handles
 
 @record
 class Status:
-    """What changes about a combatant as the fight goes on."""
+    """What changes about a combatant as the fight goes on: a record the fold replaces,
+    never changes (`changed` gives the new one; the ruleset's hooks return it)."""
 
     hp: int
     max_hp: int
@@ -88,6 +89,13 @@ class Status:
         other: Status = object.__new__(Status)
         other.__dict__ = {**self.__dict__, "conditions": self.conditions.copy(),
                           "marks": self.marks.copy()}
+        return other
+
+    def changed(self, **changes: Any) -> Status:
+        """A new status with `changes` (give `conditions` or `marks` whole: new tables,
+        never this one's changed)."""
+        other: Status = object.__new__(Status)
+        other.__dict__ = {**self.__dict__, **changes}
         return other
 
 
@@ -183,10 +191,6 @@ class Fight:
     @property
     def phase(self) -> str:
         return self.state.phase
-
-    @phase.setter
-    def phase(self, value: str) -> None:
-        self.state.phase = value
 
     @property
     def initiatives(self) -> dict[int, ev.Initiative]:
@@ -517,14 +521,16 @@ class Fight:
         state = self.state
         state.round = round_
         state.phase = "declarations"
-        for status in state.status.values():
-            status.hp_at_round_start = status.hp
+        statuses = state.status
+        for cid, status in statuses.items():
             if status.conditions:
-                status.conditions = {
+                statuses[cid] = status.changed(hp_at_round_start=status.hp, conditions={
                     name: (left - 1 if left is not None else None)
                     for name, left in status.conditions.items()
                     if left is None or left > 1
-                }
+                })
+            elif status.hp_at_round_start != status.hp:
+                statuses[cid] = status.changed(hp_at_round_start=status.hp)
         state.rs = self.ruleset.fold.new_round(self, state.rs)
 
     @applies(ev.Initiative)
@@ -555,23 +561,28 @@ class Fight:
 
     @applies(ev.Damage)
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
-        self.ruleset.fold.apply_damage(self, self.state.status[e.target], e)
+        statuses = self.state.status
+        statuses[e.target] = self.ruleset.fold.apply_damage(self, statuses[e.target], e)
 
     @applies(ev.Heal)
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
-        apply_heal(self.ruleset, self, self.state.status[e.target], e)
+        statuses = self.state.status
+        statuses[e.target] = apply_heal(self.ruleset, self, statuses[e.target], e)
 
     @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
-        conditions = self.state.status[e.target].conditions
+        statuses = self.state.status
+        status = statuses[e.target]
         if e.on:
-            conditions[e.name] = e.duration
+            conditions = {**status.conditions, e.name: e.duration}
         else:
-            conditions.pop(e.name, None)
+            conditions = {k: v for k, v in status.conditions.items() if k != e.name}
+        statuses[e.target] = status.changed(conditions=conditions)
 
     @applies(ev.Death)
     def _apply_death(self, index: int, e: ev.Death) -> None:
-        self.state.status[e.target].dead = True
+        statuses = self.state.status
+        statuses[e.target] = statuses[e.target].changed(dead=True)
 
     @applies(ev.Phase)
     def _apply_phase(self, index: int, e: ev.Phase) -> None:
@@ -604,7 +615,8 @@ class Fight:
     @applies(ev.End)
     def _apply_end(self, index: int, e: ev.End) -> None:
         self.state.ended = True
-        self.state.phase = "over"
+        ending = self.ruleset.role(Ending)  # a step of the ruleset's own after the end
+        self.state.phase = "over" if ending is None else ending.PHASE
 
 
 def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:

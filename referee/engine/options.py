@@ -1,6 +1,6 @@
 """The roles a ruleset may fill or lack: declarations, initiative, tracker groups,
 runs of a report, acts, the heal check, a join's questions, lists that fill themselves in
-set-up. A ruleset names the ones it fills in `Ruleset.ROLES`; the app and the command line
+set-up, a step of its own after the end. A ruleset names the ones it fills in `Ruleset.ROLES`; the app and the command line
 ask for one with `rs.role(Declaring)` and get None when it is absent.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from . import events as ev
 from .errors import FormatError, IllegalDeclaration
@@ -203,8 +203,9 @@ class Healing(Role[S], ABC):
         `heal_fields`."""
 
     @abstractmethod
-    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
-        """What a heal event does to the combatant (the fold's own copy of its status)."""
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> Status:
+        """The combatant's status after a heal event (a new one: `status` stays as it
+        is)."""
 
 
 class Joining(Role[S], ABC):
@@ -249,6 +250,13 @@ class Carrying(Role[S], ABC):
         return list(self.LEFT)
 
 
+class Ending(Role[S], ABC):
+    """A fight whose end leaves a step of the ruleset's own, not the core's "over":
+    demon-idol's recovery turn (DI-20). The core's fold reads it as it folds the end."""
+
+    PHASE: ClassVar[str] = "over"  # the phase the end leaves the fight in
+
+
 class Entries(Role[S], ABC):
     """Lists of the encounter (sanctum's groups) that set-up fills as combatants name
     their entries."""
@@ -282,13 +290,12 @@ def heal_events(rs: Ruleset[Any], fight: Fight, heal: ev.Heal,
     return healing.heal_events(fight, heal, values) if healing is not None else [heal]
 
 
-def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -> None:
+def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -> Status:
     """A heal event folded: by default hit points back, up to the most."""
     healing = rs.role(Healing)
     if healing is not None:
-        healing.apply_heal(fight, status, event)
-    else:
-        status.hp = min(status.max_hp, status.hp + event.amount)
+        return healing.apply_heal(fight, status, event)
+    return status.changed(hp=min(status.max_hp, status.hp + event.amount))
 
 
 def carry_questions(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:

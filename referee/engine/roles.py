@@ -119,7 +119,7 @@ class Fold(Role[S]):
 
     def new_round(self, fight: Fight, state: S) -> S:
         """The fold enters a new round (before the event that opens it is applied): the
-        state for it. Statuses may change in place: they are the fold's own copies."""
+        state for it (the core has worked out the statuses for it: conditions run down)."""
         return state
 
     def marks(self, combatant: Combatant) -> dict[str, Any]:
@@ -130,8 +130,10 @@ class Fold(Role[S]):
         """Whether `event` can change a plan (a new plan is worked out after it)."""
         return event.TYPE in self.SHAPING
 
-    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
-        status.hp -= event.amount
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
+        """The combatant's status after `event` (a new one: `status.changed(...)`;
+        `status` itself, and its tables, stay as they are)."""
+        return status.changed(hp=status.hp - event.amount)
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         """Events the rules add once `event` is in the log (spells lost, deaths)."""

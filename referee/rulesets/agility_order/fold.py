@@ -97,9 +97,9 @@ class AgilityFold(Fold[State]):
     def shapes_plan(self, event: ev.Event) -> bool:
         return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
 
-    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
         """AO-11: a hit entered as damage alone goes through the target's armour."""
-        status.hp -= wounds.net(fight, self.state(fight), event)
+        return status.changed(hp=status.hp - wounds.net(fight, self.state(fight), event))
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         """AO-11: a hit entered as damage alone that deals 6+ net wounds; AO-15: the

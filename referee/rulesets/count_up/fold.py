@@ -98,19 +98,19 @@ class CountUpFold(Fold[State]):
 
     # -- damage, dying and death ---------------------------------------------------
 
-    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> None:
-        marks = status.marks
+    def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
+        marks = dict(status.marks)
         amount = event.amount
         if not event.critical:
             soaked = min(marks["stress"], amount)
             marks["stress"] -= soaked
             amount -= soaked
         marks["wounds"] -= amount
-        status.hp = marks["wounds"]
         marks["largest_wound"] = max(marks["largest_wound"], amount)  # its TN (CU-8)
         if amount * 2 > status.max_hp and event.note is None:
             marks["big_hit_round"] = event.round
             marks["big_hits"] += 1
+        return status.changed(hp=marks["wounds"], marks=marks)
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         if not isinstance(event, ev.Damage):

@@ -69,13 +69,13 @@ class CountUpHealing(Healing[State]):
         return (STABILISE,
                 Field("check", label, "int", minimum=CHECK[0], maximum=CHECK[1], help=help))
 
-    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> None:
+    def apply_heal(self, fight: Fight, status: Status, event: ev.Heal) -> Status:
         marks = status.marks
-        marks["wounds"] = min(status.max_hp, marks["wounds"] + event.amount)
-        status.hp = marks["wounds"]
+        wounds = min(status.max_hp, marks["wounds"] + event.amount)
         # CU-8: a heal that stabilises makes it the stabilised one; healed above 0 Wound
         # Points it no longer is, and a later fall below 0 is Dying again
-        marks["stable"] = (marks["stable"] or event.stabilize) and marks["wounds"] <= 0
+        stable = (marks["stable"] or event.stabilize) and wounds <= 0
+        return status.changed(hp=wounds, marks={**marks, "wounds": wounds, "stable": stable})
 
     def heal_events(self, fight: Fight, heal: ev.Heal,
                     values: Mapping[str, Any]) -> list[ev.Event]:

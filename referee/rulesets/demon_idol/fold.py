@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
+from referee.engine.options import Ending
 from referee.engine.record import replace
 from referee.engine.roles import Fold
 
@@ -39,8 +40,6 @@ class DemonIdolFold(Fold[State]):
             return replace(state, surprise=event)  # DI-17
         if kind == "morale" and isinstance(event, ev.Morale):
             return self._morale(fight, state, event)
-        if kind == "end":
-            fight.phase = "recovery"  # DI-20: one recovery turn
         return state
 
     @staticmethod
@@ -77,3 +76,9 @@ class DemonIdolFold(Fold[State]):
         from .consequences import end_of_round
 
         return end_of_round(self.rs, fight)
+
+
+class DemonIdolEnding(Ending[State]):
+    """DI-20: the end leaves the fight in its recovery turn (the phase says so)."""
+
+    PHASE = "recovery"

@@ -21,7 +21,7 @@ from .acts import DemonIdolActs
 from .carrying import DemonIdolCarrying
 from .damage import DemonIdolDamage
 from .declaring import DemonIdolDeclaring
-from .fold import DemonIdolFold
+from .fold import DemonIdolEnding, DemonIdolFold
 from .initiative import DemonIdolInitiative
 from .planner import DemonIdolPlanner
 from .schema import DemonIdolSchema
@@ -34,7 +34,7 @@ class DemonIdol(Ruleset[State]):
     id = "demon-idol"
     ROLES = (DemonIdolSchema, DemonIdolFold, DemonIdolPlanner, DemonIdolTracker,
              DemonIdolDamage, DemonIdolDeclaring, DemonIdolInitiative, DemonIdolActs,
-             DemonIdolCarrying)
+             DemonIdolCarrying, DemonIdolEnding)
     settings: Settings
 
     def read(self, f: Fields) -> None:
