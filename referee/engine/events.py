@@ -104,13 +104,6 @@ class Join(Event):
 
 
 @record(frozen=True)
-class Surprise(Event):
-    TYPE = "surprise"
-    MOVES_ON = True
-    surprised: tuple[str, ...] = _f("ids!", ())
-
-
-@record(frozen=True)
 class Roll(Event):
     """A roll made by the program or typed in from real dice, with every die."""
 
@@ -149,17 +142,6 @@ class Condition(Event):
     name: str = _f("str!", "")
     on: bool = _f("bool", True)
     duration: int | None = _f("int1")  # rounds
-
-
-@record(frozen=True)
-class Morale(Event):
-    TYPE = "morale"
-    MOVES_ON = True
-    group: tuple[str, ...] = _f("ids!", ())
-    roll: int | None = _f("int")
-    target: int | None = _f("int")
-    passed: bool | None = _f("bool")  # None: triggered, not rolled yet
-    avoid: str | None = _f("str")  # the avoidance a failure names (flee, surrender, ...)
 
 
 @record(frozen=True)
@@ -236,9 +218,35 @@ class End(Event):
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (
-    Initiative, Declare, Join, Surprise, Roll, Damage, Heal, Condition, Morale, Death,
-    NewRound, Phase, Note, Resolve, End, Undo, Redo,
+    Initiative, Declare, Join, Roll, Damage, Heal, Condition, Death, NewRound, Phase, Note,
+    Resolve, End, Undo, Redo,
 )
+
+
+# -- events some rulesets take ---------------------------------------------------------
+# Not the core's: a ruleset that has them lists them among its own events
+# (`RosterSchema.events`), and no other reads them. Surprise and morale are demon-idol's
+# (DI-17, DI-18) and count-up's (CU-1, CU-6): defined here once, below both, since one
+# ruleset's package never imports another's. The fight checks the sides, groups and
+# combatants they name (fight.py).
+
+
+@record(frozen=True)
+class Surprise(Event):
+    TYPE = "surprise"
+    MOVES_ON = True
+    surprised: tuple[str, ...] = _f("ids!", ())
+
+
+@record(frozen=True)
+class Morale(Event):
+    TYPE = "morale"
+    MOVES_ON = True
+    group: tuple[str, ...] = _f("ids!", ())
+    roll: int | None = _f("int")
+    target: int | None = _f("int")
+    passed: bool | None = _f("bool")  # None: triggered, not rolled yet
+    avoid: str | None = _f("str")  # the avoidance a failure names (flee, surrender, ...)
 
 
 def event_types(extra: tuple[type[Event], ...] = ()) -> dict[str, type[Event]]:

@@ -106,8 +106,7 @@ class Fold(Role[S]):
     and what each event does to it and to the combatants."""
 
     SHAPING: ClassVar[frozenset[str]] = frozenset({
-        "declare", "initiative", "join", "surprise", "morale", "end", "death", "damage",
-        "heal"})
+        "declare", "initiative", "join", "end", "death", "damage", "heal"})
 
     def start(self, fight: Fight) -> S:
         """The ruleset's state before any event (immutable; `apply` returns a new one)."""

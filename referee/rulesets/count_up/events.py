@@ -1,5 +1,5 @@
 """count-up's own events: its declarations, base initiative, latecomers, critical hits and
-injuries."""
+injuries; and the surprise and the morale check, which demon-idol takes too."""
 
 from __future__ import annotations
 
@@ -62,4 +62,6 @@ class Injury(ev.Event):
     source: str | None = f("str")
 
 
-EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Join, Damage, Heal, Injury)
+# with the surprise (CU-1) and the morale check (CU-6), which demon-idol takes too
+EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Join, Damage, Heal, Injury,
+                                      ev.Surprise, ev.Morale)

@@ -32,6 +32,8 @@ class State:
 
 
 class CountUpFold(Fold[State]):
+    SHAPING = Fold.SHAPING | {"surprise", "morale"}
+
     def start(self, fight: Fight) -> State:
         return State({}, {})
 

@@ -1,5 +1,5 @@
 """demon-idol's own events: its declarations, side dice, surprise segments, spells lost
-and prepared actions fired."""
+and prepared actions fired; and the morale check (DI-18), which count-up takes too."""
 
 from __future__ import annotations
 
@@ -66,4 +66,5 @@ class Fire(ev.Event):
     before: str | None = f("str")  # the actor whose action triggered it
 
 
-EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Surprise, SpellLost, Fire)
+EVENTS: tuple[type[ev.Event], ...] = (Declare, Initiative, Surprise, ev.Morale, SpellLost,
+                                       Fire)

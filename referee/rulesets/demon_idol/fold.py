@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class DemonIdolFold(Fold[State]):
     rs: DemonIdol
 
-    SHAPING = Fold.SHAPING | {"fire", "spell_lost"}
+    SHAPING = Fold.SHAPING | {"fire", "spell_lost", "surprise", "morale"}
 
     def start(self, fight: Fight) -> State:
         return State({}, {}, {}, {})  # one fallen from the start has no moment: it never acts
