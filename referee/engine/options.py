@@ -1,7 +1,8 @@
 """The roles a ruleset may fill or lack: declarations, initiative, tracker groups,
 runs of a report, acts, the heal check, a join's questions, lists that fill themselves in
-set-up, a step of its own after the end. A ruleset names the ones it fills in `Ruleset.ROLES`; the app and the command line
-ask for one with `rs.role(Declaring)` and get None when it is absent.
+set-up, a step of its own after the end. A ruleset names the ones it fills in
+`Ruleset.ROLES`; the app and the command line ask for one with `rs.role(Declaring)` and
+get None when it is absent.
 """
 
 from __future__ import annotations
