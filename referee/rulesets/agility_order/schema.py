@@ -3,6 +3,7 @@ and the checks of both (the dice and numbers in checks.py, a turn's own in turns
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
@@ -38,7 +39,6 @@ class AgilitySchema(RosterSchema[State]):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
-        rs = self.rs
         checks.round_ahead(fight, event)
         for name in ("actor", "target", "after", "by"):
             cid = getattr(event, name, None)
@@ -46,31 +46,9 @@ class AgilitySchema(RosterSchema[State]):
                     "delay", "spend", "attack", "wound") and cid not in fight.roster:
                 known = ", ".join(fight.roster)
                 raise IllegalEvent(f"unknown combatant {cid!r} (combatants: {known})", (name,))
-        if isinstance(event, ao.Initiative):
-            checks.ties(fight, event, rs.tie_mode)
-        elif isinstance(event, ao.Delay):
-            turns.delay(rs, fight, event)
-        elif isinstance(event, ao.Spend):
-            turns.spend(rs, fight, event)
-        elif isinstance(event, ao.Attack):
-            checks.attack_dice(fight, event, rs.chain_dice)
-            turns.attack(rs, fight, event.actor, event.target, free=event.free,
-                         extra=event.extra, granted=event.granted, round_=event.round)
-        elif isinstance(event, ev.Roll):
-            checks.roll_total(event)
-        elif isinstance(event, ev.Damage) and event.source is not None and \
-                self.state(fight).pending == f"{event.source}>{event.target}":
-            checks.attack_damage(fight, event, rs.fatal_bonus)  # the attack's own damage
-        elif isinstance(event, ao.Wound):
-            self._check_wound(fight, event)
-        elif isinstance(event, ao.Heal) and event.wound is not None:
-            had = len(self.state(fight).wounds.get(event.target, ()))
-            if event.wound > had:
-                raise IllegalEvent(f"{event.target} has {counted(had, 'wound')}, not a wound "
-                                   f"{event.wound} to remove", ("wound",))
-        elif isinstance(event, ev.Join) and event.combatant is not None:
-            checks.join(fight, event)
-            self._check_summon(fight, event.combatant)
+        check = CHECKS.get(type(event))
+        if check is not None:
+            check(self, fight, event)
 
     def _check_wound(self, fight: Fight, e: ao.Wound) -> None:
         if fight.ended and not dealt_with_it(fight, e):
@@ -109,3 +87,68 @@ def dealt_with_it(fight: Fight, e: ao.Wound) -> bool:
     start = fight.batches[-1] if e.follows and fight.batches else len(fight.events)
     return any(isinstance(x, ev.Damage) and x.target == e.target
                for x in fight.events[start:])
+
+
+# -- each event's own check: one per event class ------------------------------------------
+
+
+def check_initiative(schema: AgilitySchema, fight: Fight, event: ao.Initiative) -> None:
+    checks.ties(fight, event, schema.rs.tie_mode)
+
+
+def check_delay(schema: AgilitySchema, fight: Fight, event: ao.Delay) -> None:
+    turns.delay(schema.rs, fight, event)
+
+
+def check_spend(schema: AgilitySchema, fight: Fight, event: ao.Spend) -> None:
+    turns.spend(schema.rs, fight, event)
+
+
+def check_attack(schema: AgilitySchema, fight: Fight, event: ao.Attack) -> None:
+    rs = schema.rs
+    checks.attack_dice(fight, event, rs.chain_dice)
+    turns.attack(rs, fight, event.actor, event.target, free=event.free,
+                 extra=event.extra, granted=event.granted, round_=event.round)
+
+
+def check_roll(schema: AgilitySchema, fight: Fight, event: ev.Roll) -> None:
+    checks.roll_total(event)
+
+
+def check_damage(schema: AgilitySchema, fight: Fight, event: ev.Damage) -> None:
+    if event.source is not None and \
+            schema.state(fight).pending == f"{event.source}>{event.target}":
+        checks.attack_damage(fight, event, schema.rs.fatal_bonus)  # the attack's own damage
+
+
+def check_wound(schema: AgilitySchema, fight: Fight, event: ao.Wound) -> None:
+    schema._check_wound(fight, event)
+
+
+def check_heal(schema: AgilitySchema, fight: Fight, event: ao.Heal) -> None:
+    if event.wound is None:
+        return
+    had = len(schema.state(fight).wounds.get(event.target, ()))
+    if event.wound > had:
+        raise IllegalEvent(f"{event.target} has {counted(had, 'wound')}, not a wound "
+                           f"{event.wound} to remove", ("wound",))
+
+
+def check_join(schema: AgilitySchema, fight: Fight, event: ev.Join) -> None:
+    if event.combatant is not None:
+        checks.join(fight, event)
+        schema._check_summon(fight, event.combatant)
+
+
+# Keyed by the event's own class: a core heal removes no wound, and is not checked here
+CHECKS: dict[type[ev.Event], Callable[[AgilitySchema, Fight, Any], None]] = {
+    ao.Initiative: check_initiative,
+    ao.Delay: check_delay,
+    ao.Spend: check_spend,
+    ao.Attack: check_attack,
+    ev.Roll: check_roll,
+    ev.Damage: check_damage,
+    ao.Wound: check_wound,
+    ao.Heal: check_heal,
+    ev.Join: check_join,
+}

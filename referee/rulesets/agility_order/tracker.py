@@ -1,6 +1,6 @@
 """What the tracker, the status line and the log show of an agility-order fight: each
 unit's Agility, what is left of its turn, its free hit slots and wounds; whose turn it
-is; the free hits owed (views.py tells the events)."""
+is; the free hits owed (log_lines.py tells the events)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from referee.engine.fight import Fight
 from referee.engine.roles import Tracker
 from referee.engine.specs import Cell, Column
 
-from . import budget, stats, units, views
+from . import budget, log_lines, stats, units
 from . import state as st
 from .state import State
 
@@ -108,4 +108,4 @@ class AgilityTracker(Tracker[State]):
         return out
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        return views.tell(self.rs, fight, event)
+        return log_lines.tell(self.rs, fight, event)

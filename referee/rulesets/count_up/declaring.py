@@ -11,8 +11,8 @@ from referee.engine.fight import Fight
 from referee.engine.options import Declaring
 from referee.engine.specs import ActionKind, Field, Form
 
-from . import views
 from .fold import State
+from .naming import name
 
 if TYPE_CHECKING:
     from .ruleset import CountUp
@@ -51,5 +51,5 @@ class CountUpDeclarations(Declaring[State]):
         what = (getattr(decl, "weapon", None) or getattr(decl, "spell", None) or "")
         text = f"{decl.action} {what}".strip()
         if decl.target:  # named as the rest of the screen names them
-            text += f" → {', '.join(views.name(fight, t) for t in decl.target)}"
+            text += f" → {', '.join(name(fight, t) for t in decl.target)}"
         return text

@@ -2,7 +2,7 @@
 
 The ruleset holds its file's settings (settings.py) and names its roles: the roster
 schema (schema.py), the fold (fold.py), the plan (planner.py, order.py), the tracker
-(tracker.py, views.py), the damage form (damage.py), the declarations (declaring.py),
+(tracker.py, log_lines.py), the damage form (damage.py), the declarations (declaring.py),
 the initiative (initiative.py), its acts (acts.py: morale, morale.py; injuries,
 injuries.py), the heal check (healing.py) and a latecomer's join (joining.py)."""
 

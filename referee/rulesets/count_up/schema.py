@@ -4,7 +4,8 @@ held to its dice (outcomes.py, morale.py, healing.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
@@ -38,27 +39,10 @@ class CountUpSchema(RosterSchema[State]):
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
-        s = self.rs.settings
         ranges.check_event(event, fight.round)
-        if isinstance(event, cu.Initiative):
-            self._check_initiative(fight, event)
-            outcomes.check_initiative(s, fight, event)
-        elif isinstance(event, cu.Declare):
-            self._check_declare(fight, event)
-        elif isinstance(event, cu.Join) and event.base is None:
-            raise IllegalEvent("a latecomer needs its base initiative (CU-5)", ("base",))
-        elif isinstance(event, cu.Injury):
-            if event.target not in fight.roster:
-                raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
-            outcomes.check_injury(s, fight, event)
-        elif isinstance(event, ev.Roll):
-            outcomes.check_roll(event)
-        elif isinstance(event, (ev.Damage, ev.Heal)):
-            outcomes.check_amount(fight, event)
-            if isinstance(event, ev.Heal):
-                healing.check_heal(s, fight, event)
-        elif isinstance(event, ev.Morale):
-            morale.check_morale(s, fight, event)
+        check = CHECKS.get(type(event))
+        if check is not None:
+            check(self, fight, event)
 
     def check_encounter(self, encounter: Encounter) -> None:
         ranges.check_encounter(encounter)
@@ -77,3 +61,59 @@ class CountUpSchema(RosterSchema[State]):
             raise IllegalDeclaration(f"{d.action} takes no spell", ("spell",))
         if adds == "spell" and d.spell is None and d.modifier is None:
             raise IllegalDeclaration("cast names one of the actor's spells", ("spell",))
+
+
+# -- each event's own check: one per event class ------------------------------------------
+
+
+def check_initiative(schema: CountUpSchema, fight: Fight, event: cu.Initiative) -> None:
+    schema._check_initiative(fight, event)
+    outcomes.check_initiative(schema.rs.settings, fight, event)
+
+
+def check_declare(schema: CountUpSchema, fight: Fight, event: cu.Declare) -> None:
+    schema._check_declare(fight, event)
+
+
+def check_join(schema: CountUpSchema, fight: Fight, event: cu.Join) -> None:
+    if event.base is None:
+        raise IllegalEvent("a latecomer needs its base initiative (CU-5)", ("base",))
+
+
+def check_injury(schema: CountUpSchema, fight: Fight, event: cu.Injury) -> None:
+    if event.target not in fight.roster:
+        raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
+    outcomes.check_injury(schema.rs.settings, fight, event)
+
+
+def check_roll(schema: CountUpSchema, fight: Fight, event: ev.Roll) -> None:
+    outcomes.check_roll(event)
+
+
+def check_damage(schema: CountUpSchema, fight: Fight, event: ev.Damage) -> None:
+    outcomes.check_amount(fight, event)
+
+
+def check_heal(schema: CountUpSchema, fight: Fight, event: ev.Heal) -> None:
+    outcomes.check_amount(fight, event)
+    healing.check_heal(schema.rs.settings, fight, event)
+
+
+def check_morale(schema: CountUpSchema, fight: Fight, event: ev.Morale) -> None:
+    morale.check_morale(schema.rs.settings, fight, event)
+
+
+# Keyed by the event's own class: count-up's damage and healing as the core's (the core
+# enters its own: a dying combatant's end-of-round damage)
+CHECKS: dict[type[ev.Event], Callable[[CountUpSchema, Fight, Any], None]] = {
+    cu.Initiative: check_initiative,
+    cu.Declare: check_declare,
+    cu.Join: check_join,
+    cu.Injury: check_injury,
+    ev.Roll: check_roll,
+    ev.Damage: check_damage,
+    cu.Damage: check_damage,
+    ev.Heal: check_heal,
+    cu.Heal: check_heal,
+    ev.Morale: check_morale,
+}

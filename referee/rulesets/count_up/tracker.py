@@ -1,6 +1,6 @@
 """What the tracker, the status line and the log show of a count-up fight: Stress and
 Wound Points (with the Heal check's TN while one is needed), combat injuries, the base
-initiative rolled, morale checks due, and count-up's own log lines (views.py)."""
+initiative rolled, morale checks due, and count-up's own log lines (log_lines.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from referee.engine.fight import Fight
 from referee.engine.roles import Tracker
 from referee.engine.specs import Cell, Column
 
-from . import healing, morale, views
+from . import healing, log_lines, morale
 from .conditions import condition
 from .fold import State
 
@@ -65,4 +65,4 @@ class CountUpTracker(Tracker[State]):
                 for cid, why in morale.triggers(fight)]
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        return views.tell(self.rs.settings, fight, event)
+        return log_lines.tell(self.rs.settings, fight, event)

@@ -16,7 +16,8 @@ from referee.engine.specs import ActionKind, Field, Form, Timer
 
 from . import discharge, routines, stats, volleys
 from . import events as di
-from .state import State
+from .state import State, state_of
+from .wording import name
 
 if TYPE_CHECKING:
     from .ruleset import DemonIdol
@@ -150,9 +151,58 @@ class DemonIdolDeclaring(Declaring[State]):
         return super().declaration(fight, actor, action, values)
 
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
-        from .views import declared
-
         return declared(self.rs, fight, cid, decl)
+
+
+# -- a declaration's cell in the tracker (and the players' view, which shows the same) ----
+
+
+def declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
+    """A declaration in the tracker's few columns; a group that broke shows the avoidance
+    that replaced what it declared (DI-18), never the old declaration."""
+    broke = state_of(fight).broken.get((max(fight.round, 1), cid))
+    if broke is not None:
+        return f"{ruleset.settings.letter_of['avoid']} {broke} (morale, DI-18)"
+    text = one_declared(ruleset, fight, cid, decl)
+    if decl.then:  # close, then strike: the whole round's intent in one cell
+        first = fight.own_declarations(decl)[0]
+        text = f"{one_declared(ruleset, fight, cid, first, brief=True)}, then {text}"
+    return text
+
+
+def one_declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
+                 brief: bool = False) -> str:
+    """`G (+1 seg) long sword → Goblin 1`: the letter, the declaration delay it added (DI-16),
+    what it uses, at whom (a volley's shots grouped by target), and its note; `brief`:
+    the letter and the target alone."""
+    d = decl if isinstance(decl, di.Declare) else None
+    text = decl.action
+    if d is not None and d.delay:
+        text += f" (+{d.delay} seg)"
+    what = "" if brief or d is None else using(fight, cid, d)
+    if what:
+        text += f" {what}"
+    if d is not None and d.shots and not brief:  # named as the rest of the screen names them
+        text += f" → {volleys.text_of(d.shots, lambda t: name(fight, t))}"
+    elif decl.target:
+        text += f" → {', '.join(name(fight, t) for t in decl.target)}"
+    if d is not None and d.spell and (fight.round, cid) in state_of(fight).lost_spells:
+        text += " (lost)"
+    if decl.note and not brief:
+        text += f": {decl.note}"
+    return text
+
+
+def using(fight: Fight, cid: str, d: di.Declare) -> str:
+    """What a declaration uses: its weapon (each routine's), spell with its casting time,
+    device, or turning."""
+    if d.routines:
+        return " + ".join(r["weapon"] + (f" ({r['timing']})" if "timing" in r else "")
+                          for r in d.routines)
+    what = d.weapon or d.spell or d.device or ("turn undead" if d.turn else "")
+    spell = fight.roster[cid].spell(d.spell) if d.spell else None
+    time = stats.casting_time(spell) if spell is not None else None
+    return f"{what} ({time} seg)" if time is not None else what
 
 
 # -- the form's helpers --------------------------------------------------------------------

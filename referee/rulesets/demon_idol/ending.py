@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 from referee.engine.plan import action_key
 
-from .views import RECOVERY
-
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
     from referee.engine.plan import Plan
 
+# DI-20: what the recovery turn after a fight allows, said where the fight ends (the
+# plan's note, and the end's line in the log)
+RECOVERY = ("one recovery turn passes (DI-20): no travel, but bleeding can be staunched, "
+            "spells cast, prisoners tied")
 NEVER = "the fight is over: not resolved (DI-20)"
 
 

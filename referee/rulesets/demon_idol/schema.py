@@ -3,7 +3,8 @@ events (events.py), and its checks of them (checks.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -38,20 +39,51 @@ class DemonIdolSchema(RosterSchema[State]):
         return di.EVENTS
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        if isinstance(event, di.Declare):
-            super().check_event(fight, event)  # an action of its letters
-            ranges.check_fields(event, ranges.DECLARE, ())
-            checks.check_declare(self.rs.settings.role_of, fight, event)
-        elif isinstance(event, di.Initiative):
-            checks.check_initiative(self.rs.settings.die, fight, event)
-        elif isinstance(event, di.Surprise):
-            ranges.check({"segments": event.segments}, ranges.SURPRISE, ())
-        elif isinstance(event, di.Fire):
-            if not any(getattr(d, "prepared", False) and d.actor == event.actor
-                       for _, d in fight.declared(event.round)):
-                raise IllegalEvent(f"{event.actor} has no prepared action in round "
-                                   f"{event.round}", ("actor",))
-        elif isinstance(event, ev.Damage):
-            checks.check_damage(fight, event)
-        elif isinstance(event, di.SpellLost) and event.actor not in fight.roster:
-            raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
+        check = CHECKS.get(type(event))
+        if check is not None:
+            check(self, fight, event)
+
+
+# -- each event's own check: one per event class ------------------------------------------
+
+
+def check_declare(schema: DemonIdolSchema, fight: Fight, event: di.Declare) -> None:
+    RosterSchema.check_event(schema, fight, event)  # an action of its letters
+    ranges.check_fields(event, ranges.DECLARE, ())
+    checks.check_declare(schema.rs.settings.role_of, fight, event)
+
+
+def check_initiative(schema: DemonIdolSchema, fight: Fight, event: di.Initiative) -> None:
+    checks.check_initiative(schema.rs.settings.die, fight, event)
+
+
+def check_surprise(schema: DemonIdolSchema, fight: Fight, event: di.Surprise) -> None:
+    ranges.check({"segments": event.segments}, ranges.SURPRISE, ())
+
+
+def check_fire(schema: DemonIdolSchema, fight: Fight, event: di.Fire) -> None:
+    if not any(getattr(d, "prepared", False) and d.actor == event.actor
+               for _, d in fight.declared(event.round)):
+        raise IllegalEvent(f"{event.actor} has no prepared action in round "
+                           f"{event.round}", ("actor",))
+
+
+def check_damage(schema: DemonIdolSchema, fight: Fight, event: ev.Damage) -> None:
+    checks.check_damage(fight, event)
+
+
+def check_spell_lost(schema: DemonIdolSchema, fight: Fight, event: di.SpellLost) -> None:
+    if event.actor not in fight.roster:
+        raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
+
+
+# Keyed by the event's own class (the core's declare, initiative and surprise are read as
+# demon-idol's: only those are checked here, as before)
+CHECKS: dict[type[ev.Event], Callable[[DemonIdolSchema, Fight, Any], None]] = {
+    di.Declare: check_declare,
+    di.Initiative: check_initiative,
+    di.Surprise: check_surprise,
+    di.Fire: check_fire,
+    ev.Damage: check_damage,
+    di.SpellLost: check_spell_lost,
+}

@@ -1,6 +1,6 @@
 """What the tracker, the status line and the log show of a demon-idol fight: hit points
 toned by how bad they are, the state words (a spell lost among them), the side dice, and
-the log lines of its own events (views.py)."""
+the log lines of its own events (log_lines.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class DemonIdolTracker(Tracker[State]):
     rs: DemonIdol
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        from .views import tell
+        from .log_lines import tell
 
         return tell(fight, event)
 

@@ -1,4 +1,5 @@
-"""How a beat's reasons say a name's possessive, a casting or usage time with its
+"""How demon-idol says a combatant's or a side's name (an id no longer in the roster as
+it is), and how a beat's reasons say a name's possessive, a casting or usage time with its
 declaration delay, and when that delay changed a comparison (DI-16)."""
 
 from __future__ import annotations
@@ -8,7 +9,19 @@ from typing import TYPE_CHECKING
 from referee.engine.words import counted
 
 if TYPE_CHECKING:
+    from referee.engine.fight import Fight
+
     from .items import Item
+
+
+def name(fight: Fight, cid: str | None) -> str:
+    combatant = fight.roster.get(cid or "")
+    return combatant.name if combatant else (cid or "")
+
+
+def side_or_name(fight: Fight, ident: str) -> str:
+    side = fight.encounter.side(ident)
+    return side.name if side else name(fight, ident)
 
 
 def segments(count: int) -> str:

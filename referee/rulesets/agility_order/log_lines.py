@@ -1,8 +1,11 @@
-"""How agility-order tells its own events."""
+"""What the log says of agility-order's own events (tie rolls, delays, spending, attacks,
+wounds, a wound healed) and of damage entered alone, through armour (AO-11). The tracker
+tells through it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -23,29 +26,31 @@ def name(fight: Fight, cid: str | None) -> str:
 
 
 def tell(rs: AgilityOrder, fight: Fight, event: ev.Event) -> str | None:
-    if isinstance(event, ao.Initiative) and event.ties:
-        label = "tie order" if rs.tie_mode == "referee" else "tie rolls (d20)"
-        return f"{label}: " + ", ".join(f"{name(fight, c)} {v}"
-                                        for c, v in event.ties.items()) + " (AO-1)"
-    if isinstance(event, ao.Delay):
-        where = f"until after {name(fight, event.after)}" if event.after else \
-            "to the end of the round"
-        return f"{name(fight, event.actor)} delays {where} (AO-3)"
-    if isinstance(event, ao.Spend):
-        return tell_spend(fight, event)
-    if isinstance(event, ao.Attack):
-        return tell_attack(fight, event)
-    if isinstance(event, ao.Wound):
-        return tell_wound(fight, event, rs.wound_at)
-    if isinstance(event, ev.Damage):
-        return tell_damage(fight, event)
-    if isinstance(event, ao.Heal) and event.wound is not None:
-        return (f"{name(fight, event.target)} heals {event.amount}, wound {event.wound} "
-                "removed (AO-11)")
-    return None
+    """The log's line for `event` told agility-order's way; None: the core's line."""
+    told = TELLS.get(type(event))
+    return told(rs, fight, event) if told is not None else None
 
 
-def tell_spend(fight: Fight, e: ao.Spend) -> str:
+def tell_ties(rs: AgilityOrder, fight: Fight, e: ao.Initiative) -> str | None:
+    if not e.ties:
+        return None
+    label = "tie order" if rs.tie_mode == "referee" else "tie rolls (d20)"
+    return f"{label}: " + ", ".join(f"{name(fight, c)} {v}"
+                                    for c, v in e.ties.items()) + " (AO-1)"
+
+
+def tell_delay(rs: AgilityOrder, fight: Fight, e: ao.Delay) -> str:
+    where = f"until after {name(fight, e.after)}" if e.after else "to the end of the round"
+    return f"{name(fight, e.actor)} delays {where} (AO-3)"
+
+
+def tell_heal(rs: AgilityOrder, fight: Fight, e: ao.Heal) -> str | None:
+    if e.wound is None:
+        return None
+    return f"{name(fight, e.target)} heals {e.amount}, wound {e.wound} removed (AO-11)"
+
+
+def tell_spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> str:
     paid = " + ".join(p for p, n in (("AA", e.aa), ("MA", e.ma)) if n)
     if e.ba:
         paid = (paid + " + " if paid else "") + ("2 BA" if e.ba == 2 else "BA")
@@ -70,7 +75,7 @@ def tell_cast(fight: Fight, e: ao.Spend, paid: str) -> str:
     return f"{name(fight, e.actor)} casts {e.spell}{at}: {paid or 'nothing'}{mp} (AO-4)"
 
 
-def tell_attack(fight: Fight, e: ao.Attack) -> str:
+def tell_attack(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> str:
     line = attack_line(fight, e)
     return f"{line} — {e.note}" if e.note else line
 
@@ -94,7 +99,7 @@ def attack_line(fight: Fight, e: ao.Attack) -> str:
     return f"{who}'s {kind} at {whom}{aim}: {roll}, a hit{crit}"
 
 
-def tell_damage(fight: Fight, e: ev.Damage) -> str | None:
+def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
     """The line of a hit entered as damage alone, with its armour (None: the core's)."""
     off = wounds.armour_off(fight, units.state(fight), e)
     if off is None or e.target not in fight.status:
@@ -106,10 +111,22 @@ def tell_damage(fight: Fight, e: ev.Damage) -> str | None:
             f"{name(fight, e.source)} (hp {status.hp - amount}/{status.max_hp})")
 
 
-def tell_wound(fight: Fight, e: ao.Wound, wound_at: int) -> str:
+def tell_wound(rs: AgilityOrder, fight: Fight, e: ao.Wound) -> str:
     effect = f" — {e.effect}" if e.effect else ""
     struck = units.state(fight).struck
     # the players' view shows this line: the damage itself stays the referee's
     hit = struck is not None and (struck[0], struck[1]) == (e.target, e.by)
-    why = f": {wound_at}+ net damage" if hit else ""
+    why = f": {rs.wound_at}+ net damage" if hit else ""
     return f"{name(fight, e.target)} is wounded{effect}{why} (AO-11)"
+
+
+# Keyed by the event's own class: a core heal removes no wound; the rest told the core's way
+TELLS: dict[type[ev.Event], Callable[[AgilityOrder, Fight, Any], str | None]] = {
+    ao.Initiative: tell_ties,
+    ao.Delay: tell_delay,
+    ao.Spend: tell_spend,
+    ao.Attack: tell_attack,
+    ao.Wound: tell_wound,
+    ev.Damage: tell_damage,
+    ao.Heal: tell_heal,
+}

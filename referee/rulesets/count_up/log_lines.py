@@ -1,35 +1,31 @@
-"""How count-up tells its own events, and the core's where its rules say more: damage
-through Stress and Wound Points (a critical's multiplier), a Heal check's TN, morale as
-CU-6 adds it up, an injury's verdict, and the end wiping initiative."""
+"""What the log says of count-up's own events, and of the core's where its rules say
+more: damage through Stress and Wound Points (a critical's multiplier), a Heal check's TN,
+morale as CU-6 adds it up, an injury's verdict, and the end wiping initiative. The
+tracker tells through it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 
 from . import events as cu
 from . import healing, hits, morale, outcomes
+from .naming import name
 
 if TYPE_CHECKING:
     from .settings import Settings
 
 
-def name(fight: Fight, cid: str | None) -> str:
-    combatant = fight.roster.get(cid or "")
-    return combatant.name if combatant else str(cid)
-
-
 def tell(s: Settings, fight: Fight, event: ev.Event) -> str | None:
-    for kind, teller in TELLERS:
-        if isinstance(event, kind):
-            return teller(s, fight, event)
-    return None
+    """The log's line for `event` told count-up's way; None: the core's line."""
+    told = TELLS.get(type(event))
+    return told(s, fight, event) if told is not None else None
 
 
-def tell_declare(s: Settings, fight: Fight, event: ev.Event) -> str:
-    assert isinstance(event, cu.Declare)
+def tell_declare(s: Settings, fight: Fight, event: cu.Declare) -> str:
     what = event.weapon or event.spell or ""
     text = f"{name(fight, event.actor)} {event.verb} {event.action}"
     text += f" ({what})" if what else ""
@@ -40,8 +36,7 @@ def tell_declare(s: Settings, fight: Fight, event: ev.Event) -> str:
     return text + (f" — {event.note}" if event.note else "")
 
 
-def tell_join(s: Settings, fight: Fight, event: ev.Event) -> str | None:
-    assert isinstance(event, cu.Join)
+def tell_join(s: Settings, fight: Fight, event: cu.Join) -> str | None:
     if event.combatant is None:
         return None
     at = f" at count {event.at_count}" if event.at_count is not None else ""
@@ -51,9 +46,8 @@ def tell_join(s: Settings, fight: Fight, event: ev.Event) -> str | None:
             f"{side.name if side else event.combatant.side}'s side{at}{base}")
 
 
-def tell_damage(s: Settings, fight: Fight, event: ev.Event) -> str | None:
+def tell_damage(s: Settings, fight: Fight, event: ev.Damage) -> str | None:
     """Who took how much, a critical's sum, and Stress and Wound Points after it."""
-    assert isinstance(event, ev.Damage)
     status = fight.status.get(event.target)
     if status is None:
         return None
@@ -73,9 +67,8 @@ def tell_damage(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     return text + (" (CU-7: to Wound Points)" if event.critical else "")
 
 
-def tell_heal(s: Settings, fight: Fight, event: ev.Event) -> str | None:
+def tell_heal(s: Settings, fight: Fight, event: ev.Heal) -> str | None:
     """Healing, and a stabilising Heal check with its TN (CU-8)."""
-    assert isinstance(event, ev.Heal)
     if event.target not in fight.roster:
         return None
     who = name(fight, event.target)
@@ -89,9 +82,8 @@ def tell_heal(s: Settings, fight: Fight, event: ev.Event) -> str | None:
     return text + (", stabilised" if event.stabilize else "")
 
 
-def tell_morale(s: Settings, fight: Fight, event: ev.Event) -> str | None:
+def tell_morale(s: Settings, fight: Fight, event: ev.Morale) -> str | None:
     """The roll with Insight, HD and allies added, against 11 + opponents (CU-6)."""
-    assert isinstance(event, ev.Morale)
     roll = outcomes.roll_before(fight, outcomes.MORALE)
     if event.passed is None or roll is None or len(event.group) != 1 \
             or event.group[0] not in fight.roster:
@@ -105,10 +97,9 @@ def tell_morale(s: Settings, fight: Fight, event: ev.Event) -> str | None:
             f" vs {tn} (CU-6)")
 
 
-def tell_injury(s: Settings, fight: Fight, event: ev.Event) -> str:
+def tell_injury(s: Settings, fight: Fight, event: cu.Injury) -> str:
     """The verdict first (a narrow log keeps it), then who struck and the d% against the
     damage dealt (CU-9)."""
-    assert isinstance(event, cu.Injury)
     target = name(fight, event.target)
     if event.chance is None or event.damage is None:
         return f"{target} suffers a combat injury: {event.injury}"
@@ -120,12 +111,21 @@ def tell_injury(s: Settings, fight: Fight, event: ev.Event) -> str:
             f"{event.table} d20 {event.roll}: {event.injury} (CU-9)")
 
 
-def tell_end(s: Settings, fight: Fight, event: ev.Event) -> str:
-    assert isinstance(event, ev.End)
+def tell_end(s: Settings, fight: Fight, event: ev.End) -> str:
     over = "the fight is over" + (f": {event.note}" if event.note else "")
     return f"{over} — combat ends, initiative is wiped (CU-10)"
 
 
-TELLERS = ((cu.Declare, tell_declare), (cu.Join, tell_join), (ev.Damage, tell_damage),
-           (ev.Heal, tell_heal), (ev.Morale, tell_morale), (cu.Injury, tell_injury),
-           (ev.End, tell_end))
+# Keyed by the event's own class: count-up's damage and healing as the core's (the core
+# enters its own: a dying combatant's end-of-round damage); the rest told the core's way
+TELLS: dict[type[ev.Event], Callable[[Settings, Fight, Any], str | None]] = {
+    cu.Declare: tell_declare,
+    cu.Join: tell_join,
+    ev.Damage: tell_damage,
+    cu.Damage: tell_damage,
+    ev.Heal: tell_heal,
+    cu.Heal: tell_heal,
+    ev.Morale: tell_morale,
+    cu.Injury: tell_injury,
+    ev.End: tell_end,
+}
