@@ -4,7 +4,8 @@ the rules add: a hit's wound, the battle's end (AO-15)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight, Status
@@ -35,28 +36,8 @@ class AgilityFold(Fold[State]):
                 and event.round == fight.round:
             state = self._in_beat(fight, state, event, event.beat)
         state = wounds.folded(fight, state, event)
-        if isinstance(event, ao.Initiative):
-            ties = dict(state.ties)
-            for cid, value in event.ties.items():
-                ties[cid] = ties.get(cid, ()) + (value,)
-            return replace(state, ties=ties)
-        if isinstance(event, ao.Delay):  # its turn comes later: not under way till then
-            delayed = (event.actor, event.after, self._after_tail(fight, event))
-            return replace(st.begun(state, event.actor, False),
-                           delays=state.delays + (delayed,))
-        if isinstance(event, ao.Spend):
-            return self._apply_spend(fight, state, event)
-        if isinstance(event, ao.Attack):
-            return st.attack(state, event)
-        if isinstance(event, ao.Wound):
-            return st.wound(state, event)
-        if isinstance(event, ev.Heal):
-            return st.heal(state, event, self.rs.heal_removes)
-        if isinstance(event, ev.End):
-            victors = units.victors(fight)
-            winners = [cid for cid, c in fight.roster.items() if c.side in victors]
-            return st.end(state, tuple(victors), winners)
-        return state
+        step = STEPS.get(type(event))  # one lookup: the fold of a long save runs it for each
+        return state if step is None else step(self, fight, state, event)
 
     def _in_beat(self, fight: Fight, state: State, event: ev.Damage | ev.Note,
                  beat: int) -> State:
@@ -117,3 +98,50 @@ class AgilityFold(Fold[State]):
         victors = ", ".join(names) or "nobody"
         return [ev.End(round=max(fight.round, 1),
                        note=f"the battle is over: {victors} stand (AO-15)")]
+
+
+# -- what each of its events does to the state: one step per event class -------------------
+
+
+def initiative(fold: AgilityFold, fight: Fight, state: State, event: ao.Initiative) -> State:
+    ties = dict(state.ties)
+    for cid, value in event.ties.items():
+        ties[cid] = ties.get(cid, ()) + (value,)
+    return replace(state, ties=ties)
+
+
+def delay(fold: AgilityFold, fight: Fight, state: State, event: ao.Delay) -> State:
+    """Its turn comes later: not under way till then."""
+    delayed = (event.actor, event.after, fold._after_tail(fight, event))
+    return replace(st.begun(state, event.actor, False), delays=state.delays + (delayed,))
+
+
+def attack(fold: AgilityFold, fight: Fight, state: State, event: ao.Attack) -> State:
+    return st.attack(state, event)
+
+
+def wound(fold: AgilityFold, fight: Fight, state: State, event: ao.Wound) -> State:
+    return st.wound(state, event)
+
+
+def heal(fold: AgilityFold, fight: Fight, state: State, event: ev.Heal) -> State:
+    return st.heal(state, event, fold.rs.heal_removes)
+
+
+def end(fold: AgilityFold, fight: Fight, state: State, event: ev.End) -> State:
+    victors = units.victors(fight)
+    winners = [cid for cid, c in fight.roster.items() if c.side in victors]
+    return st.end(state, tuple(victors), winners)
+
+
+# Keyed by the event's own class: a heal the core enters as its own, and agility-order's
+STEPS: dict[type[ev.Event], Callable[[AgilityFold, Fight, State, Any], State]] = {
+    ao.Initiative: initiative,
+    ao.Delay: delay,
+    ao.Spend: AgilityFold._apply_spend,
+    ao.Attack: attack,
+    ao.Wound: wound,
+    ev.Heal: heal,
+    ao.Heal: heal,
+    ev.End: end,
+}

@@ -4,6 +4,7 @@ combat injuries suffered (CU-9), who died when (CU-4, CU-8) and the fight's surp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
@@ -54,15 +55,9 @@ class CountUpFold(Fold[State]):
     def folded(self, fight: Fight, state: State, event: ev.Event) -> State:
         if isinstance(event, ev.Surprise):
             return replace(state, surprise=event)  # CU-1
-        if isinstance(event, cu.Initiative):
-            return replace(state, base={**state.base, **self.base_initiative(fight, event)})
-        if isinstance(event, cu.Join) and event.base is not None and event.combatant:
-            return replace(state, base={**state.base, event.combatant.id: event.base})
-        if isinstance(event, cu.Injury) and event.injury:  # blank: none (CU-9)
-            had = state.injuries.get(event.target, ())
-            return replace(state, injuries={**state.injuries, event.target: had + (
-                event.injury,)})
-        return state  # an end wipes initiative (CU-10): `base` is the one in force
+        step = FOLDS.get(type(event))  # one lookup: the fold of a long save runs it for each
+        # an end wipes initiative (CU-10): `base` is the one in force
+        return state if step is None else step(fight, state, event)
 
     def deaths(self, fight: Fight, state: State, event: ev.Event) -> State:
         """A death (an event, or damage to minus Strength) noted with what was done of
@@ -135,3 +130,31 @@ class CountUpFold(Fold[State]):
             if status.marks["wounds"] - 1 <= -stats.strength(combatant):
                 out.append(ev.Death(round=fight.round, target=cid, cause="died of wounds (CU-8)"))
         return out
+
+
+# -- what each of its events does to the state: one step per event class -------------------
+
+
+def initiative(fight: Fight, state: State, event: cu.Initiative) -> State:
+    return replace(state, base={**state.base, **CountUpFold.base_initiative(fight, event)})
+
+
+def join(fight: Fight, state: State, event: cu.Join) -> State:
+    if event.base is None or not event.combatant:
+        return state
+    return replace(state, base={**state.base, event.combatant.id: event.base})
+
+
+def injury(fight: Fight, state: State, event: cu.Injury) -> State:
+    if not event.injury:  # blank: none (CU-9)
+        return state
+    had = state.injuries.get(event.target, ())
+    return replace(state, injuries={**state.injuries, event.target: had + (event.injury,)})
+
+
+# Keyed by the event's own class (the surprise is CountUpFold.folded's own)
+FOLDS: dict[type[ev.Event], Callable[[Fight, State, Any], State]] = {
+    cu.Initiative: initiative,
+    cu.Join: join,
+    cu.Injury: injury,
+}
