@@ -96,7 +96,9 @@ class Status:
         """A new status with `changes` (give `conditions` or `marks` whole: new tables,
         never this one's changed)."""
         other: Status = object.__new__(Status)
-        other.__dict__ = {**self.__dict__, **changes}
+        values = self.__dict__.copy()
+        values.update(changes)
+        other.__dict__ = values
         return other
 
 
@@ -509,14 +511,15 @@ class Fight:
     # -- the fold ------------------------------------------------------------------
 
     def _apply(self, index: int, event: ev.Event) -> None:
-        if self.ruleset.fold.shapes_plan(event):
+        fold, state = self.ruleset.fold, self.state  # the hot path: looked up once
+        if fold.shapes_plan(event):
             self.plan_revision = next(_REVISIONS)
-        if event.round > self.state.round:
+        if event.round > state.round:
             self._enter_round(event.round)
         applier = APPLIES[type(event)]
         if applier is not None:
             applier(self, index, event)
-        self.state.rs = self.ruleset.fold.apply(self, self.state.rs, event)
+        state.rs = fold.apply(self, state.rs, event)
 
     def _enter_round(self, round_: int) -> None:
         state = self.state
