@@ -30,7 +30,6 @@ from referee.cli.common import (
     write_output,
 )
 from referee.engine.errors import IllegalEvent
-from referee.engine.options import Declaring, acts_of
 from referee.engine.specs import Act, Field, Progress
 
 # where the command line's own flags land among an act's values (a field's name is a word)
@@ -46,41 +45,65 @@ def whole(text: str) -> int:
 
 def run_act(args: argparse.Namespace) -> int:
     path = Path(args.save)
-    save = opened(path)
-    fight = save.fight
-    declaring = save.ruleset.role(Declaring)
-    acts = acts_of(save.ruleset, fight) + (declaring.declaration_acts() if declaring else [])
+    table = reading_table(opened(path))
+    fight = table.fight
+    acts = table.acts()
     if args.act is None:
-        print("\n".join(listing(acts, fight, args.actor)) or "this ruleset has no acts")
+        print("\n".join(listing(table, acts, args.actor)))
         return 0
-    act = next((a for a in acts if a.id == args.act), None)
-    if act is None:
-        known = ", ".join(a.id for a in acts) or "none"
-        raise IllegalEvent(f"{save.ruleset.name} has no act {args.act!r} (acts: {known})")
+    act = table.act(args.act)
     early = argparse.ArgumentParser(prog=f"referee {act.id}", add_help=False,
                                     allow_abbrev=False)
     early.add_argument("--actor", default=args.actor)
     # given after ACT, as people type them
     found, rest = early.parse_known_args(args.rest)
     args.actor = found.actor
-    if act.needs_actor and args.actor not in fight.roster:
+    if (act.needs_actor or args.actor is not None) and args.actor not in fight.roster:
         ids = ", ".join(fight.roster)
         raise IllegalEvent(f"{act.label} is done by a combatant: --actor ID (one of {ids})")
-    form = act.form(fight, args.actor)
-    fields = (form.fields if form is not None else ()) + act.options
+    why = act.allowed(fight, args.actor) if act.gated else ""
+    if why and not {"-h", "--help"} & set(rest):  # refused before its options are read
+        raise IllegalEvent(f"{act.label}: {why}")
+    fields = asked(act, fight, args.actor)
     try:
         args.seed, rest = seed_of(act, fields, args.seed, rest)
-        values = form_values(act, fields, [args.save, *rest])
+        values = form_values(act, fields, [args.save, *rest],
+                             following(act, fight, args.actor))
     except SystemExit as stop:  # its --help (0), or an option it refused (2): printed
         return stop.code if isinstance(stop.code, int) else 0
     flags = {name[len(FLAG):]: values.pop(name) for name in list(values)
              if name.startswith(FLAG)}
-    why = act.allowed(fight, args.actor) if act.gated else ""
     if why:
         raise IllegalEvent(f"{act.label}: {why}")
     if act.report is not None:
         return reported(act, fight, values, args.save, bool(flags.get("json")))
-    return done(act, args, values, save, flags)
+    if act.form(fight, args.actor) is None:  # told of the moment, as the app's key is
+        values = {**table.moment(), **values}
+    return done(act, args, {**values, SURE: True}, table, flags)
+
+
+# A form's yes/no question (roll with some undeclared? end the fight?): the command,
+# typed, is the answer.
+SURE = "sure"
+
+
+def reading_table(save: Any) -> Any:
+    """The table over a save read (not locked): its acts, their forms and defaults."""
+    from referee.session.store import Session
+    from referee.session.table import Table
+
+    return Table(Session(save))
+
+
+def asked(act: Act, fight: Any, actor: str | None) -> tuple[Field, ...]:
+    """What the act asks, as options: the form it asks first, then its own, then the
+    options only the command line asks; a yes/no `sure` is not asked (the command is the
+    yes)."""
+    fields: tuple[Field, ...] = ()
+    for form in (act.first(fight, actor), act.form(fight, actor)):
+        if form is not None:
+            fields += tuple(f for f in form.fields if f.name != SURE)
+    return fields + act.options
 
 
 def takes_dice(act: Act, fields: Sequence[Field]) -> bool:
@@ -103,12 +126,18 @@ def seed_of(act: Act, fields: Sequence[Field], given: int | None,
     return found.seed, rest
 
 
-def listing(acts: Sequence[Act], fight: Any, actor: str | None) -> list[str]:
+# the app's keys as a referee types them
+KEYS = {"plus": "+", "exclamation_mark": "!", "question_mark": "?"}
+
+
+def listing(table: Any, acts: Sequence[Act], actor: str | None) -> list[str]:
+    """Every act, with its key in the app and, where it cannot be done now, why."""
     lines = []
     for act in acts:
-        why = act.allowed(fight, actor)
+        why = act.allowed(table.fight, actor)
         kind = "report" if act.reports else "act"
-        line = f"{act.id:<12} {act.key or '-':<2} {act.label} ({kind})"
+        key = KEYS.get(act.key, act.key) or "-"
+        line = f"{act.id:<12} {key:<6} {act.label} ({kind})"
         if act.help:
             line += f": {act.help}"
         if act.needs_actor and actor is None:
@@ -126,9 +155,10 @@ def act_parser(act: Act, fields: Sequence[Field]) -> argparse.ArgumentParser:
                                      else act.label, formatter_class=formatter(),
                                      allow_abbrev=False)
     parser.add_argument(f"{FLAG}save", metavar="SAVE", help="a save (.toml)")
-    if act.needs_actor:
-        parser.add_argument("--actor", dest=f"{FLAG}actor", metavar="ID",
-                            help="the combatant who acts (required)")
+    parser.add_argument("--actor", dest=f"{FLAG}actor", metavar="ID",
+                        help="the combatant who acts (required)" if act.needs_actor else
+                        "the combatant selected, as under the app's cursor (who acts, "
+                        "or is healed …)")
     form = len(fields) - len(act.options)
     for number, field in enumerate(fields):
         option(parser, field, own=number >= form)
@@ -136,23 +166,44 @@ def act_parser(act: Act, fields: Sequence[Field]) -> argparse.ArgumentParser:
         parser.add_argument("--seed", dest=f"{FLAG}seed", type=whole, metavar="X",
                             help="the program's dice from random.Random(X) (default: from "
                                  "the save's seed and its log, as the app rolls)")
-    if act.summary is not None:
+    if act.summary is not None or act.run is not None:
         parser.add_argument("--json", dest=f"{FLAG}json", action="store_true",
-                            help="print the result as JSON")
+                            help="print the result as JSON" if act.summary is not None
+                            else "print the events it made as JSON")
     if act.run is not None:
         output_arguments(parser, "do it on a copy written to FILE (the save is not changed)",
                          prefix=FLAG)
     return parser
 
 
-def form_values(act: Act, fields: Sequence[Field], argv: Sequence[str]) -> dict[str, Any]:
-    """The fields as options: their defaults, then what was given; the command line's own
-    flags under FLAG + their names."""
+Follow = Callable[[dict[str, Any], str], Any]  # (values, the field given) -> Followed
+
+
+def following(act: Act, fight: Any, actor: str | None) -> Follow | None:
+    """What a field given brings to the others, as the form in the app follows it."""
+    follow = act.follow
+    if follow is None:
+        return None
+    return lambda values, changed: follow(fight, actor, values, changed)
+
+
+def form_values(act: Act, fields: Sequence[Field], argv: Sequence[str],
+                follow: Follow | None = None) -> dict[str, Any]:
+    """The fields as options: their defaults, then what was given, each given field
+    bringing what it brings in the app's form (another attacker: its target and damage,
+    unless given too); the command line's own flags under FLAG + their names."""
     parser = act_parser(act, fields)
     given = vars(parser.parse_intermixed_args(list(argv)))
-    values = {f.name: f.default for f in fields}
-    values.update({name: value for name, value in given.items()
-                   if value is not None and not name.startswith(FLAG)})
+    values = {f.name: f.initial for f in fields}
+    typed = {name: value for name, value in given.items()
+             if value is not None and not name.startswith(FLAG)}
+    for name, value in typed.items():
+        values[name] = value
+        if follow is not None:
+            followed = follow(values, name)
+            values.update({k: v for k, v in followed.defaults.items() if k not in typed})
+            values.update(followed.values)
+    values.update(typed)
     missing = [f"--{dashed(f.name)}" for f in fields
                if f.required and values.get(f.name) in (None, "")]
     if missing:
@@ -243,20 +294,20 @@ def print_json(data: Any) -> None:
 # -- events ---------------------------------------------------------------------------------
 
 
-def done(act: Act, args: argparse.Namespace, values: dict[str, Any], save: Any,
+def done(act: Act, args: argparse.Namespace, values: dict[str, Any], table: Any,
          flags: dict[str, Any]) -> int:
     """The act's events into the save, or (-o FILE) into a copy of it written to FILE."""
     path = Path(args.save)
     output = flags.get("output")
     if output:
         claim_output(output, [path], bool(flags.get("force")))
-        start = act.copy_from(save.fight) if act.copy_from else save.fight
+        start = act.copy_from(table.fight) if act.copy_from else table.fight
         assert act.run is not None
         act.run(start, args.actor, values, random.Random(args.seed))  # refused before writing
-        path = copy(output, save, start, bool(flags.get("force")))
+        path = copy(output, table.session, start, bool(flags.get("force")))
     session = open_for_writing(path)
     try:
-        written(act, args, values, session, bool(flags.get("json")))
+        written(act.id, args, values, session, bool(flags.get("json")))
     finally:
         session.close()
     sys.stdout.flush()
@@ -272,16 +323,17 @@ def copy(output: str, save: Any, start: Any, force: bool) -> Path:
     return write_output(output, save_text(save.encounter, list(start.log)), [save.path], force)
 
 
-def written(act: Act, args: argparse.Namespace, values: dict[str, Any], session: Any,
+def written(act_id: str, args: argparse.Namespace, values: dict[str, Any], session: Any,
             as_json: bool) -> None:
     """The events made on the session's fight, `told` first, then written: one at a time
     and each printed once on disk (`stream`), or in one write and printed as the log
-    numbers them; --json prints the `summary` instead."""
+    numbers them; --json prints the `summary`, or the events made."""
     from referee.session.store import SaveError
     from referee.session.table import Table
 
-    assert act.run is not None
     table = Table(session, random.Random(args.seed) if args.seed is not None else None)
+    act = table.act(act_id)  # the locked session's own: its acts work on its fight
+    assert act.run is not None
     table.told()  # what was already in the log is not news
     events = act.run(table.fight, args.actor, values, table.rng)
     heading = act.told(table.fight, events, args.save) if act.told and not as_json else []
@@ -290,16 +342,18 @@ def written(act: Act, args: argparse.Namespace, values: dict[str, Any], session:
     stream = act.stream
     try:
         if stream is None:
-            table.append(events)
+            made = table.append(events)
         else:
-            for event in events:
-                table.append([event])  # on disk before it is shown
+            made = []
+            for event in events:  # on disk before it is shown; undone whole, as in the app
+                made += table.append([event], follows=bool(made))
                 if not as_json:
                     print(stream(table.fight, event), flush=True)
     except SaveError as error:
         raise UsageError(str(error)) from None
-    if as_json and act.summary is not None:
-        print_json(act.summary(table.fight, events))
+    if as_json:
+        print_json(act.summary(table.fight, events) if act.summary is not None
+                   else [event.to_dict() for event in made])
     elif stream is None:
         for line in table.told():
             print(f"{line.number:>4}. {line.text}")

@@ -49,6 +49,15 @@ class Field:
     def title(self) -> str:
         return self.label or self.name.replace("_", " ")
 
+    @property
+    def initial(self) -> Any:
+        """What the field holds before anything is typed: its default, but a choice whose
+        default is not among its options holds its first (a target fallen since)."""
+        if self.kind != "choice" or not self.options:
+            return self.default
+        values = [value for _, value in self.options]
+        return self.default if self.default in values else values[0]
+
 
 @record(frozen=True)
 class Timer:

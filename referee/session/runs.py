@@ -44,8 +44,8 @@ def write_run(encounter: Encounter, fight: Fight, seed: int, path: Path) -> Path
         write_atomic(path, save_text(encounter, list(base.log)))
         session = Session.open(path, lock=True)
         try:
-            for step in steps:
-                session.append(step)
+            for number, step in enumerate(steps):  # one act, undone whole, as fought
+                session.append(step, follows=number > 0)
         finally:
             session.close()
     except BaseException:

@@ -247,16 +247,18 @@ class Session:
 
     # -- writing -----------------------------------------------------------------------
 
-    def append(self, event: ev.Event, *more: ev.Event) -> list[ev.Event]:
+    def append(self, event: ev.Event, *more: ev.Event, follows: bool = False,
+               ) -> list[ev.Event]:
         """Enter `event` (and `more`, as one act: undone together) with the consequences
-        the rules add, and put them on disk in one write.
+        the rules add, and put them on disk in one write. `follows`: `event` goes on the
+        act entered just before (one written a piece at a time, undone whole).
 
         On a bad event nothing changes (none of the act is kept); on a failed write the
         fight is rolled back to what the file holds and SaveError says so.
         """
         before = len(self.fight.log)
         try:
-            pushed = self.fight.enter(event)
+            pushed = self.fight.enter(event, follows=follows)
             for later in more:
                 pushed += self.fight.enter(later, follows=True)
         except Exception:

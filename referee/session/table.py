@@ -144,10 +144,11 @@ class Table:
         combatant = self.fight.roster.get(cid)
         return combatant.name if combatant else cid
 
-    def append(self, events: list[ev.Event]) -> list[ev.Event]:
+    def append(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
         """Several events entered as one act (a roll and what it decided): all of them or
-        none, written at once, and undone together."""
-        return self.session.append(*events) if events else []
+        none, written at once, and undone together (`follows`: with the act entered just
+        before, as a long act written a piece at a time)."""
+        return self.session.append(*events, follows=follows) if events else []
 
     # -- declaring -------------------------------------------------------------------
 
@@ -333,14 +334,15 @@ class Table:
         """Whom `actor` aims at now: the target of its next action in the beat with
         nothing recorded (a volley's shot names its own), else its declared target, else
         the first enemy still standing (none down, in the ruleset's words), else the
-        first living one."""
+        first living one. A target fallen since is passed over."""
         fight = self.fight
         shot = next((a for a in self.to_record() if a.actor == actor), None)
-        if shot is not None and shot.flag("target") in fight.roster:
+        if shot is not None and shot.flag("target") in fight.roster and \
+                fight.alive(str(shot.flag("target"))):
             return str(shot.flag("target"))
         declaration = self.declared().get(actor or "")
         if declaration is not None and declaration.target and \
-                declaration.target[0] in fight.roster:
+                declaration.target[0] in fight.roster and fight.alive(declaration.target[0]):
             return declaration.target[0]
         side = fight.roster[actor].side if actor in fight.roster else None
         enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
