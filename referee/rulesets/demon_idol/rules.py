@@ -29,9 +29,9 @@ RULES = {
              "fold.py: apply, _morale; state.py: State.morale, State.broken; declaring.py: "
              "declared (the avoidance shown in place of the declaration)",
     "DI-19": "consequences.py: after, end_of_round (bleeding, death)",
-    "DI-20": "fold.py: apply (end: a recovery turn); ending.py: RECOVERY, close (the "
-             "plan once the fight is over); log_lines.py: tell (the end logged with the "
-             "recovery turn)",
+    "DI-20": "fold.py: DemonIdolEnding (the end leaves a recovery turn); ending.py: "
+             "RECOVERY, close (the plan once the fight is over); log_lines.py: tell (the end "
+             "logged with the recovery turn)",
     "DI-21": "planner.py: DemonIdolPlanner.acts_in",
 }
 
