@@ -87,7 +87,7 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
     # refuses what is left of the header)
     text = rest.replace('\n"', '\n,"').replace(HEADER + ",", "\n},{\n").replace('" = ', '": ')
     try:
-        events = json.loads("[{" + text + "}]", parse_constant=_refuse)
+        events: list[dict[str, Any]] = json.loads("[{" + text + "}]", parse_constant=_refuse)
     except ValueError:
         return None
     lines = rest.count('\n"') + 1  # key lines: each holds one pair of its block

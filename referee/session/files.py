@@ -64,7 +64,7 @@ class Save:
     path: Path
     text: str
     encounter: Encounter
-    ruleset: Ruleset
+    ruleset: Ruleset[Any]
     fight: Fight
     warning: str = ""  # what a referee must be told: a torn last event was dropped
     torn_at: int | None = None  # index of the dropped event
@@ -215,7 +215,7 @@ def fault(name: str, text: str, error: RefereeError) -> LoadError:
     return LoadError(name, reason, locate_field(text, path), error.field)
 
 
-def locate_field(text: str, path: tuple) -> int | None:
+def locate_field(text: str, path: tuple[str | int, ...]) -> int | None:
     from .tomlpos import locate
 
     return locate(text, path)
@@ -224,7 +224,7 @@ def locate_field(text: str, path: tuple) -> int | None:
 # -- rulesets -------------------------------------------------------------------------
 
 
-def load_ruleset(ref: str, near: Path | None = None) -> Ruleset:
+def load_ruleset(ref: str, near: Path | None = None) -> Ruleset[Any]:
     """A bundled ruleset by id, or a ruleset file by path (relative to the save's folder)."""
     path = resolve_ruleset(ref, near)
     text = read_text(path, "a ruleset")
@@ -380,7 +380,7 @@ def parse_save(text: str, path: Path) -> Save:
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
 
 
-def save_ruleset(data: dict[str, Any], text: str, path: Path) -> Ruleset:
+def save_ruleset(data: dict[str, Any], text: str, path: Path) -> Ruleset[Any]:
     """The ruleset a save names, loaded; a fault names the save's `ruleset` line."""
     name = str(path)
     try:
@@ -425,7 +425,7 @@ def check_header(data: dict[str, Any]) -> None:
     f.str("ruleset")
 
 
-def read_encounter(data: dict[str, Any], ruleset: Ruleset) -> tuple[Encounter, list[Any]]:
+def read_encounter(data: dict[str, Any], ruleset: Ruleset[Any]) -> tuple[Encounter, list[Any]]:
     """The header and roster, strictly: the core's keys, then the ruleset's own."""
     f = Fields(data)
     schemas = ruleset.schema.schemas

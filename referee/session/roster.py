@@ -66,7 +66,7 @@ def slug(name: str) -> str:
 
 
 def read_roster(data: dict[str, Any], name: str, text: str,
-                ruleset: Ruleset) -> tuple[tuple[Side, ...], tuple[Combatant, ...]]:
+                ruleset: Ruleset[Any]) -> tuple[tuple[Side, ...], tuple[Combatant, ...]]:
     """Sides and combatants, strictly read; a fault names the roster's file and line."""
     try:
         f = Fields(data)
@@ -88,7 +88,7 @@ def read_roster(data: dict[str, Any], name: str, text: str,
 # -- gear as one line of text ---------------------------------------------------------------
 
 
-def gear_fields(ruleset: Ruleset, kind: str) -> tuple[Field, ...]:
+def gear_fields(ruleset: Ruleset[Any], kind: str) -> tuple[Field, ...]:
     """Every key a gear line may hold (the form's, and those only a file or a catalogue
     fills, such as demon-idol's damage against large)."""
     core = (Field("damage", "damage", "dice"),) if kind == "weapons" else ()
@@ -96,13 +96,13 @@ def gear_fields(ruleset: Ruleset, kind: str) -> tuple[Field, ...]:
     return core + tuple(extra)
 
 
-def gear_hint(ruleset: Ruleset, kind: str) -> str:
+def gear_hint(ruleset: Ruleset[Any], kind: str) -> str:
     keys = " ".join(f"{f.name}=…" if f.kind != "bool" else f.name
                     for f in gear_fields(ruleset, kind) if f.form)
     return f"{kind}: name, {', '.join(keys.split())}; next …" if keys else f"{kind}: name; …"
 
 
-def gear_text(items: tuple[Any, ...], ruleset: Ruleset, kind: str) -> str:
+def gear_text(items: tuple[Any, ...], ruleset: Ruleset[Any], kind: str) -> str:
     """`long sword, speed_factor=5, length=3.5; short bow, missile, rate=2`."""
     specs = {f.name: f for f in gear_fields(ruleset, kind)}
     parts = []
@@ -127,7 +127,7 @@ def completed(value: str, entries: tuple[str, ...]) -> str | None:
     return None
 
 
-def gear_suggestions(ruleset: Ruleset, kind: str,
+def gear_suggestions(ruleset: Ruleset[Any], kind: str,
                      own: Sequence[Path] = ()) -> tuple[str, ...]:
     """The ruleset's catalogue of that gear as set-up lines, offered as one types a name
     (none bundled: none)."""
@@ -151,7 +151,7 @@ def pairs_bits(data: dict[str, Any], specs: dict[str, Field]) -> list[str]:
     return bits
 
 
-def parse_gear(text: str, ruleset: Ruleset, kind: str,
+def parse_gear(text: str, ruleset: Ruleset[Any], kind: str,
                own: Sequence[Path] = ()) -> list[dict[str, Any]]:
     """The gear line back into tables, each value typed by its field; a fault says what."""
     specs = {f.name: f for f in gear_fields(ruleset, kind)}
@@ -166,7 +166,7 @@ def parse_gear(text: str, ruleset: Ruleset, kind: str,
     return out
 
 
-def catalogued(ruleset: Ruleset, kind: str, name: str,
+def catalogued(ruleset: Ruleset[Any], kind: str, name: str,
                own: Sequence[Path] = ()) -> dict[str, Any]:
     """The numbers of the catalogue's entry named `name` (any case), or none."""
     from .catalogues import entries_for
@@ -259,7 +259,7 @@ class RosterEditor:
         self.catalogues = tuple(catalogues)  # a referee's own, over the bundled ones
 
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         return self.session.fight.ruleset
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .tomlpos import _Scanner, parse_error_line
+from .tomlpos import Path, _Scanner, parse_error_line
 
 _DECLARE_TWICE = re.compile(r"Cannot declare \((.*)\) twice")
 
@@ -73,7 +73,7 @@ def key_on(text: str, line: int) -> str:
     return source.split("=", 1)[0].split(".")[-1].strip().strip("'\"") if "=" in source else ""
 
 
-def earlier_key(lines: dict, key: str, line: int) -> list:
+def earlier_key(lines: dict[Path, int], key: str, line: int) -> list[Path]:
     """Where a key written twice was first written: its path, for the second one's message."""
     if not key:
         return []
