@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,33 @@ async def test_a_fight_from_the_command_line_is_the_fight_from_the_keys(tmp_path
 
 def test_every_ruleset_is_played():
     assert set(available()) <= {load_save(path).fight.ruleset.id for path in demos()}
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["hit", "--by", "brann", "--amount", "3"], "Hit/damage: initiative first"),
+    (["undo"], "Undo: nothing to undo"),
+    (["next"], "Next beat: initiative first"),
+    (["heal", "--target", "nobody", "--amount", "2"], "argument --target: one of"),
+])
+def test_a_refused_table_act_is_one_line_and_leaves_the_save_alone(tmp_path, capsys, argv,
+                                                                   words):
+    path = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    text = path.read_bytes()
+    assert main([argv[0], str(path), *argv[1:]]) != 0
+    err = capsys.readouterr().err
+    assert words in err.strip().splitlines()[-1]  # one line (an option's: after its usage)
+    assert path.read_bytes() == text
+
+
+def test_a_table_act_prints_its_log_lines_or_its_events(tmp_path, capsys):
+    path = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    assert main(["declare-G", str(path), "--actor", "brann", "--target", "gob1"]) == 0
+    assert main(["dice", str(path), "--party", "5", "--goblins", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("   2. initiative: The party 5")
+    assert main(["hit", str(path), "--amount", "4", "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert [(e["type"], e["target"], e["amount"]) for e in made][0] == ("damage", "gob1", 4)
+    assert main(["condition", str(path), "--target", "gob2", "--name", "prone"]) == 0
+    assert capsys.readouterr().out == "   4. Goblin 2 is prone\n"

@@ -79,12 +79,19 @@ def run_act(args: argparse.Namespace) -> int:
         return reported(act, fight, values, args.save, bool(flags.get("json")))
     if act.form(fight, args.actor) is None:  # told of the moment, as the app's key is
         values = {**table.moment(), **values}
-    return done(act, args, {**values, SURE: True}, table, flags)
+    if asks_sure(act, fight, args.actor):
+        values[SURE] = True
+    return done(act, args, values, table, flags)
 
 
 # A form's yes/no question (roll with some undeclared? end the fight?): the command,
 # typed, is the answer.
 SURE = "sure"
+
+
+def asks_sure(act: Act, fight: Any, actor: str | None) -> bool:
+    forms = (act.first(fight, actor), act.form(fight, actor))
+    return any(f.name == SURE for form in forms if form is not None for f in form.fields)
 
 
 def reading_table(save: Any) -> Any:
@@ -335,6 +342,7 @@ def written(act_id: str, args: argparse.Namespace, values: dict[str, Any], sessi
     act = table.act(act_id)  # the locked session's own: its acts work on its fight
     assert act.run is not None
     table.told()  # what was already in the log is not news
+    notices = act.notices(table.fight) if act.notices is not None else []
     events = act.run(table.fight, args.actor, values, table.rng)
     heading = act.told(table.fight, events, args.save) if act.told and not as_json else []
     if heading:
@@ -357,3 +365,6 @@ def written(act_id: str, args: argparse.Namespace, values: dict[str, Any], sessi
     elif stream is None:
         for line in table.told():
             print(f"{line.number:>4}. {line.text}")
+    if not as_json:  # what the rules say once it is done (a new round's checks)
+        for title, text in notices:
+            print(f"{title}: {text}")
