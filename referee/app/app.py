@@ -21,7 +21,7 @@ from .combat import combat_screen
 from .commands import ScreenCommands
 
 
-class RefereeApp(App):
+class RefereeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "referee"
     COMMANDS = App.COMMANDS | {ScreenCommands}

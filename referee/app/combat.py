@@ -35,8 +35,10 @@ from .widgets.keys import KeyLine, working_keys
 if TYPE_CHECKING:
     from textual import getters
 
+    from referee.engine.specs import Followed
+
     from .app import RefereeApp
-    from .forms import Follow, Followed
+    from .forms import Follow
 
 # The screen's own keys: files and the rest of the app. The table's acts are bound per
 # fight (`combat_screen`), before these.
@@ -334,5 +336,6 @@ def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
     declaration keys (a–g and p, or count-up's action keys) and its own acts (morale,
     fire ...)."""
     keys = act_keys(table.acts())
-    screen_class = type("RulesetCombatScreen", (CombatScreen,), {"BINDINGS": keys + BINDINGS})
+    screen_class: type[CombatScreen] = type("RulesetCombatScreen", (CombatScreen,),
+                                            {"BINDINGS": keys + BINDINGS})
     return screen_class(table, setup)

@@ -383,7 +383,7 @@ def form_screen(spec: Form, clock: DeclarationClock | None = None,
     return FormScreen(spec, apply, follow)
 
 
-def open_form(app: App, screen: FormScreen,
+def open_form(app: App[Any], screen: FormScreen,
               callback: Callable[[dict[str, Any] | None], None]) -> None:
     """Push a form, installed so that closing it does not remove it. Textual lays the
     whole app out again, twice, after a screen is removed: the frames after a form's

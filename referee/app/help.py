@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label
+
+if TYPE_CHECKING:
+    from referee.session.table import Table
 
 FORMS = [
     ("space", "fold or unfold the group under the cursor (where the ruleset groups rows)"),
@@ -22,9 +27,9 @@ FORMS = [
 ]
 
 
-def describe(screen: Screen, binding: Binding) -> str:
+def describe(screen: Screen[object], binding: Binding) -> str:
     """A binding's description; a declaration key says what its letter means."""
-    table = getattr(screen, "table", None)
+    table: Table | None = getattr(screen, "table", None)  # the combat screen's
     if binding.action.startswith("command(") and table is not None:
         name = binding.action[len("command('"):-2]
         for act in table.acts():
@@ -46,7 +51,7 @@ class HelpScreen(ModalScreen[None]):
     # as tall as its rows (a DataTable is at most its box's height by default)
     DEFAULT_CSS = "#help-keys { max-height: 1000; overflow: hidden hidden; }"
 
-    def __init__(self, under: Screen) -> None:
+    def __init__(self, under: Screen[object]) -> None:
         super().__init__()
         self.under = under
 

@@ -35,6 +35,7 @@ import signal
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Handler, Middleware
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -266,11 +267,11 @@ def peer(websocket: web.WebSocketResponse) -> str:
     return str(getattr(request, "remote", None) or "a browser")
 
 
-def full_page(server: ViewServer) -> Any:
+def full_page(server: ViewServer) -> Middleware:
     """The middleware that answers the page with "full" while every view is taken."""
 
     @web.middleware
-    async def check(request: web.Request, handler: Any) -> web.StreamResponse:
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == "/" and server.full():
             return web.Response(status=503, content_type="text/html", text=(
                 "<!doctype html><title>The players' view is full</title>"
@@ -280,12 +281,12 @@ def full_page(server: ViewServer) -> Any:
     return check
 
 
-def gate(token: str) -> Any:
+def gate(token: str) -> Middleware:
     """The middleware that turns away a browser without the token (static files aside)."""
     import hmac
 
     @web.middleware
-    async def check(request: web.Request, handler: Any) -> web.StreamResponse:
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith("/static/"):
             return await handler(request)
         given = request.query.get("token") or request.cookies.get(COOKIE) or ""

@@ -300,13 +300,13 @@ def free_port(host: str = DEFAULT_HOST, first: int = DEFAULT_PORT, tries: int = 
     raise ServeError(f"no free port from {first} to {first + tries - 1}")
 
 
-def serving(app: App[object]) -> bool:
+def serving(app: App[Any]) -> bool:
     """Whether this app is serving the players' view now."""
     running = _SERVING.get(id(app))
     return running is not None and running[0].returncode is None
 
 
-async def stop_serving(app: App[object]) -> str:
+async def stop_serving(app: App[Any]) -> str:
     running = _SERVING.pop(id(app), None)
     if running is not None:
         process, _ = running
@@ -316,7 +316,7 @@ async def stop_serving(app: App[object]) -> str:
     return "The players' view is no longer served."
 
 
-async def start_serving(app: App[object], path: Path, network: bool,
+async def start_serving(app: App[Any], path: Path, network: bool,
                         max_viewers: int | None = None) -> str:
     """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
     the table's network (the laptop's address, with a token in it); the address to open.
@@ -349,7 +349,7 @@ async def start_serving(app: App[object], path: Path, network: bool,
     return address
 
 
-def served_address(app: App[object]) -> str | None:
+def served_address(app: App[Any]) -> str | None:
     """The address this app serves the players' view at now, if it does."""
     return _SERVING[id(app)][1] if serving(app) else None
 

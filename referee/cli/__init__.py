@@ -25,6 +25,9 @@ from referee.cli.common import CORE, Command, Handler, UsageError, formatter, wh
 if TYPE_CHECKING:
     import argparse
 
+    # what add_subparsers returns: argparse's own (private) class, generic in typeshed
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 
 DESCRIPTION = "A referee assistant for tabletop combat."
 EPILOG = """\
@@ -74,7 +77,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
     return args, None if args.command is None else run_of(args.command)
 
 
-def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+def full_parser() -> tuple[argparse.ArgumentParser, Subparsers]:
     import argparse
 
     parser = argparse.ArgumentParser(prog="referee",
@@ -91,7 +94,7 @@ def full_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     return parser, subparsers
 
 
-def command_parser(subparsers: argparse._SubParsersAction | None, name: str,
+def command_parser(subparsers: Subparsers | None, name: str,
                    command: Command) -> argparse.ArgumentParser:
     """A core command's parser: a subcommand of the full tree, or (no `subparsers`) alone."""
     import argparse

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
@@ -51,7 +52,7 @@ class Choice(Static, can_focus=True):
     def on_click(self) -> None:
         self.action_step(1)
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         """A letter jumps to the next option starting with it."""
         if event.character and event.character.isalnum() and len(event.character) == 1:
             for step in range(1, len(self.options) + 1):

@@ -6,10 +6,13 @@ start-up; this line is redrawn only when the set of working keys changes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.segment import Segment
 from rich.text import Text
 from textual.actions import parse
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -21,7 +24,7 @@ class KeyLine(Widget):
 
     DEFAULT_CSS = "KeyLine { height: 1; background: $panel; }"
 
-    shown: tuple = ()
+    shown: tuple[tuple[str, str], ...] = ()
     strip: Strip | None = None
 
     PINNED = ("?", "q")  # always on the line: help and quit, at its end
@@ -74,7 +77,7 @@ def append(line: Text, key: tuple[str, str]) -> None:
     line.append(f" {key[1]}  ")
 
 
-def working_keys(screen, bindings: list[Binding],
+def working_keys(screen: Screen[Any], bindings: list[Binding],
                  first: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The shown bindings whose actions the screen allows now, as (key, description);
     those whose action is in `first` (the keys that move the fight on) lead, so a narrow

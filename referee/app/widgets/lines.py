@@ -14,6 +14,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -21,6 +22,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 Cell = tuple[str, str]  # text, style
+# what a row's strip is drawn from: its cells, on the cursor, focused, the width
+Basis = tuple[tuple[Cell, ...], bool, bool, int]
 GAP = 2
 SHORT = 7  # a folding column shortened on a narrow screen: "The pa…", "prone …"
 LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
@@ -53,7 +56,7 @@ class LineTable(ScrollView, can_focus=True):
         self.keys: list[str] = []
         self.rows: list[tuple[Cell, ...] | None] = []  # None: worked out when first drawn
         self.widths = [len(label) for label in labels]
-        self.strips: dict[int, tuple[tuple, Strip]] = {}
+        self.strips: dict[int, tuple[Basis, Strip]] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
         self.caps: dict[int, float] = {}  # column -> the share of the room it may take
         self.gap = GAP  # cells between columns: one on a screen that needs it
@@ -311,7 +314,7 @@ class LineTable(ScrollView, can_focus=True):
         if self.rows:
             self.cursor = max(0, min(len(self.rows) - 1, self.cursor + by))
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         row = event.y - 1 + self.scroll_offset.y
         if 0 <= row < len(self.rows):
             self.cursor = row
