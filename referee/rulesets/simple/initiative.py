@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -15,24 +15,20 @@ from referee.engine.specs import Field, Form
 
 from . import order, standing
 from .events import Initiative, Tie
+from .settings import Settled
 from .standing import State
-
-if TYPE_CHECKING:
-    from .ruleset import Simple
 
 MOST_REROLLS = 50  # a tie re-rolled this often stays tied: the referee rolls again (i)
 
 
-class SimpleInitiative(Rolling[State]):
-    rs: Simple
-
+class SimpleInitiative(Settled[State], Rolling[State]):
     def initiative_due(self, fight: Fight) -> bool:
-        s = self.rs.settings
+        s = self.settings
         return not fight.ended and bool(standing.missing(s, fight)
                                         or standing.open_ties(s, fight))
 
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
-        s = self.rs.settings
+        s = self.settings
         round_ = max(fight.round, 1)
         out: list[ev.Event] = []
         missing = standing.missing(s, fight)
@@ -56,14 +52,14 @@ class SimpleInitiative(Rolling[State]):
 
     def rolled(self, who: list[str], rng: random.Random) -> tuple[dict[str, int],
                                                                   dict[str, Any]]:
-        results = {w: dice_roll(self.rs.settings.die, rng) for w in who}
+        results = {w: dice_roll(self.settings.die, rng) for w in who}
         return ({w: r.total for w, r in results.items()},
                 {w: r.to_dict() for w, r in results.items()})
 
     def initiative_form(self, fight: Fight) -> Form:
         """A field for each roll due: a die typed from the table, or left blank for the
         program to roll (as agility-order's tie form)."""
-        s = self.rs.settings
+        s = self.settings
         missing = standing.missing(s, fight)
         who = missing or [w for group in standing.open_ties(s, fight) for w in group]
         fields = tuple(Field(w, standing.name_of(fight, w), "int", None,
@@ -88,6 +84,6 @@ class SimpleInitiative(Rolling[State]):
             rng = random.Random(f"{fight.encounter.seed}/{len(fight.log)}")
             rolled, dice = self.rolled(blank, rng)
             rolls.update(rolled)
-        if standing.missing(self.rs.settings, fight):
+        if standing.missing(self.settings, fight):
             return [Initiative(round=max(fight.round, 1), rolls=rolls, dice=dice)]
         return [Tie(round=max(fight.round, 1), rolls=rolls, dice=dice)]

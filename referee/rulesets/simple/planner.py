@@ -3,31 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner
 
 from . import order, standing
+from .settings import Settled
 from .standing import State
-
-if TYPE_CHECKING:
-    from .ruleset import Simple
 
 ACT = "act"
 
 
-class SimplePlanner(Planner[State]):
-    rs: Simple
-
+class SimplePlanner(Settled[State], Planner[State]):
     def can_act(self, fight: Fight, cid: str) -> str:
         """SI-8: the dead and the down (0 hit points or fewer) take no turn: the state
         words say which."""
         return self.rs.tracker.state_word(fight, cid)
 
     def plan(self, fight: Fight, round_: int) -> Plan:
-        s = self.rs.settings
+        s = self.settings
         plan = Plan(self.rs.id, round_, [])
         rolls, _ = standing.rolls_for(s, fight, round_)
         for place in standing.places(s, fight, round_):
@@ -57,7 +53,7 @@ class SimplePlanner(Planner[State]):
 
     def told(self, fight: Fight, who: str, roll: int) -> str:
         """"Ria 15 (12 + dex 3)", or "The party 4" when nothing is added."""
-        score = standing.score(self.rs.settings, fight, who, roll)
+        score = standing.score(self.settings, fight, who, roll)
         shown = f" ({score.told()})" if score.label else ""
         return f"{standing.name_of(fight, who)} {score.total}{shown}"
 

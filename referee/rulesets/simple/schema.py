@@ -15,20 +15,25 @@ from referee.engine.specs import Field
 
 from . import standing
 from .events import Initiative, Tie
+from .settings import Settled
 from .standing import State
 
 if TYPE_CHECKING:
-    from .ruleset import Simple
+    from referee.engine.port import Ruleset
 
 
-class SimpleSchema(RosterSchema[State]):
-    rs: Simple
+class SimpleSchema(Settled[State], RosterSchema[State]):
     GEAR = ("weapons",)
 
+    def __init__(self, rs: Ruleset[State]) -> None:
+        super().__init__(rs)
+        # the roster keys the file names, as fields: made once, with the settings
+        self._fields = tuple(Field(key, key, "int", 0, minimum=-999, maximum=999,
+                                   help="a number from the character sheet")
+                             for key in self.settings.keys)
+
     def combatant_fields(self) -> tuple[Field, ...]:
-        return tuple(Field(key, key, "int", 0, minimum=-999, maximum=999,
-                           help="a number from the character sheet")
-                     for key in self.rs.settings.keys)
+        return self._fields
 
     def events(self) -> tuple[type[ev.Event], ...]:
         return (Initiative, Tie)
@@ -38,7 +43,7 @@ class SimpleSchema(RosterSchema[State]):
         if isinstance(event, Initiative | Tie):
             self.check_rolls(fight, event.rolls, event.dice)
         if isinstance(event, Tie):
-            tied = {w for group in standing.open_ties(self.rs.settings, fight) for w in group}
+            tied = {w for group in standing.open_ties(self.settings, fight) for w in group}
             for who in event.rolls:
                 if who not in tied:
                     raise IllegalEvent(f"{standing.name_of(fight, who)} is not in a tie "
@@ -46,7 +51,7 @@ class SimpleSchema(RosterSchema[State]):
 
     def check_rolls(self, fight: Fight, rolls: Mapping[str, int],
                     dice: Mapping[str, Any]) -> None:
-        s = self.rs.settings
+        s = self.settings
         known = set(fight.roster) if s.mode == "combatant" else fight.side_ids()
         what = "combatant" if s.mode == "combatant" else "side"
         for who, value in rolls.items():
@@ -60,7 +65,7 @@ class SimpleSchema(RosterSchema[State]):
                 self.check_dice(who, value, dice[who])
 
     def check_dice(self, who: str, value: int, record: Any) -> None:
-        die = self.rs.settings.die
+        die = self.settings.die
         try:
             rolled = Roll.from_dict(record)
         except DiceError as error:

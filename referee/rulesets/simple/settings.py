@@ -7,11 +7,18 @@ and nothing else (README, "Your own system in a file").
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, TypeVar
 
 from referee.engine.dice import Dice, DiceError, parse
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.engine.roles import Role
+
+if TYPE_CHECKING:
+    from referee.engine.port import Ruleset
+
+S = TypeVar("S")
 
 MODES = ("side", "combatant")  # SI-1
 ORDERS = ("high", "low")  # SI-3
@@ -44,6 +51,20 @@ class Settings:
         columns."""
         named = (self.modifier, self.tie_key, *self.columns)
         return tuple(dict.fromkeys(k for k in named if k))
+
+
+class Settled(Role[S]):
+    """A role that reads the file's settings: the ruleset's record (`settings`), taken
+    once as the ruleset builds its roles, never the ruleset itself."""
+
+    settings: Settings
+
+    def __init__(self, rs: Ruleset[S]) -> None:
+        super().__init__(rs)
+        found = getattr(rs, "settings", None)
+        if not isinstance(found, Settings):
+            raise TypeError(f"{type(rs).__name__} has read no simple settings")
+        self.settings = found
 
 
 def read(f: Fields) -> Settings:

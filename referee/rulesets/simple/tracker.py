@@ -12,21 +12,25 @@ from referee.engine.specs import Cell, Column
 
 from . import standing
 from .events import Initiative, Tie
+from .settings import Settled
 from .standing import State
 
 if TYPE_CHECKING:
-    from .ruleset import Simple
+    from referee.engine.port import Ruleset
 
 
-class SimpleTracker(Tracker[State]):
-    rs: Simple
+class SimpleTracker(Settled[State], Tracker[State]):
+    def __init__(self, rs: Ruleset[State]) -> None:
+        super().__init__(rs)
+        # hit points, the initiative and the roster keys the file names: made once
+        keys = tuple(Column(k, k, width=6, fold=1) for k in self.settings.columns)
+        self._columns = (Column("hp", "hp"), Column("init", "init", width=6), *keys)
 
     def columns(self) -> tuple[Column, ...]:
-        keys = tuple(Column(k, k, width=6, fold=1) for k in self.rs.settings.columns)
-        return (Column("hp", "hp"), Column("init", "init", width=6), *keys)
+        return self._columns
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
-        s = self.rs.settings
+        s = self.settings
         cells = super().cells(fight, cid)
         rolls, _ = standing.rolls_for(s, fight, max(fight.round, 1))
         who = cid if s.mode == "combatant" else fight.roster[cid].side
@@ -43,16 +47,16 @@ class SimpleTracker(Tracker[State]):
     def phase_word(self, fight: Fight) -> str:
         if fight.ended:
             return fight.phase
-        if standing.missing(self.rs.settings, fight):
+        if standing.missing(self.settings, fight):
             return "initiative"
-        return "tie to re-roll" if standing.open_ties(self.rs.settings, fight) else "resolution"
+        return "tie to re-roll" if standing.open_ties(self.settings, fight) else "resolution"
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
-        rolls, rerolls = standing.rolls_for(self.rs.settings, fight, max(fight.round, 1))
+        rolls, rerolls = standing.rolls_for(self.settings, fight, max(fight.round, 1))
         return {"rolls": rolls, "rerolls": {w: list(v) for w, v in rerolls.items()}}
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        s = self.rs.settings
+        s = self.settings
         if isinstance(event, Initiative):
             parts = [f"{standing.name_of(fight, w)} {standing.score(s, fight, w, r).told()}"
                      for w, r in event.rolls.items()]
