@@ -110,7 +110,13 @@ def asked(act: Act, fight: Any, actor: str | None) -> tuple[Field, ...]:
     for form in (act.first(fight, actor), act.form(fight, actor)):
         if form is not None:
             fields += tuple(f for f in form.fields if f.name != SURE)
-    return fields + act.options
+    return fields + own_options(act, fight, actor)
+
+
+def own_options(act: Act, fight: Any, actor: str | None) -> tuple[Field, ...]:
+    """The fields only the command line asks: the act's, then those from the fight."""
+    more = act.options_from(fight, actor) if act.options_from is not None else ()
+    return act.options + more
 
 
 def takes_dice(act: Act, fields: Sequence[Field]) -> bool:

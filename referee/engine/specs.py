@@ -112,6 +112,7 @@ Summary = Callable[["Fight", Any], dict[str, Any]]  # (fight, made) -> what --js
 # not changed, values for fields whatever they hold.
 FollowOf = Callable[["Fight", "str | None", Mapping[str, Any], str], "Followed"]
 Offered = Callable[["Fight", "str | None"], bool]  # whether it is offered on the footer
+FieldsOf = Callable[["Fight", "str | None"], "tuple[Field, ...]"]
 Notices = Callable[["Fight"], list[tuple[str, str]]]  # (title, text) said once it is done
 
 
@@ -141,7 +142,8 @@ class Act:
     dispatches on its id.
 
     The command line also reads these, which the app never does:
-    - `options`: fields only the command line asks, as flags after the form's fields;
+    - `options` (and `options_from`, those that depend on the fight: its sides' dice):
+      fields only the command line asks, as flags after the form's fields;
       their values join the form's (in the app they are absent: the act's own defaults).
       An option's label names its value in the help (`--runs N`); a required one must be
       given. An act's own `seed` takes the place of the command line's `--seed X` (the
@@ -182,6 +184,7 @@ class Act:
     run: Run | None = None
     report: MakeReport | None = None
     options: tuple[Field, ...] = ()
+    options_from: FieldsOf | None = None  # more options, from the fight (sides' dice)
     gated: bool = True
     copy_from: CopyFrom | None = None
     told: Told | None = None

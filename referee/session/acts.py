@@ -19,6 +19,7 @@ from referee.engine import Fight
 from referee.engine import events as ev
 from referee.engine.errors import OVER, IllegalEvent
 from referee.engine.options import Declaring, Rolling, heal_fields, join_fields
+from referee.engine.record import replace
 from referee.engine.specs import Act, Field, Followed, Form, until_over
 
 if TYPE_CHECKING:
@@ -273,13 +274,22 @@ class TableActs:
                         (Field("sure", "roll initiative now", "bool", False),),
                         hint="yes rolls now: they declare nothing this round")
 
+        def typed(fight: Fight, actor: str | None) -> tuple[Field, ...]:
+            """The real dice, which the command line may give instead (each optional)."""
+            form = table.initiative_form() if fight.ruleset.role(Rolling) else None
+            return tuple(replace(f, required=False) for f in form.fields) if form else ()
+
         def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
+            given = {f.name: values[f.name] for f in typed(fight, actor)
+                     if values.get(f.name) not in (None, "")}
+            if given:  # real dice given as options: typed, as the app's I types them
+                return table.rolling.initiative_from(fight, given)
             return table.rolling.roll_initiative(fight, rng)
 
         return Act("initiative", "Roll init", "i",
                    allowed=self.initiative_allowed, first=first, run=run, place="moving",
-                   after="work")
+                   after="work", options_from=typed)
 
     def typed_initiative(self) -> Act:
         table = self.table
