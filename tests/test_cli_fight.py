@@ -201,3 +201,16 @@ def test_a_table_act_prints_its_log_lines_or_its_events(tmp_path, capsys):
     assert [(e["type"], e["target"], e["amount"]) for e in made][0] == ("damage", "gob1", 4)
     assert main(["condition", str(path), "--target", "gob2", "--name", "prone"]) == 0
     assert capsys.readouterr().out == "   4. Goblin 2 is prone\n"
+
+
+def test_initiative_takes_real_dice_as_options_or_rolls_them(tmp_path, capsys):
+    path = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    assert main(["declare-G", str(path), "--actor", "brann", "--target", "gob1"]) == 0
+    assert main(["initiative", str(path), "--party", "4", "--goblins", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "   2. initiative: The party 4, Goblins 3"
+    assert main(["undo", str(path)]) == 0
+    assert main(["initiative", str(path)]) == 0  # no dice given: the program's
+    assert "(rolled 1d6" in capsys.readouterr().out.splitlines()[-1]
+    assert main(["initiative", str(path)]) == 1  # in already: refused by why
+    assert "initiative is in for round 1" in capsys.readouterr().err
