@@ -91,7 +91,7 @@ def per_run(save: Path) -> float:
     from referee.session.files import load_save
 
     loaded = load_save(save)
-    setup = setup_of(loaded.ruleset, loaded.fight)
+    setup = setup_of(loaded.ruleset.settings, loaded.fight)  # its house rules
     run_seeds = seeds(1, 200)
     best = float("inf")
     for _ in range(5):

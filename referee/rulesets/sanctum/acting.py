@@ -4,24 +4,24 @@ imports them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.fight import Fight
 from referee.engine.options import Acting
 from referee.engine.specs import Act
 
+from .fold import SanctumFold
+from .schema import SanctumSchema
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
 
-
-class SanctumActs(Acting[State]):
-    rs: Sanctum
-
+class SanctumActs(Settled[State], Acting[State]):
     def acts(self, fight: Fight) -> list[Act]:
         """Fight the turn, the odds and a turn's pairs (acts.py): the same for every
         fight, and made only when asked (nothing kept: the role holds no state)."""
         from .acts import acts
 
-        return acts(self.rs)
+        # the fold (the turn's steps and seed) and the schema (a turn's pairs checked):
+        # sanctum's own roles, always there
+        fold, schema = self.rs.role(SanctumFold), self.rs.role(SanctumSchema)
+        assert fold is not None and schema is not None
+        return acts(self.settings, fold, schema)

@@ -22,26 +22,30 @@ from referee.engine.specs import Act, Field, Form, Progress, Report
 from . import events as se
 from . import turns
 from .log_lines import tell
+from .state import state_of
 from .turns import OVER
 
 if TYPE_CHECKING:
-    from .ruleset import Sanctum
+    from .fold import SanctumFold
+    from .schema import SanctumSchema
+    from .settings import Settings
 
 UNLISTED = "this turn lists no combats (SA-2): P lists them"
 
 
-def acts(rs: Sanctum) -> list[Act]:
-    """The table, in the order the footer and the help list it."""
+def acts(s: Settings, fold: SanctumFold, schema: SanctumSchema) -> list[Act]:
+    """The table, in the order the footer and the help list it: each act given the house
+    rules and the roles it uses (the fold's steps and seed, the schema's checks)."""
     return [
         Act("fight", "Fight the turn", "F", "resolve every pending combat of the turn, step "
-            "by step into the log (SA-1 .. SA-10)", allowed=partial(fight_allowed, rs),
-            run=partial(fight, rs), gated=False, copy_from=partial(turn_start, rs),
+            "by step into the log (SA-1 .. SA-10)", allowed=fight_allowed,
+            run=partial(fight, fold), gated=False, copy_from=turn_start,
             options=(Field("seed", "X", "int", help="draw from random.Random(X) instead of "
                            "the save's seed (a run of `referee odds`)"),),
-            told=partial(fight_told, rs), stream=step_line, summary=fight_summary),
-        Act("odds", "Odds", "O", f"simulate the pending combats {rs.odds_runs} times: each "
+            told=partial(fight_told, fold), stream=step_line, summary=fight_summary),
+        Act("odds", "Odds", "O", f"simulate the pending combats {s.odds_runs} times: each "
             "side's chance, as a chart; any run opens in replay (SA-11)",
-            allowed=partial(odds_allowed, rs), report=partial(odds, rs), gated=False,
+            allowed=odds_allowed, report=partial(odds, s), gated=False,
             options=(Field("runs", "N", "int", required=True, minimum=1, help="how many runs"),
                      Field("seed", "S", "int", help="derive the runs' seeds from S (default: "
                            "the save's seed)"),
@@ -49,51 +53,51 @@ def acts(rs: Sanctum) -> list[Act]:
                            "core for many runs)")),
             told=odds_told, summary=odds_summary),
         Act("pairs", "Pairs", "P", "list a turn's pairs of groups, in the map's neighbour "
-            "order: its combats (SA-2)", allowed=partial(pairs_allowed, rs),
-            form=partial(pairs_form, rs), run=partial(pairs, rs)),
+            "order: its combats (SA-2)", allowed=pairs_allowed,
+            form=pairs_form, run=partial(pairs, schema)),
     ]
 
 
-def listed(rs: Sanctum, fight: Fight) -> str:
+def listed(fight: Fight) -> str:
     """Why no combat of this turn can be fought or simulated: the fight is over, or the
     turn lists none ("" when there are some)."""
     if fight.ended:
         return OVER
-    return "" if turns.pairs(fight, rs.fold.state(fight)) else UNLISTED
+    return "" if turns.pairs(fight, state_of(fight)) else UNLISTED
 
 
 # -- fight the turn (SA-1 .. SA-10) --------------------------------------------------------
 
 
-def fight_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
-    why = listed(rs, fight)
+def fight_allowed(fight: Fight, actor: str | None) -> str:
+    why = listed(fight)
     if why:
         return why
-    done = turns.fought(rs.fold.state(fight), fight.round)
+    done = turns.fought(state_of(fight), fight.round)
     return "every combat of this turn is fought" if done else ""
 
 
-def fight(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any],
+def fight(fold: SanctumFold, fight: Fight, actor: str | None, values: Mapping[str, Any],
           rng: random.Random) -> list[ev.Event]:
     """The turn's steps still to log, drawn from the save's seed (or `seed`: a run of the
     odds): none once the turn is fought. An ended fight or a turn with no combats is
     refused in `pending`'s words."""
     seed = values.get("seed")
-    return rs.fold.pending(fight, None if seed is None else int(seed))[0]
+    return fold.pending(fight, None if seed is None else int(seed))[0]
 
 
-def turn_start(rs: Sanctum, fight: Fight) -> Fight:
+def turn_start(fight: Fight) -> Fight:
     """The fight as its turn's combats began: what a run fought on a copy starts from."""
     return turns.turn_start(fight)[0]
 
 
-def fight_told(rs: Sanctum, fight: Fight, made: Any, save: str) -> list[str]:
+def fight_told(fold: SanctumFold, fight: Fight, made: Any, save: str) -> list[str]:
     """The turn and the seed its steps are drawn from; with no step left, that the turn is
     fought."""
     steps: list[ev.Event] = list(made)
     seed = next((e.seed for e in steps if isinstance(e, se.Combat) and e.seed is not None),
                 None)
-    seed = rs.fold.turn_seed(fight) if seed is None else seed
+    seed = fold.turn_seed(fight) if seed is None else seed
     heading = f"{fight.encounter.title} — turn {max(fight.round, 1)}, seed {seed}"
     if steps:
         return [heading]
@@ -149,11 +153,11 @@ def turn_json(fight: Fight, turn: int | None = None) -> dict[str, object]:
 # -- the odds (SA-11) -----------------------------------------------------------------------
 
 
-def odds_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
-    return listed(rs, fight)  # the odds are of the turn from its start: fought or not
+def odds_allowed(fight: Fight, actor: str | None) -> str:
+    return listed(fight)  # the odds are of the turn from its start: fought or not
 
 
-def odds(rs: Sanctum, fight: Fight, values: Mapping[str, Any],
+def odds(s: Settings, fight: Fight, values: Mapping[str, Any],
          progress: Progress | None) -> Report:
     """The turn simulated from its start, `runs` times (the app: `odds_runs`) from seeds
     derived from `seed` (default: the save's). The app asks no `workers`: its worker
@@ -161,10 +165,10 @@ def odds(rs: Sanctum, fight: Fight, values: Mapping[str, Any],
     default 0 is one process per core for many runs."""
     from .odds import report_of, run_odds, workers_for
 
-    runs = int(values.get("runs") or rs.odds_runs)
+    runs = int(values.get("runs") or s.odds_runs)
     seed = values.get("seed")
     workers = int(values.get("workers", 1)) or workers_for(runs)
-    return report_of(run_odds(rs, fight, runs, fight.encounter.seed if seed is None
+    return report_of(run_odds(s, fight, runs, fight.encounter.seed if seed is None
                               else int(seed), max(1, workers), progress))
 
 
@@ -185,10 +189,10 @@ def odds_summary(fight: Fight, made: Any) -> dict[str, Any]:
 # -- a turn's pairs (SA-2) ------------------------------------------------------------------
 
 
-def pairs_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
+def pairs_allowed(fight: Fight, actor: str | None) -> str:
     if fight.ended:
         return OVER
-    state = rs.fold.state(fight)
+    state = state_of(fight)
     turn = turns.pairs_turn(fight, state)
     if turn not in state.pairs:
         return ""
@@ -197,8 +201,8 @@ def pairs_allowed(rs: Sanctum, fight: Fight, actor: str | None) -> str:
     return f"turn {turn} already lists its combats (SA-2)"
 
 
-def pairs_form(rs: Sanctum, fight: Fight, actor: str | None) -> Form:
-    turn = turns.pairs_turn(fight, rs.fold.state(fight))
+def pairs_form(fight: Fight, actor: str | None) -> Form:
+    turn = turns.pairs_turn(fight, state_of(fight))
     default = "; ".join(f"{a} {b}" for a, b in turns.hostile_pairs(fight))
     # with no pair to offer, the placeholder says why: an example naming the roster's
     # groups would read as groups still to fight, wiped out or not
@@ -209,14 +213,14 @@ def pairs_form(rs: Sanctum, fight: Fight, actor: str | None) -> Form:
                      "neighbour order (SA-2); a pair listed twice is fought once")
 
 
-def pairs(rs: Sanctum, fight: Fight, actor: str | None, values: Mapping[str, Any],
-          rng: random.Random) -> list[ev.Event]:
-    why = pairs_allowed(rs, fight, actor)
+def pairs(schema: SanctumSchema, fight: Fight, actor: str | None,
+          values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
+    why = pairs_allowed(fight, actor)
     if why:
         raise IllegalEvent(why)
-    event = se.Combats(round=turns.pairs_turn(fight, rs.fold.state(fight)),
+    event = se.Combats(round=turns.pairs_turn(fight, state_of(fight)),
                        pairs=read_pairs(str(values.get("pairs") or "")))
-    rs.schema.check_pairs(fight, event)  # the event's own checks, before it is written
+    schema.check_pairs(fight, event)  # the event's own checks, before it is written
     return [event]
 
 

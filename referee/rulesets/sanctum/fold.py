@@ -5,7 +5,7 @@ is held to (SA-11), and the steps still to log from it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -16,15 +16,11 @@ from referee.engine.roles import Fold
 from . import events as se
 from . import stats, turns
 from .seeded import Opening
+from .settings import Settled
 from .state import State, counted
 
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
 
-
-class SanctumFold(Fold[State]):
-    rs: Sanctum
-
+class SanctumFold(Settled[State], Fold[State]):
     def start(self, fight: Fight) -> State:
         return State()
 
@@ -46,7 +42,7 @@ class SanctumFold(Fold[State]):
     def opening_of(self, fight: Fight, state: State) -> Opening:
         """The turn's start as `fight` stands now (no simulation yet)."""
         turn = fight.round
-        return Opening(turn, turns.roster(self.rs, fight, state), turns.hit_points(fight),
+        return Opening(turn, turns.roster(self.settings, fight, state), turns.hit_points(fight),
                        list(state.pairs.get(turn, ())), self.rs.schema.reader.types)
 
     def opening(self, fight: Fight) -> tuple[Opening, int]:

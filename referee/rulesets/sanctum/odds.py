@@ -23,11 +23,12 @@ from referee.engine.record import field, record
 from referee.engine.specs import Chart, Report, ReportRun, Series
 
 from . import sim, turns
+from .state import state_of
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
 
-    from .ruleset import Sanctum
+    from .settings import Settings
 
 # One run: (winning side index or -1 for a draw, survivors per group, per combat
 # (winner: 0 first, 1 second, 2 draw, or -1 skipped; rounds; survivors first; second)).
@@ -118,19 +119,20 @@ def pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def setup_of(ruleset: Sanctum, fight: Fight) -> Setup:
+def setup_of(s: Settings, fight: Fight) -> Setup:
+    """The turn as its combats began, as the runs read it (with the house rules `s`)."""
     base, _, _ = turns.turn_start(fight)
-    state = ruleset.fold.state(base)
-    roster = turns.roster(ruleset, base, state)
+    state = state_of(base)
+    roster = turns.roster(s, base, state)
     pairs = turns.pairs(base, state)
     sides = list(dict.fromkeys(roster.side[g] for pair in pairs for g in pair))
     return Setup(roster, turns.hit_points(base), pairs, sides)
 
 
-def run_odds(ruleset: Sanctum, fight: Fight, runs: int, seed: int, workers: int = 1,
+def run_odds(s: Settings, fight: Fight, runs: int, seed: int, workers: int = 1,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Simulate the fight's turn `runs` times (from the turn's start) and summarise."""
-    setup = setup_of(ruleset, fight)
+    setup = setup_of(s, fight)
     if not setup.pairs:
         from referee.engine.errors import IllegalEvent
 

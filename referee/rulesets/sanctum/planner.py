@@ -3,22 +3,18 @@ minions in SA-7's attack order (SA-1, SA-2, SA-3)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner
 
 from . import sim, turns
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
 
-
-class SanctumPlanner(Planner[State]):
-    rs: Sanctum
-
+class SanctumPlanner(Settled[State], Planner[State]):
     def plan_round(self, fight: Fight) -> int:
         return max(fight.round, 1)
 
@@ -29,7 +25,7 @@ class SanctumPlanner(Planner[State]):
         if not pairs:
             plan.notes.append(f"turn {round_} lists no combats (SA-2)")
             return plan
-        roster = turns.roster(self.rs, fight, state)
+        roster = turns.roster(self.settings, fight, state)
         seen: set[tuple[str, str]] = set()
         now = round_ == fight.round
         started = state.started.get(round_, 0) if now else 0

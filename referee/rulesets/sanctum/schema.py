@@ -5,7 +5,7 @@ and the groups set-up makes as minions name them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent
@@ -17,16 +17,13 @@ from referee.engine.specs import Field
 
 from . import events as se
 from . import ranges, stats
+from .fold import SanctumFold
 from .seeded import check_step
 from .state import State
 from .turns import OVER
 
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
-
 
 class SanctumSchema(RosterSchema[State]):
-    rs: Sanctum
     GEAR = ()  # its minions carry no weapons or spells: their attacks are roster keys
 
     def combatant_fields(self) -> tuple[Field, ...]:
@@ -110,7 +107,8 @@ class SanctumSchema(RosterSchema[State]):
         if not self.state(fight).pairs.get(event.round):
             raise IllegalEvent(f"turn {event.round} lists no combats: a {event.TYPE!r} step "
                                "has no combat to belong to (SA-2)", ("type",))
-        fold = self.rs.fold
+        fold = self.rs.role(SanctumFold)  # the fold's turn opening and seed
+        assert fold is not None  # sanctum's own, always there
         opening, done = fold.opening(fight)
         check_step(opening, done, fold.turn_seed(fight, None if done else event), event)
 

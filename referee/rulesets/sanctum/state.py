@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from referee.engine.record import field, record
 
 from .seeded import Opening
+
+if TYPE_CHECKING:
+    from referee.engine.fight import Fight
 
 
 @record(frozen=True)
@@ -33,3 +36,8 @@ def counted(state: State, logged: int) -> State:
     out: State = object.__new__(State)
     out.__dict__.update(state.__dict__, logged=logged)
     return out
+
+
+def state_of(fight: Fight) -> State:
+    """sanctum's state as the fight's fold has it now (held untyped there)."""
+    return cast(State, fight.rs)

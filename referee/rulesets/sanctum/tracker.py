@@ -3,7 +3,7 @@ group, level and attacks, the turn's pairs fought and the key that goes on."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -13,13 +13,8 @@ from referee.engine.specs import Cell, Column
 from . import log_lines, stats, turns
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
-
 
 class SanctumTracker(Tracker[State]):
-    rs: Sanctum
-
     def columns(self) -> tuple[Column, ...]:
         return (Column("group", "group", 10), Column("hp", "hp"), Column("lvl", "lvl"),
                 Column("armor", "arm"), Column("attacks", "attacks", 14, fold=2),

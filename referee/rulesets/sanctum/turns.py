@@ -4,17 +4,13 @@ functions of the fight and sanctum's state (state.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 
 from . import events as se
 from . import sim, stats
+from .settings import Settings
 from .state import State
-
-if TYPE_CHECKING:
-    from .ruleset import Sanctum
 
 # the source says nothing of ending a whole fight: once ended, no combat is fought
 OVER = "the fight is over: no combat is fought now (an undo takes the end back)"
@@ -27,10 +23,11 @@ def level(fight: Fight, cid: str, state: State) -> int:
     return 1 if base == 0 and earned is not None and earned < fight.round else base
 
 
-def roster(rs: Sanctum, fight: Fight, state: State) -> sim.Roster:
-    """The minions and groups as the simulator reads them, at the fight's turn."""
+def roster(s: Settings, fight: Fight, state: State) -> sim.Roster:
+    """The minions and groups as the simulator reads them, at the fight's turn (the
+    combat's rounds and round 1's penalty as the house rules set them)."""
     r = sim.Roster()
-    r.rounds, r.penalty = rs.rounds, rs.penalty
+    r.rounds, r.penalty = s.rounds, s.penalty
     enc = fight.encounter
     standing = {s.id: stats.STANDINGS.index(stats.standing(s)) for s in enc.sides}
     for g in stats.groups(enc):
