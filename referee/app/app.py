@@ -9,6 +9,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
@@ -19,6 +20,9 @@ from referee.session.table import Table
 
 from .combat import combat_screen
 from .commands import ScreenCommands
+
+if TYPE_CHECKING:
+    from .host import Host
 
 
 class RefereeApp(App[None]):
@@ -80,6 +84,10 @@ class RefereeApp(App[None]):
         self.table = Table(self.session)
         self.switch_screen(combat_screen(self.table, setup=setup))
         settled()
+
+
+if TYPE_CHECKING:  # the screens ask the app for no more than a Host: mypy holds it to one
+    _host: type[Host] = RefereeApp
 
 
 def settled() -> None:

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
     from referee.engine.specs import Followed
 
-    from .app import RefereeApp
     from .forms import Follow
+    from .host import HostApp
 
 # The screen's own keys: files and the rest of the app. The table's acts are bound per
 # fight (`combat_screen`), before these.
@@ -75,7 +75,7 @@ def forms() -> Any:  # imported when a form opens, not at start-up
 
 class CombatScreen(Filing):
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
 
     BINDINGS = BINDINGS
 

@@ -28,12 +28,12 @@ from .refusal import Refused
 if TYPE_CHECKING:
     from textual import getters
 
-    from .app import RefereeApp
+    from .host import HostApp
 
 
 class OpenScreen(Screen[Path | None]):
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
 
     BINDINGS = [
         Binding("enter", "open", "Open", priority=True),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from referee.session.table import Table
 
-    from .app import RefereeApp
+    from .host import HostApp
 
 
 class Filing(Screen[None]):
@@ -29,7 +29,7 @@ class Filing(Screen[None]):
     screen's forms."""
 
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
         table: Table
 
         def ask(self, spec: Form, done: Callable[[dict[str, Any]], object]) -> None: ...

@@ -21,12 +21,12 @@ from .widgets import LogView, PlanView, StatusLine, Tracker
 if TYPE_CHECKING:
     from textual import getters
 
-    from .app import RefereeApp
+    from .host import HostApp
 
 
 class ReplayScreen(Screen[None]):
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
 
     BINDINGS = [
         # priority: the tables would take the arrows for their own cursors

@@ -32,7 +32,7 @@ from .refusal import Refused
 if TYPE_CHECKING:
     from textual import getters
 
-    from .app import RefereeApp
+    from .host import HostApp
 
 Progress = Callable[[int, int], None]
 Work = Callable[[Progress | None], Report | None]
@@ -40,7 +40,7 @@ Work = Callable[[Progress | None], Report | None]
 
 class ReportScreen(Screen[None]):
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
 
     BINDINGS = [
         Binding("escape", "close", "Back"),

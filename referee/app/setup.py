@@ -28,12 +28,12 @@ from .refusal import Refused, refused
 if TYPE_CHECKING:
     from textual import getters
 
-    from .app import RefereeApp
+    from .host import HostApp
 
 
 class SetupScreen(Screen[None]):
     if TYPE_CHECKING:
-        app = getters.app(RefereeApp)
+        app = getters.app(HostApp)
 
     BINDINGS = [
         Binding("escape", "done", "Done"),
