@@ -408,26 +408,25 @@ class TableActs:
                    offered=offered, over_checked=True, place="other", after="work")
 
     def undo(self) -> Act:
-        def allowed(fight: Fight, actor: str | None) -> str:
-            return "" if fight.batches else "nothing to undo"
-
-        def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
-                rng: random.Random) -> list[ev.Event]:
-            return [ev.Undo(round=max(fight.round, 0))]
-
-        return Act("undo", "Undo", "ctrl+z",
-                   allowed=allowed, run=run, after_end=True, place="moving", after="work")
+        return history("undo", "Undo", "ctrl+z", ev.Undo, "batches", "moving")
 
     def redo(self) -> Act:
-        def allowed(fight: Fight, actor: str | None) -> str:
-            return "" if fight.undone else "nothing to redo"
+        return history("redo", "Redo", "ctrl+y", ev.Redo, "undone", "other")
 
-        def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
-                rng: random.Random) -> list[ev.Event]:
-            return [ev.Redo(round=max(fight.round, 0))]
 
-        return Act("redo", "Redo", "ctrl+y",
-                   allowed=allowed, run=run, after_end=True, place="other", after="work")
+def history(id_: str, label: str, key: str, made: type[ev.Undo] | type[ev.Redo],
+            left: str, place: str) -> Act:
+    """Undo or redo: the event that takes back (or brings back) the last act, while the
+    fight has one `left` to take (its `batches`, or its `undone`)."""
+    def allowed(fight: Fight, actor: str | None) -> str:
+        return "" if getattr(fight, left) else f"nothing to {id_}"
+
+    def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
+            rng: random.Random) -> list[ev.Event]:
+        return [made(round=max(fight.round, 0))]
+
+    return Act(id_, label, key, allowed=allowed, run=run, after_end=True, place=place,
+               after="work")
 
 
 def core(acts: list[Act]) -> list[Act]:
