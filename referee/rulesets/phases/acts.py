@@ -28,85 +28,89 @@ from referee.engine.specs import Act, Field, Form, Run, actor_act
 from . import events as ph
 from . import manoeuvres, squads, stats
 from .rounds import KINDS, STATUSES
-from .standing import croaked, now_pos, run_of, statuses
+from .standing import can_act, croaked, now_pos, run_of, statuses
 from .state import State, state_of
 
 if TYPE_CHECKING:
     from referee.engine.port import Ruleset
 
-    from .ruleset import Phases
-
-# what an act of a unit is made of, each given the ruleset, the fight and the unit
-UnitAllowed = Callable[["Phases", Fight, str], str]
-UnitForm = Callable[["Phases", Fight, str], Form]
-UnitRun = Callable[["Phases", Fight, str, Mapping[str, Any], random.Random], list[ev.Event]]
+# an event checked as the log would check it (the roster schema's checks)
+Check = Callable[[Fight, ev.Event], None]
+# what an act of a unit is made of, each given the fight and the unit (whether it is
+# allowed, also how to check what it would make)
+UnitAllowed = Callable[[Check, Fight, str], str]
+UnitForm = Callable[[Fight, str], Form]
+UnitRun = Callable[[Fight, str, Mapping[str, Any], random.Random], list[ev.Event]]
 
 
 class Acts(Acting[State]):
-    """Its table operations: the same for every fight, so made once, with the ruleset."""
-
-    rs: Phases
+    """Its table operations: the same for every fight, so made once, with the ruleset.
+    What they would make is checked by the roster schema, the role that checks the log."""
 
     def __init__(self, rs: Ruleset[State]) -> None:
         super().__init__(rs)
-        self._acts = tuple(acts(self.rs))
+        self._acts = tuple(acts(self._check))
 
     def acts(self, fight: Fight) -> list[Act]:
         return list(self._acts)
 
+    def _check(self, fight: Fight, event: ev.Event) -> None:
+        self.rs.schema.check_event(fight, event)
 
-def acts(rs: Phases) -> list[Act]:
-    """The table, in the order the footer and the help list it."""
-    return [phased(rs, act) if act.id in PHASED else act for act in table(rs)]
+
+def acts(check: Check) -> list[Act]:
+    """The table, in the order the footer and the help list it; `check` checks an
+    event as the log would."""
+    return [phased(act) if act.id in PHASED else act for act in table(check)]
 
 
 # the acts whose form names the phase they are done in (a status's may name any phase)
 PHASED = frozenset({"move", "action", "regroup", "wake", "bull-rush", "dismount", "subdue"})
 
 
-def phased(rs: Phases, act: Act) -> Act:
+def phased(act: Act) -> Act:
     """An act done in the phase its form names: `allowed` asks of the current phase (the
     key, the footer, the list of acts), but the command line does it in the phase given
     (`--phase`, as the app's form may), so it is not refused beforehand: what it makes is
     refused as the log refuses it, and a unit out of the fight as `allowed` refuses it."""
     assert act.run is not None
-    return replace(act, gated=False, run=partial(standing_run, rs, act.run))
+    return replace(act, gated=False, run=partial(standing_run, act.run))
 
 
-def standing_run(rs: Phases, run: Run, fight: Fight, actor: str | None,
+def standing_run(run: Run, fight: Fight, actor: str | None,
                  values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
     if actor is not None and actor in fight.roster:
-        out = rs.planner.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
+        out = can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
         if out:
             raise IllegalEvent(f"{fight.roster[actor].name} is {out}")
     return run(fight, actor, values, rng)
 
 
-def table(rs: Phases) -> list[Act]:
+def table(check: Check) -> list[Act]:
     return [
-        unit_act(rs, "move", "Move", "v", "the selected unit takes its Move in this phase "
+        unit_act(check, "move", "Move", "v", "the selected unit takes its Move in this phase "
                  "(PH-2, PH-5)", move_allowed, move_form, run_move),
-        unit_act(rs, "action", "Action", "a", "the selected unit takes its Action in this "
+        unit_act(check, "action", "Action", "a", "the selected unit takes its Action in this "
                  "phase; its Move is lost (PH-2, PH-5)", action_allowed, action_form,
                  run_action),
-        unit_act(rs, "delay", "Delay", "d", "the selected unit keeps its Move and/or Action "
+        unit_act(check, "delay", "Delay", "d", "the selected unit keeps its Move and/or Action "
                  "into the next round (PH-3)", delay_allowed, delay_form, run_delay),
-        unit_act(rs, "status", "Status", "s", "stun, immobilize, incapacitate or calm the "
+        unit_act(check, "status", "Status", "s", "stun, immobilize, incapacitate or calm the "
                  "selected unit from this phase (PH-10), or mark it fled (PH-21)",
                  status_allowed, status_form, run_status, ends=False),
-        unit_act(rs, "order", "Order", "o", "change the selected unit's squad's order at the "
+        unit_act(check, "order", "Order", "o", "change the selected unit's squad's order at the "
                  "start of a round (PH-9, PH-20)", order_allowed, order_form, run_order,
                  show=False),
-        unit_act(rs, "regroup", "Regroup", "G", "an Action: leave or join a squad, name a "
+        unit_act(check, "regroup", "Regroup", "G", "an Action: leave or join a squad, name a "
                  "leader, change combat modifiers (PH-7, PH-12)", regroup_allowed,
                  regroup_form, run_regroup, show=False),
-        unit_act(rs, "wake", "Wake", "w", "an Action: wake an adjacent calm unit (PH-10)",
+        unit_act(check, "wake", "Wake", "w", "an Action: wake an adjacent calm unit (PH-10)",
                  wake_allowed, wake_form, run_wake, show=False),
-        unit_act(rs, "bull-rush", "Bull rush", "B", "roll a bull rush (PH-13, PH-6)",
+        unit_act(check, "bull-rush", "Bull rush", "B", "roll a bull rush (PH-13, PH-6)",
                  bull_rush_allowed, bull_rush_form, run_bull_rush, show=False),
-        unit_act(rs, "dismount", "Dismount", "D", "try to dismount a rider (PH-15)",
+        unit_act(check, "dismount", "Dismount", "D", "try to dismount a rider (PH-15)",
                  dismount_allowed, dismount_form, run_dismount, show=False),
-        unit_act(rs, "subdue", "Subdue", "S", "an attack dealing Fatigue (PH-14)",
+        unit_act(check, "subdue", "Subdue", "S", "an attack dealing Fatigue (PH-14)",
                  subdue_allowed, subdue_form, run_subdue, show=False),
     ]
 
@@ -114,35 +118,35 @@ def table(rs: Phases) -> list[Act]:
 # -- an act of the selected unit ---------------------------------------------------------
 
 
-def unit_act(rs: Phases, id_: str, label: str, key: str, help_: str, allowed: UnitAllowed,
-             form: UnitForm, run: UnitRun, show: bool = True, ends: bool = True) -> Act:
-    """An act of the selected unit, its parts given this ruleset. `ends`: refused once
-    the fight is over (all but a status). Its run is not refused again: what it makes
-    is checked as the log checks it."""
-    return actor_act(id_, label, key, help_, partial(unit_allowed, rs, allowed, ends),
-                     partial(form, rs), partial(run, rs), show, recheck=False,
-                     after_end=not ends)
+def unit_act(check: Check, id_: str, label: str, key: str, help_: str,
+             allowed: UnitAllowed, form: UnitForm, run: UnitRun, show: bool = True,
+             ends: bool = True) -> Act:
+    """An act of the selected unit. `ends`: refused once the fight is over (all but a
+    status). Its run is not refused again: what it makes is checked as the log checks
+    it (`check`)."""
+    return actor_act(id_, label, key, help_, partial(unit_allowed, check, allowed, ends),
+                     form, run, show, recheck=False, after_end=not ends)
 
 
-def unit_allowed(rs: Phases, allowed: UnitAllowed, ends: bool, fight: Fight,
+def unit_allowed(check: Check, allowed: UnitAllowed, ends: bool, fight: Fight,
                  actor: str) -> str:
     if ends and fight.ended:
         return "the fight is over: an undo (ctrl+z) takes the end back"
-    out = rs.planner.can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
+    out = can_act(fight, actor)  # croaked, fled, surrendered (PH-21)
     if out:
         return f"{fight.roster[actor].name} is {out}"
-    return allowed(rs, fight, actor)
+    return allowed(check, fight, actor)
 
 
-def tried(rs: Phases, fight: Fight, actor: str, run: UnitRun, values: Mapping[str, Any],
+def tried(check: Check, fight: Fight, actor: str, run: UnitRun, values: Mapping[str, Any],
           kind: type[ev.Event] = ev.Event) -> str:
     """Why the act, done now with `values`, would be refused: the first event of `kind` it
     makes (a manoeuvre's own, after its dice) checked as the log would check it."""
     try:
-        events = run(rs, fight, actor, values, random.Random(0))
+        events = run(fight, actor, values, random.Random(0))
         first = next((e for e in events if isinstance(e, kind)), None)
         if first is not None:
-            rs.schema.check_event(fight, first)
+            check(fight, first)
     except RefereeError as error:
         return error.reason
     return ""
@@ -155,7 +159,7 @@ def defaults(form: Form) -> dict[str, Any]:
 # -- who and when ------------------------------------------------------------------------
 
 
-def current_phase(rs: Phases, fight: Fight) -> int:
+def current_phase(fight: Fight) -> int:
     log = state_of(fight).now
     if not log.order:
         return 0
@@ -163,16 +167,16 @@ def current_phase(rs: Phases, fight: Fight) -> int:
     return log.order[max(now, 0)]
 
 
-def phase_field(rs: Phases, fight: Fight) -> Field:
-    return Field("phase", "phase", "int", current_phase(rs, fight), minimum=0)
+def phase_field(fight: Fight) -> Field:
+    return Field("phase", "phase", "int", current_phase(fight), minimum=0)
 
 
-def given_phase(rs: Phases, fight: Fight, values: Mapping[str, Any]) -> int:
+def given_phase(fight: Fight, values: Mapping[str, Any]) -> int:
     phase = values.get("phase")
-    return current_phase(rs, fight) if phase is None else int(phase)
+    return current_phase(fight) if phase is None else int(phase)
 
 
-def available(rs: Phases, fight: Fight, cid: str) -> list[str]:
+def available(fight: Fight, cid: str) -> list[str]:
     """The kinds the unit has now or will gain later this round."""
     run = run_of(fight, cid)
     if run is None:
@@ -180,19 +184,19 @@ def available(rs: Phases, fight: Fight, cid: str) -> list[str]:
     return [k for k in KINDS if k in run.held or k in run.fresh]
 
 
-def enemies(rs: Phases, fight: Fight, actor: str) -> list[str]:
+def enemies(fight: Fight, actor: str) -> list[str]:
     side = fight.roster[actor].side
     return [cid for cid, c in fight.roster.items()
             if c.side != side and not croaked(fight, cid)]
 
 
-def riders(rs: Phases, fight: Fight, actor: str) -> list[str]:
+def riders(fight: Fight, actor: str) -> list[str]:
     gone = state_of(fight).dismounted
-    return [cid for cid in enemies(rs, fight, actor)
+    return [cid for cid in enemies(fight, actor)
             if fight.roster[cid].stats.get("mount") and cid not in gone]
 
 
-def calm_allies(rs: Phases, fight: Fight, actor: str) -> list[str]:
+def calm_allies(fight: Fight, actor: str) -> list[str]:
     side = fight.roster[actor].side
     return [cid for cid, c in fight.roster.items() if c.side == side and cid != actor
             and "calm" in statuses(fight, cid)]
@@ -202,54 +206,54 @@ def choices(fight: Fight, ids: list[str]) -> tuple[tuple[str, Any], ...]:
     return tuple((fight.roster[cid].name, cid) for cid in ids)
 
 
-def may_name_leader(rs: Phases, fight: Fight, actor: str, sid: str) -> bool:
+def may_name_leader(fight: Fight, actor: str, sid: str) -> bool:
     """PH-7: the leader names the next as it drops out; with the leader gone, any member."""
     leader = state_of(fight).squads[sid].leader
     return leader is None or leader == actor or leader not in fight.roster or \
-        bool(rs.planner.can_act(fight, leader))
+        bool(can_act(fight, leader))
 
 
 # -- a Move or an Action (PH-2, PH-5) ----------------------------------------------------
 
 
-def move_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    return tried(rs, fight, actor, run_move, defaults(move_form(rs, fight, actor)))
+def move_allowed(check: Check, fight: Fight, actor: str) -> str:
+    return tried(check, fight, actor, run_move, defaults(move_form(fight, actor)))
 
 
-def move_form(rs: Phases, fight: Fight, actor: str) -> Form:
+def move_form(fight: Fight, actor: str) -> Form:
     return Form(f"{fight.roster[actor].name}: move (PH-2)", (
-        phase_field(rs, fight),
+        phase_field(fight),
         Field("engaged", "ends beside an enemy", "bool", False,
               help="its Move drops to 0 (not Agile, PH-5)")))
 
 
-def run_move(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_move(fight: Fight, actor: str, values: Mapping[str, Any],
              rng: random.Random) -> list[ev.Event]:
-    return [use(rs, fight, actor, "move", values)]
+    return [use(fight, actor, "move", values)]
 
 
-def action_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    return tried(rs, fight, actor, run_action, defaults(action_form(rs, fight, actor)))
+def action_allowed(check: Check, fight: Fight, actor: str) -> str:
+    return tried(check, fight, actor, run_action, defaults(action_form(fight, actor)))
 
 
-def action_form(rs: Phases, fight: Fight, actor: str) -> Form:
+def action_form(fight: Fight, actor: str) -> Form:
     # the note (the attack, spell or potion it was, in the log) is what is typed nearly
     # every time, so the form opens on it; the phase is the current one
     return Form(f"{fight.roster[actor].name}: action (PH-2)", (
         Field("note", "note", "text", help="what it did: attacks Aldra, casts, drinks a "
               "potion …"),
-        phase_field(rs, fight)), focus="note")
+        phase_field(fight)), focus="note")
 
 
-def run_action(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_action(fight: Fight, actor: str, values: Mapping[str, Any],
                rng: random.Random) -> list[ev.Event]:
-    return [use(rs, fight, actor, "action", values)]
+    return [use(fight, actor, "action", values)]
 
 
-def use(rs: Phases, fight: Fight, actor: str, what: str, values: Mapping[str, Any]
+def use(fight: Fight, actor: str, what: str, values: Mapping[str, Any]
         ) -> ph.Use:
     note = str(values.get("note") or "").strip() or None
-    return ph.Use(round=max(fight.round, 1), phase=given_phase(rs, fight, values),
+    return ph.Use(round=max(fight.round, 1), phase=given_phase(fight, values),
                   actor=actor, what=what, engaged=bool(values.get("engaged", False)),
                   note=note)
 
@@ -257,16 +261,16 @@ def use(rs: Phases, fight: Fight, actor: str, what: str, values: Mapping[str, An
 # -- delay (PH-3) ------------------------------------------------------------------------
 
 
-def delay_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    form = delay_form(rs, fight, actor)
+def delay_allowed(check: Check, fight: Fight, actor: str) -> str:
+    form = delay_form(fight, actor)
     if not any(f.default for f in form.fields):
         return (f"{fight.roster[actor].name} has no Move or Action left to keep this "
                 "round (PH-3)")
-    return tried(rs, fight, actor, run_delay, defaults(form))
+    return tried(check, fight, actor, run_delay, defaults(form))
 
 
-def delay_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    has = available(rs, fight, actor)
+def delay_form(fight: Fight, actor: str) -> Form:
+    has = available(fight, actor)
     run = run_of(fight, actor)
     later = run is not None and run.base_pos is not None and not run.gained
     return Form(f"{fight.roster[actor].name} delays into the next round (PH-3)", (
@@ -274,7 +278,7 @@ def delay_form(rs: Phases, fight: Fight, actor: str) -> Form:
         Field("action", "keep the Action", "bool", "action" in has or later)))
 
 
-def run_delay(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_delay(fight: Fight, actor: str, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
     keep = tuple(k for k in KINDS if values.get(k, True))
     return [ph.Delay(round=max(fight.round, 1), actor=actor, keep=keep)]
@@ -283,36 +287,36 @@ def run_delay(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
 # -- a status (PH-10, PH-21) -------------------------------------------------------------
 
 
-def status_allowed(rs: Phases, fight: Fight, actor: str) -> str:
+def status_allowed(check: Check, fight: Fight, actor: str) -> str:
     return ""  # even once the fight is over
 
 
-def status_form(rs: Phases, fight: Fight, actor: str) -> Form:
+def status_form(fight: Fight, actor: str) -> Form:
     return Form(f"{fight.roster[actor].name}: a status (PH-10)", (
         Field("name", "status", "choice", "stun",
               options=tuple((s, s) for s in STATUSES + ("fled",))),
-        Field("on", "on (off: it ends)", "bool", True), phase_field(rs, fight),
+        Field("on", "on (off: it ends)", "bool", True), phase_field(fight),
         Field("duration", "rounds (blank: until ended)", "int", minimum=1)))
 
 
-def run_status(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_status(fight: Fight, actor: str, values: Mapping[str, Any],
                rng: random.Random) -> list[ev.Event]:
     return [ph.Condition(round=max(fight.round, 1), target=actor,
                          name=values.get("name") or "stun", on=bool(values.get("on", True)),
                          duration=values.get("duration"),
-                         phase=given_phase(rs, fight, values))]
+                         phase=given_phase(fight, values))]
 
 
 # -- a squad's order (PH-9, PH-20) -------------------------------------------------------
 
 
-def order_allowed(rs: Phases, fight: Fight, actor: str) -> str:
+def order_allowed(check: Check, fight: Fight, actor: str) -> str:
     if state_of(fight).member.get(actor) is None:
         return f"{fight.roster[actor].name} is in no squad"
     return ""
 
 
-def order_form(rs: Phases, fight: Fight, actor: str) -> Form:
+def order_form(fight: Fight, actor: str) -> Form:
     sid = state_of(fight).member.get(actor)
     order = state_of(fight).squads[sid].order if sid else squads.Order()
     return Form(f"Squad {sid}: a new order (PH-9)", (
@@ -324,7 +328,7 @@ def order_form(rs: Phases, fight: Fight, actor: str) -> Form:
         Field("y", "y", "int", order.at[1] if order.at else None)))
 
 
-def run_order(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_order(fight: Fight, actor: str, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
     sid = state_of(fight).member.get(actor)
     x, y = values.get("x"), values.get("y")
@@ -337,11 +341,11 @@ def run_order(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
 # -- regroup (PH-7, PH-12) ---------------------------------------------------------------
 
 
-def regroup_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    return tried(rs, fight, actor, run_regroup, defaults(regroup_form(rs, fight, actor)))
+def regroup_allowed(check: Check, fight: Fight, actor: str) -> str:
+    return tried(check, fight, actor, run_regroup, defaults(regroup_form(fight, actor)))
 
 
-def regroup_form(rs: Phases, fight: Fight, actor: str) -> Form:
+def regroup_form(fight: Fight, actor: str) -> Form:
     state = state_of(fight)
     own = state.member.get(actor)
     side = fight.roster[actor].side
@@ -349,25 +353,25 @@ def regroup_form(rs: Phases, fight: Fight, actor: str) -> Form:
         fight.roster[m].side == side for m in s.members))
     chosen = state.chosen.get(actor, stats.modifiers(fight.roster[actor]))
     leaders: tuple[tuple[str, Any], ...] = (("(no change)", ""),)
-    if own and may_name_leader(rs, fight, actor, own):
+    if own and may_name_leader(fight, actor, own):
         leaders += choices(fight, [m for m in state.squads[own].members
                                    if squads.command_unit(fight.roster[m])
-                                   and not rs.planner.can_act(fight, m)])
+                                   and not can_act(fight, m)])
     return Form(f"{fight.roster[actor].name} regroups (an Action, PH-12)", (
         Field("join", "join squad", "choice", "", options=(("(stay)", ""),) + others),
         Field("leave", "leave its squad", "bool", False),
         Field("leader", "name a leader", "choice", "", options=leaders),
         Field("modifiers", "combat modifiers", "text", ", ".join(chosen),
-              help="comma-separated, one per level (PH-11)"), phase_field(rs, fight)))
+              help="comma-separated, one per level (PH-11)"), phase_field(fight)))
 
 
-def run_regroup(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_regroup(fight: Fight, actor: str, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
     text = values.get("modifiers")
     mods = None if text is None else tuple(
         m.strip() for m in str(text).split(",") if m.strip())
     return [ph.Regroup(round=max(fight.round, 1), actor=actor,
-                       phase=given_phase(rs, fight, values),
+                       phase=given_phase(fight, values),
                        join=values.get("join") or None, leave=bool(values.get("leave")),
                        leader=values.get("leader") or None, modifiers=mods)]
 
@@ -375,23 +379,23 @@ def run_regroup(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
 # -- wake a calm unit (PH-10) ------------------------------------------------------------
 
 
-def wake_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    if not calm_allies(rs, fight, actor):
+def wake_allowed(check: Check, fight: Fight, actor: str) -> str:
+    if not calm_allies(fight, actor):
         return "no calm unit to wake"
-    return tried(rs, fight, actor, run_wake, defaults(wake_form(rs, fight, actor)))
+    return tried(check, fight, actor, run_wake, defaults(wake_form(fight, actor)))
 
 
-def wake_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    calm = calm_allies(rs, fight, actor)
+def wake_form(fight: Fight, actor: str) -> Form:
+    calm = calm_allies(fight, actor)
     return Form(f"{fight.roster[actor].name} wakes a calm unit (an Action, PH-10)", (
         Field("target", "whom", "choice", calm[0] if calm else None, required=True,
-              options=choices(fight, calm)), phase_field(rs, fight)))
+              options=choices(fight, calm)), phase_field(fight)))
 
 
-def run_wake(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_wake(fight: Fight, actor: str, values: Mapping[str, Any],
              rng: random.Random) -> list[ev.Event]:
     round_ = max(fight.round, 1)
-    phase = given_phase(rs, fight, values)
+    phase = given_phase(fight, values)
     return [ph.Use(round=round_, phase=phase, actor=actor, what="action",
                    note=f"wakes {manoeuvres.name(fight, str(values.get('target')))} "
                         "(PH-10)"),
@@ -402,15 +406,15 @@ def run_wake(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
 # -- the manoeuvres: bull rush (PH-13, PH-6), dismount (PH-15), subdue (PH-14) ------------
 
 
-def bull_rush_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    if not enemies(rs, fight, actor):
+def bull_rush_allowed(check: Check, fight: Fight, actor: str) -> str:
+    if not enemies(fight, actor):
         return "no enemy in the fight"
-    return tried(rs, fight, actor, run_bull_rush, defaults(bull_rush_form(rs, fight, actor)),
+    return tried(check, fight, actor, run_bull_rush, defaults(bull_rush_form(fight, actor)),
                  ph.Manoeuvre)
 
 
-def bull_rush_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    foes = enemies(rs, fight, actor)
+def bull_rush_form(fight: Fight, actor: str) -> Form:
+    foes = enemies(fight, actor)
     return Form(f"{fight.roster[actor].name} bull rushes (PH-13)", (
         Field("target", "whom", "choice", foes[0] if foes else None, required=True,
               options=choices(fight, foes)),
@@ -420,12 +424,12 @@ def bull_rush_form(rs: Phases, fight: Fight, actor: str) -> Form:
         Field("simultaneous", "both moving in at once (PH-6)", "bool", False),
         Field("dice", "real dice (blank: rolled)", "text", "",
               help="e.g. 4 5; 3 6 — the rusher's, then each other's in turn"),
-        phase_field(rs, fight)))
+        phase_field(fight)))
 
 
-def run_bull_rush(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_bull_rush(fight: Fight, actor: str, values: Mapping[str, Any],
                   rng: random.Random) -> list[ev.Event]:
-    phase = given_phase(rs, fight, values)
+    phase = given_phase(fight, values)
     others = [o.strip() for o in str(values.get("others") or "").replace(",", " ").split()]
     targets = [values["target"]] + [o for o in others if o]
     dodging = [values["target"]] if values.get("dodging") else []
@@ -436,52 +440,52 @@ def run_bull_rush(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any
                                 [t for t in typed if t is not None])
 
 
-def dismount_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    if not riders(rs, fight, actor):
+def dismount_allowed(check: Check, fight: Fight, actor: str) -> str:
+    if not riders(fight, actor):
         return "no enemy rider to dismount"
-    return tried(rs, fight, actor, run_dismount, defaults(dismount_form(rs, fight, actor)),
+    return tried(check, fight, actor, run_dismount, defaults(dismount_form(fight, actor)),
                  ph.Manoeuvre)
 
 
-def dismount_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    ride = riders(rs, fight, actor)
+def dismount_form(fight: Fight, actor: str) -> Form:
+    ride = riders(fight, actor)
     return Form(f"{fight.roster[actor].name} tries to dismount a rider (PH-15)", (
         Field("target", "rider", "choice", ride[0] if ride else None, required=True,
               options=choices(fight, ride)),
         Field("helpers", "other enemies helping", "int", 0, minimum=0),
         Field("defense", "mount's Defense (blank: worked out)", "int"),
         Field("dice", "real dice (blank: the program rolls)", "text", ""),
-        phase_field(rs, fight)))
+        phase_field(fight)))
 
 
-def run_dismount(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_dismount(fight: Fight, actor: str, values: Mapping[str, Any],
                  rng: random.Random) -> list[ev.Event]:
-    phase = given_phase(rs, fight, values)
+    phase = given_phase(fight, values)
     return manoeuvres.dismount(fight, actor, values["target"],
                                int(values.get("helpers") or 0), values.get("defense"),
                                phase, manoeuvres.real_dice(values.get("dice")), rng)
 
 
-def subdue_allowed(rs: Phases, fight: Fight, actor: str) -> str:
-    if not enemies(rs, fight, actor):
+def subdue_allowed(check: Check, fight: Fight, actor: str) -> str:
+    if not enemies(fight, actor):
         return "no enemy in the fight"
-    values = defaults(subdue_form(rs, fight, actor))
+    values = defaults(subdue_form(fight, actor))
     values["damage"] = 1  # the form asks the attack's damage: any will do to try it
-    return tried(rs, fight, actor, run_subdue, values, ph.Manoeuvre)
+    return tried(check, fight, actor, run_subdue, values, ph.Manoeuvre)
 
 
-def subdue_form(rs: Phases, fight: Fight, actor: str) -> Form:
-    foes = enemies(rs, fight, actor)
+def subdue_form(fight: Fight, actor: str) -> Form:
+    foes = enemies(fight, actor)
     return Form(f"{fight.roster[actor].name} subdues (PH-14)", (
         Field("target", "whom", "choice", foes[0] if foes else None, required=True,
               options=choices(fight, foes)),
         Field("damage", "the attack's damage", "int", None, required=True, minimum=0),
         Field("dice", "real d6 (blank: the program rolls)", "text", ""),
-        phase_field(rs, fight)))
+        phase_field(fight)))
 
 
-def run_subdue(rs: Phases, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_subdue(fight: Fight, actor: str, values: Mapping[str, Any],
                rng: random.Random) -> list[ev.Event]:
-    phase = given_phase(rs, fight, values)
+    phase = given_phase(fight, values)
     return manoeuvres.subdue(fight, actor, values["target"], int(values["damage"]),
                              phase, manoeuvres.real_dice(values.get("dice")), rng)

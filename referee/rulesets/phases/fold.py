@@ -5,7 +5,7 @@ the steps), and the events the rules add: Calm broken, surrenders (PH-10), decay
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -29,16 +29,12 @@ from .changes import (
     with_condition,
 )
 from .rounds import BOTH, STATUSES, Op, RoundLog, Start, added, phase_order
+from .settings import Settled
 from .standing import bound, croaked, now_pos, roll, statuses
 from .state import State, carried
 
-if TYPE_CHECKING:
-    from .ruleset import Phases
 
-
-class Fold(roles.Fold[State]):
-    rs: Phases
-
+class Fold(Settled[State], roles.Fold[State]):
     SHAPING = frozenset({"use", "delay", "condition", "order", "regroup", "manoeuvre",
                          "surrender", "join", "death", "damage", "decay", "end"})
 
@@ -51,7 +47,7 @@ class Fold(roles.Fold[State]):
         out = {cid: (0, "croaked") for cid, s in fight.status.items() if s.dead or s.hp <= 0}
         fighting = frozenset(cid for cid in fight.roster if cid not in out)
         order = phase_order([stats.combat(fight.roster[c]) for c in fighting],
-                            self.rs.direction == "up")
+                            self.settings.up)
         opening = {c.id: Start(held=BOTH) for c in encounter.combatants
                    if stats.defending(encounter.side(c.side)) and c.id in fighting}  # PH-4
         log = RoundLog(1, order, fighting, opening, delaying=squads.delaying(table))
@@ -62,7 +58,7 @@ class Fold(roles.Fold[State]):
 
     def new_round(self, fight: Fight, state: State) -> State:
         while state.now.round < fight.round:
-            state = roll(fight, state, self.rs.direction == "up")
+            state = roll(fight, state, self.settings.up)
         return state
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
@@ -120,14 +116,15 @@ class Fold(roles.Fold[State]):
         """PH-17: every Uncroaked unit decays; every third turn the extended decay as well
         as the normal one (that turn -2 Combat, -2 Defense, -5 Hits)."""
         out: list[ev.Event] = []
-        extended = fight.round % self.rs.decay_every == 0
+        s = self.settings
+        extended = fight.round % s.decay_every == 0
         for cid, c in fight.roster.items():
             if stats.uncroaked(c) and not croaked(fight, cid):
                 out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
-                                    hits=self.rs.decay_hits))
+                                    hits=s.decay_hits))
                 if extended:
                     out.append(ph.Decay(round=fight.round, target=cid, combat=1, defense=1,
-                                        hits=self.rs.extended_hits, extended=True))
+                                        hits=s.extended_hits, extended=True))
         return out
 
 

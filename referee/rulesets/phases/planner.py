@@ -4,7 +4,7 @@ croaked unit, or one out of the fight (PH-21)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import roles
 from referee.engine.fight import Fight
@@ -14,20 +14,16 @@ from . import stats
 from .manoeuvres import name
 from .naming import names, side_name
 from .rounds import DROPPED, HELD, KINDS, WORD, RoundLog, Run
-from .standing import at_round, croaked, out_of_fight, runs
+from .settings import Settled
+from .standing import at_round, can_act, runs
 from .state import State, state_of
 
-if TYPE_CHECKING:
-    from .ruleset import Phases
 
-
-class Planner(roles.Planner[State]):
-    rs: Phases
-
+class Planner(Settled[State], roles.Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
         """The round phase by phase; once the fight is over, what its last round had
         still to do never comes (ended)."""
-        up = self.rs.direction == "up"
+        up = self.settings.up
         found = plan(fight, round_, up, self.rs.id)
         state = self.state(fight)
         if state.over and found.round == state.over:
@@ -38,9 +34,7 @@ class Planner(roles.Planner[State]):
         return max(fight.round, 1)
 
     def can_act(self, fight: Fight, cid: str) -> str:
-        if croaked(fight, cid):
-            return "croaked"
-        return out_of_fight(fight, cid)
+        return can_act(fight, cid)
 
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
         """A unit out of the fight is not in the plan at all, neither gaining nor holding

@@ -4,7 +4,7 @@ and the checks of both (the checks of its events are in checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -15,19 +15,15 @@ from referee.engine.specs import Field
 
 from . import carrying, checks, limits, modifiers, outcomes, squads, stats
 from . import events as ph
+from .settings import Settings, Settled
 from .state import State
-
-if TYPE_CHECKING:
-    from .ruleset import Phases
 
 # phases' own events that move a fight on, refused once it has ended (as the core refuses
 # its own): a status, damage or a surrender may still follow the end
 MOVES_ON = (ph.Use, ph.Delay, ph.Order, ph.Regroup, ph.Manoeuvre)
 
 
-class Schema(roles.RosterSchema[State]):
-    rs: Phases
-
+class Schema(Settled[State], roles.RosterSchema[State]):
     GEAR = ()  # its units carry no weapons or spells
 
     def combatant_fields(self) -> tuple[Field, ...]:
@@ -54,7 +50,7 @@ class Schema(roles.RosterSchema[State]):
     def check_encounter(self, encounter: Encounter) -> None:
         for index, c in enumerate(encounter.combatants):  # numbers first: nothing huge is built
             limits.check_combatant(c, ("combatants", index))
-        squads.check_squads(encounter, self.rs.limits)
+        squads.check_squads(encounter, self.settings.limits)
         carrying.check(encounter.combatants, encounter.stats.get("squads", ()))
         for index, c in enumerate(encounter.combatants):
             modifiers.check(c, stats.modifiers(c), ("combatants", index, "modifiers"))
@@ -72,7 +68,7 @@ class Schema(roles.RosterSchema[State]):
             raise IllegalEvent("the fight is over: an undo (ctrl+z) takes the end back")
         check = CHECKS.get(type(event))
         if check is not None:
-            check(self.rs, fight, event)
+            check(self.settings, fight, event)
 
 
 # -- each event's own check: one per event class ------------------------------------------
@@ -89,50 +85,51 @@ def acting(fight: Fight, event: ph.Use | ph.Delay | ph.Regroup | ph.Manoeuvre) -
                            f"{fight.round}", ("round",))
 
 
-def use(rs: Phases, fight: Fight, event: ph.Use) -> None:
+def use(s: Settings, fight: Fight, event: ph.Use) -> None:
     acting(fight, event)
-    checks.check_use(fight, event, rs.direction == "up")
+    checks.check_use(fight, event, s.up)
 
 
-def delay(rs: Phases, fight: Fight, event: ph.Delay) -> None:
+def delay(s: Settings, fight: Fight, event: ph.Delay) -> None:
     acting(fight, event)
-    checks.check_delay(fight, event, rs.direction == "up")
+    checks.check_delay(fight, event, s.up)
 
 
-def condition(rs: Phases, fight: Fight, event: ph.Condition) -> None:
-    checks.check_condition(fight, event, rs.direction == "up")
+def condition(s: Settings, fight: Fight, event: ph.Condition) -> None:
+    checks.check_condition(fight, event, s.up)
 
 
-def order(rs: Phases, fight: Fight, event: ph.Order) -> None:
+def order(s: Settings, fight: Fight, event: ph.Order) -> None:
     checks.check_order(fight, event)
 
 
-def regroup(rs: Phases, fight: Fight, event: ph.Regroup) -> None:
+def regroup(s: Settings, fight: Fight, event: ph.Regroup) -> None:
     acting(fight, event)
-    checks.check_regroup(fight, event, rs.direction == "up", rs.limits)
+    checks.check_regroup(fight, event, s.up, s.limits)
 
 
-def manoeuvre(rs: Phases, fight: Fight, event: ph.Manoeuvre) -> None:
+def manoeuvre(s: Settings, fight: Fight, event: ph.Manoeuvre) -> None:
     acting(fight, event)
-    checks.check_manoeuvre(fight, event, rs.direction == "up")
+    checks.check_manoeuvre(fight, event, s.up)
 
 
-def decay(rs: Phases, fight: Fight, event: ph.Decay) -> None:
+def decay(s: Settings, fight: Fight, event: ph.Decay) -> None:
     if event.target not in fight.roster:
         raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
 
 
-def damage(rs: Phases, fight: Fight, event: ph.Damage) -> None:
+def damage(s: Settings, fight: Fight, event: ph.Damage) -> None:
     outcomes.check_subdue_damage(fight, event)
 
 
-def surrender(rs: Phases, fight: Fight, event: ph.Surrender) -> None:
+def surrender(s: Settings, fight: Fight, event: ph.Surrender) -> None:
     if event.side not in fight.side_ids():
         raise IllegalEvent(f"unknown side {event.side!r}", ("side",))
 
 
-# Keyed by the event's own class: the core's condition and damage are the core's to check
-CHECKS: dict[type[ev.Event], Callable[[Phases, Fight, Any], None]] = {
+# Keyed by the event's own class, each given the house rules: the core's condition and
+# damage are the core's to check
+CHECKS: dict[type[ev.Event], Callable[[Settings, Fight, Any], None]] = {
     ph.Use: use,
     ph.Delay: delay,
     ph.Condition: condition,

@@ -55,6 +55,14 @@ def croaked(fight: Fight, cid: str) -> bool:
     return status.dead or status.hp <= 0
 
 
+def can_act(fight: Fight, cid: str) -> str:
+    """Why the unit can no longer act ("" when it can): croaked, or out of the fight
+    (fled, surrendered, removed: PH-21)."""
+    if croaked(fight, cid):
+        return "croaked"
+    return out_of_fight(fight, cid)
+
+
 def roll(fight: Fight, state: State, up: bool) -> State:
     """The next round: what each unit keeps (PH-3, PH-20), who still fights, how
     many phases (PH-1, PH-17)."""

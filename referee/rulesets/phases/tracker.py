@@ -4,7 +4,7 @@ the log lines (log_lines.py tells them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -18,9 +18,6 @@ from .naming import side_name
 from .rounds import KINDS, Run
 from .standing import effective, now_pos, out_of_fight, run_of, statuses, unit
 from .state import State, state_of
-
-if TYPE_CHECKING:
-    from .ruleset import Phases
 
 # On a narrow screen (80 columns) the squad goes first (its heading names it and its
 # leader), the statuses last (the state column keeps the first of them); Hits, Move and
@@ -37,8 +34,6 @@ COLUMNS = (
 
 
 class Tracker(roles.Tracker[State]):
-    rs: Phases
-
     def columns(self) -> tuple[Column, ...]:
         return COLUMNS
 
