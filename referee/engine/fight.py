@@ -29,10 +29,10 @@ from .errors import (
 )
 from .model import Combatant, Encounter, check_side
 from .options import Declaring, Ending, apply_heal
+from .plan import Plan, action_key
 from .record import field, record, replace
 
 if TYPE_CHECKING:
-    from .plan import Plan
     from .port import Ruleset
 
 
@@ -602,8 +602,6 @@ class Fight:
     def _upgraded(self, index: int, e: ev.Resolve) -> ev.Resolve:
         """A resolve written by number (saves before the port): the actions of the
         plan's first `beat` beats as the plan stood then; the log keeps the new form."""
-        from .plan import action_key
-
         try:
             beats = self.plan(e.round).beats[: e.beat]
         except Exception:  # a plan that cannot be worked out resolves nothing

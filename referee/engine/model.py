@@ -8,15 +8,12 @@ record's `stats`, exactly as the file gives them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
 from .reading import LARGEST, describe, out_of_range
 from .record import field, record
-from .stats import Schema, plain
-
-if TYPE_CHECKING:
-    from .roles import RosterSchema
+from .stats import KeySpec, Schema, plain
 
 R = TypeVar("R")
 
@@ -118,10 +115,28 @@ SPELL_KEYS = frozenset({"name", "notes"})
 SIDE_KEYS = frozenset({"id", "name", "color", "players"})
 
 
+class Owner(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+class Keys(Protocol):
+    """What the schemas read of a ruleset's roster schema (`roles.RosterSchema`): the
+    keys it adds to each kind of table, and whose they are (`rs.id`)."""
+
+    @property
+    def rs(self) -> Owner: ...
+    def combatant_fields(self) -> tuple[KeySpec, ...]: ...
+    def weapon_fields(self) -> tuple[KeySpec, ...]: ...
+    def spell_fields(self) -> tuple[KeySpec, ...]: ...
+    def side_fields(self) -> tuple[KeySpec, ...]: ...
+    def encounter_fields(self) -> tuple[KeySpec, ...]: ...
+
+
 class Schemas:
     """A ruleset's schemas for each kind of table, built once per ruleset."""
 
-    def __init__(self, roster: RosterSchema[Any]) -> None:
+    def __init__(self, roster: Keys) -> None:
         owner = roster.rs.id
         self.combatant = Schema(roster.combatant_fields(), owner)
         self.weapon = Schema(roster.weapon_fields(), owner)

@@ -6,13 +6,9 @@ they go into `plan --json` as they are, and `tag` is how the beat is labelled on
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .record import field, record
-
-if TYPE_CHECKING:
-    from .fight import Fight
 
 
 @record(frozen=True)
@@ -142,26 +138,3 @@ class Plan:
                 return number
         return None
 
-
-Unable = Callable[["Fight", str, int], "tuple[str, str] | None"]
-
-
-def mark_unable(fight: Fight, plan: Plan, unable: Unable) -> Plan:
-    """The plan with every action not yet done whose actor can no longer act (`unable`:
-    the planner's (rule, why), or None) marked skipped (`"skipped"` on the action and a
-    line in `plan.skipped`, with the rule)."""
-    if plan.round != max(fight.round, 1):
-        return plan  # a round gone by: its plan is what happened
-    done = fight.resolved.get(plan.round, set())
-    for number, beat in enumerate(plan.beats, start=1):
-        for index, action in enumerate(beat.actions):
-            if action_key(beat, action) in done or action.flag("skipped"):
-                continue
-            found = unable(fight, action.actor, number)
-            if found is None:
-                continue
-            rule, why = found
-            beat.actions[index] = action.with_extra(skipped=why)
-            entry = {"actor": action.actor, "action": action.action, "why": why}
-            plan.skipped.append({**entry, "rule": rule} if rule else entry)
-    return plan

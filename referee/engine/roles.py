@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from . import events as ev
 from .errors import IllegalDeclaration
+from .plan import Plan, action_key
 from .specs import Cell, Column, Field
 
 if TYPE_CHECKING:
     from .fight import Fight, Status
     from .model import Combatant, Encounter, Schemas
-    from .plan import Plan
     from .port import Ruleset
 
 
@@ -147,8 +147,6 @@ class Planner(Role[S]):
     """Who acts when: the plan of a round, and who can no longer act in it."""
 
     def plan(self, fight: Fight, round_: int) -> Plan:
-        from .plan import Plan
-
         return Plan(self.rs.id, round_, [])
 
     def plan_round(self, fight: Fight) -> int:
@@ -168,10 +166,25 @@ class Planner(Role[S]):
 
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
         """The plan with every action not yet done whose actor can no longer act
-        (`unable`) marked skipped; a planner whose plan leaves them out keeps it as it is."""
-        from .plan import mark_unable
-
-        return mark_unable(fight, plan, self.unable)
+        (`unable`: the (rule, why), or None) marked skipped (`"skipped"` on the action
+        and a line in `plan.skipped`, with the rule); a planner whose plan leaves them
+        out keeps it as it is."""
+        if plan.round != max(fight.round, 1):
+            return plan  # a round gone by: its plan is what happened
+        done = fight.resolved.get(plan.round, set())
+        unable = self.unable
+        for number, beat in enumerate(plan.beats, start=1):
+            for index, action in enumerate(beat.actions):
+                if action_key(beat, action) in done or action.flag("skipped"):
+                    continue
+                found = unable(fight, action.actor, number)
+                if found is None:
+                    continue
+                rule, why = found
+                beat.actions[index] = action.with_extra(skipped=why)
+                entry = {"actor": action.actor, "action": action.action, "why": why}
+                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        return plan
 
 
 class Tracker(Role[S]):

@@ -10,13 +10,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from .errors import FormatError, Path
 from .reading import LARGEST, describe, out_of_range
-from .specs import Field
 
 Reader = Callable[[Any, Path, str], Any]  # (value, path of its table, its key)
+
+
+class KeySpec(Protocol):
+    """What a schema reads of a key's spec (a `specs.Field`, which also builds the key's
+    set-up form): its name and kind, whether it is required, its bounds, a choice's
+    options and a table's own keys."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+    @property
+    def minimum(self) -> int | None: ...
+    @property
+    def maximum(self) -> int | None: ...
+    @property
+    def options(self) -> tuple[tuple[str, Any], ...]: ...
+    @property
+    def items(self) -> tuple[KeySpec, ...]: ...
 
 
 def _unknown_key(value: Any, path: Path, key: str) -> Any:
@@ -34,7 +54,7 @@ _UNKNOWN: _Entry = (_Never, None, None, _unknown_key)
 _AS_GIVEN = {"int": int, "bool": bool, "number": float, "text": str}
 
 
-def _entry(spec: Field, reader: Reader) -> _Entry:
+def _entry(spec: KeySpec, reader: Reader) -> _Entry:
     """A value of the kind's own type (a number within its range) is its own reading:
     it is kept without a call to the reader, which checks every other value (and says
     what is wrong with it)."""
@@ -48,7 +68,7 @@ def _entry(spec: Field, reader: Reader) -> _Entry:
 class Schema:
     """The keys one kind of table may carry for one ruleset."""
 
-    def __init__(self, fields: tuple[Field, ...], owner: str, what: str = "key") -> None:
+    def __init__(self, fields: tuple[KeySpec, ...], owner: str, what: str = "key") -> None:
         self.fields = fields
         self.owner = owner  # "demon-idol": named when a key is not ours
         self.what = what
@@ -106,7 +126,7 @@ def wrong(value: Any, want: str, path: Path) -> FormatError:
     return FormatError(f"expected {want}, found {describe(value)}", path)
 
 
-def reader_for(spec: Field, owner: str) -> Reader:
+def reader_for(spec: KeySpec, owner: str) -> Reader:
     kind = spec.kind
     if kind in ("text", "id", "dice"):
         return _text(spec)
@@ -131,7 +151,7 @@ def reader_for(spec: Field, owner: str) -> Reader:
     raise ValueError(f"unknown field kind {kind!r}")
 
 
-def _text(spec: Field) -> Reader:
+def _text(spec: KeySpec) -> Reader:
     def read(value: Any, path: Path, key: str) -> str:
         if type(value) is not str:
             raise wrong(value, "a string", path + (key,))
@@ -226,7 +246,7 @@ def _rate(value: Any, path: Path, key: str) -> int | str:
                       f"(\"1/2\", \"1/3\" ...), found {describe(value)}", path + (key,))
 
 
-def _choice(spec: Field) -> Reader:
+def _choice(spec: KeySpec) -> Reader:
     allowed = [value for _, value in spec.options]
 
     def read(value: Any, path: Path, key: str) -> Any:
