@@ -116,6 +116,25 @@ def delay(fold: AgilityFold, fight: Fight, state: State, event: ao.Delay) -> Sta
     return replace(st.begun(state, event.actor, False), delays=state.delays + (delayed,))
 
 
+def resolve(fold: AgilityFold, fight: Fight, state: State, event: ev.Resolve) -> State:
+    """The turns it resolves are taken, after those taken before them: each keeps the beat
+    it was taken in (issue 30 A3). Several at once (an older save's resolve by number) go
+    in the order the lineup had them."""
+    if event.round != state.round:
+        return state  # a turn of a round gone by: the round under way is as it was
+    keys = event.actions or tuple(fight.resolved.get(event.round, ()))
+    new = {key[:-5] for key in keys if key.endswith(":turn")} - set(state.took)
+    if not new:
+        return state
+    if len(new) > 1:
+        slots = fold.rs.planner.lineup(fight, event.round).slots
+        at = {s.cid: index for index, s in enumerate(slots)}
+        ordered = sorted(new, key=lambda c: (at.get(c, len(at)), c))
+    else:
+        ordered = list(new)
+    return replace(state, took=state.took + tuple(ordered))
+
+
 def attack(fold: AgilityFold, fight: Fight, state: State, event: ao.Attack) -> State:
     return st.attack(state, event)
 
@@ -138,6 +157,7 @@ def end(fold: AgilityFold, fight: Fight, state: State, event: ev.End) -> State:
 STEPS: dict[type[ev.Event], Callable[[AgilityFold, Fight, State, Any], State]] = {
     ao.Initiative: initiative,
     ao.Delay: delay,
+    ev.Resolve: resolve,
     ao.Spend: AgilityFold._apply_spend,
     ao.Attack: attack,
     ao.Wound: wound,

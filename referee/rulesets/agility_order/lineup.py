@@ -130,12 +130,19 @@ def _tied(fight: Fight, state: State, cids: list[str], agility: Any) -> frozense
     return frozenset(out)
 
 
-def taken_first(found: Lineup, taken: frozenset[str]) -> Lineup:
-    """The turns taken come first, as they were taken: nothing later moves them."""
+def taken_first(found: Lineup, taken: frozenset[str],
+                order: tuple[str, ...] = ()) -> Lineup:
+    """The turns taken come first, in the `order` they were taken (the fold's `took`):
+    each keeps the beat it was taken in, whatever reorders the turns to come (a tie rolled
+    since may put a unit taken later before it in `found`); any taken not in `order` (a
+    resolve being folded) follow, as `found` has them."""
     if not taken:
         return found
-    slots = [s for s in found.slots if s.cid in taken] + [s for s in found.slots
-                                                           if s.cid not in taken]
+    at = {s.cid: s for s in found.slots}
+    first = [at[c] for c in order if c in taken and c in at]
+    listed = {s.cid for s in first}
+    slots = first + [s for s in found.slots if s.cid in taken and s.cid not in listed] \
+        + [s for s in found.slots if s.cid not in taken]
     return Lineup(tuple(slots), found.skipped, found.unrolled, found.touchy)
 
 
@@ -237,10 +244,11 @@ def _overtaken(fight: Fight, state: State, slots: list[Slot]) -> list[Slot]:
 
 
 def _place(slots: list[Slot], tail: tuple[str, ...]) -> int:
-    """AO-3: where a unit that fell or fled stood: before the first unit still in the
-    lineup of those that stood after it when the delay was made."""
+    """AO-3: where a unit that fell or fled stood: before every unit still in the lineup
+    of those that stood after it when the delay was made (a tie rolled since may have
+    put one of them before another)."""
     at = {s.cid: i for i, s in enumerate(slots)}
-    return next((at[cid] for cid in tail if cid in at), len(slots))
+    return min((at[cid] for cid in tail if cid in at), default=len(slots))
 
 
 def _namer(fight: Fight) -> Any:

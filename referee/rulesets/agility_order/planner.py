@@ -26,8 +26,9 @@ class AgilityPlanner(Planner[State]):
     def __init__(self, rs: AgilityOrder) -> None:
         super().__init__(rs)
         # by (plan revision, round, fight's round): the first lineup made there (its
-        # `touchy`); with the turns taken that change it, the lineup; with every turn
-        # taken and "first", the lineup as planned (`taken_first`)
+        # `touchy`); with the turns taken that change it, the lineup; with the order the
+        # turns were taken in, every turn taken and "first", the lineup as planned
+        # (`taken_first`)
         self._lineups: dict[tuple[Any, ...], lu.Lineup] = {}
         # the last turns taken worked out: the round's resolved keys (a set that only
         # grows, and is a new one after an undo), its size then, and the turns in it;
@@ -53,9 +54,10 @@ class AgilityPlanner(Planner[State]):
         when a turn under way (`begun`: the fold's unless given) is of a unit out of the
         fight (it stays where it is)."""
         taken = self.taken(fight, round_)
+        order = self.took(fight, round_, taken)
         begun = lu.begun(fight, round_) if begun is None else begun
         base = (fight.plan_revision, round_, fight.round)
-        found = self._lineups.get(base + (taken, begun, "first"))
+        found = self._lineups.get(base + (order, taken, begun, "first"))
         if found is not None:
             return found
         if len(self._lineups) > KEPT:
@@ -69,8 +71,17 @@ class AgilityPlanner(Planner[State]):
             self._lineups.setdefault(base, made)
             self._lineups[key] = self._lineups[
                 base + (key[3] & made.touchy, key[4] & made.touchy)] = made
-        found = self._lineups[base + (taken, begun, "first")] = lu.taken_first(made, taken)
+        found = self._lineups[base + (order, taken, begun, "first")] = lu.taken_first(
+            made, taken, order)
         return found
+
+    @staticmethod
+    def took(fight: Fight, round_: int, taken: frozenset[str]) -> tuple[str, ...]:
+        """The turns `taken` of `round_` in the order they were taken (the fold's)."""
+        if not taken:
+            return ()
+        state = units.state(fight)
+        return state.took if state.round == round_ else ()
 
     def holder(self, fight: Fight, round_: int, beat: int, begun: frozenset[str],
                stood: str | None = None) -> str | None:
@@ -84,7 +95,7 @@ class AgilityPlanner(Planner[State]):
         else:
             taken = self.taken(fight, round_)
             slots = lu.taken_first(lu.lineup(fight, round_, self.rs.tie_mode, taken, begun,
-                                             stood), taken).slots
+                                             stood), taken, self.took(fight, round_, taken)).slots
         for number, slot in enumerate(slots, start=1):
             if f"{slot.cid}:turn" not in done:
                 return slot.cid if number == beat else None

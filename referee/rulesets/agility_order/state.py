@@ -30,6 +30,9 @@ class State:
     # log names the beat by its number); if the unit falls before the turn is resolved,
     # the turn stays where it is, the beat and its number its own (issue 30 A3)
     begun: frozenset[str] = frozenset()
+    # this round's turns taken, in the order they were taken: each keeps the beat it was
+    # taken in, whatever reorders the turns to come (a tie roll, a fall; issue 30 A3)
+    took: tuple[str, ...] = ()
     owed: dict[str, Budget] = field(default_factory=dict)  # AO-6: taken from next turn
     free_used: dict[str, int] = field(default_factory=dict)  # AO-10: this round
     grants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:attacker"
@@ -61,7 +64,7 @@ def add(budget: Budget, aa: int, ma: int, ba: int) -> Budget:
 
 def new_round(state: State, round_: int, agility: dict[str, int]) -> State:
     return replace(state, round=round_, delays=(), spent=dict(state.owed), owed={},
-                   begun=frozenset(), free_used={}, grants={}, bought={}, moved={},
+                   begun=frozenset(), took=(), free_used={}, grants={}, bought={}, moved={},
                    lineup_agility=agility)
 
 
