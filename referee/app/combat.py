@@ -83,6 +83,7 @@ class CombatScreen(Filing):
         super().__init__()
         self.table = table
         self.start_in_setup = setup
+        self.shown_acts: dict[str, Act] = {}  # while the footer is worked out
 
     # -- layout -------------------------------------------------------------------------
 
@@ -116,7 +117,8 @@ class CombatScreen(Filing):
     def offers(self, action: str, parameters: tuple[object, ...]) -> bool:
         """Only the keys that work right now are shown in the footer."""
         if action == "command":
-            act = self.act_of(parameters)
+            acts = self.shown_acts or {a.id: a for a in self.table.acts()}
+            act = acts.get(str(parameters[0])) if parameters else None
             return act is not None and self.table.offered(act, self.selected())
         return not self.why_not(action)
 
@@ -125,9 +127,6 @@ class CombatScreen(Filing):
             return "" if self.table.fight.ended else \
                 "the party is written once the fight is over (E)"
         return ""
-
-    def act_of(self, parameters: tuple[object, ...]) -> Act | None:
-        return next((a for a in self.table.acts() if (a.id,) == parameters), None)
 
     def reload(self) -> None:
         """Everything drawn afresh from the session: on opening, and after set-up."""
@@ -172,14 +171,19 @@ class CombatScreen(Filing):
         # these screens and the app bind Binding objects only, never (key, action) tuples
         bindings = cast("list[Binding]", list(type(self).BINDINGS) +
                         list(type(self.app).BINDINGS))
-        places = {f"command('{a.id}')": a.place for a in self.table.acts()}
-        moving = [b for b in bindings if places.get(b.action) in FIRST]
-        own = [b for b in bindings if places.get(b.action) == "act"]
-        rest = [b for b in bindings if b not in moving and b not in own]
-        offered = working_keys(self, own)
-        if len(offered) >= FOLD:
-            offered = [(",".join(key for key, _ in offered), "Act")]
-        return working_keys(self, moving) + offered + working_keys(self, rest)
+        # the table's acts made once for the whole footer (each binding asks of its own)
+        self.shown_acts = {a.id: a for a in self.table.acts()}
+        try:
+            places = {f"command('{a.id}')": a.place for a in self.shown_acts.values()}
+            moving = [b for b in bindings if places.get(b.action) in FIRST]
+            own = [b for b in bindings if places.get(b.action) == "act"]
+            rest = [b for b in bindings if b not in moving and b not in own]
+            offered = working_keys(self, own)
+            if len(offered) >= FOLD:
+                offered = [(",".join(key for key, _ in offered), "Act")]
+            return working_keys(self, moving) + offered + working_keys(self, rest)
+        finally:
+            self.shown_acts = {}
 
     def on_events_appended(self, message: EventsAppended) -> None:
         self.query_one(LogView).add([str(line) for line in message.lines])
