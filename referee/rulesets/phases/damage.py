@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -16,9 +16,13 @@ from .state import State
 
 
 class Damage(roles.Damage[State]):
+    # the damage form's one more field, the same for every fight
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("fatigue", "Fatigue", "bool", False,
+              help="subdual damage: Fatigue, not Hits (PH-14; S rolls a subdue's d6)"),)
+
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
-        return (Field("fatigue", "Fatigue", "bool", False,
-                      help="subdual damage: Fatigue, not Hits (PH-14; S rolls a subdue's d6)"),)
+        return self.FIELDS
 
     def damage_events(self, fight: Fight, hit: ev.Damage,
                       values: Mapping[str, Any]) -> list[ev.Event]:

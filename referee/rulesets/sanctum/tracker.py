@@ -13,12 +13,15 @@ from referee.engine.specs import Cell, Column
 from . import log_lines, stats, turns
 from .state import State
 
+# each minion's group, hit points, level, armor, attacks and effects: the same every fight
+COLUMNS = (Column("group", "group", 10), Column("hp", "hp"), Column("lvl", "lvl"),
+           Column("armor", "arm"), Column("attacks", "attacks", 14, fold=2),
+           Column("effects", "effects", 14, fold=3))
+
 
 class SanctumTracker(Tracker[State]):
     def columns(self) -> tuple[Column, ...]:
-        return (Column("group", "group", 10), Column("hp", "hp"), Column("lvl", "lvl"),
-                Column("armor", "arm"), Column("attacks", "attacks", 14, fold=2),
-                Column("effects", "effects", 14, fold=3))
+        return COLUMNS
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         c, status = fight.roster[cid], fight.status[cid]

@@ -24,3 +24,6 @@ class Tie(ev.Event):
     TYPE = "tie"
     rolls: dict[str, int] = event_field("int_table", {})
     dice: dict[str, Any] = event_field("table", {})
+
+
+EVENTS: tuple[type[ev.Event], ...] = (Initiative, Tie)  # its own events, for the schema

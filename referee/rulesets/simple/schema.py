@@ -14,7 +14,7 @@ from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
 
 from . import standing
-from .events import Initiative, Tie
+from .events import EVENTS, Initiative, Tie
 from .settings import Settled
 from .standing import State
 
@@ -36,7 +36,7 @@ class SimpleSchema(Settled[State], RosterSchema[State]):
         return self._fields
 
     def events(self) -> tuple[type[ev.Event], ...]:
-        return (Initiative, Tie)
+        return EVENTS
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         super().check_event(fight, event)
