@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -15,20 +15,16 @@ from referee.engine.specs import Act
 
 from . import injuries, morale
 from .fold import State
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .settings import Configured
 
 
-class CountUpActs(Acting[State]):
-    rs: CountUp
-
+class CountUpActs(Configured, Acting[State]):
     def acts(self, fight: Fight) -> list[Act]:
         return [Act("morale", "Morale", "M", "roll morale for the selected combatant (CU-6)",
                     show=False, needs_actor=True, run=self._morale),
                 Act("injury", "Critical injury", "J", "after a critical hit: d% against the "
                     "damage, then the injury table (CU-9)", show=False,
-                    form=lambda fight, actor: injuries.injury_form(self.rs.settings, fight,
+                    form=lambda fight, actor: injuries.injury_form(self.settings, fight,
                                                                    actor),
                     run=self._injury, after_end=True)]  # a critical dealt before the end
 
@@ -36,11 +32,11 @@ class CountUpActs(Acting[State]):
                 rng: random.Random) -> list[ev.Event]:
         if actor is None:
             raise IllegalEvent("select the combatant whose morale is checked")
-        return morale.roll_morale(self.rs.settings, fight, actor, rng)
+        return morale.roll_morale(self.settings, fight, actor, rng)
 
     def _injury(self, fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
         """CU-9: d% at or under the damage dealt gives a Combat Injury from the table."""
-        return injuries.roll_injury(self.rs.settings, fight, values["target"],
+        return injuries.roll_injury(self.settings, fight, values["target"],
                                     int(values["damage"]), values.get("damage_type") or "",
                                     rng, values.get("source"))

@@ -5,7 +5,7 @@ and goes straight to Wound Points."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -15,14 +15,10 @@ from referee.engine.specs import Field
 from . import events as cu
 from . import hits, stats
 from .fold import State
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .settings import Configured
 
 
-class CountUpDamage(Damage[State]):
-    rs: CountUp
-
+class CountUpDamage(Configured, Damage[State]):
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (self.critical_field(fight),)
 
@@ -30,7 +26,7 @@ class CountUpDamage(Damage[State]):
         """The hit form's critical question: the multiplier it will use in its label, the
         damage multiplied in its yes (for the one acting now; several: each one's
         weapon)."""
-        kinds = self.rs.settings.kinds
+        kinds = self.settings.kinds
         who = hits.acting(fight)
         label, yes = "critical (CU-7)", "yes: × the weapon's multiplier"
         if len(who) == 1:
@@ -50,7 +46,7 @@ class CountUpDamage(Damage[State]):
         """A critical hit entered with its damage multiplied by the weapon's multiplier."""
         if not hit.critical:
             return [hit]
-        weapon = hits.struck_with(self.rs.settings.kinds, fight, hit.source)
+        weapon = hits.struck_with(self.settings.kinds, fight, hit.source)
         if weapon is None:  # nothing to multiply: still straight to Wound Points
             return [hit]
         times = stats.critical(weapon)

@@ -4,7 +4,7 @@ the weapon or spell whose speed it adds, and a note for the log."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -13,22 +13,18 @@ from referee.engine.specs import ActionKind, Field, Form
 
 from .fold import State
 from .naming import name
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .settings import Configured
 
 # the declaration forms' own field: a word on what the actor means to do (issue 24, 17)
 NOTE = Field("note", "note", help="for the log: aims at the eyes …")
 
 
-class CountUpDeclarations(Declaring[State]):
-    rs: CountUp
-
+class CountUpDeclarations(Configured, Declaring[State]):
     def actions(self) -> list[ActionKind]:
         fields = {"weapon": ("weapon", "target", "note"), "spell": ("spell", "target", "note"),
                   "": ("target", "note")}
         return [ActionKind(key, name, fields[adds], hotkey)
-                for key, (name, _, adds, hotkey, _) in self.rs.settings.kinds.items()]
+                for key, (name, _, adds, hotkey, _) in self.settings.kinds.items()]
 
     def declare_form(self, fight: Fight, actor: str, action: str,
                      prefill: Mapping[str, Any]) -> Form:
@@ -43,7 +39,7 @@ class CountUpDeclarations(Declaring[State]):
     def can_declare(self, fight: Fight, actor: str, action: str) -> str:
         why = super().can_declare(fight, actor, action)
         combatant = fight.roster[actor]
-        if not why and self.rs.settings.kinds[action].adds == "spell" and not combatant.spells:
+        if not why and self.settings.kinds[action].adds == "spell" and not combatant.spells:
             return f"{combatant.name} has no spell to cast"
         return why
 

@@ -5,7 +5,7 @@ combat injuries suffered (CU-9), who died when (CU-4, CU-8) and the fight's surp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight, Status
@@ -83,15 +83,12 @@ class CountUpFold(Fold[State]):
         return base
 
     def base(self, fight: Fight) -> dict[str, int]:
-        """The base initiative in force: none once the fight has ended (CU-10)."""
-        state = self.state(fight)
-        return {} if fight.ended else state.base
+        """The base initiative in force (`base`: the roles read it there)."""
+        return base(fight)
 
     def rolled(self, fight: Fight) -> dict[str, int]:
-        """The base initiative rolled for this combat, wiped or not: the order of its
-        rounds as they were fought."""
-        state = self.state(fight)
-        return state.base
+        """The base initiative rolled for this combat (`rolled`)."""
+        return rolled(fight)
 
     # -- damage, dying and death ---------------------------------------------------
 
@@ -130,6 +127,22 @@ class CountUpFold(Fold[State]):
             if status.marks["wounds"] - 1 <= -stats.strength(combatant):
                 out.append(ev.Death(round=fight.round, target=cid, cause="died of wounds (CU-8)"))
         return out
+
+
+def state_of(fight: Fight) -> State:
+    """count-up's state as the fight's fold has it now (held untyped there)."""
+    return cast(State, fight.rs)
+
+
+def base(fight: Fight) -> dict[str, int]:
+    """The base initiative in force: none once the fight has ended (CU-10)."""
+    return {} if fight.ended else state_of(fight).base
+
+
+def rolled(fight: Fight) -> dict[str, int]:
+    """The base initiative rolled for this combat, wiped or not: the order of its
+    rounds as they were fought."""
+    return state_of(fight).base
 
 
 # -- what each of its events does to the state: one step per event class -------------------

@@ -21,9 +21,9 @@ from . import events as cu
 from .conditions import condition
 from .fold import State
 from .ranges import CHECK
+from .settings import Configured
 
 if TYPE_CHECKING:
-    from .ruleset import CountUp
     from .settings import Settings
 
 
@@ -51,16 +51,14 @@ def tn_text(s: Settings, fight: Fight, cid: str) -> str:
 STABILISE = Field("stabilize", "stabilise", "bool", False)
 
 
-class CountUpHealing(Healing[State]):
+class CountUpHealing(Configured, Healing[State]):
     """The heal form's Heal check, with the TN it is checked against (CU-8)."""
-
-    rs: CountUp
 
     def heal_fields(self, fight: Fight, target: str | None) -> tuple[Field, ...]:
         """The heal form's stabilise tick and Heal check, the check labelled with the
         target's TN, its help naming every TN: the form's target can change after it
         opens."""
-        s = self.rs.settings
+        s = self.settings
         who = needing(fight)
         label = f"Heal check (TN {tn_of(s, fight, target)})" if target in who else "Heal check"
         tns = ", ".join(f"{fight.roster[cid].name} {tn_of(s, fight, cid)}" for cid in who)
@@ -87,7 +85,7 @@ class CountUpHealing(Healing[State]):
         check = values.get("check")
         if check is None:
             return [heal]
-        tn = tn_of(self.rs.settings, fight, heal.target)
+        tn = tn_of(self.settings, fight, heal.target)
         holds = int(check) >= tn
         if heal.stabilize and not holds:
             raise IllegalEvent(f"a Heal check of {check} is under TN {tn}: it does not "

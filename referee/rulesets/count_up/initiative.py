@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
@@ -15,17 +15,13 @@ from referee.engine.specs import Field, Form
 
 from . import events as cu
 from . import stats
-from .fold import State
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .fold import State, base
+from .settings import Configured
 
 
-class CountUpInitiative(Rolling[State]):
-    rs: CountUp
-
+class CountUpInitiative(Configured, Rolling[State]):
     def initiative_due(self, fight: Fight) -> bool:
-        return not fight.ended and not self.rs.fold.base(fight)  # an ended fight rolls for none
+        return not fight.ended and not base(fight)  # an ended fight rolls for none
 
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
         base: dict[str, int] = {}
@@ -34,7 +30,7 @@ class CountUpInitiative(Rolling[State]):
             who = stats.group(combatant) or cid
             if who in base:
                 continue
-            result = roll_dice(f"d{self.rs.settings.die}", rng)
+            result = roll_dice(f"d{self.settings.die}", rng)
             base[who] = result.total - stats.agility(combatant)
             dice[who] = result.to_dict()
         return [cu.Initiative(round=max(fight.round, 1), base=base, dice=dice)]
@@ -45,7 +41,7 @@ class CountUpInitiative(Rolling[State]):
             group = stats.group(c)
             groups.setdefault(group or cid, c.name if not group else f"{group} (group)")
         fields = tuple(Field(key, label, "int", required=True) for key, label in groups.items())
-        return Form(f"Base initiative from real dice: d{self.rs.settings.die} - Agility (CU-2)",
+        return Form(f"Base initiative from real dice: d{self.settings.die} - Agility (CU-2)",
                     fields)
 
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:

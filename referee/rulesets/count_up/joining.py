@@ -4,7 +4,7 @@ reached (CU-5)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
@@ -16,18 +16,16 @@ from referee.engine.specs import Field
 from . import events as cu
 from .fold import State
 
-if TYPE_CHECKING:
-    from .ruleset import CountUp
-
 
 class CountUpJoin(Joining[State]):
-    rs: CountUp
+    # what a join asks beyond the combatant (the same for every fight)
+    FIELDS = (Field("base", "base initiative", "int", required=True,
+                    help="its d12 - Agility (CU-5)"),
+              Field("at_count", "count reached", "int",
+                    help="blank: the count the round is at now (CU-5)"))
 
     def join_fields(self, fight: Fight) -> tuple[Field, ...]:
-        return (Field("base", "base initiative", "int", required=True,
-                      help="its d12 - Agility (CU-5)"),
-                Field("at_count", "count reached", "int",
-                      help="blank: the count the round is at now (CU-5)"))
+        return self.FIELDS
 
     def join_event(self, fight: Fight, combatant: Combatant,
                    values: Mapping[str, Any]) -> ev.Event:

@@ -5,7 +5,6 @@ the dead take no turn after the beat they fell in (CU-8)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -16,18 +15,14 @@ from referee.engine.roles import Planner
 from . import events as cu
 from . import order
 from .conditions import condition
-from .fold import State
+from .fold import State, rolled
 from .order import Turn, key_of
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .settings import ID, Configured
 
 
-class CountUpPlanner(Planner[State]):
-    rs: CountUp
-
+class CountUpPlanner(Configured, Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
-        plan = Plan(self.rs.id, round_, [])
+        plan = Plan(ID, round_, [])
         if not fight.initiative_at:
             if fight.declared(round_):
                 plan.notes.append("roll base initiative to order the round (CU-2)")
@@ -56,13 +51,13 @@ class CountUpPlanner(Planner[State]):
         return None
 
     def round_initiative(self, fight: Fight, d: cu.Declare) -> tuple[int, str]:
-        base_of = self.rs.fold.rolled(fight)
+        base_of = rolled(fight)
         if d.actor not in base_of:
             at = max(fight.initiative_at.values())
             raise IllegalEvent(f"round {d.round}: {d.actor} has no base initiative yet (CU-2)",
                                ("events", at, "base", d.actor))
         base = base_of[d.actor]
-        modifier, why = order.modifier(self.rs.settings.kinds, fight.roster[d.actor], d)
+        modifier, why = order.modifier(self.settings.kinds, fight.roster[d.actor], d)
         return base + modifier, f"base {base}, {why}"
 
     def standing(self, fight: Fight, round_: int, turns: list[Turn], plan: Plan) -> list[Turn]:
@@ -107,7 +102,7 @@ class CountUpPlanner(Planner[State]):
                 return []
             return [Turn(count, action, ("CU-3", "CU-5"), f"joined at count {at}: {why}")]
         if d.round == join_round + 1 and self.missed(fight, join_round, d.actor, at):
-            shift = self.rs.settings.shift
+            shift = self.settings.shift
             early = count - shift
             first = PlannedAction(d.actor, d.action, None, 1, action.declared)
             second = PlannedAction(d.actor, d.action, None, 2, action.declared)
@@ -124,7 +119,7 @@ class CountUpPlanner(Planner[State]):
         if earlier:
             count, _ = self.round_initiative(fight, earlier[0])
         else:
-            count = self.rs.fold.rolled(fight).get(cid, at)
+            count = rolled(fight).get(cid, at)
         return count < at
 
     def surprised(self, fight: Fight, d: ev.Declare) -> bool:

@@ -22,17 +22,17 @@ from .initiative import CountUpInitiative
 from .joining import CountUpJoin
 from .planner import CountUpPlanner
 from .schema import CountUpSchema
-from .settings import Settings
+from .settings import ID, Settings
 from .tracker import CountUpTracker
 
 
 class CountUp(Ruleset[State]):
-    id = "count-up"
+    id = ID
     ROLES = (CountUpSchema, CountUpFold, CountUpPlanner, CountUpTracker, CountUpDamage,
              CountUpDeclarations, CountUpInitiative, CountUpActs, CountUpHealing, CountUpJoin,
              CountUpCarrying)
     settings: Settings
-    fold: CountUpFold  # its base initiative, in force and as rolled, for the other roles
+    fold: CountUpFold  # its base initiative, in force and as rolled (fold.base, rolled)
 
     def read(self, f: Fields) -> None:
         self.settings = settings.read(f)

@@ -5,7 +5,7 @@ held to its dice (outcomes.py, morale.py, healing.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
@@ -17,14 +17,10 @@ from referee.engine.specs import Field
 from . import events as cu
 from . import healing, morale, outcomes, ranges, stats
 from .fold import State
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .settings import Configured
 
 
-class CountUpSchema(RosterSchema[State]):
-    rs: CountUp
-
+class CountUpSchema(Configured, RosterSchema[State]):
     def combatant_fields(self) -> tuple[Field, ...]:
         return stats.COMBATANT
 
@@ -56,7 +52,7 @@ class CountUpSchema(RosterSchema[State]):
                                    ("base", cid))
 
     def _check_declare(self, fight: Fight, d: cu.Declare) -> None:
-        adds = self.rs.settings.kinds[d.action].adds
+        adds = self.settings.kinds[d.action].adds
         if adds != "spell" and d.spell is not None:
             raise IllegalDeclaration(f"{d.action} takes no spell", ("spell",))
         if adds == "spell" and d.spell is None and d.modifier is None:
@@ -68,7 +64,7 @@ class CountUpSchema(RosterSchema[State]):
 
 def check_initiative(schema: CountUpSchema, fight: Fight, event: cu.Initiative) -> None:
     schema._check_initiative(fight, event)
-    outcomes.check_initiative(schema.rs.settings, fight, event)
+    outcomes.check_initiative(schema.settings, fight, event)
 
 
 def check_declare(schema: CountUpSchema, fight: Fight, event: cu.Declare) -> None:
@@ -83,7 +79,7 @@ def check_join(schema: CountUpSchema, fight: Fight, event: cu.Join) -> None:
 def check_injury(schema: CountUpSchema, fight: Fight, event: cu.Injury) -> None:
     if event.target not in fight.roster:
         raise IllegalEvent(f"unknown combatant {event.target!r}", ("target",))
-    outcomes.check_injury(schema.rs.settings, fight, event)
+    outcomes.check_injury(schema.settings, fight, event)
 
 
 def check_roll(schema: CountUpSchema, fight: Fight, event: ev.Roll) -> None:
@@ -96,11 +92,11 @@ def check_damage(schema: CountUpSchema, fight: Fight, event: ev.Damage) -> None:
 
 def check_heal(schema: CountUpSchema, fight: Fight, event: ev.Heal) -> None:
     outcomes.check_amount(fight, event)
-    healing.check_heal(schema.rs.settings, fight, event)
+    healing.check_heal(schema.settings, fight, event)
 
 
 def check_morale(schema: CountUpSchema, fight: Fight, event: ev.Morale) -> None:
-    morale.check_morale(schema.rs.settings, fight, event)
+    morale.check_morale(schema.settings, fight, event)
 
 
 # Keyed by the event's own class: count-up's damage and healing as the core's (the core

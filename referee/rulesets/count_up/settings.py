@@ -4,7 +4,7 @@ CU-3's table and the injury tables of CU-9."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from referee.engine.dice import DiceError
 from referee.engine.dice import parse as parse_dice
@@ -12,8 +12,14 @@ from referee.engine.errors import FormatError
 from referee.engine.port import unique_keys
 from referee.engine.reading import Fields, describe
 from referee.engine.record import record
+from referee.engine.roles import Role
 
 from . import ranges
+
+if TYPE_CHECKING:
+    from referee.engine.port import Ruleset
+
+ID = "count-up"  # the ruleset's own id (a house copy's file may call itself otherwise)
 
 ADDS = ("", "weapon", "spell")
 
@@ -47,6 +53,23 @@ class Settings:
         if not table:
             return f"no {damage_type or 'untyped'} injury table: the referee decides (CU-9)"
         return table[(d20 - 1) % len(table)]
+
+
+class Settled(Protocol):
+    """What holds the settings record once its file is read: the ruleset."""
+
+    settings: Settings
+
+
+class Configured(Role[Any]):
+    """A role that reads the house rules: it keeps the settings record, handed over once
+    as the ruleset builds its roles (its file read), and asks nothing else of it."""
+
+    settings: Settings
+
+    def __init__(self, rs: Ruleset[Any]) -> None:
+        super().__init__(rs)
+        self.settings = cast(Settled, rs).settings
 
 
 def read(f: Fields) -> Settings:

@@ -4,7 +4,7 @@ initiative rolled, morale checks due, and count-up's own log lines (log_lines.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -13,15 +13,11 @@ from referee.engine.specs import Cell, Column
 
 from . import healing, log_lines, morale
 from .conditions import condition
-from .fold import State
-
-if TYPE_CHECKING:
-    from .ruleset import CountUp
+from .fold import State, base
+from .settings import Configured
 
 
-class CountUpTracker(Tracker[State]):
-    rs: CountUp
-
+class CountUpTracker(Configured, Tracker[State]):
     def columns(self) -> tuple[Column, ...]:
         return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, fold=4))
 
@@ -33,7 +29,7 @@ class CountUpTracker(Tracker[State]):
         points = f"S{marks['stress']} W{marks['wounds']}/{status.max_hp}"
         if condition(fight.roster[cid], status) in ("incapacitated", "dying"):
             # what stabilises it (CU-8)
-            points += f" TN{healing.tn_of(self.rs.settings, fight, cid)}"
+            points += f" TN{healing.tn_of(self.settings, fight, cid)}"
         return {"points": Cell(points, tone),
                 "injuries": Cell(", ".join(i.split(":")[0] for i in injuries), "bad")}
 
@@ -50,14 +46,14 @@ class CountUpTracker(Tracker[State]):
         return out
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
-        return {"base": dict(self.rs.fold.base(fight)),
+        return {"base": dict(base(fight)),
                 "morale_due": [cid for cid, _ in morale.triggers(fight)]}
 
     def status_parts(self, fight: Fight) -> list[str]:
         # ended, none: the status line says the fight is over (the log and the plan say
         # initiative is wiped, CU-10), and a narrow one keeps room to say it
-        base = self.rs.fold.base(fight)
-        return [f"base initiative rolled for {len(base)}"] if base else []
+        rolled = base(fight)
+        return [f"base initiative rolled for {len(rolled)}"] if rolled else []
 
     def notices(self, fight: Fight) -> list[tuple[str, str]]:
         return [("Morale check due (CU-6)",
@@ -65,4 +61,4 @@ class CountUpTracker(Tracker[State]):
                 for cid, why in morale.triggers(fight)]
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        return log_lines.tell(self.rs.settings, fight, event)
+        return log_lines.tell(self.settings, fight, event)

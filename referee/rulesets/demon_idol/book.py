@@ -8,6 +8,7 @@ shots, the encounter's keys): pure, like the rest of the scheduler.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Any, cast
@@ -26,23 +27,26 @@ if TYPE_CHECKING:
 
     from .board import Board
     from .items import Item
-    from .ruleset import DemonIdol
+    from .settings import Settings
+
+# who declared an E in a round (`movers`), looked up once a plan by the rules that ask
+Moving = Callable[[int], frozenset[str]]
 
 
 # -- a slow missile's rate of fire: "1/2" fires every other round ---------------------
 
 
-def shoots(ruleset: DemonIdol, fight: Fight, round_: int, decl: Any, actor: str,
+def shoots(role_of: Mapping[str, str], fight: Fight, round_: int, decl: Any, actor: str,
            weapon: str) -> bool:
     """Whether `decl` is `actor` loosing `weapon` in round `round_`: a missile D with it,
     not in a surprise segment, and not a preparation that lapsed unfired."""
     return (isinstance(decl, di.Declare) and decl.actor == actor and decl.weapon == weapon
             and decl.segment is None
-            and ruleset.settings.role_of.get(decl.action) == "discharge"
+            and role_of.get(decl.action) == "discharge"
             and (not decl.prepared or (round_, actor) in state_of(fight).fired))
 
 
-def firing_rounds(ruleset: DemonIdol, fight: Fight, actor: str, weapon: Weapon,
+def firing_rounds(role_of: Mapping[str, str], fight: Fight, actor: str, weapon: Weapon,
                   upto: int) -> list[int]:
     """The rounds before `upto` in which `actor`'s slow `weapon` fired: it fires the
     first round it is declared, then only once `every` rounds have passed."""
@@ -50,20 +54,21 @@ def firing_rounds(ruleset: DemonIdol, fight: Fight, actor: str, weapon: Weapon,
     for round_ in range(1, upto):
         if fired and round_ - fired[-1] < every:
             continue  # reloading: a declaration then shot nothing
-        if any(shoots(ruleset, fight, round_, d, actor, weapon.name)
+        if any(shoots(role_of, fight, round_, d, actor, weapon.name)
                for _, d in fight.declared(round_)):
             fired.append(round_)
     return fired
 
 
-def reloading(ruleset: DemonIdol, fight: Fight, round_: int, item: Item) -> tuple[bool, str]:
+def reloading(role_of: Mapping[str, str], fight: Fight, round_: int,
+              item: Item) -> tuple[bool, str]:
     """(fires this round, why) for a missile D whose weapon fires less than once a
     round; (True, "") for any other action."""
     arm = item.arm
     if not item.missile or arm is None or stats.every(arm) == 1:
         return True, ""
     every, rate = stats.every(arm), stats.rate_text(arm)
-    fired = firing_rounds(ruleset, fight, item.actor.id, arm, round_)
+    fired = firing_rounds(role_of, fight, item.actor.id, arm, round_)
     who = f"{item.actor.id}'s {arm.name} (rate {rate})"
     if fired and round_ - fired[-1] < every:
         return False, (f"reloading: {who} fired in round {fired[-1]}, fires next in "
@@ -74,7 +79,7 @@ def reloading(ruleset: DemonIdol, fight: Fight, round_: int, item: Item) -> tupl
 Skipped = list[dict[str, Any]]
 
 
-def slow_shots(ruleset: DemonIdol, fight: Fight, round_: int,
+def slow_shots(role_of: Mapping[str, str], fight: Fight, round_: int,
                items: list[Item]) -> tuple[list[Item], Skipped, list[tuple[Item, str]]]:
     """The round's items without the shots of a weapon still reloading (each listed as
     skipped, DI-7: the rate of fire), and the slow shots that do fire, with why."""
@@ -82,7 +87,7 @@ def slow_shots(ruleset: DemonIdol, fight: Fight, round_: int,
     skipped: Skipped = []
     firing: list[tuple[Item, str]] = []
     for item in items:
-        fires, why = reloading(ruleset, fight, round_, item)
+        fires, why = reloading(role_of, fight, round_, item)
         if fires:
             kept.append(item)
             if why and item.first:
@@ -128,37 +133,28 @@ def closing(fight: Fight, decl: di.Declare, actor: Combatant) -> tuple[int, str]
     return segments, f'{actor.id} closes {decl.distance:g}" {how}: {counted(segments)}'
 
 
-def moved(ruleset: DemonIdol, fight: Fight, item: Item) -> str:
+def moved(item: Item, moving: Moving) -> str:
     """Why `item`'s actor counts as moving this round ("" when it does not): it declared
-    an E, or it is encumbered."""
+    an E (`moving`: who did, by round), or it is encumbered."""
     if stats.encumbered(item.actor):
         return "is encumbered"
-    return "moved this round (E)" if item.actor.id in movers(ruleset, fight, item.decl.round) \
-        else ""
+    return "moved this round (E)" if item.actor.id in moving(item.decl.round) else ""
 
 
-def movers(ruleset: DemonIdol, fight: Fight, round_: int) -> frozenset[str]:
-    """Who declared an E this round (not in a surprise segment): worked out once a plan,
-    not once a shot."""
-    key = (fight.plan_revision, round_)
-    kept: dict[tuple[int, int], frozenset[str]] = ruleset.__dict__.setdefault("_movers", {})
-    found = kept.get(key)
-    if found is None:
-        kept.clear()  # only the plan being worked out is asked
-        found = kept[key] = frozenset(
-            decl.actor for _, decl in fight.declared(round_)
-            if decl.step is None
-            and ruleset.settings.role_of.get(decl.action) == "move")
-    return found
+def movers(role_of: Mapping[str, str], fight: Fight, round_: int) -> frozenset[str]:
+    """Who declared an E this round (not in a surprise segment); the rules ask it once a
+    plan (`Pairwise.moving`), not once a shot."""
+    return frozenset(decl.actor for _, decl in fight.declared(round_)
+                     if decl.step is None and role_of.get(decl.action) == "move")
 
 
-def missile_reaction(ruleset: DemonIdol, fight: Fight, item: Item) -> tuple[int, str]:
+def missile_reaction(item: Item, moving: Moving) -> tuple[int, str]:
     """DI-6's reaction adjustment for a shot, and why a bonus was lost: one who moved
     this round or is encumbered has no positive missile reaction bonus."""
     reaction = stats.reaction(item.actor)
     if reaction <= 0:
         return reaction, ""
-    why = moved(ruleset, fight, item)
+    why = moved(item, moving)
     if not why:
         return reaction, ""
     return 0, f"{item.actor.id} {why}: no missile reaction bonus (+{reaction} lost)"
@@ -167,13 +163,13 @@ def missile_reaction(ruleset: DemonIdol, fight: Fight, item: Item) -> tuple[int,
 # -- several declarations: close, then strike --------------------------------------------
 
 
-def further(ruleset: DemonIdol, earlier: list[Any], action: str) -> str:
+def further(s: Settings, earlier: list[Any], action: str) -> str:
     """Why a further declaration of `action` after `earlier` is refused ("" when it is
     allowed): an E that closes (not a charge, which strikes its own blow, DI-13) may be
     followed by one G, or by one missile D (a shot on the move)."""
-    letter = ruleset.settings.letter_of
-    if (len(earlier) == 1 and ruleset.settings.role_of.get(earlier[0].action) == "move"
-            and ruleset.settings.role_of.get(action) in ("strike", "discharge")):
+    letter = s.letter_of
+    if (len(earlier) == 1 and s.role_of.get(earlier[0].action) == "move"
+            and s.role_of.get(action) in ("strike", "discharge")):
         if getattr(earlier[0], "charge", False):
             return (f"a charge strikes its own blow (DI-13): no further {action} after "
                     f"{letter['move']} with charge")

@@ -5,22 +5,18 @@ damage (DI-15): each is gone from memory until learned again."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.fight import Fight
 from referee.engine.model import spell_to_dict
 from referee.engine.options import Carrying
 
 from . import events as di
+from .settings import Configured
 from .state import State, state_of
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolCarrying(Carrying[State]):
-    rs: DemonIdol
-
+class DemonIdolCarrying(Configured, Carrying[State]):
     def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         gone = self.lost(fight, cid) + self.spent(fight, cid)
         kept = []
@@ -38,7 +34,7 @@ class DemonIdolCarrying(Carrying[State]):
     def spent(self, fight: Fight, cid: str) -> list[str]:
         """The spells it cast: a D naming a spell, resolved, and not lost that round."""
         lost = state_of(fight).lost_spells
-        role_of = self.rs.settings.role_of
+        role_of = self.settings.role_of
         out = []
         for round_, items in fight.declarations.items():
             done = fight.resolved.get(round_, set())

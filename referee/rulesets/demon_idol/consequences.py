@@ -18,10 +18,10 @@ from .state import state_of
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
 
-    from .ruleset import DemonIdol
+    from .settings import Settings
 
 
-def after(ruleset: DemonIdol, fight: Fight, event: ev.Event) -> list[ev.Event]:
+def after(s: Settings, fight: Fight, event: ev.Event) -> list[ev.Event]:
     """What damage brings: the spell it interrupts (DI-15), and death at the ruleset's
     threshold (DI-19)."""
     if not isinstance(event, ev.Damage):
@@ -31,16 +31,15 @@ def after(ruleset: DemonIdol, fight: Fight, event: ev.Event) -> list[ev.Event]:
     if lost is not None:
         out.append(lost)
     status = fight.status[event.target]
-    if not status.dead and status.hp <= ruleset.settings.death_at:
+    if not status.dead and status.hp <= s.death_at:
         out.append(ev.Death(round=event.round, target=event.target,
                             cause=f"{status.hp} hit points (DI-19)"))
     return out
 
 
-def end_of_round(ruleset: DemonIdol, fight: Fight) -> list[ev.Event]:
+def end_of_round(s: Settings, fight: Fight) -> list[ev.Event]:
     """Preparations that lapse unfired (DI-14); bleeding, and death by it, for everyone
     who began the round below 0 hit points (DI-19)."""
-    s = ruleset.settings
     out: list[ev.Event] = list(lapsed_preparations(fight))
     for cid, status in fight.status.items():
         if status.dead or status.hp_at_round_start >= 0:

@@ -3,22 +3,16 @@ for a weapon set against a charge (F)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.fight import Fight
 from referee.engine.roles import Damage
 
 from . import events as di
 from . import hits, stats
+from .settings import Configured
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolDamage(Damage[State]):
-    rs: DemonIdol
-
+class DemonIdolDamage(Configured, Damage[State]):
     def damage_default(self, fight: Fight, source: str | None,
                        target: str | None = None) -> str:
         """The acting action's own damage (hits.py): its weapon's, its routine's weapon's,
@@ -26,8 +20,8 @@ class DemonIdolDamage(Damage[State]):
         weapon's damage vs large at a large target (`target`, else the one the action
         aims at); and a weapon set against a charge (F) does double damage: its dice
         twice."""
-        damage = (hits.offered(self.rs, fight, source, target) if source in fight.roster
-                  else None)
+        damage = (hits.offered(self.settings.role_of, fight, source, target)
+                  if source in fight.roster else None)
         if damage is None:  # no declaration this round: its own weapon's, as any ruleset
             damage = self.own_weapon(fight, source, target)
         if damage and source is not None and self.set_against_charge(fight, source):
@@ -46,7 +40,7 @@ class DemonIdolDamage(Damage[State]):
     def set_against_charge(self, fight: Fight, cid: str) -> bool:
         """Whether `cid` set a weapon (F) this round against a charge declared at it, or
         at the charger its F names."""
-        role_of = self.rs.settings.role_of
+        role_of = self.settings.role_of
         declared = [d for _, d in fight.declared(max(fight.round, 1))
                     if isinstance(d, di.Declare) and d.segment is None]
         sets = [d for d in declared if d.actor == cid and role_of.get(d.action) == "set"]

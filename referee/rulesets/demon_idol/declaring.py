@@ -5,7 +5,7 @@ the further declaration after an E (book.py); a declaration's cell in the tracke
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -16,11 +16,9 @@ from referee.engine.specs import ActionKind, Field, Form, Timer
 
 from . import discharge, routines, stats, volleys
 from . import events as di
+from .settings import Configured, Settings
 from .state import State, state_of
 from .wording import name
-
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
 # DI-16: each full 6 seconds a player dithers over a declaration delays it 1 segment
 DECLARATION_CLOCK = Timer(6, "delay", "seg", "DI-16")
@@ -61,24 +59,22 @@ DECLARE_SPECS = {
 }
 
 
-class DemonIdolDeclaring(Declaring[State]):
-    rs: DemonIdol
-
+class DemonIdolDeclaring(Configured, Declaring[State]):
     def actions(self) -> list[ActionKind]:
         return [ActionKind(key, name, FIELDS[role], key.lower())
-                for key, name, role in self.rs.settings.letters]
+                for key, name, role in self.settings.letters]
 
     def further(self, fight: Fight, actor: str, earlier: list[ev.Declare],
                 action: str) -> str:
         from .book import further
 
-        return further(self.rs, earlier, action)
+        return further(self.settings, earlier, action)
 
     def can_declare(self, fight: Fight, actor: str, action: str) -> str:
         """... and a D only of one with something to discharge (a fighter with a long
         sword alone has none)."""
         why = super().can_declare(fight, actor, action)
-        if why or self.rs.settings.role_of.get(action) != "discharge":
+        if why or self.settings.role_of.get(action) != "discharge":
             return why
         return discharge.why_not(fight.roster[actor], action)
 
@@ -99,7 +95,7 @@ class DemonIdolDeclaring(Declaring[State]):
                     clock=DECLARATION_CLOCK)
 
     def prefill(self, fight: Fight, actor: str, action: str) -> dict[str, Any]:
-        role_of = self.rs.settings.role_of
+        role_of = self.settings.role_of
         kind = self.kind(action)
         needs = kind.fields if kind else ()
         out = prefill(fight, actor, action, missile=role_of.get(action) == "discharge",
@@ -124,13 +120,13 @@ class DemonIdolDeclaring(Declaring[State]):
     def follow(self, fight: Fight, actor: str, action: str, values: Mapping[str, Any],
                changed: str) -> dict[str, Any]:
         """A D discharges one thing: the one the referee picks blanks the others."""
-        if self.rs.settings.role_of.get(action) != "discharge":
+        if self.settings.role_of.get(action) != "discharge":
             return {}
         return discharge.clears(values, changed)
 
     def declaration(self, fight: Fight, actor: str, action: str,
                     values: Mapping[str, Any]) -> ev.Event:
-        if self.rs.settings.role_of.get(action) == "discharge":  # the one chosen clears
+        if self.settings.role_of.get(action) == "discharge":  # the one chosen clears
             values = discharge.chosen(values, self.prefill(fight, actor, action))
         named = values.get("routines")
         if isinstance(named, str):  # the form's line: its routines name the weapons
@@ -151,27 +147,26 @@ class DemonIdolDeclaring(Declaring[State]):
         return super().declaration(fight, actor, action, values)
 
     def declared_text(self, fight: Fight, cid: str, decl: ev.Declare) -> str:
-        return declared(self.rs, fight, cid, decl)
+        return declared(self.settings, fight, cid, decl)
 
 
 # -- a declaration's cell in the tracker (and the players' view, which shows the same) ----
 
 
-def declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare) -> str:
+def declared(s: Settings, fight: Fight, cid: str, decl: ev.Declare) -> str:
     """A declaration in the tracker's few columns; a group that broke shows the avoidance
     that replaced what it declared (DI-18), never the old declaration."""
     broke = state_of(fight).broken.get((max(fight.round, 1), cid))
     if broke is not None:
-        return f"{ruleset.settings.letter_of['avoid']} {broke} (morale, DI-18)"
-    text = one_declared(ruleset, fight, cid, decl)
+        return f"{s.letter_of['avoid']} {broke} (morale, DI-18)"
+    text = one_declared(fight, cid, decl)
     if decl.then:  # close, then strike: the whole round's intent in one cell
         first = fight.own_declarations(decl)[0]
-        text = f"{one_declared(ruleset, fight, cid, first, brief=True)}, then {text}"
+        text = f"{one_declared(fight, cid, first, brief=True)}, then {text}"
     return text
 
 
-def one_declared(ruleset: DemonIdol, fight: Fight, cid: str, decl: ev.Declare,
-                 brief: bool = False) -> str:
+def one_declared(fight: Fight, cid: str, decl: ev.Declare, brief: bool = False) -> str:
     """`G (+1 seg) long sword → Goblin 1`: the letter, the declaration delay it added (DI-16),
     what it uses, at whom (a volley's shots grouped by target), and its note; `brief`:
     the letter and the target alone."""

@@ -4,8 +4,6 @@ the end (DI-20); what the rules add after an event is in consequences.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.options import Ending
@@ -13,15 +11,11 @@ from referee.engine.record import replace
 from referee.engine.roles import Fold
 
 from . import events as di
+from .settings import Configured
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolFold(Fold[State]):
-    rs: DemonIdol
-
+class DemonIdolFold(Configured, Fold[State]):
     SHAPING = Fold.SHAPING | {"fire", "spell_lost", "surprise", "morale"}
 
     def start(self, fight: Fight) -> State:
@@ -70,12 +64,12 @@ class DemonIdolFold(Fold[State]):
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         from .consequences import after
 
-        return after(self.rs, fight, event)
+        return after(self.settings, fight, event)
 
     def end_of_round(self, fight: Fight) -> list[ev.Event]:
         from .consequences import end_of_round
 
-        return end_of_round(self.rs, fight)
+        return end_of_round(self.settings, fight)
 
 
 class DemonIdolEnding(Ending[State]):

@@ -4,6 +4,7 @@ its weapon's dice (a routine naming its weapon, that one); a spell offers the sp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from referee.engine.errors import RefereeError
@@ -15,8 +16,6 @@ from .items import weapon_of
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
     from referee.engine.model import Weapon
-
-    from .ruleset import DemonIdol
 
 
 def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:
@@ -41,7 +40,7 @@ def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:
     return own[-1], None
 
 
-def offered(ruleset: DemonIdol, fight: Fight, source: str,
+def offered(role_of: Mapping[str, str], fight: Fight, source: str,
             target: str | None = None) -> str | None:
     """The damage the acting action offers ("" for a spell without damage, a device or
     turning: nothing sensible to offer); None when it has no declaration this round. A
@@ -52,10 +51,10 @@ def offered(ruleset: DemonIdol, fight: Fight, source: str,
         return None
     decl, routine = found
     actor = fight.roster[source]
-    if ruleset.settings.role_of.get(decl.action) == "discharge" and decl.weapon is None:
+    if role_of.get(decl.action) == "discharge" and decl.weapon is None:
         spell = actor.spell(decl.spell) if decl.spell else None
         return (stats.spell_damage(spell) or "") if spell is not None else ""
-    weapon = arm(decl, routine, fight, ruleset)
+    weapon = arm(decl, routine, fight, role_of)
     if weapon is None:
         return None
     aimed = target if target in fight.roster else aimed_at(fight, decl)
@@ -69,11 +68,12 @@ def aimed_at(fight: Fight, decl: Declare) -> str | None:
     return named[0] if named else None
 
 
-def arm(decl: Declare, routine: int | None, fight: Fight, ruleset: DemonIdol) -> Weapon | None:
+def arm(decl: Declare, routine: int | None, fight: Fight,
+        role_of: Mapping[str, str]) -> Weapon | None:
     """The weapon the action strikes or shoots with: its routine's own, else the one it
     names, else (a G) the first melee weapon."""
     actor = fight.roster[decl.actor]
     if decl.routines:
         named = decl.routines[min(routine or 1, len(decl.routines)) - 1]["weapon"]
         return actor.weapon(named)
-    return weapon_of(decl, actor, ruleset.settings.role_of.get(decl.action, ""))
+    return weapon_of(decl, actor, role_of.get(decl.action, ""))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
@@ -14,17 +14,13 @@ from referee.engine.options import Rolling
 from referee.engine.specs import Field, Form
 
 from . import events as di
+from .settings import Configured
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolInitiative(Rolling[State]):
-    rs: DemonIdol
-
+class DemonIdolInitiative(Configured, Rolling[State]):
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
-        die = self.rs.settings.die
+        die = self.settings.die
         rolls, dice = {}, {}
         for side in fight.encounter.sides:
             result = roll_dice(f"d{die}", rng)
@@ -35,7 +31,7 @@ class DemonIdolInitiative(Rolling[State]):
     def initiative_form(self, fight: Fight) -> Form:
         fields = tuple(Field(s.id, s.name, "int", minimum=1, required=True)
                        for s in fight.encounter.sides)
-        return Form(f"Initiative from real dice: a d{self.rs.settings.die} per side", fields)
+        return Form(f"Initiative from real dice: a d{self.settings.die} per side", fields)
 
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
         return [di.Initiative(round=max(fight.round, 1), rolls=dict(values))]

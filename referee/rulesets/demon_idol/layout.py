@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from referee.engine.fight import Fight
 
     from .board import Board
-    from .ruleset import DemonIdol
+    from .settings import Settings
 
 
 # -- DI-3 / DI-4 with the tie splits of DI-11, DI-12 and the delay of DI-16 -----------
@@ -26,9 +26,9 @@ class Layout:
     """Lays a round's items on the board: each group of tied sides, highest die first,
     letter by letter."""
 
-    def __init__(self, ruleset: DemonIdol, fight: Fight, board: Board, items: list[Item],
+    def __init__(self, settings: Settings, fight: Fight, board: Board, items: list[Item],
                  dice: dict[str, int]) -> None:
-        self.ruleset, self.fight, self.board = ruleset, fight, board
+        self.settings, self.fight, self.board = settings, fight, board
         self.items, self.dice = items, dice
         self.by_step: dict[tuple[str, str], list[Item]] = defaultdict(list)
         for item in sorted(items, key=by_place):  # roster order: a beat's why whatever was
@@ -50,14 +50,14 @@ class Layout:
             self.board.add(psionic, ["DI-5"], ["psionic combat: at the top of every segment"],
                            repeats=True)
         for number, group in enumerate(self.groups):
-            for letter in self.ruleset.settings.order:
+            for letter in self.settings.order:
                 step = [i for side in group for i in self.by_step.get((side, letter), [])]
                 if step:
                     self.lay_step(number, group, letter, step)
 
     def lay_step(self, number: int, group: list[str], letter: str, step: list[Item]) -> None:
         tied = len(group) > 1
-        role = self.ruleset.settings.role_of[letter]
+        role = self.settings.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str],
                                                list[tuple[Item, str, str]]]] = {}

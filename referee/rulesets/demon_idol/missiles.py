@@ -19,7 +19,7 @@ class MissileRules(Pairwise):
     # DI-6: missiles and reaction
     def missiles(self) -> None:
         for shot in self.firsts(lambda i: i.missile):
-            reaction, lost = book.missile_reaction(self.ruleset, self.fight, shot)
+            reaction, lost = book.missile_reaction(shot, self.moving)
             if lost:
                 self.lost.append((shot, lost))
             adjust = reaction - shot.delay
@@ -73,7 +73,7 @@ class MissileRules(Pairwise):
         if their_d is not None:
             self.board.place(movers, their_d, "with", "DI-6", why, also)
             return
-        s = self.ruleset.settings
+        s = self.settings
         order = s.order.index(s.letter_of["discharge"])
         self.board.lift(movers)
         self.board.add(movers, ["DI-6", *also], [why + ", at the D place among its actions"],

@@ -30,6 +30,7 @@ from .items import Item, by_place, weapon_of
 from .layout import Layout
 from .missiles import MissileRules
 from .overrides import OverrideRules
+from .settings import ID
 from .state import state_of
 from .surprise import surprise_beats
 
@@ -37,13 +38,13 @@ if TYPE_CHECKING:
     from referee.engine.fight import Fight
     from referee.engine.model import Combatant, Weapon
 
-    from .ruleset import DemonIdol
+    from .settings import Settings, Settled
 
 
 # -- collecting the round's actions -------------------------------------------------
 
 
-def routines(ruleset: DemonIdol, actor: Combatant, role: str, arm: Weapon | None) -> int:
+def routines(actor: Combatant, role: str, arm: Weapon | None) -> int:
     """How many routines a declaration makes: the actor's attacks for a G, the weapon's
     rate for a missile (or a thrown weapon), else one."""
     if role == "strike":
@@ -53,16 +54,18 @@ def routines(ruleset: DemonIdol, actor: Combatant, role: str, arm: Weapon | None
     return 1
 
 
-def expand(ruleset: DemonIdol, fight: Fight, index: int, decl: di.Declare,
+def expand(ruleset: Settled, fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
-    return expander(ruleset, fight)(index, decl, replaced)
+    """One declaration's items, for a caller holding the ruleset (the tests): its
+    settings are all it reads."""
+    return expander(ruleset.settings, fight)(index, decl, replaced)
 
 
-def expander(ruleset: DemonIdol,
+def expander(s: Settings,
              fight: Fight) -> Callable[[int, di.Declare, str | None], list[Item]]:
     """`expand` for many declarations of one fight: what they share looked up once."""
-    roster, rank_of, role_of = fight.roster, fight.roster_index, ruleset.settings.role_of
-    avoid = ruleset.settings.letter_of["avoid"]
+    roster, rank_of, role_of = fight.roster, fight.roster_index, s.role_of
+    avoid = s.letter_of["avoid"]
 
     def expand_one(index: int, decl: di.Declare, replaced: str | None) -> list[Item]:
         actor = roster[decl.actor]
@@ -72,7 +75,7 @@ def expander(ruleset: DemonIdol,
         if decl.routines and not replaced:
             return named_routines(index, decl, actor, rank, letter, role)
         arm = weapon_of(decl, actor, role)
-        count = 1 if replaced else routines(ruleset, actor, role, arm)
+        count = 1 if replaced else routines(actor, role, arm)
         if count == 1:
             return [Item(index, decl, actor, rank, letter, role, None, replaced, arm)]
         return [Item(index, decl, actor, rank, letter, role, k, None, arm)
@@ -92,7 +95,7 @@ def named_routines(index: int, decl: di.Declare, actor: Combatant, rank: int, le
             for number, routine in enumerate(decl.routines, start=1)]
 
 
-def collect_segments(ruleset: DemonIdol, fight: Fight, round_: int,
+def collect_segments(s: Settings, fight: Fight, round_: int,
                      segments: int) -> dict[int | None, list[Item]]:
     """The round's items (under None) and those of its surprise segments 1..`segments`,
     in one pass over the declarations."""
@@ -100,7 +103,7 @@ def collect_segments(ruleset: DemonIdol, fight: Fight, round_: int,
     found: dict[int | None, list[Item]] = {None: []}
     for segment in range(1, segments + 1):
         found[segment] = []
-    expand_one = expander(ruleset, fight)
+    expand_one = expander(s, fight)
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
@@ -145,26 +148,26 @@ class Rules(OverrideRules, MissileRules, AttackRules, CasterRules, ChargeRules, 
 # -- the plan ------------------------------------------------------------------------
 
 
-def build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
+def build_plan(s: Settings, fight: Fight, round_: int) -> Plan:
     """The round's plan. A big round allocates thousands of objects and no reference
     cycles: the cyclic collector is held off while it is worked out."""
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _build_plan(ruleset, fight, round_)
+        return _build_plan(s, fight, round_)
     finally:
         if paused:
             gc.enable()
 
 
-def _build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
-    plan = Plan(ruleset.id, round_, [])
+def _build_plan(s: Settings, fight: Fight, round_: int) -> Plan:
+    plan = Plan(ID, round_, [])
     segments = getattr(state_of(fight).surprise, "segments", 0)
-    found = collect_segments(ruleset, fight, round_, segments if round_ == 1 else 0)
+    found = collect_segments(s, fight, round_, segments if round_ == 1 else 0)
     if round_ == 1 and segments:
         for segment in range(1, segments + 1):
-            plan.beats.extend(surprise_beats(ruleset, found[segment], segment, segments))
+            plan.beats.extend(surprise_beats(s, found[segment], segment, segments))
     items = found[None]
     over = ending.over(fight, round_)  # DI-20: nothing is left to roll or to wait for
     if items and round_ not in fight.initiatives:
@@ -172,9 +175,9 @@ def _build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
             plan.notes.append(f"round {round_}: {counted(len(items), 'action')} declared; roll "
                               "initiative to order them (DI-2)")
     elif items:
-        items, reloading, firing = book.slow_shots(ruleset, fight, round_, items)
+        items, reloading, firing = book.slow_shots(s.role_of, fight, round_, items)
         plan.skipped.extend(reloading)
-        board = order_round(ruleset, fight, round_, items) if items else Board()
+        board = order_round(s, fight, round_, items) if items else Board()
         for item, why in firing:
             board.slot_of(item).cite("DI-7", why)
         offset = len(plan.beats)
@@ -187,11 +190,11 @@ def _build_plan(ruleset: DemonIdol, fight: Fight, round_: int) -> Plan:
     return ending.close(fight, plan) if over else plan
 
 
-def order_round(ruleset: DemonIdol, fight: Fight, round_: int, items: list[Item]) -> Board:
+def order_round(s: Settings, fight: Fight, round_: int, items: list[Item]) -> Board:
     dice = side_dice(fight, round_, items)
     board = Board()
-    Layout(ruleset, fight, board, items, dice).run()
-    rules = Rules(ruleset, fight, board, items, dice)
+    Layout(s, fight, board, items, dice).run()
+    rules = Rules(s, fight, board, items, dice)
     for step in (rules.overrides, rules.missiles, rules.routines, rules.casters,
                  rules.charges, rules.melee, rules.missiles_on_die, rules.devices,
                  rules.lengths, rules.extra_blows, rules.fired, rules.after_closing,

@@ -10,22 +10,24 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import book
+
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
 
     from .board import Board
     from .items import Item
-    from .ruleset import DemonIdol
+    from .settings import Settings
 
 
 class Pairwise:
     """One round's board and items, as the pairwise rules ask of them."""
 
-    def __init__(self, ruleset: DemonIdol, fight: Fight, board: Board, items: list[Item],
+    def __init__(self, settings: Settings, fight: Fight, board: Board, items: list[Item],
                  dice: dict[str, int]) -> None:
-        self.ruleset, self.fight, self.board, self.dice = ruleset, fight, board, dice
+        self.settings, self.fight, self.board, self.dice = settings, fight, board, dice
         # the by-the-book switches (all off: the DI procedure)
-        self.book = ruleset.settings.book
+        self.book = settings.book
         self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
         self.prepared = [i for i in items if i.decl.prepared]
         self.by_decl: dict[int, list[Item]] = defaultdict(list)
@@ -39,7 +41,8 @@ class Pairwise:
             if item.role == "discharge" and item.side not in self.first_discharge:
                 self.first_discharge[item.side] = item
         self.sides = {i.side for i in self.items}
-        self.letter_rank = {letter: n for n, letter in enumerate(ruleset.settings.order)}
+        self.letter_rank = {letter: n for n, letter in enumerate(settings.order)}
+        self._moving: dict[int, frozenset[str]] = {}
         roster, members = fight.roster, fight.members
         by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
         for item in self.items:
@@ -54,6 +57,15 @@ class Pairwise:
                 aims[item.index] = aimed
                 for cid in aimed:
                     aimed_at[cid].append(item)
+
+    def moving(self, round_: int) -> frozenset[str]:
+        """Who declared an E in `round_` (DI-6: no missile reaction bonus), worked out
+        once a plan, not once a shot."""
+        found = self._moving.get(round_)
+        if found is None:
+            found = self._moving[round_] = book.movers(self.settings.role_of, self.fight,
+                                                       round_)
+        return found
 
     def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
         return [i for i in self.first_items if predicate(i)]

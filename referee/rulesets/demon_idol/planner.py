@@ -3,25 +3,21 @@ it: the dead, the dying and the down (DI-19), save in the beat they fell in (DI-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.fight import Fight
 from referee.engine.plan import Plan
 from referee.engine.roles import Planner
 
+from .settings import Configured
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolPlanner(Planner[State]):
-    rs: DemonIdol
-
+class DemonIdolPlanner(Configured, Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
         from .order import build_plan
 
-        return build_plan(self.rs, fight, round_)
+        return build_plan(self.settings, fight, round_)
 
     def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
         """DI-21: all the actions of a beat resolve, even where they fell each other's

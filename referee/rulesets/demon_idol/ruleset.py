@@ -25,13 +25,13 @@ from .fold import DemonIdolEnding, DemonIdolFold
 from .initiative import DemonIdolInitiative
 from .planner import DemonIdolPlanner
 from .schema import DemonIdolSchema
-from .settings import BOOK, Settings
+from .settings import BOOK, ID, Settings
 from .state import State
 from .tracker import DemonIdolTracker
 
 
 class DemonIdol(Ruleset[State]):
-    id = "demon-idol"
+    id = ID
     ROLES = (DemonIdolSchema, DemonIdolFold, DemonIdolPlanner, DemonIdolTracker,
              DemonIdolDamage, DemonIdolDeclaring, DemonIdolInitiative, DemonIdolActs,
              DemonIdolCarrying, DemonIdolEnding)

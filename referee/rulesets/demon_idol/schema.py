@@ -4,7 +4,7 @@ events (events.py), and its checks of them (checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -14,15 +14,11 @@ from referee.engine.specs import Field
 
 from . import checks, ranges, stats
 from . import events as di
+from .settings import Configured
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
 
-
-class DemonIdolSchema(RosterSchema[State]):
-    rs: DemonIdol
-
+class DemonIdolSchema(Configured, RosterSchema[State]):
     def combatant_fields(self) -> tuple[Field, ...]:
         return stats.COMBATANT
 
@@ -50,11 +46,11 @@ class DemonIdolSchema(RosterSchema[State]):
 def check_declare(schema: DemonIdolSchema, fight: Fight, event: di.Declare) -> None:
     RosterSchema.check_event(schema, fight, event)  # an action of its letters
     ranges.check_fields(event, ranges.DECLARE, ())
-    checks.check_declare(schema.rs.settings.role_of, fight, event)
+    checks.check_declare(schema.settings.role_of, fight, event)
 
 
 def check_initiative(schema: DemonIdolSchema, fight: Fight, event: di.Initiative) -> None:
-    checks.check_initiative(schema.rs.settings.die, fight, event)
+    checks.check_initiative(schema.settings.die, fight, event)
 
 
 def check_surprise(schema: DemonIdolSchema, fight: Fight, event: di.Surprise) -> None:

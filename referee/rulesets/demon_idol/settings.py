@@ -3,14 +3,20 @@ DI-19), the letters and the role each stands for, and the by-the-book switches."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from referee.engine.errors import FormatError
 from referee.engine.port import unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.engine.roles import Role
 
 from . import ranges
+
+if TYPE_CHECKING:
+    from referee.engine.port import Ruleset
+
+ID = "demon-idol"  # the ruleset's own id (a house copy's file may call itself otherwise)
 
 # The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
 BOOK: dict[str, tuple[str, str, str]] = {
@@ -55,6 +61,23 @@ class Settings:
     order: list[str]  # the letters in order, psionics (at the top of every segment) aside
     # By the book: where the DMG differs from the Demon Idol procedure (all off: DI)
     book: dict[str, bool]
+
+
+class Settled(Protocol):
+    """What holds the settings record once its file is read: the ruleset."""
+
+    settings: Settings
+
+
+class Configured(Role[Any]):
+    """A role that reads the house rules: it keeps the settings record, handed over once
+    as the ruleset builds its roles (its file read), and asks nothing else of it."""
+
+    settings: Settings
+
+    def __init__(self, rs: Ruleset[Any]) -> None:
+        super().__init__(rs)
+        self.settings = cast(Settled, rs).settings
 
 
 def read(f: Fields) -> Settings:

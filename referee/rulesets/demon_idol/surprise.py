@@ -10,10 +10,10 @@ from .items import Item, by_place
 from .wording import segments
 
 if TYPE_CHECKING:
-    from .ruleset import DemonIdol
+    from .settings import Settings
 
 
-def surprise_beats(ruleset: DemonIdol, items: list[Item], segment: int, total: int) -> list[Beat]:
+def surprise_beats(s: Settings, items: list[Item], segment: int, total: int) -> list[Beat]:
     """Segment `segment`'s beats, from its items (`collect_segments`)."""
     beats = []
     left = total - segment + 1
@@ -24,7 +24,7 @@ def surprise_beats(ruleset: DemonIdol, items: list[Item], segment: int, total: i
             by_letter[item.letter] = [item]
         else:
             found.append(item)
-    for letter, _, _ in ruleset.settings.letters:
+    for letter, _, _ in s.letters:
         step = by_letter.get(letter)
         if not step:
             continue

@@ -4,7 +4,7 @@ the log lines of its own events (log_lines.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -13,13 +13,8 @@ from referee.engine.specs import Cell
 
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import DemonIdol
-
 
 class DemonIdolTracker(Tracker[State]):
-    rs: DemonIdol
-
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
         from .log_lines import tell
 
