@@ -33,6 +33,6 @@ RULES = {
              "manoeuvres.py: rusher_of; modifiers.py: transport cannot dodge",
     "PH-20": "rounds.py: Run.gain (held at once), RoundLog.delaying; standing.py: roll; "
              "changes.py: with_squads; checks.py: check_actor_fights",
-    "PH-21": "changes.py: apply_out; standing.py: fresh_run (left out of the runs), roll; "
-             "planner.py: Frame.gone (the why); tracker.py: now_run",
+    "PH-21": "changes.py: apply_out; standing.py: fresh_run (left out of the runs), roll, "
+             "can_act; planner.py: Frame.gone (the why); tracker.py: now_run",
 }

@@ -10,11 +10,11 @@ RULES = {
     "SI-4": "settings.py: rolled; order.py: rolls_for (each round, or once per fight; a "
             "latecomer rolls when it joins)",
     "SI-5": "settings.py: ties; order.py: ranked (equal scores act together)",
-    "SI-6": "settings.py: ties; order.py: untied, ruleset.py: roll_initiative, tie_form "
-            "(the tied roll again until they differ)",
+    "SI-6": "settings.py: ties; order.py: untied, initiative.py: roll_initiative, "
+            "initiative_form (the tied roll again until they differ)",
     "SI-7": "settings.py: tie_key; order.py: tie_key_order (the key, higher first, then "
             "the players' side)",
-    "SI-8": "ruleset.py: can_act (down at 0 hit points or fewer, dead: no turn)",
-    "SI-9": "settings.py: columns; ruleset.py: columns, cells (the roster keys the file "
+    "SI-8": "planner.py: can_act (down at 0 hit points or fewer, dead: no turn)",
+    "SI-9": "settings.py: columns; tracker.py: columns, cells (the roster keys the file "
             "names)",
 }
