@@ -15,10 +15,10 @@ from referee.engine.specs import Act
 
 from . import injuries, morale
 from .fold import State
-from .settings import Configured
+from .settings import Settled
 
 
-class CountUpActs(Configured, Acting[State]):
+class CountUpActs(Settled[State], Acting[State]):
     def acts(self, fight: Fight) -> list[Act]:
         return [Act("morale", "Morale", "M", "roll morale for the selected combatant (CU-6)",
                     show=False, needs_actor=True, run=self._morale),

@@ -7,7 +7,7 @@ referee says to carry it as it stands; the message that writes the party says wh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.engine.fight import Fight
 from referee.engine.options import Carrying
@@ -24,8 +24,10 @@ CARRY_STRESS = Field(
 
 
 class CountUpCarrying(Carrying[State]):
+    QUESTIONS: ClassVar[tuple[Field, ...]] = (CARRY_STRESS,)  # the same every fight
+
     def questions(self, fight: Fight) -> tuple[Field, ...]:
-        return (CARRY_STRESS,)
+        return self.QUESTIONS
 
     def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         marks = fight.status[cid].marks

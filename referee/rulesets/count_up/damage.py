@@ -15,10 +15,10 @@ from referee.engine.specs import Field
 from . import events as cu
 from . import hits, stats
 from .fold import State
-from .settings import Configured
+from .settings import Settled
 
 
-class CountUpDamage(Configured, Damage[State]):
+class CountUpDamage(Settled[State], Damage[State]):
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
         return (self.critical_field(fight),)
 

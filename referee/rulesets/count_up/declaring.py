@@ -13,13 +13,13 @@ from referee.engine.specs import ActionKind, Field, Form
 
 from .fold import State
 from .naming import name
-from .settings import Configured
+from .settings import Settled
 
 # the declaration forms' own field: a word on what the actor means to do (issue 24, 17)
 NOTE = Field("note", "note", help="for the log: aims at the eyes …")
 
 
-class CountUpDeclarations(Configured, Declaring[State]):
+class CountUpDeclarations(Settled[State], Declaring[State]):
     def actions(self) -> list[ActionKind]:
         fields = {"weapon": ("weapon", "target", "note"), "spell": ("spell", "target", "note"),
                   "": ("target", "note")}

@@ -21,7 +21,7 @@ from . import events as cu
 from .conditions import condition
 from .fold import State
 from .ranges import CHECK
-from .settings import Configured
+from .settings import Settled
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -51,7 +51,7 @@ def tn_text(s: Settings, fight: Fight, cid: str) -> str:
 STABILISE = Field("stabilize", "stabilise", "bool", False)
 
 
-class CountUpHealing(Configured, Healing[State]):
+class CountUpHealing(Settled[State], Healing[State]):
     """The heal form's Heal check, with the TN it is checked against (CU-8)."""
 
     def heal_fields(self, fight: Fight, target: str | None) -> tuple[Field, ...]:

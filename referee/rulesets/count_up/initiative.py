@@ -16,10 +16,10 @@ from referee.engine.specs import Field, Form
 from . import events as cu
 from . import stats
 from .fold import State, base
-from .settings import Configured
+from .settings import Settled
 
 
-class CountUpInitiative(Configured, Rolling[State]):
+class CountUpInitiative(Settled[State], Rolling[State]):
     def initiative_due(self, fight: Fight) -> bool:
         return not fight.ended and not base(fight)  # an ended fight rolls for none
 

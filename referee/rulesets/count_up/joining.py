@@ -4,7 +4,7 @@ reached (CU-5)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
@@ -19,10 +19,11 @@ from .fold import State
 
 class CountUpJoin(Joining[State]):
     # what a join asks beyond the combatant (the same for every fight)
-    FIELDS = (Field("base", "base initiative", "int", required=True,
-                    help="its d12 - Agility (CU-5)"),
-              Field("at_count", "count reached", "int",
-                    help="blank: the count the round is at now (CU-5)"))
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("base", "base initiative", "int", required=True,
+              help="its d12 - Agility (CU-5)"),
+        Field("at_count", "count reached", "int",
+              help="blank: the count the round is at now (CU-5)"))
 
     def join_fields(self, fight: Fight) -> tuple[Field, ...]:
         return self.FIELDS

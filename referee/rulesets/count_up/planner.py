@@ -17,10 +17,10 @@ from . import order
 from .conditions import condition
 from .fold import State, rolled
 from .order import Turn, key_of
-from .settings import ID, Configured
+from .settings import ID, Settled
 
 
-class CountUpPlanner(Configured, Planner[State]):
+class CountUpPlanner(Settled[State], Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
         plan = Plan(ID, round_, [])
         if not fight.initiative_at:

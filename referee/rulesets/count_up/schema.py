@@ -17,10 +17,10 @@ from referee.engine.specs import Field
 from . import events as cu
 from . import healing, morale, outcomes, ranges, stats
 from .fold import State
-from .settings import Configured
+from .settings import Settled
 
 
-class CountUpSchema(Configured, RosterSchema[State]):
+class CountUpSchema(Settled[State], RosterSchema[State]):
     def combatant_fields(self) -> tuple[Field, ...]:
         return stats.COMBATANT
 

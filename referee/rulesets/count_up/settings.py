@@ -4,7 +4,7 @@ CU-3's table and the injury tables of CU-9."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from referee.engine.dice import DiceError
 from referee.engine.dice import parse as parse_dice
@@ -19,6 +19,7 @@ from . import ranges
 if TYPE_CHECKING:
     from referee.engine.port import Ruleset
 
+S = TypeVar("S")
 ID = "count-up"  # the ruleset's own id (a house copy's file may call itself otherwise)
 
 ADDS = ("", "weapon", "spell")
@@ -55,21 +56,23 @@ class Settings:
         return table[(d20 - 1) % len(table)]
 
 
-class Settled(Protocol):
-    """What holds the settings record once its file is read: the ruleset."""
+def settings_of(rs: object) -> Settings:
+    """The record a ruleset read from its file (a ruleset that read none is refused)."""
+    found = getattr(rs, "settings", None)
+    if not isinstance(found, Settings):
+        raise TypeError(f"{type(rs).__name__} has read no count-up settings")
+    return found
+
+
+class Settled(Role[S]):
+    """A role that reads the house rules: the ruleset's record (`settings`), taken once
+    as the ruleset builds its roles, never the ruleset itself."""
 
     settings: Settings
 
-
-class Configured(Role[Any]):
-    """A role that reads the house rules: it keeps the settings record, handed over once
-    as the ruleset builds its roles (its file read), and asks nothing else of it."""
-
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[Any]) -> None:
+    def __init__(self, rs: Ruleset[S]) -> None:
         super().__init__(rs)
-        self.settings = cast(Settled, rs).settings
+        self.settings = settings_of(rs)
 
 
 def read(f: Fields) -> Settings:

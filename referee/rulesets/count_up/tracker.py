@@ -4,7 +4,7 @@ initiative rolled, morale checks due, and count-up's own log lines (log_lines.py
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -14,12 +14,16 @@ from referee.engine.specs import Cell, Column
 from . import healing, log_lines, morale
 from .conditions import condition
 from .fold import State, base
-from .settings import Configured
+from .settings import Settled
 
 
-class CountUpTracker(Configured, Tracker[State]):
+class CountUpTracker(Settled[State], Tracker[State]):
+    # Stress and Wound Points, and the injuries: the same every fight
+    COLUMNS: ClassVar[tuple[Column, ...]] = (
+        Column("points", "stress/wounds"), Column("injuries", "injuries", 16, fold=4))
+
     def columns(self) -> tuple[Column, ...]:
-        return (Column("points", "stress/wounds"), Column("injuries", "injuries", 16, fold=4))
+        return self.COLUMNS
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         status = fight.status[cid]

@@ -12,11 +12,11 @@ from referee.engine.model import spell_to_dict
 from referee.engine.options import Carrying
 
 from . import events as di
-from .settings import Configured
+from .settings import Settled
 from .state import State, state_of
 
 
-class DemonIdolCarrying(Configured, Carrying[State]):
+class DemonIdolCarrying(Settled[State], Carrying[State]):
     def carried(self, fight: Fight, cid: str, answers: Mapping[str, Any]) -> dict[str, Any]:
         gone = self.lost(fight, cid) + self.spent(fight, cid)
         kept = []

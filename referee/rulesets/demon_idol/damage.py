@@ -8,11 +8,11 @@ from referee.engine.roles import Damage
 
 from . import events as di
 from . import hits, stats
-from .settings import Configured
+from .settings import Settled
 from .state import State
 
 
-class DemonIdolDamage(Configured, Damage[State]):
+class DemonIdolDamage(Settled[State], Damage[State]):
     def damage_default(self, fight: Fight, source: str | None,
                        target: str | None = None) -> str:
         """The acting action's own damage (hits.py): its weapon's, its routine's weapon's,

@@ -16,7 +16,7 @@ from referee.engine.specs import ActionKind, Field, Form, Timer
 
 from . import discharge, routines, stats, volleys
 from . import events as di
-from .settings import Configured, Settings
+from .settings import Settings, Settled
 from .state import State, state_of
 from .wording import name
 
@@ -59,7 +59,7 @@ DECLARE_SPECS = {
 }
 
 
-class DemonIdolDeclaring(Configured, Declaring[State]):
+class DemonIdolDeclaring(Settled[State], Declaring[State]):
     def actions(self) -> list[ActionKind]:
         return [ActionKind(key, name, FIELDS[role], key.lower())
                 for key, name, role in self.settings.letters]

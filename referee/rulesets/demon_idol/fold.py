@@ -11,11 +11,11 @@ from referee.engine.record import replace
 from referee.engine.roles import Fold
 
 from . import events as di
-from .settings import Configured
+from .settings import Settled
 from .state import State
 
 
-class DemonIdolFold(Configured, Fold[State]):
+class DemonIdolFold(Settled[State], Fold[State]):
     SHAPING = Fold.SHAPING | {"fire", "spell_lost", "surprise", "morale"}
 
     def start(self, fight: Fight) -> State:

@@ -14,11 +14,11 @@ from referee.engine.options import Rolling
 from referee.engine.specs import Field, Form
 
 from . import events as di
-from .settings import Configured
+from .settings import Settled
 from .state import State
 
 
-class DemonIdolInitiative(Configured, Rolling[State]):
+class DemonIdolInitiative(Settled[State], Rolling[State]):
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
         die = self.settings.die
         rolls, dice = {}, {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -30,15 +30,16 @@ from .items import Item, by_place, weapon_of
 from .layout import Layout
 from .missiles import MissileRules
 from .overrides import OverrideRules
-from .settings import ID
+from .settings import ID, settings_of
 from .state import state_of
 from .surprise import surprise_beats
 
 if TYPE_CHECKING:
     from referee.engine.fight import Fight
     from referee.engine.model import Combatant, Weapon
+    from referee.engine.port import Ruleset
 
-    from .settings import Settings, Settled
+    from .settings import Settings
 
 
 # -- collecting the round's actions -------------------------------------------------
@@ -54,11 +55,11 @@ def routines(actor: Combatant, role: str, arm: Weapon | None) -> int:
     return 1
 
 
-def expand(ruleset: Settled, fight: Fight, index: int, decl: di.Declare,
+def expand(ruleset: Ruleset[Any], fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
     """One declaration's items, for a caller holding the ruleset (the tests): its
     settings are all it reads."""
-    return expander(ruleset.settings, fight)(index, decl, replaced)
+    return expander(settings_of(ruleset), fight)(index, decl, replaced)
 
 
 def expander(s: Settings,

@@ -9,11 +9,11 @@ from referee.engine.fight import Fight
 from referee.engine.plan import Plan
 from referee.engine.roles import Planner
 
-from .settings import Configured
+from .settings import Settled
 from .state import State
 
 
-class DemonIdolPlanner(Configured, Planner[State]):
+class DemonIdolPlanner(Settled[State], Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
         from .order import build_plan
 

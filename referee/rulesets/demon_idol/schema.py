@@ -14,11 +14,11 @@ from referee.engine.specs import Field
 
 from . import checks, ranges, stats
 from . import events as di
-from .settings import Configured
+from .settings import Settled
 from .state import State
 
 
-class DemonIdolSchema(Configured, RosterSchema[State]):
+class DemonIdolSchema(Settled[State], RosterSchema[State]):
     def combatant_fields(self) -> tuple[Field, ...]:
         return stats.COMBATANT
 

@@ -3,7 +3,7 @@ DI-19), the letters and the role each stands for, and the by-the-book switches."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.engine.errors import FormatError
 from referee.engine.port import unique_keys
@@ -16,6 +16,7 @@ from . import ranges
 if TYPE_CHECKING:
     from referee.engine.port import Ruleset
 
+S = TypeVar("S")
 ID = "demon-idol"  # the ruleset's own id (a house copy's file may call itself otherwise)
 
 # The by-the-book switches: key -> (rule id, on, off). Off is the Demon Idol procedure.
@@ -63,21 +64,23 @@ class Settings:
     book: dict[str, bool]
 
 
-class Settled(Protocol):
-    """What holds the settings record once its file is read: the ruleset."""
+def settings_of(rs: object) -> Settings:
+    """The record a ruleset read from its file (a ruleset that read none is refused)."""
+    found = getattr(rs, "settings", None)
+    if not isinstance(found, Settings):
+        raise TypeError(f"{type(rs).__name__} has read no demon-idol settings")
+    return found
+
+
+class Settled(Role[S]):
+    """A role that reads the house rules: the ruleset's record (`settings`), taken once
+    as the ruleset builds its roles, never the ruleset itself."""
 
     settings: Settings
 
-
-class Configured(Role[Any]):
-    """A role that reads the house rules: it keeps the settings record, handed over once
-    as the ruleset builds its roles (its file read), and asks nothing else of it."""
-
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[Any]) -> None:
+    def __init__(self, rs: Ruleset[S]) -> None:
         super().__init__(rs)
-        self.settings = cast(Settled, rs).settings
+        self.settings = settings_of(rs)
 
 
 def read(f: Fields) -> Settings:
