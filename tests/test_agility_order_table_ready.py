@@ -163,6 +163,58 @@ def test_the_log_never_resolves_a_beat_twice(tmp_path: Path,
     assert [out.count(f"beat {n} resolved") for n in (1, 2, 3)] == [1, 1, 1], out
 
 
+KEPT = ROOT / "tests" / "scenarios" / "agility-order" / "ao-rule-01-kept-roll.toml"
+CHAIN = ROOT / "tests" / "scenarios" / "agility-order" / "ao-rule-09-chain-ends-at-six.toml"
+
+
+def table_plan_is_the_fights(table: Table) -> list[str]:
+    """The plan the table shows (kept between acts) is the one the log gives now, and
+    the order of its beats."""
+    kept = table.plan()
+    assert kept.to_json() == table.fight.plan(table.round).to_json()
+    return [b.actions[0].actor for b in kept.beats]
+
+
+def test_n_after_a_turn_that_settles_a_tie_resolves_the_next_by_its_roll(
+        tmp_path: Path) -> None:
+    """Kell, slowed into a tie he never rolled, takes his turn: the tie left is Mira's 15
+    against Brann's 6 (AO-1, kept rolls), so the table's `n` next resolves Mira's turn, in
+    beat 2, and Brann's in beat 3; a resolve that reorders the turns to come is not planned
+    past (the digests' fights 20, 26, 49 and 116 of agility-order)."""
+    path = tmp_path / "fight.toml"
+    shutil.copy(KEPT, path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        assert table_plan_is_the_fights(table) == ["kell", "brann", "mira", "ulf"]
+        table.resolve_next()
+        assert table_plan_is_the_fights(table) == ["kell", "mira", "brann", "ulf"]
+        assert table.acting() == ["mira"]
+        for _ in range(3):
+            table.resolve_next()
+            assert table_plan_is_the_fights(table) == ["kell", "mira", "brann", "ulf"]
+        resolves = [(e.beat, e.actions) for e in table.fight.log if isinstance(e, ev.Resolve)]
+    assert resolves == [(1, ("kell:turn",)), (2, ("mira:turn",)), (3, ("brann:turn",)),
+                        (4, ("ulf:turn",))]
+
+
+def test_an_undone_felling_attack_gives_the_unit_its_turn_back_at_the_table(
+        tmp_path: Path) -> None:
+    """Kell's fumble chain kills him outright (AO-9, no death event in the log): undone,
+    his turn is back, beat 1, and the table's miss and `n` are his, not Brann's (the
+    digests' fight 88 of agility-order)."""
+    path = tmp_path / "fight.toml"
+    shutil.copy(CHAIN, path)
+    with Session.open(path) as session:
+        table = Table(session, random.Random(1))
+        assert table_plan_is_the_fights(table) == ["brann", "mira", "ulf"]
+        table.undo()
+        table.session.append(ev.Note(round=1, text="waits"))  # the round is under way
+        assert table_plan_is_the_fights(table) == ["kell", "brann", "mira", "ulf"]
+        assert table.acting() == ["kell"]
+        table.resolve_next()
+        assert table.fight.resolved[1] == {"kell:turn"}
+
+
 # -- A5: a hit's damage is what its dice make ----------------------------------------------
 
 DAMAGE = ROOT / "tests" / "broken" / "agility-order" / "ao-11-damage-against-its-dice.toml"

@@ -76,7 +76,16 @@ class AgilityFold(Fold[State]):
         return tuple(order[order.index(event.after) + 1:]) if event.after in order else ()
 
     def shapes_plan(self, event: ev.Event) -> bool:
-        return event.TYPE not in ("roll", "spend", "note", "resolve", "attack")
+        """Every event but a roll and a spend may change the plan here, and so does a
+        resolve (a turn taken goes first and rolls no tie: those tied with it may be
+        ordered by their kept rolls now), a note in a beat (a miss: the turn is under way,
+        and stays if its unit falls) and an attack whose chain fells (AO-8, AO-9); a
+        plan kept past them (the table's) would tell another unit's turn."""
+        if isinstance(event, ev.Note):
+            return event.beat is not None
+        if isinstance(event, ao.Attack):
+            return (event.hit and event.crit >= 3) or (event.fumble >= 3 and event.zone)
+        return event.TYPE not in ("roll", "spend")
 
     def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
         """AO-11: a hit entered as damage alone goes through the target's armour."""
