@@ -4,6 +4,9 @@ the end (DI-20); what the rules add after an event is in consequences.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.options import Ending
@@ -22,44 +25,8 @@ class DemonIdolFold(Settled[State], Fold[State]):
         return State({}, {}, {}, {})  # one fallen from the start has no moment: it never acts
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
-        kind = event.TYPE
-        if kind == "spell_lost" and isinstance(event, di.SpellLost):
-            return replace(state, lost_spells={**state.lost_spells,
-                                               (event.round, event.actor): event})
-        if kind == "fire" and isinstance(event, di.Fire):
-            return replace(state, fired={**state.fired, (event.round, event.actor): event})
-        if kind in ("damage", "heal", "death"):
-            return self._fell(fight, state, event)
-        if kind == "surprise" and isinstance(event, ev.Surprise):
-            return replace(state, surprise=event)  # DI-17
-        if kind == "morale" and isinstance(event, ev.Morale):
-            return self._morale(fight, state, event)
-        return state
-
-    @staticmethod
-    def _morale(fight: Fight, state: State, event: ev.Morale) -> State:
-        """DI-18: a check kept in its round (due or rolled); one failed notes who broke."""
-        checks = {**state.morale, event.round: state.morale.get(event.round, ()) + (event,)}
-        if event.passed is not False:
-            return replace(state, morale=checks)
-        broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
-                              event.avoid or "flee")
-        return replace(state, morale=checks, broken={**state.broken, **broke})
-
-    @staticmethod
-    def _fell(fight: Fight, state: State, event: ev.Event) -> State:
-        """The moment a combatant first falls (to 0 hit points or below, or dead) is kept
-        until healing stands it up again: DI-21 lets it act in that beat alone."""
-        target: str = getattr(event, "target", "")
-        status = fight.status[target]
-        down = status.dead or status.hp <= 0
-        if down and target not in state.fell:
-            done = frozenset(fight.resolved.get(event.round, ()))
-            beat = event.beat if isinstance(event, ev.Damage) else None
-            return replace(state, fell={**state.fell, target: (event.round, beat, done)})
-        if not down and target in state.fell:
-            return replace(state, fell={k: v for k, v in state.fell.items() if k != target})
-        return state
+        step = STEPS.get(type(event))  # one lookup: the fold of a long save runs it for each
+        return state if step is None else step(fight, state, event)
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         from .consequences import after
@@ -70,6 +37,60 @@ class DemonIdolFold(Settled[State], Fold[State]):
         from .consequences import end_of_round
 
         return end_of_round(self.settings, fight)
+
+
+# -- what each of its events does to the state: one step per event class -------------------
+
+
+def spell_lost(fight: Fight, state: State, event: di.SpellLost) -> State:
+    return replace(state, lost_spells={**state.lost_spells, (event.round, event.actor): event})
+
+
+def fire(fight: Fight, state: State, event: di.Fire) -> State:
+    return replace(state, fired={**state.fired, (event.round, event.actor): event})
+
+
+def surprise(fight: Fight, state: State, event: ev.Surprise) -> State:
+    return replace(state, surprise=event)  # DI-17
+
+
+def morale(fight: Fight, state: State, event: ev.Morale) -> State:
+    """DI-18: a check kept in its round (due or rolled); one failed notes who broke."""
+    checks = {**state.morale, event.round: state.morale.get(event.round, ()) + (event,)}
+    if event.passed is not False:
+        return replace(state, morale=checks)
+    broke = dict.fromkeys(((event.round, cid) for cid in fight.members(event.group)),
+                          event.avoid or "flee")
+    return replace(state, morale=checks, broken={**state.broken, **broke})
+
+
+def fell(fight: Fight, state: State, event: ev.Damage | ev.Heal | ev.Death) -> State:
+    """The moment a combatant first falls (to 0 hit points or below, or dead) is kept
+    until healing stands it up again: DI-21 lets it act in that beat alone."""
+    target = event.target
+    status = fight.status[target]
+    down = status.dead or status.hp <= 0
+    if down and target not in state.fell:
+        done = frozenset(fight.resolved.get(event.round, ()))
+        beat = event.beat if isinstance(event, ev.Damage) else None
+        return replace(state, fell={**state.fell, target: (event.round, beat, done)})
+    if not down and target in state.fell:
+        return replace(state, fell={k: v for k, v in state.fell.items() if k != target})
+    return state
+
+
+# Keyed by the event's own class: the core's surprise and demon-idol's (a log reads
+# demon-idol's; the core's stands in a fight made in code), the core's damage, heal and death
+STEPS: dict[type[ev.Event], Callable[[Fight, State, Any], State]] = {
+    di.SpellLost: spell_lost,
+    di.Fire: fire,
+    ev.Damage: fell,
+    ev.Heal: fell,
+    ev.Death: fell,
+    ev.Surprise: surprise,
+    di.Surprise: surprise,
+    ev.Morale: morale,
+}
 
 
 class DemonIdolEnding(Ending[State]):

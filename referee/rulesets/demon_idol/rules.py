@@ -23,16 +23,16 @@ RULES = {
     "DI-15": "consequences.py: spell_lost_by, after",
     "DI-16": "layout.py: delay_ranks; declaring.py: the declaration clock (Form.clock), "
              "one_declared (the delay shown with the declaration)",
-    "DI-17": "surprise.py: surprise_beats; checks.py: check_surprise_declare; fold.py: apply; "
+    "DI-17": "surprise.py: surprise_beats; checks.py: check_surprise_declare; fold.py: surprise; "
              "state.py: State.surprise",
     "DI-18": "order.py: morale_failures, morale_notes; acts.py: the morale command; "
-             "fold.py: apply, _morale; state.py: State.morale, State.broken; declaring.py: "
+             "fold.py: morale; state.py: State.morale, State.broken; declaring.py: "
              "declared (the avoidance shown in place of the declaration)",
     "DI-19": "consequences.py: after, end_of_round (bleeding, death)",
     "DI-20": "fold.py: DemonIdolEnding (the end leaves a recovery turn); ending.py: "
              "RECOVERY, close (the plan once the fight is over); log_lines.py: tell (the end "
              "logged with the recovery turn)",
-    "DI-21": "planner.py: DemonIdolPlanner.acts_in",
+    "DI-21": "planner.py: DemonIdolPlanner.acts_in; fold.py: fell",
 }
 
 # The by-the-book rule ids (settings.BOOK's switches): not rules of the demon-idol spec, so
