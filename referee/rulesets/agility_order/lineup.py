@@ -130,19 +130,23 @@ def _tied(fight: Fight, state: State, cids: list[str], agility: Any) -> frozense
     return frozenset(out)
 
 
-def taken_first(found: Lineup, taken: frozenset[str],
-                order: tuple[str, ...] = ()) -> Lineup:
+def taken_first(found: Lineup, taken: frozenset[str], order: tuple[str, ...] = (),
+                begun: frozenset[str] = frozenset()) -> Lineup:
     """The turns taken come first, in the `order` they were taken (the fold's `took`):
     each keeps the beat it was taken in, whatever reorders the turns to come (a tie rolled
     since may put a unit taken later before it in `found`); any taken not in `order` (a
-    resolve being folded) follow, as `found` has them."""
-    if not taken:
+    resolve being folded) follow, as `found` has them; then the turn under way (`begun`,
+    not taken yet: it was the first still to go when something was recorded in it), in
+    its beat whatever a tie rolled since says."""
+    held = taken | begun
+    if not held:
         return found
     at = {s.cid: s for s in found.slots}
     first = [at[c] for c in order if c in taken and c in at]
     listed = {s.cid for s in first}
     slots = first + [s for s in found.slots if s.cid in taken and s.cid not in listed] \
-        + [s for s in found.slots if s.cid not in taken]
+        + [s for s in found.slots if s.cid in held and s.cid not in taken] \
+        + [s for s in found.slots if s.cid not in held]
     return Lineup(tuple(slots), found.skipped, found.unrolled, found.touchy)
 
 

@@ -72,7 +72,7 @@ class AgilityPlanner(Planner[State]):
             self._lineups[key] = self._lineups[
                 base + (key[3] & made.touchy, key[4] & made.touchy)] = made
         found = self._lineups[base + (order, taken, begun, "first")] = lu.taken_first(
-            made, taken, order)
+            made, taken, order, begun)
         return found
 
     @staticmethod
@@ -95,7 +95,8 @@ class AgilityPlanner(Planner[State]):
         else:
             taken = self.taken(fight, round_)
             slots = lu.taken_first(lu.lineup(fight, round_, self.rs.tie_mode, taken, begun,
-                                             stood), taken, self.took(fight, round_, taken)).slots
+                                             stood), taken, self.took(fight, round_, taken),
+                                   begun).slots
         for number, slot in enumerate(slots, start=1):
             if f"{slot.cid}:turn" not in done:
                 return slot.cid if number == beat else None
