@@ -13,7 +13,7 @@ name, and folded by those rulesets alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import events as ev
@@ -72,10 +72,13 @@ checks = CHECKS.handles
 applies = APPLIES.handles
 
 
-@record
+@record(frozen=True)
 class Status:
     """What changes about a combatant as the fight goes on: a record the fold replaces,
-    never changes (`changed` gives the new one; the ruleset's hooks return it)."""
+    never changes (`changed` gives the new one; the ruleset's hooks return it). Its
+    tables (`conditions`, `marks`) are never changed either: a new status gets new ones.
+    So a checkpoint shares the records, and nothing may change one (a test folds every
+    save holding them to it)."""
 
     hp: int
     max_hp: int
@@ -84,22 +87,27 @@ class Status:
     hp_at_round_start: int = 0
     marks: dict[str, Any] = field(default_factory=dict)  # the ruleset's own values
 
-    def copy(self) -> Status:
-        # field by field, not through __init__: a checkpoint copies a big battle's
-        # every status, and an undo refolds from one
-        other: Status = object.__new__(Status)
-        other.__dict__ = {**self.__dict__, "conditions": self.conditions.copy(),
-                          "marks": self.marks.copy()}
-        return other
-
     def changed(self, **changes: Any) -> Status:
         """A new status with `changes` (give `conditions` or `marks` whole: new tables,
         never this one's changed)."""
         other: Status = object.__new__(Status)
         values = self.__dict__.copy()
         values.update(changes)
-        other.__dict__ = values
+        _put(other, "__dict__", values)  # field by field, not through __init__: hot
         return other
+
+
+_put = object.__setattr__
+
+
+@record(frozen=True)
+class Effects:
+    """What an event does to the fight by a ruleset's rules beyond the core's own step
+    and the ruleset's state (`Fold.effects`): the new status of each combatant it changes,
+    and the keys of the planned actions of the event's round it marks done."""
+
+    status: Mapping[str, Status] = field(default_factory=dict)
+    resolved: frozenset[str] = frozenset()
 
 
 class FightState:
@@ -128,7 +136,7 @@ class FightState:
         other = object.__new__(FightState)
         other.__dict__.update(self.__dict__)
         other.roster = dict(self.roster)
-        other.status = {cid: s.copy() for cid, s in self.status.items()}
+        other.status = dict(self.status)  # the records are never changed: shared
         other.initiatives = dict(self.initiatives)
         other.initiative_at = dict(self.initiative_at)
         other.declarations = {r: list(items) for r, items in self.declarations.items()}
@@ -141,8 +149,8 @@ class FightState:
 
 
 def _status(ruleset: Ruleset[Any], c: Combatant) -> Status:
-    return Status(c.hp, c.max_hp, dict(c.conditions), hp_at_round_start=c.hp,
-                  marks=ruleset.fold.marks(c))
+    return ruleset.fold.entering(c, Status(c.hp, c.max_hp, dict(c.conditions),
+                                           hp_at_round_start=c.hp))
 
 
 class Fight:
@@ -519,7 +527,18 @@ class Fight:
         applier = APPLIES[type(event)]
         if applier is not None:
             applier(self, index, event)
+        effects = fold.effects(self, event)
+        if effects is not None:
+            self._take_effects(event.round, effects)
         state.rs = fold.apply(self, state.rs, event)
+
+    def _take_effects(self, round_: int, effects: Effects) -> None:
+        """What the ruleset's rules say an event does beyond the core's step, stored
+        before its state step (which reads them: who a decay croaked)."""
+        if effects.status:
+            self.state.status.update(effects.status)
+        if effects.resolved:
+            self.state.resolved.setdefault(round_, set()).update(effects.resolved)
 
     def _enter_round(self, round_: int) -> None:
         state = self.state

@@ -17,7 +17,7 @@ from .plan import Plan, action_key
 from .specs import Cell, Column, Field
 
 if TYPE_CHECKING:
-    from .fight import Fight, Status
+    from .fight import Effects, Fight, Status
     from .model import Combatant, Encounter, Schemas
     from .port import Ruleset
 
@@ -103,7 +103,8 @@ class RosterSchema(Role[S]):
 
 class Fold(Role[S]):
     """The ruleset's part of the fold of the log: its own state (immutable, typed `S`)
-    and what each event does to it and to the combatants."""
+    and what each event does to it and to the combatants (new `Status` records the hooks
+    return: `entering`, `apply_damage`, `effects`; none changes the fight)."""
 
     SHAPING: ClassVar[frozenset[str]] = frozenset({
         "declare", "initiative", "join", "end", "death", "damage", "heal"})
@@ -121,9 +122,12 @@ class Fold(Role[S]):
         state for it (the core has worked out the statuses for it: conditions run down)."""
         return state
 
-    def marks(self, combatant: Combatant) -> dict[str, Any]:
-        """Per-combatant values it keeps beside hit points (Stress, wounds ...)."""
-        return {}
+    def entering(self, combatant: Combatant, status: Status) -> Status:
+        """A combatant's status as it enters the fight (at the start, or joining), given
+        the core's (its hit points and conditions): with the values the ruleset keeps
+        beside hit points (`marks`: Stress, wounds ...) or its rules (Elite Hits), a new
+        record (`status.changed(...)`)."""
+        return status
 
     def shapes_plan(self, event: ev.Event) -> bool:
         """Whether `event` can change a plan (a new plan is worked out after it)."""
@@ -133,6 +137,13 @@ class Fold(Role[S]):
         """The combatant's status after `event` (a new one: `status.changed(...)`;
         `status` itself, and its tables, stay as they are)."""
         return status.changed(hp=status.hp - event.amount)
+
+    def effects(self, fight: Fight, event: ev.Event) -> Effects | None:
+        """What `event` does to the fight by the ruleset's rules beyond the core's own
+        step (None: nothing): the new statuses of the combatants it changes, the planned
+        actions it marks done. The core stores them after its step and before `apply`,
+        which reads them; no hook changes a status or the fight itself."""
+        return None
 
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         """Events the rules add once `event` is in the log (spells lost, deaths)."""

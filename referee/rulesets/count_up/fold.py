@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight, Status
+from referee.engine.fight import Effects, Fight, Status
 from referee.engine.model import Combatant
 from referee.engine.record import field, record, replace
 from referee.engine.roles import Fold
@@ -38,18 +38,23 @@ class CountUpFold(Fold[State]):
     def start(self, fight: Fight) -> State:
         return State({}, {})
 
-    def marks(self, combatant: Combatant) -> dict[str, Any]:
+    def entering(self, combatant: Combatant, status: Status) -> Status:
         # big hits taken, and how many of them (and by how much it was outnumbered) its
         # last morale check already answered: a check is not asked for twice (CU-6);
         # `stable`: stabilised by a Heal check (CU-8), a mark the tracker watches
-        return {"stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
-                "big_hit_round": 0, "big_hits": 0, "checked_hits": 0, "checked_margin": 0,
-                "broke": False, "largest_wound": 0, "stable": False}
+        return status.changed(marks={
+            "stress": stats.stress(combatant), "wounds": stats.wound_points(combatant),
+            "big_hit_round": 0, "big_hits": 0, "checked_hits": 0, "checked_margin": 0,
+            "broke": False, "largest_wound": 0, "stable": False})
+
+    def effects(self, fight: Fight, event: ev.Event) -> Effects | None:
+        """A morale check made settles what it answers (CU-6)."""
+        if not isinstance(event, ev.Morale) or event.passed is None:
+            return None
+        return Effects({cid: morale.settled(fight, cid, event.passed)
+                        for cid in fight.members(event.group)})
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
-        if isinstance(event, ev.Morale) and event.passed is not None:
-            for cid in fight.members(event.group):
-                morale.settle(fight, cid, event.passed)
         return self.deaths(fight, self.folded(fight, state, event), event)
 
     def folded(self, fight: Fight, state: State, event: ev.Event) -> State:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.fight import Fight, Status
 from referee.engine.record import record
 
 from . import outcomes, stats
@@ -71,13 +71,15 @@ def triggers(fight: Fight, intimidated: tuple[str, ...] = ()) -> list[tuple[str,
     return due
 
 
-def settle(fight: Fight, cid: str, passed: bool) -> None:
-    """A morale check made answers the big hits taken and the odds faced so far; one
-    that broke ends its checks (it flees or gives up: the referee's call) (CU-6)."""
-    marks = fight.status[cid].marks
-    marks["checked_hits"] = marks["big_hits"]
-    marks["checked_margin"] = max(margin(fight, cid), 0)
-    marks["broke"] = marks["broke"] or not passed
+def settled(fight: Fight, cid: str, passed: bool) -> Status:
+    """`cid`'s status once a morale check is made: it answers the big hits taken and the
+    odds faced so far; one that broke ends its checks (it flees or gives up: the
+    referee's call) (CU-6)."""
+    status = fight.status[cid]
+    marks = status.marks
+    return status.changed(marks={**marks, "checked_hits": marks["big_hits"],
+                                 "checked_margin": max(margin(fight, cid), 0),
+                                 "broke": marks["broke"] or not passed})
 
 
 def sides_of(fight: Fight, cid: str) -> tuple[int, int]:

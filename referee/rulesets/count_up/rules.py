@@ -10,7 +10,7 @@ RULES = {
     "CU-4": "planner.py: plan; order.py: beat (lowest first, equal counts together), "
             "fell_in_beat; planner.py: standing (one slain in its own beat still acts)",
     "CU-5": "planner.py: latecomer_turns, missed; joining.py: join_fields, count_now",
-    "CU-6": "morale.py: triggers (a check made is not asked for again), settle, check, "
+    "CU-6": "morale.py: triggers (a check made is not asked for again), settled, check, "
             "roll_morale, check_morale (the verdict is its dice against the TN); "
             "tracker.py: notices; log_lines.py: tell_morale (the sum)",
     "CU-7": "fold.py: apply_damage; damage.py: critical_damage, critical_field, "

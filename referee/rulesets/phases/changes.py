@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.fight import Fight
-from referee.engine.model import Encounter
+from referee.engine.fight import Fight, Status
+from referee.engine.model import Combatant
 from referee.engine.record import replace
 
 from . import events as ph
@@ -22,25 +22,24 @@ ELITE_HITS = 5
 OUT_NAMES = ("fled", "removed")  # conditions that take a unit out of the fight (PH-21)
 
 
-def elites(encounter: Encounter) -> list[str]:
-    """The Elite units of the roster (PH-17)."""
-    return [c.id for c in encounter.combatants
-            if "elite" in map(str.lower, c.stats.get("traits", ()))]
+def elite_hits(c: Combatant, status: Status) -> Status:
+    """PH-17: an Elite unit enters with +5 Hits, on its hit points and their maximum (a
+    unit croaked at the start stays croaked)."""
+    if not stats.has(c, "Elite"):
+        return status
+    if status.hp <= 0:
+        return status.changed(max_hp=status.max_hp + ELITE_HITS)
+    hp = status.hp + ELITE_HITS
+    return status.changed(max_hp=status.max_hp + ELITE_HITS, hp=hp, hp_at_round_start=hp)
 
 
-def elite_hits(fight: Fight, cid: str) -> None:
-    """PH-17: Elite +5 Hits, on its hit points and their maximum (a unit croaked at the
-    start stays croaked)."""
-    status = fight.status[cid]
-    status.max_hp += ELITE_HITS
-    if status.hp > 0:
-        status.hp += ELITE_HITS
-        status.hp_at_round_start = status.hp
+def decayed(fight: Fight, event: ph.Decay) -> Status:
+    """PH-17: the Hits a decay takes."""
+    status = fight.status[event.target]
+    return status.changed(hp=status.hp - event.hits)
 
 
 def apply_join(fight: Fight, state: State, cid: str) -> State:
-    if stats.has(fight.roster[cid], "Elite"):
-        elite_hits(fight, cid)
     state = replace(state, bound=bound(fight, state))  # it may carry, drag, be dragged
     log = state.now
     if croaked(fight, cid):

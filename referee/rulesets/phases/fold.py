@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
-from referee.engine.fight import Fight, Status
+from referee.engine.fight import Effects, Fight, Status
 from referee.engine.model import Combatant
 from referee.engine.record import replace
 
@@ -23,9 +23,9 @@ from .changes import (
     apply_order,
     apply_out,
     apply_regroup,
+    decayed,
     delay_pos,
     elite_hits,
-    elites,
     with_condition,
 )
 from .rounds import BOTH, STATUSES, Op, RoundLog, Start, added, phase_order
@@ -40,8 +40,6 @@ class Fold(Settled[State], roles.Fold[State]):
 
     def start(self, fight: Fight) -> State:
         encounter = fight.encounter
-        for cid in elites(encounter):
-            elite_hits(fight, cid)
         table = squads.squads_of(encounter)
         member = {cid: sid for sid, s in table.items() for cid in s.members}
         out = {cid: (0, "croaked") for cid, s in fight.status.items() if s.dead or s.hp <= 0}
@@ -53,8 +51,13 @@ class Fold(Settled[State], roles.Fold[State]):
         log = RoundLog(1, order, fighting, opening, delaying=squads.delaying(table))
         return State(log, {}, table, member, out=out, bound=bound(fight))
 
-    def marks(self, combatant: Combatant) -> dict[str, Any]:
-        return {"fatigue": 0}
+    def entering(self, combatant: Combatant, status: Status) -> Status:
+        return elite_hits(combatant, status.changed(marks={"fatigue": 0}))
+
+    def effects(self, fight: Fight, event: ev.Event) -> Effects | None:
+        if type(event) is ph.Decay:  # PH-17: the Hits it takes, before who croaked is seen
+            return Effects({event.target: decayed(fight, event)})
+        return None
 
     def new_round(self, fight: Fight, state: State) -> State:
         while state.now.round < fight.round:
@@ -166,8 +169,7 @@ def manoeuvre(fight: Fight, state: State, event: ph.Manoeuvre, seq: int) -> Stat
 
 
 def decay(fight: Fight, state: State, event: ph.Decay, seq: int) -> State:
-    com, dfn = state.decay.get(event.target, (0, 0))
-    fight.status[event.target].hp -= event.hits
+    com, dfn = state.decay.get(event.target, (0, 0))  # its Hits: `effects`
     return apply_hits(fight, state, event.target, decay={
         **state.decay, event.target: (com + event.combat, dfn + event.defense)})
 

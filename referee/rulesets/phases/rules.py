@@ -25,7 +25,7 @@ RULES = {
     "PH-15": "manoeuvres.py: dismount; checks.py: check_dismount (an enemy, a rider still "
              "mounted); outcomes.py: check_dismount",
     "PH-16": "modifiers.py: elevation bonus; manoeuvres.py (dismount defense)",
-    "PH-17": "modifiers.py: Elite, decay; changes.py: elite_hits; fold.py: end_of_round "
+    "PH-17": "modifiers.py: Elite, decay; changes.py: elite_hits, decayed; fold.py: end_of_round "
              "(decay, and the extended decay as well); rounds.py: stun immunity",
     "PH-18": "carrying.py: check_carried, bound; rounds.py: Run.gain (carried: Immobilized; "
              "bound: no Action); modifiers.py: carried / dragged",

@@ -1,15 +1,16 @@
 """sanctum's fold: what each logged step does to its state and to the minions (the fold
-reads the logged results, so a replay never draws again), the turn's opening every step
-is held to (SA-11), and the steps still to log from it."""
+reads the logged results, so a replay never draws again; the minions' wounds and the
+combats done are the step's `effects`, which the core stores), the turn's opening every
+step is held to (SA-11), and the steps still to log from it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.fight import Effects, Fight
 from referee.engine.record import replace
 from referee.engine.roles import Fold
 
@@ -26,6 +27,10 @@ class SanctumFold(Settled[State], Fold[State]):
 
     def apply(self, fight: Fight, state: State, event: ev.Event) -> State:
         return self.opened(fight, state, folded(fight, state, event), event)
+
+    def effects(self, fight: Fight, event: ev.Event) -> Effects | None:
+        find = EFFECTS.get(type(event))
+        return find(fight, event) if find is not None else None
 
     def opened(self, fight: Fight, before: State, after: State, event: ev.Event) -> State:
         """The turn's opening kept up to date (SA-11): a step keeps it (taking it now if
@@ -112,8 +117,7 @@ class SanctumFold(Settled[State], Fold[State]):
 
 
 def folded(fight: Fight, state: State, event: ev.Event) -> State:
-    """What a logged step does to the state (and to the fold's own copies of the
-    minions' statuses)."""
+    """What a logged step does to the state."""
     step = STEPS.get(type(event))
     return step(fight, state, event) if step is not None else state
 
@@ -131,21 +135,16 @@ def combat(fight: Fight, state: State, event: se.Combat) -> State:
 
 
 def attack(fight: Fight, state: State, event: se.Attack) -> State:
-    if event.hit:
-        status = fight.status[event.victim]
-        status.hp -= event.damage - event.soaked  # the fold's own copy
-        if event.result == "killed":
-            status.dead = True
-            if turns.level(fight, event.attacker, state) == 0:
-                return replace(state, promoted={**state.promoted,
-                                                event.attacker: event.round})
+    """SA-9: a recruit that kills is promoted (the victim's wounds: `wounded`)."""
+    if event.hit and event.result == "killed" and \
+            turns.level(fight, event.attacker, state) == 0:
+        return replace(state, promoted={**state.promoted, event.attacker: event.round})
     return state
 
 
 def combat_end(fight: Fight, state: State, event: se.CombatEnd) -> State:
     done = state.ends.get(event.round, ())
     entry = {"groups": list(event.groups), "rounds": event.rounds, "ended": event.ended}
-    fought_out(fight, event, state.started.get(event.round, 0))
     return replace(state, current=(), ends={**state.ends, event.round: done + (entry,)})
 
 
@@ -158,12 +157,32 @@ STEPS: dict[type[ev.Event], Callable[[Fight, State, Any], State]] = {
 }
 
 
-def fought_out(fight: Fight, event: se.CombatEnd, number: int) -> None:
+# -- what a logged step does to the minions and the plan (`SanctumFold.effects`) -------
+
+
+def wounded(fight: Fight, event: se.Attack) -> Effects | None:
+    """A hit takes its damage less what was soaked; a kill leaves the victim dead."""
+    if not event.hit:
+        return None
+    status = fight.status[event.victim]
+    hp = status.hp - (event.damage - event.soaked)
+    return Effects({event.victim: status.changed(hp=hp, dead=True) if event.result ==
+                    "killed" else status.changed(hp=hp)})
+
+
+def fought_out(fight: Fight, event: se.CombatEnd) -> Effects:
     """A combat over is its pair's beat done, as `n` would have marked it: every
-    minion of the two groups (the fold's own copy of what is resolved)."""
-    keys = {f"{cid}:combat#{number}" for cid, c in fight.roster.items()
-            if stats.group(c) in event.groups}
-    fight.resolved.setdefault(event.round, set()).update(keys)
+    minion of the two groups."""
+    number = cast(State, fight.rs).started.get(event.round, 0)
+    return Effects(resolved=frozenset(f"{cid}:combat#{number}"
+                                      for cid, c in fight.roster.items()
+                                      if stats.group(c) in event.groups))
+
+
+EFFECTS: dict[type[ev.Event], Callable[[Fight, Any], Effects | None]] = {
+    se.Attack: wounded,
+    se.CombatEnd: fought_out,
+}
 
 
 def other(event: se.Combat) -> str:
