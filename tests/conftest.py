@@ -12,3 +12,22 @@ from referee.rulesets import PACKAGE_DIRS  # noqa: E402
 TEST_RULESETS = (ROOT / "tests" / "rulesets", "tests.rulesets")
 if TEST_RULESETS not in PACKAGE_DIRS:
     PACKAGE_DIRS.append(TEST_RULESETS)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real home's referee files: the platform's directories
+    (platformdirs honours the XDG variables) are a fresh folder of each test's own, beside
+    its tmp_path, never in it. Nothing a test does leaves the machine either: Selenium
+    Manager is told not to send its usage statistics (its documented variable)."""
+    home = tmp_path_factory.mktemp("xdg")
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(name, str(home / name.removeprefix("XDG_").removesuffix("_HOME")
+                                     .lower()))
+    monkeypatch.setenv("SE_AVOID_STATS", "true")
+    for name in ("TEXTUAL_THEME", "NO_COLOR"):  # the tests draw as the snapshots were taken
+        monkeypatch.delenv(name, raising=False)
+    return home

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import random
 import re
 import secrets
@@ -14,14 +15,18 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.binding import Binding
 
+from referee.session.config import Config
 from referee.session.files import LoadError
 from referee.session.store import SaveError, Session, write_atomic
 from referee.session.table import Table
 
 from .combat import combat_screen
 from .commands import ScreenCommands
+from .nocolor import honour_no_color
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from .host import Host
 
 
@@ -36,17 +41,43 @@ class RefereeApp(App[None]):
     def __init__(self, path: Path, saves: Path, rng: random.Random | None = None,
                  start_in_setup: bool = False,
                  clock: Callable[[], float] = time.monotonic,
-                 catalogues: Sequence[Path] = ()) -> None:
+                 catalogues: Sequence[Path] = (), settings: Config | None = None) -> None:
         super().__init__()
+        honour_no_color(self)
         self.path, self.saves, self.start_in_setup = path, saves, start_in_setup
         self.catalogues = tuple(catalogues)  # a referee's own, merged over the bundled
         self.clock = clock  # the declaration clock's time source, injected by tests
+        # the referee's settings (config.toml): none given is none set, and a change the
+        # app makes (the theme, the campaign directory) goes to the platform's file
+        self.settings = settings if settings is not None else Config()
+        if self.settings.theme and "TEXTUAL_THEME" not in os.environ:  # Textual's own wins
+            self.theme = self.settings.theme
         self.session = Session.open(path, lock=True)
         self.table = Table(self.session, rng)
+        remember_save(path)
 
     def on_mount(self) -> None:
         self.push_screen(combat_screen(self.table, setup=self.start_in_setup))
+        self.theme_changed_signal.subscribe(self, self.theme_chosen)
         settled()
+
+    def theme_chosen(self, theme: Theme) -> None:
+        """A theme chosen (ctrl+p's "Change theme") is the one the app opens in next time."""
+        if theme.name != self.settings.theme:
+            self.setting("theme", theme.name)
+
+    def setting(self, key: str, value: str) -> None:
+        """`key` written to the settings file; a file that cannot be written (or is
+        broken) is said, and the app goes on."""
+        from referee.session.config import save_setting, with_setting
+
+        try:
+            save_setting(key, value, self.settings.path)
+        except (LoadError, SaveError, OSError) as error:
+            self.notify(f"{error}", title="Setting not kept", severity="warning",
+                        timeout=10)
+            return
+        self.settings = with_setting(self.settings, key, value)
 
     def on_unmount(self) -> None:
         self.session.close()
@@ -82,12 +113,30 @@ class RefereeApp(App[None]):
         self.session.close()
         self.session = session
         self.table = Table(self.session)
+        remember_save(path)
         self.switch_screen(combat_screen(self.table, setup=setup))
         settled()
 
 
 if TYPE_CHECKING:  # the screens ask the app for no more than a Host: mypy holds it to one
     _host: type[Host] = RefereeApp
+
+
+def remember_save(path: Path) -> None:
+    """`path` first in the recent list ctrl+o opens on."""
+    from referee.session.places import remember
+
+    remember(path)
+
+
+def known_theme(settings: Config) -> None:
+    """The settings' theme is one of Textual's, or a LoadError naming the file's line."""
+    from textual.theme import BUILTIN_THEMES
+
+    if settings.theme and settings.theme not in BUILTIN_THEMES:
+        names = ", ".join(sorted(BUILTIN_THEMES))
+        raise LoadError(settings.where("theme"), f"no theme {settings.theme!r} (the themes: "
+                        f"{names})", None, "theme")
 
 
 def settled() -> None:

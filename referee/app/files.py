@@ -1,4 +1,7 @@
-"""Opening a save from the saves folder: title, ruleset, round and when it last changed.
+"""Opening a save: ctrl+o opens on the recent saves (those the app opened, with every save
+in the saves folder), most recent first, each with its title, ruleset, round (and whether
+the fight is over) and when it last changed; `b` browses another folder (and may make it
+the campaign directory, kept in the settings file).
 
 The list is read in a worker from each save's header alone, so a folder of long fights
 opens at once."""
@@ -20,8 +23,8 @@ from referee.engine import RefereeError
 from referee.engine.specs import Field, Form
 from referee.engine.text import shown
 from referee.session.files import LoadError, load_save
+from referee.session.places import recent_saves, shown_path
 from referee.session.store import SaveError
-from referee.session.table import list_saves
 
 from .refusal import Refused
 
@@ -39,6 +42,7 @@ class OpenScreen(Screen[Path | None]):
         Binding("enter", "open", "Open", priority=True),
         Binding("r", "replay", "Replay"),
         Binding("n", "new", "New encounter"),
+        Binding("b", "browse", "Browse"),
         Binding("escape", "close", "Back"),
     ]
 
@@ -47,9 +51,10 @@ class OpenScreen(Screen[Path | None]):
             super().__init__()
             self.rows = rows
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, recent: bool = True) -> None:
         super().__init__()
-        self.folder = folder
+        self.folder = folder  # listed, and where `n` writes a new save named without a path
+        self.recent = recent  # the recent saves too (ctrl+o), or this folder alone (`b`)
         self.others: dict[str, str] = {}  # path -> what a listed file that is no save is
 
     def compose(self) -> ComposeResult:
@@ -58,7 +63,9 @@ class OpenScreen(Screen[Path | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"referee — saves in {self.folder}"
+        folder = shown(shown_path(self.folder))
+        self.title = (f"referee — recent saves, and those in {folder}" if self.recent
+                      else f"referee — saves in {folder}")
         table = self.query_one(DataTable)
         for label in ("title", "ruleset", "round", "last changed", "file", "note"):
             table.add_column(label)
@@ -67,7 +74,11 @@ class OpenScreen(Screen[Path | None]):
 
     @work(thread=True, exclusive=True)
     def load(self) -> None:
-        rows = list_saves(self.folder)
+        paths = sorted(self.folder.glob("*.toml")) if self.folder.is_dir() else []
+        if self.recent:  # each file once: the recent list holds whole resolved paths
+            seen = {path.resolve() for path in paths}
+            paths += [path for path in recent_saves() if path not in seen]
+        rows = saves_listed(paths)
         self.post_message(self.Listed([other_file(row) if row["problem"] else row
                                        for row in rows]))
 
@@ -76,8 +87,11 @@ class OpenScreen(Screen[Path | None]):
         table.clear()
         for row in message.rows:
             changed = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["changed"]))
-            table.add_row(row["title"], row["ruleset"], str(row["round"]), changed,
-                          shown(row["path"].name), row["problem"][:40], key=str(row["path"]))
+            path: Path = row["path"]
+            name = path.name if path.parent == self.folder else shown_path(path)
+            round_ = f"{row['round']} ended" if row.get("ended") else str(row["round"])
+            table.add_row(row["title"], row["ruleset"], round_, changed, shown(name),
+                          row["problem"][:40], key=str(row["path"]))
         self.others = {str(row["path"]): row["kind"] for row in message.rows if "kind" in row}
 
     def chosen(self) -> Path | None:
@@ -115,9 +129,12 @@ class OpenScreen(Screen[Path | None]):
         from .forms import form_screen
 
         rulesets = tuple((name, name) for name in available())
-        fields = (Field("file", "file", required=True, help="ambush.toml"),
+        chosen = self.app.settings.ruleset  # the settings' default ruleset, first offered
+        default = chosen if chosen in dict(rulesets) else rulesets[0][1]
+        fields = (Field("file", "file", required=True,
+                        help=f"ambush.toml (in {shown_path(self.folder)}), or a path"),
                   Field("title", "title"),
-                  Field("ruleset", "ruleset", "choice", rulesets[0][1], options=rulesets),
+                  Field("ruleset", "ruleset", "choice", default, options=rulesets),
                   Field("demo", "start from its demo", "bool", False))
 
         def create(values: dict[str, Any]) -> None:  # before the form closes: it may refuse
@@ -125,6 +142,7 @@ class OpenScreen(Screen[Path | None]):
             if path.exists():
                 raise Refused(f"{path} exists: open it from the list", "file")
             try:
+                path.parent.mkdir(parents=True, exist_ok=True)  # the data directory's, at first
                 new_save(path, values.get("title") or path.stem, values["ruleset"],
                          bool(values.get("demo")))
             except (SaveError, RefereeError, LookupError, OSError) as error:  # say so, stay
@@ -140,10 +158,72 @@ class OpenScreen(Screen[Path | None]):
                                          apply=create), done)
 
     def new_path(self, typed: str) -> Path:
-        return self.folder / (typed if typed.endswith(".toml") else typed + ".toml")
+        """A bare name goes to the folder listed; a path stays where it is named."""
+        name = Path(typed).expanduser()
+        return self.folder / (name if name.suffix == ".toml" else name.with_name(
+            name.name + ".toml"))
+
+    def action_browse(self) -> None:
+        """Another folder's saves; it may become the campaign directory (kept in the
+        settings file), where new saves go from then on."""
+        from referee.session.places import campaign_of, campaign_saves, is_campaign
+
+        from .forms import form_screen
+
+        fields = (Field("folder", "folder", required=True, default=str(self.folder),
+                        help="a folder of saves, or a campaign directory (it holds saves/)"),
+                  Field("campaign", "my campaign directory from now on", "bool", False))
+
+        def where(values: dict[str, Any]) -> Path:
+            folder = Path(str(values["folder"])).expanduser().absolute()
+            return campaign_saves(folder) if is_campaign(folder) else folder
+
+        def check(values: dict[str, Any]) -> None:  # before the form closes: it may refuse
+            if not where(values).is_dir():
+                raise Refused(f"{where(values)}: no such folder", "folder")
+
+        def done(values: dict[str, Any] | None) -> None:
+            if not values:
+                return
+            folder = where(values)
+            if values.get("campaign"):
+                campaign = campaign_of(folder)
+                self.app.setting("campaign", str(campaign))
+                self.app.saves = campaign_saves(campaign)
+                self.notify(f"new saves go to {shown_path(self.app.saves)}",
+                            title="Campaign directory")
+            self.app.switch_screen(OpenScreen(folder, recent=False))
+
+        self.app.push_screen(form_screen(Form("Browse saves", fields, focus="folder"),
+                                         apply=check), done)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def saves_listed(paths: list[Path]) -> list[dict[str, Any]]:
+    """Each file's row: title, ruleset, round reached, whether the fight is over and when
+    it last changed, read from the header and the events' types alone (a long log is not
+    folded); most recently changed first."""
+    from referee.session.files import save_header
+
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            changed = path.stat().st_mtime
+        except OSError:
+            changed = 0.0
+        try:
+            header = save_header(path)
+        except LoadError as error:
+            rows.append({"path": path, "title": shown(path.stem), "ruleset": "?", "round": 0,
+                         "changed": changed, "problem": shown(error.reason), "ended": False})
+            continue
+        rows.append({"path": path, "title": header["title"] or shown(path.stem),
+                     "ruleset": header["ruleset"], "round": header["round"],
+                     "changed": changed, "problem": "", "ended": header["ended"]})
+    rows.sort(key=lambda row: -row["changed"])
+    return rows
 
 
 OTHER_BYTES = 1 << 20  # a roster or catalogue bigger than this is not looked into here

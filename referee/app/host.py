@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from textual.app import App
 
+    from referee.session.config import Config
     from referee.session.table import Table
 
 
@@ -20,6 +21,10 @@ class Host(Protocol):
     clock: Callable[[], float]  # the declaration clock's time source
     catalogues: tuple[Path, ...]  # a referee's own, offered in set-up
     max_viewers: int  # browsers the players' view takes at once
+    saves: Path  # where a new save without a path goes (ctrl+o lists it with the recent)
+    settings: Config  # the referee's settings file, as read or since written
+
+    def setting(self, key: str, value: str) -> None: ...
 
     def switch_to(self, path: Path, setup: bool = False) -> None: ...
 

@@ -92,6 +92,9 @@ class WatchApp(App[None]):
 
     def __init__(self, path: Path | str, poll: float = POLL) -> None:
         super().__init__(driver_class=served_driver())
+        from .nocolor import honour_no_color
+
+        honour_no_color(self)  # NO_COLOR: drawn in monochrome, never stopped by it
         self.follower = Follower(path)
         self.poll_every = poll
         self.shown: PlayersView | None = None
@@ -329,7 +332,8 @@ async def start_serving(app: App[Any], path: Path, network: bool,
 
     await stop_serving(app)
     host = "0.0.0.0" if network else DEFAULT_HOST
-    port = free_port(host)
+    settings = getattr(app, "settings", None)  # the referee's view_port: looked for first
+    port = free_port(host, getattr(settings, "view_port", None) or DEFAULT_PORT)
     token = secrets.token_urlsafe(9) if network else None
     command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
                "--port", str(port), "--exit-with", str(os.getpid())] + (

@@ -16,6 +16,7 @@ word that is not a core command.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,10 @@ if TYPE_CHECKING:
 DESCRIPTION = "A referee assistant for tabletop combat."
 EPILOG = """\
 With no command, referee opens the app on a fresh copy of the bundled demo
-(written to ./saves/demo-<time>.toml; the bundled file is never changed).
+(written to ./saves/demo-<time>.toml in a campaign directory, one that holds saves/;
+elsewhere to the platform's data directory, ~/.local/share/referee/saves on Linux;
+the bundled file is never changed). `referee completion bash` prints the shell's
+completion script; `referee config` says where files go.
 `referee COMMAND --help` shows a command's arguments and options.
 Any other word names an act of the save's ruleset: `referee ACT SAVE [options]` does it,
 as `referee act SAVE ACT [options]` does; `referee act SAVE` lists them."""
@@ -81,17 +85,89 @@ def full_parser() -> tuple[argparse.ArgumentParser, Subparsers]:
     import argparse
 
     parser = argparse.ArgumentParser(prog="referee",
-                                     usage="%(prog)s [-h] [--seed N] [COMMAND ...]",
+                                     usage="%(prog)s [-h] [--version] [--seed N] "
+                                           "[COMMAND ...]",
                                      description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=formatter(), allow_abbrev=False)
     parser.add_argument("--seed", dest="top_seed", type=whole, metavar="N",
                         help="the seed of a new save's dice, on purpose (default: a fresh "
                              "one of its own); with no command, the fresh demo's")
+    parser.add_argument("--version", action="version", version=f"referee {version()}")
+    parser.add_argument("--help-man", action=man_action(), nargs=0,
+                        help="print the manual page (roff: `referee --help-man | man -l -`)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                                        prog="referee")
     for name, command in CORE.items():
         command_parser(subparsers, name, command)
     return parser, subparsers
+
+
+def version() -> str:
+    """The installed package's version (its metadata), or the source's in a bare checkout."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("referee")
+    except PackageNotFoundError:
+        from referee import __version__
+
+        return __version__
+
+
+def man_page() -> str:
+    """The manual page, roff, made from the full parser by argparse-manpage, with the
+    files and the environment it reads."""
+    from argparse_manpage.manpage import Manpage  # type: ignore[import-untyped]
+
+    parser, _ = full_parser()
+    page = Manpage(parser)
+    page.source, page.manual = f"referee {version()}", "User Commands"
+    page.description = DESCRIPTION.rstrip(".").lower()
+    page.add_section("files", "=", MAN_FILES)
+    page.add_section("environment", "=", MAN_ENVIRONMENT)
+    return str(page).replace("%%", "%")  # a help text's % as argparse doubles it
+
+
+MAN_FILES = """\
+.TP
+.B ~/.config/referee/config.toml
+the settings (theme, campaign, ruleset, view_host, view_port); `referee config` prints
+where it is and what it holds
+.TP
+.B ~/.local/share/referee/saves/
+new saves and demo copies made without a path, unless the current directory holds
+.B saves/
+(a campaign directory) or the config names a campaign
+.TP
+.B ~/.local/state/referee/recent
+the saves the app opened, most recent first (ctrl+o lists them)
+"""
+
+MAN_ENVIRONMENT = """\
+.TP
+.B NO_COLOR
+the app and the players' view draw without colour
+.TP
+.B TEXTUAL_THEME
+the app's theme, over the config file's
+.TP
+.B XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME
+where the config, the saves and the recent list go
+"""
+
+
+def man_action() -> type[argparse.Action]:
+    """`--help-man`: the page printed, then exit (as --help does)."""
+    import argparse
+
+    class ManPageAction(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            sys.stdout.write(man_page())
+            parser.exit()
+
+    return ManPageAction
 
 
 def command_parser(subparsers: Subparsers | None, name: str,
@@ -125,6 +201,10 @@ def run_of(name: str) -> Handler:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # the shell asks for a Tab's words
+        from referee.cli.completion import complete
+
+        complete()  # answers and exits
     argv = list(sys.argv[1:] if argv is None else argv)
     from referee.engine.text import has_controls, shown
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import argparse
 
+    from referee.session.config import Config
     from referee.session.files import Save
 
 Handler = Callable[["argparse.Namespace"], int]
@@ -53,6 +54,10 @@ CORE: dict[str, Command] = {
     "watch": Command("the players' view of a save, read-only, following it live", "views"),
     "serve": Command("serve the players' view of a save to web browsers (--host, --port)",
                      "views"),
+    "config": Command("where files go: the settings file and what it holds, the saves "
+                      "folder, the recent list", "config"),
+    "completion": Command("print the shell's completion script: bash, zsh or fish "
+                          "(eval \"$(referee completion bash)\" in ~/.bashrc)", "completion"),
 }
 
 
@@ -137,6 +142,14 @@ def open_for_writing(path: Path) -> Any:
         return Session.open(path, lock=True)
     except SaveLocked as error:
         raise UsageError(str(error)) from None
+
+
+def settings() -> Config:
+    """The referee's settings file, read strictly (a bad key: a LoadError naming the file,
+    its line and the key). Only the commands that use a setting read it."""
+    from referee.session.config import load_config
+
+    return load_config()
 
 
 def demo_path() -> Path:

@@ -14,6 +14,7 @@ from referee.cli.common import (
     open_for_writing,
     opened,
     save_argument,
+    settings,
     viewers_argument,
     whole,
     write_output,
@@ -22,12 +23,15 @@ from referee.cli.common import (
 if TYPE_CHECKING:
     import argparse
 
+    from referee.session.config import Config
+
 
 def play_arguments(parser: argparse.ArgumentParser) -> None:
     save_argument(parser)
     parser.add_argument("--ruleset", metavar="ID",
-                        help="for a new save: its ruleset (default: the bundled demo's); "
-                             "a bundled id or a path to a ruleset .toml")
+                        help="for a new save: its ruleset (default: the config file's "
+                             "`ruleset`, else the bundled demo's); a bundled id or a path "
+                             "to a ruleset .toml")
     parser.add_argument("--demo", action="store_true",
                         help="for a new save: a copy of the ruleset's bundled demo, "
                              "instead of an empty encounter to set up")
@@ -54,13 +58,32 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def cmd_app(seed: int | None = None) -> int:
+    """A fresh copy of the bundled demo (of the config's ruleset, when it names one) in
+    the saves folder: `./saves/` in a campaign directory, else the config's campaign's,
+    else the platform's data directory's."""
     from referee.app import fresh_demo
 
-    return open_app(fresh_demo(saves_folder(), demo_path(), seed), setup=False)
+    config = settings()
+    demo = demo_path() if config.ruleset is None else config_demo(config)
+    return open_app(fresh_demo(saves_folder(config), demo, seed), False, (), config)
 
 
-def saves_folder() -> Path:
-    return Path.cwd() / "saves"
+def saves_folder(config: Config | None = None) -> Path:
+    """Where a new save without a path goes (session/places.py)."""
+    from referee.session.places import saves_folder as where
+
+    return where(campaign=(config or settings()).campaign_dir)
+
+
+def config_demo(config: Config) -> Path:
+    """The bundled demo of the config's ruleset; the bundled demo when it has none (a
+    ruleset file of the referee's own)."""
+    from referee.session.demos import NoDemo, demo_for
+
+    try:
+        return demo_for(config.ruleset or "")
+    except NoDemo:
+        return demo_path()
 
 
 def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
@@ -92,17 +115,22 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
                              f"{ruleset} applies only to a new save (leave it out)")
         return open_app(path, False, catalogues)
     if demo:
-        copy_demo(path, ruleset, seed)
+        copy_demo(path, ruleset or settings().ruleset, seed)
         return open_app(path, False, catalogues)
+    create_save(path, ruleset or new_ruleset(), seed)
+    return open_app(path, True, catalogues)
+
+
+def new_ruleset() -> str:
+    """A new save's ruleset when none is named: the config file's, else the bundled
+    demo's."""
     from referee.session.demos import default_ruleset
 
-    create_save(path, ruleset or default_ruleset(), seed)
-    return open_app(path, True, catalogues)
+    return settings().ruleset or default_ruleset()
 
 
 def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
                     catalogues: Sequence[Path] = (), seed: int | None = None) -> int:
-    from referee.session.demos import default_ruleset
     from referee.session.party import roster_ruleset
     from referee.session.roster import RosterEditor
 
@@ -112,7 +140,7 @@ def play_with_party(path: Path, ruleset: str | None, demo: bool, party: Path,
         if demo:
             copy_demo(path, ruleset, seed)
         else:
-            create_save(path, ruleset or default_ruleset(), seed)
+            create_save(path, ruleset or new_ruleset(), seed)
         made = True
     session = open_for_writing(path)
     try:
@@ -156,12 +184,18 @@ def create_save(path: Path, ruleset: str, seed: int | None = None) -> None:
         raise UsageError(str(error)) from None
 
 
-def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = ()) -> int:
-    from referee.app import RefereeApp
+def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = (),
+             config: Config | None = None) -> int:
+    """The app on `path`; ctrl+o lists the recent saves and the saves folder, where its new
+    encounter goes. The settings' theme is checked before any screen."""
+    from referee.app import RefereeApp, known_theme
     from referee.session.store import SaveError
 
+    config = config or settings()
+    known_theme(config)
     try:
-        app = RefereeApp(path, path.parent, start_in_setup=setup, catalogues=catalogues)
+        app = RefereeApp(path, saves_folder(config), start_in_setup=setup,
+                         catalogues=catalogues, settings=config)
     except SaveError as error:  # opened by another referee since it was checked
         raise UsageError(str(error)) from None
     app.run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.cli.common import UsageError, save_argument, viewers_argument, whole
+from referee.cli.common import UsageError, save_argument, settings, viewers_argument, whole
 
 if TYPE_CHECKING:
     import argparse
@@ -19,11 +19,13 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     import argparse
 
     save_argument(parser)
-    parser.add_argument("--host", metavar="H", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1: this machine "
-                             "only; 0.0.0.0 puts the view on the network, on purpose)")
-    parser.add_argument("--port", type=whole, metavar="P", default=8000,
-                        help="the port to listen on (default 8000)")
+    parser.add_argument("--host", metavar="H",
+                        help="the address to listen on (default: the settings' view_host, "
+                             "else 127.0.0.1: this machine only; 0.0.0.0 puts the view on "
+                             "the network, on purpose)")
+    parser.add_argument("--port", type=whole, metavar="P",
+                        help="the port to listen on (default: the settings' view_port, "
+                             "else 8000)")
     parser.add_argument("--token", metavar="T",
                         help="only the address with ?token=T opens the view (default: a "
                              "random token when the host is not this machine only)")
@@ -40,7 +42,12 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    return cmd_serve(Path(args.save), args.host, args.port, args.token, args.max_viewers,
+    host, port = args.host, args.port
+    if host is None or port is None:  # the settings file's, else this machine on 8000
+        config = settings()
+        host = host or config.view_host or "127.0.0.1"
+        port = port if port is not None else config.view_port or 8000
+    return cmd_serve(Path(args.save), host, port, args.token, args.max_viewers,
                      args.idle_timeout, args.exit_with)
 
 

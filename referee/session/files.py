@@ -478,4 +478,35 @@ def save_header(path: Path) -> dict[str, Any]:
     rounds = _ROUND_LINE.findall(text[-4000:]) if "[[events]]" in text else []
     title = data.get("title")
     return {"title": title if isinstance(title, str) else "", "ruleset": data["ruleset"],
-            "round": int(rounds[-1]) if rounds else 0}
+            "round": int(rounds[-1]) if rounds else 0, "ended": ended(text)}
+
+
+_EVENT_TYPE = re.compile(r"""^[ \t]*(?:"type"|type)[ \t]*=[ \t]*["']([\w-]+)["']""",
+                         re.MULTILINE)
+_EVENTS_LINE = re.compile(r"^\[\[events\]\][ \t]*(?:#.*)?$", re.MULTILINE)
+_FOLLOWS = re.compile(r"""^[ \t]*(?:"follows"|follows)[ \t]*=[ \t]*true""", re.MULTILINE)
+
+
+def ended(text: str) -> bool:
+    """Whether the fight in a save's text is over: an `end` among the batches still in
+    effect once undo and redo are followed (as the fold takes them), read from each event's
+    type and `follows` alone. A save with no `end` anywhere is not read further."""
+    if '"end"' not in text and "'end'" not in text:
+        return False
+    batches: list[list[str]] = []
+    undone: list[list[str]] = []
+    for block in _EVENTS_LINE.split(text)[1:]:
+        found = _EVENT_TYPE.search(block)
+        kind = found.group(1) if found else ""
+        if kind == "undo":
+            if batches:
+                undone.append(batches.pop())
+        elif kind == "redo":
+            if undone:
+                batches.append(undone.pop())
+        elif _FOLLOWS.search(block) and batches:
+            batches[-1].append(kind)
+        else:
+            batches.append([kind])
+            undone.clear()
+    return any("end" in batch for batch in batches)
