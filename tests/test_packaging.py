@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
+from importlib.metadata import version
 from pathlib import Path
+
+import pytest
 
 from referee.cli import main
 from referee.session.files import builtin_rulesets, load_save
@@ -31,10 +35,19 @@ def test_ruleset_loaded_by_path_with_a_house_rule(tmp_path: Path):
     assert main(["check", str(house)]) == 0
 
 
-def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path: Path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
-    wheel = next(tmp_path.glob("referee-*.whl"))
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built once, offline: the project's own hatchling (a test dependency,
+    installed with the venv), not one fetched into an isolated build environment."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
+                    "--no-index", "-q", "-w", str(out), str(ROOT)], check=True,
+                   capture_output=True, timeout=300)
+    return next(out.glob("referee-*.whl"))
+
+
+def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path: Path,
+                                                                       wheel: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "referee/_rulesets/demon-idol.toml" in names
     assert "referee/_rulesets/count-up.toml" in names
@@ -53,3 +66,53 @@ def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path:
     demo = subprocess.run([sys.executable, "-m", "referee", "demo"], capture_output=True, text=True,
                           env=env, cwd=tmp_path)
     assert demo.returncode == 0 and "Goblins at the ford" in demo.stdout
+
+
+def test_the_wheel_installs_into_a_fresh_venv_outside_the_clone_and_runs(tmp_path: Path,
+                                                                        wheel: Path):
+    """What `pipx install .` or `uv tool install .` makes: the wheel installed into a venv
+    of its own, run as `referee` from a folder that is not the clone. The venv is made
+    fresh; its dependencies are the project venv's, already installed (a path file points
+    at that site-packages and processes nothing in it: the clone's editable install is not
+    reached), so the test needs no network and no index."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=120)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; "
+                                "print(sysconfig.get_path('purelib'))"], check=True,
+                               capture_output=True, text=True).stdout.strip())
+    (site / "_project_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True,
+                   timeout=300)
+    checked = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "check"],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout  # every dependency the wheel declares
+
+    table = tmp_path / "table"  # where the referee stands: no saves/, not the clone
+    table.mkdir()
+    home = tmp_path / "home"
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
+               XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"))
+
+    def referee(*argv: str) -> str:
+        done = subprocess.run([str(venv / "bin" / "referee"), *argv], capture_output=True,
+                              text=True, cwd=table, env=env, timeout=120)
+        assert done.returncode == 0, (argv, done.stderr)
+        return done.stdout
+
+    assert referee("--version") == f"referee {version('referee')}\n"
+    where = subprocess.run([str(python), "-c", "import referee; print(referee.__file__)"],
+                           capture_output=True, text=True, cwd=table, env=env, check=True)
+    assert where.stdout.startswith(str(site))  # the wheel's referee, not the clone's
+    assert "Goblins at the ford" in referee("demo")
+    assert "beat" in referee("plan", str(site / "referee" / "_saves" / "demo.toml"))
+    assert "demon-idol" in referee("catalogue")
+    assert "long sword" in referee("catalogue", "demon-idol", "--kind", "weapons")
+    assert "complete" in referee("completion", "bash")
+    assert referee("--help-man").startswith(".TH REFEREE")
+    assert f"new saves go:  {home / 'data' / 'referee' / 'saves'}" in referee("config")
+    assert list(table.iterdir()) == []  # nothing written where the referee stood
