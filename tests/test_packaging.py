@@ -52,6 +52,8 @@ def test_wheel_carries_rulesets_and_demo_and_runs_without_the_checkout(tmp_path:
     assert "referee/_rulesets/demon-idol.toml" in names
     assert "referee/_rulesets/count-up.toml" in names
     assert "referee/_saves/demo.toml" in names
+    assert "referee-0.1.0.data/data/share/man/man1/referee.1".replace(
+        "0.1.0", version("referee")) in names  # the manual page
     assert "referee/_rulesets/side-d6.toml" in names and "referee/_saves/d20-dex.toml" in names
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)
@@ -116,3 +118,5 @@ def test_the_wheel_installs_into_a_fresh_venv_outside_the_clone_and_runs(tmp_pat
     assert referee("--help-man").startswith(".TH REFEREE")
     assert f"new saves go:  {home / 'data' / 'referee' / 'saves'}" in referee("config")
     assert list(table.iterdir()) == []  # nothing written where the referee stood
+    page = venv / "share" / "man" / "man1" / "referee.1"  # where pipx links it from
+    assert page.read_text(encoding="utf-8").startswith('.TH REFEREE "1"')
