@@ -214,3 +214,18 @@ def test_initiative_takes_real_dice_as_options_or_rolls_them(tmp_path, capsys):
     assert "(rolled 1d6" in capsys.readouterr().out.splitlines()[-1]
     assert main(["initiative", str(path)]) == 1  # in already: refused by why
     assert "initiative is in for round 1" in capsys.readouterr().err
+
+
+def test_a_latecomer_joins_from_the_command_line_once(tmp_path, capsys):
+    path = tmp_path / "demo.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", path)
+    argv = ["join", str(path), "--id", "ned", "--name", "Ned", "--side", "party", "--hp", "5",
+            "--weapons", "dagger, damage=1d4, speed_factor=2"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == "   1. Ned joins the fight on The party's side\n"
+    ned = load_save(path).fight.roster["ned"]
+    assert (ned.side, ned.hp) == ("party", 5) and ned.weapons[0].name == "dagger"
+    text = path.read_bytes()
+    assert main(argv) == 1  # the same id again: refused, the save untouched
+    assert "duplicate id 'ned'" in capsys.readouterr().err
+    assert path.read_bytes() == text
