@@ -4,7 +4,9 @@ Shaped like python-chess's Board: `push(event)` validates and applies, `pop()` t
 the last event back, `copy()` gives an independent fight. State is only ever the fold
 of the events over the encounter, so undo, resume and replay cannot drift. The fold's
 state is one `FightState` (the core's part) holding the ruleset's own part (`rs`), which
-the ruleset folds immutably through its `apply` hook. Each event class's check and fold
+the ruleset folds immutably through its `apply` hook. No hook changes a combatant's
+`Status` or the fight: each returns new records (`apply_damage`, `entering`, `effects`)
+and the core stores them, so checkpoints share them. Each event class's check and fold
 step here is registered for the class (`@checks`, `@applies`); the events only some
 rulesets take (surprise, a morale check: events.py) are checked here for the ids they
 name, and folded by those rulesets alone.
