@@ -333,8 +333,11 @@ async def test_ctrl_o_opens_on_the_recent_saves_most_recent_first(tmp_path):
     over = elsewhere / "over.toml"
     shutil.copyfile(SIDE_D6, over)
     assert main(["initiative", str(over)]) == 0 and main(["end", str(over)]) == 0
-    places.remember(old)
-    places.remember(over)
+    assert main(["initiative", str(old)]) == 0
+    fresh = elsewhere / "demo-fresh.toml"  # a copy not played yet, changed last
+    shutil.copyfile(DEMO, fresh)
+    for path in (old, over, fresh):
+        places.remember(path)
     os.utime(old, (1_700_000_000, 1_700_000_000))
     app = app_on(tmp_path)  # opening it puts ford.toml first
     async with app.run_test(size=(120, 30)) as pilot:
@@ -343,10 +346,17 @@ async def test_ctrl_o_opens_on_the_recent_saves_most_recent_first(tmp_path):
         screen = app.screen
         assert isinstance(screen, OpenScreen) and "recent saves" in screen.title
         rows = cells(screen)
-        assert [row[4] for row in rows] == [str(tmp_path / "ford.toml"), str(over), str(old)]
-        assert rows[1][1:3] == ["side-d6", "1 ended"] and rows[2][2] == "0"
-        assert rows[0][0] == "Goblins at the ford"
-    assert places.recent_saves()[0] == (tmp_path / "ford.toml").resolve()
+        # most recent first, a fight not started after those under way, and the save
+        # open now (the most recent of all) last
+        assert [row[4] for row in rows] == [str(over), str(old), str(fresh),
+                                            str(tmp_path / "ford.toml")]
+        assert rows[0][1:3] == ["side-d6", "1 ended"] and rows[1][2] == "1"
+        assert rows[2][2] == "0"
+        assert rows[3][0] == "Goblins at the ford"
+        await pilot.press("enter")  # the cursor starts on the most recent: Enter opens it
+        await pilot.pause(0.2)
+        assert app.session.path == over
+    assert places.recent_saves()[:2] == [over, (tmp_path / "ford.toml").resolve()]
 
 
 async def test_browse_lists_a_folder_and_makes_it_the_campaign(tmp_path):

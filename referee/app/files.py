@@ -1,7 +1,8 @@
 """Opening a save: ctrl+o opens on the recent saves (those the app opened, with every save
-in the saves folder), most recent first, each with its title, ruleset, round (and whether
-the fight is over) and when it last changed; `b` browses another folder (and may make it
-the campaign directory, kept in the settings file).
+in the saves folder), most recent first (the fights under way before those not started
+yet, and the one open now last), each with its title, ruleset, round (and whether the
+fight is over) and when it last changed; `b` browses another folder (and may make it the
+campaign directory, kept in the settings file).
 
 The list is read in a worker from each save's header alone, so a folder of long fights
 opens at once."""
@@ -63,6 +64,7 @@ class OpenScreen(Screen[Path | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.open_now = self.app.table.session.path.resolve()
         folder = shown(shown_path(self.folder))
         self.title = (f"referee — recent saves, and those in {folder}" if self.recent
                       else f"referee — saves in {folder}")
@@ -79,6 +81,10 @@ class OpenScreen(Screen[Path | None]):
             seen = {path.resolve() for path in paths}
             paths += [path for path in recent_saves() if path not in seen]
         rows = saves_listed(paths)
+        if self.recent:  # fights under way first, then those not started (a fresh demo
+            # copy), and the save open now last: it is open already
+            rows.sort(key=lambda row: (row["path"].resolve() == self.open_now,
+                                       not row.get("started", True)))
         self.post_message(self.Listed([other_file(row) if row["problem"] else row
                                        for row in rows]))
 
@@ -170,9 +176,10 @@ class OpenScreen(Screen[Path | None]):
 
         from .forms import form_screen
 
-        fields = (Field("folder", "folder", required=True, default=str(self.folder),
+        fields = (Field("folder", "folder", required=True, default=shown_path(self.folder),
                         help="a folder of saves, or a campaign directory (it holds saves/)"),
-                  Field("campaign", "my campaign directory from now on", "bool", False))
+                  Field("campaign", "my campaign", "bool", False,
+                        help="yes: new saves go there from now on (kept in the settings)"))
 
         def where(values: dict[str, Any]) -> Path:
             folder = Path(str(values["folder"])).expanduser().absolute()
@@ -217,11 +224,13 @@ def saves_listed(paths: list[Path]) -> list[dict[str, Any]]:
             header = save_header(path)
         except LoadError as error:
             rows.append({"path": path, "title": shown(path.stem), "ruleset": "?", "round": 0,
-                         "changed": changed, "problem": shown(error.reason), "ended": False})
+                         "changed": changed, "problem": shown(error.reason), "ended": False,
+                         "started": True})
             continue
         rows.append({"path": path, "title": header["title"] or shown(path.stem),
                      "ruleset": header["ruleset"], "round": header["round"],
-                     "changed": changed, "problem": "", "ended": header["ended"]})
+                     "changed": changed, "problem": "", "ended": header["ended"],
+                     "started": header["started"]})
     rows.sort(key=lambda row: -row["changed"])
     return rows
 

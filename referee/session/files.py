@@ -478,7 +478,8 @@ def save_header(path: Path) -> dict[str, Any]:
     rounds = _ROUND_LINE.findall(text[-4000:]) if "[[events]]" in text else []
     title = data.get("title")
     return {"title": title if isinstance(title, str) else "", "ruleset": data["ruleset"],
-            "round": int(rounds[-1]) if rounds else 0, "ended": ended(text)}
+            "round": int(rounds[-1]) if rounds else 0, "ended": ended(text),
+            "started": "[[events]]" in text}
 
 
 _EVENT_TYPE = re.compile(r"""^[ \t]*(?:"type"|type)[ \t]*=[ \t]*["']([\w-]+)["']""",
