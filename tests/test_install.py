@@ -375,10 +375,14 @@ async def test_browse_lists_a_folder_and_makes_it_the_campaign(tmp_path):
         await pilot.pause(0.3)
         screen = app.screen
         assert isinstance(screen, OpenScreen) and not screen.recent
+        assert screen.title == f"referee — saves in {places.shown_path(campaign / 'saves')}"
         assert screen.folder == campaign / "saves"
         assert [row[4] for row in cells(screen)] == ["bridge.toml"]
         assert app.saves == campaign / "saves"
-    assert load_config().campaign == str(campaign)
+        await pilot.press("enter")  # a listed save opens as from the recent list
+        await pilot.pause(0.2)
+        assert app.session.path == campaign / "saves" / "bridge.toml"
+    assert load_config().campaign_dir == campaign
 
 
 def test_the_recent_list_keeps_the_newest_once_and_drops_gone_files(tmp_path):

@@ -65,13 +65,18 @@ class OpenScreen(Screen[Path | None]):
 
     def on_mount(self) -> None:
         self.open_now = self.app.table.session.path.resolve()
-        folder = shown(shown_path(self.folder))
-        self.title = (f"referee — recent saves, and those in {folder}" if self.recent
-                      else f"referee — saves in {folder}")
         table = self.query_one(DataTable)
         for label in ("title", "ruleset", "round", "last changed", "file", "note"):
             table.add_column(label)
         table.focus()
+        self.show(self.folder, self.recent)
+
+    def show(self, folder: Path, recent: bool) -> None:
+        """List `folder` (with the recent saves, or alone), read in a worker."""
+        self.folder, self.recent = folder, recent
+        shown_folder = shown(shown_path(folder))
+        self.title = (f"referee — recent saves, and those in {shown_folder}" if recent
+                      else f"referee — saves in {shown_folder}")
         self.load()
 
     @work(thread=True, exclusive=True)
@@ -195,11 +200,11 @@ class OpenScreen(Screen[Path | None]):
             folder = where(values)
             if values.get("campaign"):
                 campaign = campaign_of(folder)
-                self.app.setting("campaign", str(campaign))
+                self.app.setting("campaign", shown_path(campaign))  # ~ as people write it
                 self.app.saves = campaign_saves(campaign)
                 self.notify(f"new saves go to {shown_path(self.app.saves)}",
                             title="Campaign directory")
-            self.app.switch_screen(OpenScreen(folder, recent=False))
+            self.show(folder, recent=False)
 
         self.app.push_screen(form_screen(Form("Browse saves", fields, focus="folder"),
                                          apply=check), done)
