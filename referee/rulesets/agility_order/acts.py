@@ -2,17 +2,19 @@
 it is allowed, its form and the events it makes. The heavy work stays where it lives: an
 attack in attack.py, a wound by hand in wounds.py, the checks of a turn in turns.py.
 
-An act of a unit (`unit_act`) needs the unit selected: without one it is refused ("select
+An act of a unit (`actor_act`) needs the unit selected: without one it is refused ("select
 a unit first") and has no form; its run refuses what `allowed` refuses, with the same
-words, before it makes anything.
+words, before it makes anything. Each part is given only what it reads beyond the fight:
+the house rules (`s`, the settings) and the lineup (`planner`: whose turn it is, the ties
+due).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from functools import cached_property, partial
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -23,10 +25,9 @@ from referee.engine.specs import Act, Field, Form, actor_act
 from . import attack, budget, checks, stats, turns, units, wounds
 from . import events as ao
 from . import state as st
+from .planner import AgilityPlanner, Planned
+from .settings import Settings, Settled
 from .state import State
-
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
 BA_USES = (("+1 to hit this round", "hit"), ("+1 melee damage this round", "damage"),
            ("+1 dodge this round", "dodge"), ("move 2 more spaces", "move 2"),
@@ -41,130 +42,143 @@ AIM_CHOICES = (("no aim", ""), ("centre mass (+1)", "centre"), ("fatal", "fatal"
                ("slowing", "slowing"), ("weakening", "weakening"),
                ("disrupting", "disrupting"))
 
-# what an act of a unit is made of, each given the ruleset, the fight and the unit
-UnitAllowed = Callable[["AgilityOrder", Fight, str], str]
-UnitForm = Callable[["AgilityOrder", Fight, str], Form]
-UnitRun = Callable[["AgilityOrder", Fight, str, Mapping[str, Any], random.Random],
-                   list[ev.Event]]
+# The fields of the forms that are the same every fight: made once
+STRIKE_PAY = (("AA", "AA"), ("MA + 2 BA: extra attack", "extra"))
+STRIKE_FIELDS = (  # an attack's and a free hit's, after whom, with what and how paid
+    Field("aim", "aim", "choice", "", options=AIM_CHOICES),
+    Field("flank", "from behind (+1)", "bool", False),
+    Field("sneak", "undetected (sneak)", "bool", False),
+    Field("zone", "in the target's melee zone", "bool", True),
+    Field("d20", "d20", "int", None, minimum=1, help="blank: the program rolls"),
+    Field("chain", "chain dice", "text", "",
+          help="on a 1 or 20: the d4, and the d6 after a 4 (e.g. 4 3)"),
+    Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
+    Field("reduce", "other reductions", "int", 0, minimum=0),
+    Field("sneak_dice", "sneak d4s", "text", ""),
+    Field("fatal", "fatal d4", "int", None, minimum=1),
+    Field("note", "note", help="anything to remember of it"))
+MOVE_FIELDS = (Field("mode", "how", "choice", "", options=stats.MOVES),)
+BONUS_FIELDS = (Field("use", "for", "choice", "hit", options=BA_USES),)
+MP_FIELD = Field("mp", "MP spent", "int", 0, minimum=0)
+HEALING_FIELD = Field("amount", "healing", "int", 0, minimum=0,
+                      help="0: a spell that says so")
 
 
-class AgilityActs(Acting[State]):
-    rs: AgilityOrder
-
+class AgilityActs(Settled[State], Planned[State], Acting[State]):
     def acts(self, fight: Fight) -> list[Act]:
         """Attack, move, bonus, the other action, disengage, delay, free hit, stand up,
         ties and wounds: each one act."""
-        return table(self.rs)
+        return list(self._table)
+
+    @cached_property
+    def _table(self) -> tuple[Act, ...]:
+        """The acts, made once: the same for every fight of these house rules."""
+        return tuple(table(self.settings, self.planner))
 
 
-def table(rs: AgilityOrder) -> list[Act]:
-    """The table, in the order the footer and the help list it."""
+def table(s: Settings, planner: AgilityPlanner) -> list[Act]:
+    """The table, in the order the footer and the help list it (`s`: the house rules;
+    `planner`: the lineup, whose turn it is)."""
     return [
-        unit_act(rs, "attack", "Attack", "a", "attack with AA, or MA + 2 BA (AO-4, AO-7)",
-                 attack_allowed, partial(strike_form, free=False),
-                 partial(attack.resolve, free=False)),
-        unit_act(rs, "move", "Move", "v", "move with MA (AO-5)",
-                 move_allowed, move_form, run_move),
-        unit_act(rs, "bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
-                 "... (AO-4)", bonus_allowed, bonus_form, run_bonus),
-        unit_act(rs, "act", "Cast / other action", "c", "spend AA or MA: cast a spell "
-                 "(which, at whom), draw, pick up, talk (AO-4)",
-                 act_allowed, act_form, run_act, show=False),
-        unit_act(rs, "disengage", "Disengage", "e", "disengage with the AA or 2 BA, never "
-                 "the MA (AO-4)", disengage_allowed, disengage_form, run_disengage,
-                 show=False),
-        unit_act(rs, "delay", "Delay", "d", "delay this turn (AO-3)",
-                 on_turn, delay_form, run_delay),
-        unit_act(rs, "free", "Free hit", "f", "a free hit, using a slot (AO-10)",
-                 free_allowed, partial(strike_form, free=True),
-                 partial(attack.resolve, free=True)),
-        unit_act(rs, "stand", "Stand up", "u", "stand up from prone, on or off turn (AO-6)",
-                 stand_allowed, stand_form, run_stand),
+        actor_act("attack", "Attack", "a", "attack with AA, or MA + 2 BA (AO-4, AO-7)",
+                  partial(attack_allowed, planner), partial(strike_form, free=False),
+                  partial(attack.resolve, s, planner, free=False)),
+        actor_act("move", "Move", "v", "move with MA (AO-5)",
+                  partial(move_allowed, planner), move_form, partial(run_move, s)),
+        actor_act("bonus", "Bonus action", "b", "spend a BA: +1 hit/damage/dodge, move 2 "
+                  "... (AO-4)", partial(bonus_allowed, planner), bonus_form,
+                  partial(run_bonus, s)),
+        actor_act("act", "Cast / other action", "c", "spend AA or MA: cast a spell "
+                  "(which, at whom), draw, pick up, talk (AO-4)",
+                  partial(act_allowed, planner), act_form, run_act, show=False),
+        actor_act("disengage", "Disengage", "e", "disengage with the AA or 2 BA, never "
+                  "the MA (AO-4)", partial(disengage_allowed, planner), disengage_form,
+                  run_disengage, show=False),
+        actor_act("delay", "Delay", "d", "delay this turn (AO-3)",
+                  partial(on_turn, planner), partial(delay_form, planner),
+                  partial(run_delay, planner)),
+        actor_act("free", "Free hit", "f", "a free hit, using a slot (AO-10)",
+                  free_allowed, partial(strike_form, free=True),
+                  partial(attack.resolve, s, planner, free=True)),
+        actor_act("stand", "Stand up", "u", "stand up from prone, on or off turn (AO-6)",
+                  partial(stand_allowed, planner), partial(stand_form, planner),
+                  partial(run_stand, s, planner)),
         Act("ties", "Roll ties", "t", "roll or type the d20 tie rolls (AO-1)",
-            allowed=partial(ties_allowed, rs), form=partial(ties_form, rs),
-            run=partial(run_ties, rs)),
+            allowed=partial(ties_allowed, s, planner), form=partial(ties_form, s, planner),
+            run=partial(run_ties, s, planner)),
         Act("wound", "Add wound", "w", "a wound by hand, plain or with an aimed effect "
-            "(AO-11)", show=False, allowed=partial(wound_allowed, rs),
-            form=partial(wounds.wound_form, rs), run=partial(run_wound, rs)),
-        unit_act(rs, "cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
-                 "wound (AO-11)", cure_allowed, cure_form, run_cure, show=False,
-                 after_end=True),  # a healing, which the end leaves to do
+            "(AO-11)", show=False, allowed=wound_allowed,
+            form=partial(wound_form, s, planner), run=partial(run_wound, s)),
+        # `after_end`: still done once the fight is over (every other act is refused
+        # then, as the engine refuses it): a healing, which the end leaves to do
+        actor_act("cure", "Remove wound", "W", "a healing of 6+ or a spell removes a "
+                  "wound (AO-11)", cure_allowed, cure_form, run_cure, show=False,
+                  after_end=True),
     ]
-
-
-# -- an act of the selected unit ---------------------------------------------------------
-
-
-def unit_act(rs: AgilityOrder, id_: str, label: str, key: str, help_: str,
-             allowed: UnitAllowed, form: UnitForm, run: UnitRun, show: bool = True,
-             after_end: bool = False) -> Act:
-    """An act of the selected unit, its parts given this ruleset (`after_end`: still done
-    once the fight is over; every other act is refused then, as the engine refuses it)."""
-    return actor_act(id_, label, key, help_, partial(allowed, rs), partial(form, rs),
-                     partial(run, rs), show, after_end=after_end)
 
 
 # -- when a unit may act ------------------------------------------------------------------
 
 
-def able(rs: AgilityOrder, fight: Fight, actor: str) -> str:
+def able(fight: Fight, actor: str) -> str:
     """Why the unit cannot act at all (fallen, fled, sick: AO-14, AO-15)."""
     why = units.can_act(fight, actor)
     return f"{fight.roster[actor].name} cannot act: {why}" if why else ""
 
 
-def on_turn(rs: AgilityOrder, fight: Fight, actor: str) -> str:
+def on_turn(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
     """Why the unit cannot act on its turn now: it cannot act, or it is not its turn."""
-    why = able(rs, fight, actor)
+    why = able(fight, actor)
     if why:
         return why
-    now = rs.planner.turn(fight)
+    now = planner.turn(fight)
     if now != actor:
         who = fight.roster[now].name if now else "nobody"
         return f"it is {who}'s turn, not {fight.roster[actor].name}'s"
     return ""
 
 
-def paid(rs: AgilityOrder, fight: Fight, actor: str,
+def paid(planner: AgilityPlanner, fight: Fight, actor: str,
          can_pay: Callable[[tuple[int, int, int]], bool], lacking: str) -> str:
     """On its turn, with what the act is paid with still left (AO-4); `lacking` says
     what is missing, given what is left."""
-    why = on_turn(rs, fight, actor)
+    why = on_turn(planner, fight, actor)
     if why:
         return why
     left = budget.left(fight, actor)
     return "" if can_pay(left) else lacking.format(actor=actor, left=budget.left_text(left))
 
 
-def attack_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return paid(rs, fight, actor, lambda left: bool(left[0] or (left[1] and left[2] >= 2)),
+def attack_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
+    return paid(planner, fight, actor,
+                lambda left: bool(left[0] or (left[1] and left[2] >= 2)),
                 "{actor} has no AA (or MA + 2 BA) left (left: {left})")
 
 
-def move_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return paid(rs, fight, actor, lambda left: bool(left[1]),
+def move_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
+    return paid(planner, fight, actor, lambda left: bool(left[1]),
                 "{actor} has no MA left (left: {left})")
 
 
-def bonus_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return paid(rs, fight, actor, lambda left: bool(left[2]),
+def bonus_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
+    return paid(planner, fight, actor, lambda left: bool(left[2]),
                 "{actor} has no BA left (left: {left})")
 
 
-def act_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return paid(rs, fight, actor, lambda left: bool(left[0] or left[1]),
+def act_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
+    return paid(planner, fight, actor, lambda left: bool(left[0] or left[1]),
                 "{actor} has no AA or MA left (left: {left})")
 
 
-def disengage_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
-    return paid(rs, fight, actor, lambda left: bool(left[0] or left[2] >= 2),
+def disengage_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
+    return paid(planner, fight, actor, lambda left: bool(left[0] or left[2] >= 2),
                 "{actor} has neither the AA nor 2 BA left to disengage (left: {left}) "
                 "(AO-4)")
 
 
-def free_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
+def free_allowed(fight: Fight, actor: str) -> str:
     """AO-10: a slot left, or a tragedy's free critical (AO-9), which needs none."""
-    why = able(rs, fight, actor)
+    why = able(fight, actor)
     if why:
         return why
     grants = units.state(fight).grants.get(actor, ())
@@ -174,26 +188,26 @@ def free_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
     return ""
 
 
-def stand_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
+def stand_allowed(planner: AgilityPlanner, fight: Fight, actor: str) -> str:
     """AO-6: a prone unit, with something left in this turn or its next to stand with."""
-    why = able(rs, fight, actor)
+    why = able(fight, actor)
     if why:
         return why
     name = fight.roster[actor].name
     if not units.prone(fight, actor):
         return f"{name} is not prone"
-    if not any(budget.left(fight, actor, later=from_next_turn(rs, fight, actor))):
+    if not any(budget.left(fight, actor, later=from_next_turn(planner, fight, actor))):
         return f"{name} has nothing left in its next turn to stand up with (AO-6)"
     return ""
 
 
-def from_next_turn(rs: AgilityOrder, fight: Fight, actor: str) -> bool:
+def from_next_turn(planner: AgilityPlanner, fight: Fight, actor: str) -> bool:
     """AO-6: standing up off turn once its own turn is done pays from its next turn."""
-    return rs.planner.turn(fight) != actor and f"{actor}:turn" in fight.resolved.get(
+    return planner.turn(fight) != actor and f"{actor}:turn" in fight.resolved.get(
         max(fight.round, 1), set())
 
 
-def cure_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
+def cure_allowed(fight: Fight, actor: str) -> str:
     if units.state(fight).wounds.get(actor):
         return ""
     return f"{fight.roster[actor].name} has no wound"
@@ -202,7 +216,7 @@ def cure_allowed(rs: AgilityOrder, fight: Fight, actor: str) -> str:
 # -- attack and free hit (AO-7, AO-10) ----------------------------------------------------
 
 
-def enemies(rs: AgilityOrder, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
+def enemies(fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
     """Whom the unit may name: the foes still in the fight first, then everyone else."""
     side = fight.roster[actor].side
     foes = [(c.name, cid) for cid, c in fight.roster.items()
@@ -212,11 +226,11 @@ def enemies(rs: AgilityOrder, fight: Fight, actor: str) -> tuple[tuple[str, Any]
     return tuple(foes + rest)
 
 
-def strike_form(rs: AgilityOrder, fight: Fight, actor: str, free: bool) -> Form:
+def strike_form(fight: Fight, actor: str, free: bool) -> Form:
     """An attack's form, or a free hit's (which offers its granted target first and
     asks no payment)."""
     c = fight.roster[actor]
-    foes = enemies(rs, fight, actor)
+    foes = enemies(fight, actor)
     grants = units.state(fight).grants.get(actor, ())
     granted = [g.split(":", 1)[1] for g in grants]
     default = granted[0] if free and granted else (foes[0][1] if foes else None)
@@ -226,22 +240,9 @@ def strike_form(rs: AgilityOrder, fight: Fight, actor: str, free: bool) -> Form:
         Field("weapon", "weapon", "choice", weapons[0][1], options=weapons)]
     if not free:
         left = budget.left(fight, actor)
-        pay = (("AA", "AA"), ("MA + 2 BA: extra attack", "extra"))
         fields.append(Field("pay", "pay with", "choice", "AA" if left[0] else "extra",
-                            options=pay))
-    fields += [
-        Field("aim", "aim", "choice", "", options=AIM_CHOICES),
-        Field("flank", "from behind (+1)", "bool", False),
-        Field("sneak", "undetected (sneak)", "bool", False),
-        Field("zone", "in the target's melee zone", "bool", True),
-        Field("d20", "d20", "int", None, minimum=1, help="blank: the program rolls"),
-        Field("chain", "chain dice", "text", "",
-              help="on a 1 or 20: the d4, and the d6 after a 4 (e.g. 4 3)"),
-        Field("damage", "damage dice", "text", "", help="blank: the program rolls"),
-        Field("reduce", "other reductions", "int", 0, minimum=0),
-        Field("sneak_dice", "sneak d4s", "text", ""),
-        Field("fatal", "fatal d4", "int", None, minimum=1),
-        Field("note", "note", help="anything to remember of it")]
+                            options=STRIKE_PAY))
+    fields += STRIKE_FIELDS
     title = "Free hit (AO-10)" if free else "Attack (AO-7)"
     return Form(f"{c.name}: {title}", tuple(fields), focus="target")
 
@@ -249,24 +250,23 @@ def strike_form(rs: AgilityOrder, fight: Fight, actor: str, free: bool) -> Form:
 # -- move, bonus action, disengage (AO-4, AO-5) -------------------------------------------
 
 
-def move_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    return Form(f"{fight.roster[actor].name} moves (MA, AO-5)",
-                (Field("mode", "how", "choice", "", options=stats.MOVES),))
+def move_form(fight: Fight, actor: str) -> Form:
+    return Form(f"{fight.roster[actor].name} moves (MA, AO-5)", MOVE_FIELDS)
 
 
-def run_move(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_move(s: Settings, fight: Fight, actor: str, values: Mapping[str, Any],
              rng: random.Random) -> list[ev.Event]:
     mode = str(values.get("mode") or "")
     return [ao.Spend(round=max(fight.round, 1), actor=actor, ma=1, use="move",
-                     spaces=budget.movement_of(rs.movement, fight, actor, mode), how=mode or None)]
+                     spaces=budget.movement_of(s.movement, fight, actor, mode),
+                     how=mode or None)]
 
 
-def bonus_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    return Form(f"{fight.roster[actor].name}: a bonus action (AO-4)",
-                (Field("use", "for", "choice", "hit", options=BA_USES),))
+def bonus_form(fight: Fight, actor: str) -> Form:
+    return Form(f"{fight.roster[actor].name}: a bonus action (AO-4)", BONUS_FIELDS)
 
 
-def run_bonus(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_bonus(s: Settings, fight: Fight, actor: str, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
     use = str(values.get("use") or "hit")
     count = 2 if use == "disengage" else 1
@@ -276,12 +276,12 @@ def run_bonus(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, A
                            f"{budget.left_text(left)})")
     # "move 2 more spaces" adds before the move halves (AO-5): after the move, what
     # it adds in the move's way; before it, the move counts it in
-    spaces = budget.more_spaces(rs.movement, fight, actor) if use == "move 2" else None
+    spaces = budget.more_spaces(s.movement, fight, actor) if use == "move 2" else None
     return [ao.Spend(round=max(fight.round, 1), actor=actor, ba=count, use=use,
                      spaces=spaces)]
 
 
-def disengage_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
+def disengage_form(fight: Fight, actor: str) -> Form:
     left = budget.left(fight, actor)
     pay = tuple((k, k) for k in DISENGAGE if (left[0] if k == "AA" else left[2] >= 2))
     return Form(f"{fight.roster[actor].name} disengages (AO-4)",
@@ -289,7 +289,7 @@ def disengage_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
                        options=pay or (("AA", "AA"),)),))
 
 
-def run_disengage(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_disengage(fight: Fight, actor: str, values: Mapping[str, Any],
                   rng: random.Random) -> list[ev.Event]:
     pay = str(values.get("pay") or "AA")
     if pay not in DISENGAGE:
@@ -303,7 +303,7 @@ def run_disengage(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[st
 # -- the other action: a cast, or what else the AA or MA pays for (AO-4) ------------------
 
 
-def act_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
+def act_form(fight: Fight, actor: str) -> Form:
     """AO-4: what the AA or MA pays for; a caster is asked which of its spells it
     casts and at whom (asked of a cast only: another use names neither)."""
     c = fight.roster[actor]
@@ -312,26 +312,26 @@ def act_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
     uses = ACT_USES if c.spells else ACT_USES[1:]  # cast: a unit with spells
     fields = [Field("use", "for", "choice", uses[0][1], options=uses)]
     if c.spells:
-        targets = cast_targets(rs, fight, actor)
+        targets = cast_targets(fight, actor)
         fields += [Field("spell", "spell (a cast)", "choice", c.spells[0].name,
                          options=tuple((s.name, s.name) for s in c.spells)),
                    Field("target", "target (a cast)", "choice", targets[0][1],
                          options=targets)]
     fields += [Field("pay", "pay with", "choice", pay[0][1] if pay else "AA",
                      options=pay or (("AA", "AA"),)),
-               Field("mp", "MP spent", "int", 0, minimum=0)]
+               MP_FIELD]
     return Form(f"{c.name}: cast or another action (AO-4)", tuple(fields))
 
 
-def cast_targets(rs: AgilityOrder, fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
+def cast_targets(fight: Fight, actor: str) -> tuple[tuple[str, Any], ...]:
     """Whom a spell may be cast at: foes first, then the others, the caster itself,
     and no one (an area, or a spell with no target)."""
     me = (f"{fight.roster[actor].name} (self)", actor)
-    living = tuple(opt for opt in enemies(rs, fight, actor) if fight.alive(opt[1]))
+    living = tuple(opt for opt in enemies(fight, actor) if fight.alive(opt[1]))
     return living + (me, ("no one (an area, none)", ""))
 
 
-def run_act(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_act(fight: Fight, actor: str, values: Mapping[str, Any],
             rng: random.Random) -> list[ev.Event]:
     pay = str(values.get("pay") or "AA")
     left = budget.left(fight, actor)
@@ -367,10 +367,10 @@ def cast(fight: Fight, actor: str, values: Mapping[str, Any]
 # -- delay (AO-3) and standing up (AO-6) --------------------------------------------------
 
 
-def delay_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
+def delay_form(planner: AgilityPlanner, fight: Fight, actor: str) -> Form:
     round_ = max(fight.round, 1)
     after = tuple((f"after {fight.roster[s.cid].name}", s.cid)
-                  for s in rs.planner.lineup(fight, round_).slots
+                  for s in planner.lineup(fight, round_).slots
                   if s.cid != actor and f"{s.cid}:turn" not in fight.resolved.get(
                       round_, set()))
     return Form(f"{fight.roster[actor].name} delays (AO-3)",
@@ -378,17 +378,17 @@ def delay_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
                        options=(("the end of the round", ""),) + after),))
 
 
-def run_delay(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
-              rng: random.Random) -> list[ev.Event]:
+def run_delay(planner: AgilityPlanner, fight: Fight, actor: str,
+              values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
     event = ao.Delay(round=max(fight.round, 1), actor=actor,
                      after=values.get("after") or None)
-    turns.delay(rs, fight, event)
+    turns.delay(planner, fight, event)
     return [event]
 
 
-def stand_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
-    later = rs.planner.turn(fight) != actor
-    left = budget.left(fight, actor, later=from_next_turn(rs, fight, actor))
+def stand_form(planner: AgilityPlanner, fight: Fight, actor: str) -> Form:
+    later = planner.turn(fight) != actor
+    left = budget.left(fight, actor, later=from_next_turn(planner, fight, actor))
     pay = tuple((k, k) for k, n in zip(("AA", "MA", "BA"), left, strict=True) if n)
     return Form(f"{fight.roster[actor].name} stands up (AO-6)"
                 + (" — from its next turn" if later else ""),
@@ -396,39 +396,42 @@ def stand_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
                        options=pay or (("BA", "BA"),)),))
 
 
-def run_stand(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
-              rng: random.Random) -> list[ev.Event]:
+def run_stand(s: Settings, planner: AgilityPlanner, fight: Fight, actor: str,
+              values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
     round_ = max(fight.round, 1)
     pay = str(values.get("pay") or "BA")
     stand = ao.Spend(round=round_, actor=actor, aa=int(pay == "AA"), ma=int(pay == "MA"),
-                     ba=int(pay == "BA"), use="stand up", off_turn=rs.planner.turn(fight) != actor)
-    turns.spend(rs, fight, stand)
+                     ba=int(pay == "BA"), use="stand up",
+                     off_turn=planner.turn(fight) != actor)
+    turns.spend(planner, fight, stand, s.movement)
     return [stand, ev.Condition(round=round_, target=actor, name="prone", on=False)]
 
 
 # -- the tie rolls (AO-1) ------------------------------------------------------------------
 
 
-def ties_allowed(rs: AgilityOrder, fight: Fight, actor: str | None) -> str:
-    if rs.tie_mode == "players":
+def ties_allowed(s: Settings, planner: AgilityPlanner, fight: Fight,
+                 actor: str | None) -> str:
+    if s.tie_mode == "players":
         return "ties go to the players' side first (rulesets file): nothing to roll"
-    return "" if rs.planner.ties_due(fight) else "no tie to roll"
+    return "" if planner.ties_due(fight) else "no tie to roll"
 
 
-def ties_form(rs: AgilityOrder, fight: Fight, actor: str | None = None) -> Form:
+def ties_form(s: Settings, planner: AgilityPlanner, fight: Fight,
+              actor: str | None = None) -> Form:
     fields = tuple(Field(cid, f"{fight.roster[cid].name}", "int", None, minimum=1,
-                         help="blank: the program rolls" if rs.tie_mode == "d20"
+                         help="blank: the program rolls" if s.tie_mode == "d20"
                          else "higher goes first")
-                   for cid in rs.planner.ties_due(fight))
+                   for cid in planner.ties_due(fight))
     return Form("Tie rolls: d20, higher first (AO-1)", fields,
                 hint="leave blank for the program's dice")
 
 
-def run_ties(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[str, Any],
-             rng: random.Random) -> list[ev.Event]:
+def run_ties(s: Settings, planner: AgilityPlanner, fight: Fight, actor: str | None,
+             values: Mapping[str, Any], rng: random.Random) -> list[ev.Event]:
     """The rolls typed in, the program's d20 for the others (never in the referee's
     order: there the referee gives every number)."""
-    due = rs.planner.ties_due(fight)
+    due = planner.ties_due(fight)
     if not due:
         raise IllegalEvent("no tie to roll")
     ties: dict[str, int] = {}
@@ -436,7 +439,7 @@ def run_ties(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[
     for cid in due:
         typed = values.get(cid)
         if typed in (None, ""):
-            if rs.tie_mode == "referee":
+            if s.tie_mode == "referee":
                 raise IllegalEvent(f"the referee orders the ties: give "
                                    f"{fight.roster[cid].name} a number", (cid,))
             ties[cid] = rng.randint(1, 20)
@@ -444,33 +447,38 @@ def run_ties(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[
         else:
             ties[cid] = int(typed)
     event = ao.Initiative(round=max(fight.round, 1), ties=ties, dice=dice)
-    checks.ties(fight, event, rs.tie_mode)
+    checks.ties(fight, event, s.tie_mode)
     return [event]
 
 
 # -- wounds by hand (AO-11) ----------------------------------------------------------------
 
 
-def wound_allowed(rs: AgilityOrder, fight: Fight, actor: str | None) -> str:
+def wound_allowed(fight: Fight, actor: str | None) -> str:
     return "" if any(fight.alive(cid) for cid in fight.roster) else "nobody to wound"
 
 
-def run_wound(rs: AgilityOrder, fight: Fight, actor: str | None, values: Mapping[str, Any],
+def wound_form(s: Settings, planner: AgilityPlanner, fight: Fight,
+               actor: str | None) -> Form:
+    """The wound form (wounds.py): who dealt it is the unit whose turn it is, if a foe."""
+    return wounds.wound_form(fight, actor, planner.turn(fight), s.fatal_bonus)
+
+
+def run_wound(s: Settings, fight: Fight, actor: str | None, values: Mapping[str, Any],
               rng: random.Random) -> list[ev.Event]:
     """The wound form names who is wounded: the unit selected is only its default."""
-    return wounds.run_wound(fight, values, rng, rs.fatal_bonus)
+    return wounds.run_wound(fight, values, rng, s.fatal_bonus)
 
 
-def cure_form(rs: AgilityOrder, fight: Fight, actor: str) -> Form:
+def cure_form(fight: Fight, actor: str) -> Form:
     had = st.effects(units.state(fight), actor)
     options = tuple((f"{n}: {w or 'plain wound'}", n) for n, w in enumerate(had, start=1))
     return Form(f"Remove one of {fight.roster[actor].name}'s wounds (AO-11)",
                 (Field("wound", "which", "choice", len(had), options=options),
-                 Field("amount", "healing", "int", 0, minimum=0,
-                       help="0: a spell that says so")))
+                 HEALING_FIELD))
 
 
-def run_cure(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
+def run_cure(fight: Fight, actor: str, values: Mapping[str, Any],
              rng: random.Random) -> list[ev.Event]:
     which = values.get("wound")
     return [ao.Heal(round=max(fight.round, 1), target=actor,

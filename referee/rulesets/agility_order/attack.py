@@ -16,7 +16,8 @@ from . import budget, stats, turns, units
 from . import events as ao
 
 if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
+    from .planner import AgilityPlanner
+    from .settings import Settings
 
 
 def typed_ints(text: Any, what: str) -> list[int] | None:
@@ -124,9 +125,10 @@ def dice(expr: str, typed: list[int] | None, rng: random.Random, purpose: str,
                                  purpose=purpose, actor=actor, real=typed is not None)
 
 
-def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any],
-            rng: random.Random, free: bool) -> list[ev.Event]:
-    """The events of one attack, every die logged one by one (nothing is entered here)."""
+def resolve(s: Settings, planner: AgilityPlanner, fight: Fight, actor: str,
+            values: Mapping[str, Any], rng: random.Random, free: bool) -> list[ev.Event]:
+    """The events of one attack, every die logged one by one (nothing is entered here):
+    `s` the house rules (the chain dice, wounds), `planner` the lineup (whose turn)."""
     round_ = max(fight.round, 1)
     target = str(values.get("target") or "")
     if target not in fight.roster:
@@ -146,7 +148,7 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
     zone = bool(values.get("zone", True))
     sneak = bool(values.get("sneak", False))
     flank = bool(values.get("flank", False))
-    turns.attack(rs, fight, actor, target, free=free, extra=extra, granted=granted)
+    turns.attack(planner, fight, actor, target, free=free, extra=extra, granted=granted)
     out: list[ev.Event] = []
     name = attacker.name
     bonus, _ = units.hit_bonus(fight, actor, flank, aim == "centre", round_)
@@ -158,7 +160,7 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
         d20, roll = dice("d20", typed, rng, f"to hit {victim.name} (AO-7)", actor,
                          round_)
         out.append(roll)
-    links = chain_rolled(rs.chain_dice, values, rng, chain_kind(d20, granted), actor,
+    links = chain_rolled(s.chain_dice, values, rng, chain_kind(d20, granted), actor,
                          round_, out)
     hit, crit, fumble = outcome(d20, bonus, needed, links, granted)
     out.append(ao.Attack(round=round_, actor=actor, target=target,
@@ -173,11 +175,11 @@ def resolve(rs: AgilityOrder, fight: Fight, actor: str, values: Mapping[str, Any
                             cause=f"tragedy: {victim.name} kills {name} outright (AO-9)"))
     if not hit:
         return out
-    out += damage(rs, fight, actor, target, weapon, values, rng, crit, extra, sneak, aim)
+    out += damage(s, fight, actor, target, weapon, values, rng, crit, extra, sneak, aim)
     return out
 
 
-def damage(rs: AgilityOrder, fight: Fight, actor: str, target: str, weapon: Any,
+def damage(s: Settings, fight: Fight, actor: str, target: str, weapon: Any,
            values: Mapping[str, Any], rng: random.Random, crit: int, extra: bool,
            sneak: bool, aim: str | None) -> list[ev.Event]:
     round_ = max(fight.round, 1)
@@ -213,14 +215,14 @@ def damage(rs: AgilityOrder, fight: Fight, actor: str, target: str, weapon: Any,
     net = max(gross - reduce, 0)
     note = " + ".join(parts) + (f", ×{multiplier}" if multiplier > 1 else "") + (
         f", −{reduce} armour/reductions" if reduce else "") + f" = {net} net"
-    wounded = net >= rs.wound_at
+    wounded = net >= s.wound_at
     bonus = 0
     if wounded and aim == "fatal":
         chance, fatal_roll = dice("d4", typed_ints(values.get("fatal"), "fatal d4"), rng,
                                   "fatal wound: 4 adds 16 (AO-11)", actor, round_)
         out.append(fatal_roll)
         if chance == 4:
-            bonus = rs.fatal_bonus
+            bonus = s.fatal_bonus
             note += f", fatal +{bonus}"
     out.append(ev.Damage(round=round_, target=target, amount=net + bonus, source=actor,
                          critical=crit > 0, note=note))

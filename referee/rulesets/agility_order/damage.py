@@ -3,21 +3,16 @@ armour taken off and the damage that wounds (AO-11; wounds.py works them out).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.fight import Fight
 from referee.engine.roles import Damage
 from referee.engine.specs import Field
 
 from . import wounds
+from .planner import Planned
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
-
-class AgilityDamage(Damage[State]):
-    rs: AgilityOrder
-
+class AgilityDamage(Settled[State], Planned[State], Damage[State]):
     def damage_fields(self, fight: Fight) -> tuple[Field, ...]:
-        return wounds.hit_fields(self.rs, fight)
+        return wounds.hit_fields(fight, self.settings.wound_at, self.planner.turn(fight))

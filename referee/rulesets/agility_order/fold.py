@@ -5,7 +5,7 @@ the rules add: a hit's wound, the battle's end (AO-15)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight, Status
@@ -16,15 +16,12 @@ from . import events as ao
 from . import lineup as lu
 from . import state as st
 from . import units, wounds
+from .planner import Planned
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
-
-class AgilityFold(Fold[State]):
-    rs: AgilityOrder
-
+class AgilityFold(Settled[State], Planned[State], Fold[State]):
     def start(self, fight: Fight) -> State:
         return State()
 
@@ -51,7 +48,7 @@ class AgilityFold(Fold[State]):
             before = fight.status[target].hp + wounds.net(fight, state, event)
             if units.no_turn(fight, target) and not units.no_turn(fight, target, before):
                 stood = target  # this hit felled it: it stood a moment ago
-        return st.begun(state, self.rs.planner.holder(fight, event.round, beat,
+        return st.begun(state, self.planner.holder(fight, event.round, beat,
                                                       state.begun, stood))
 
     def _apply_spend(self, fight: Fight, state: State, event: ao.Spend) -> State:
@@ -72,7 +69,7 @@ class AgilityFold(Fold[State]):
         the delayed unit goes if `after` falls or flees before its turn."""
         if event.after is None:
             return ()
-        order = [s.cid for s in lu.lineup(fight, event.round, self.rs.tie_mode).slots]
+        order = [s.cid for s in lu.lineup(fight, event.round, self.settings.tie_mode).slots]
         return tuple(order[order.index(event.after) + 1:]) if event.after in order else ()
 
     def shapes_plan(self, event: ev.Event) -> bool:
@@ -94,7 +91,7 @@ class AgilityFold(Fold[State]):
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         """AO-11: a hit entered as damage alone that deals 6+ net wounds; AO-15: the
         battle ends when one team has nobody standing."""
-        return (wounds.wound_of_hit(fight, event, self.rs.wound_at)
+        return (wounds.wound_of_hit(fight, event, self.settings.wound_at)
                 + self._battle_over(fight, event))
 
     def _battle_over(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
@@ -136,7 +133,7 @@ def resolve(fold: AgilityFold, fight: Fight, state: State, event: ev.Resolve) ->
     if not new:
         return state
     if len(new) > 1:
-        slots = fold.rs.planner.lineup(fight, event.round).slots
+        slots = fold.planner.lineup(fight, event.round).slots
         at = {s.cid: index for index, s in enumerate(slots)}
         ordered = sorted(new, key=lambda c: (at.get(c, len(at)), c))
     else:
@@ -153,7 +150,7 @@ def wound(fold: AgilityFold, fight: Fight, state: State, event: ao.Wound) -> Sta
 
 
 def heal(fold: AgilityFold, fight: Fight, state: State, event: ev.Heal) -> State:
-    return st.heal(state, event, fold.rs.heal_removes)
+    return st.heal(state, event, fold.settings.heal_removes)
 
 
 def end(fold: AgilityFold, fight: Fight, state: State, event: ev.End) -> State:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -14,23 +14,20 @@ from referee.engine.options import Rolling
 from referee.engine.specs import Form
 
 from . import acts
+from .planner import Planned
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
-
-class AgilityInitiative(Rolling[State]):
-    rs: AgilityOrder
-
+class AgilityInitiative(Settled[State], Planned[State], Rolling[State]):
     def initiative_due(self, fight: Fight) -> bool:
         return False  # ties are rolled with the `t` act; nothing waits for them
 
     def roll_initiative(self, fight: Fight, rng: random.Random) -> list[ev.Event]:
-        return acts.run_ties(self.rs, fight, None, {}, rng)
+        return acts.run_ties(self.settings, self.planner, fight, None, {}, rng)
 
     def initiative_form(self, fight: Fight) -> Form:
-        return acts.ties_form(self.rs, fight)
+        return acts.ties_form(self.settings, self.planner, fight)
 
     def initiative_from(self, fight: Fight, values: Mapping[str, Any]) -> list[ev.Event]:
-        return acts.run_ties(self.rs, fight, None, values, random.Random(0))
+        return acts.run_ties(self.settings, self.planner, fight, None, values, random.Random(0))

@@ -14,7 +14,7 @@ from . import events as ao
 from . import units, wounds
 
 if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
+    from .settings import Settings
 
 CRITS = {1: "a critical hit (×2)", 2: "a super critical (×4)"}
 FUMBLES = {1: "a natural 1", 2: "a tragedy"}
@@ -25,32 +25,33 @@ def name(fight: Fight, cid: str | None) -> str:
     return combatant.name if combatant else (cid or "")
 
 
-def tell(rs: AgilityOrder, fight: Fight, event: ev.Event) -> str | None:
-    """The log's line for `event` told agility-order's way; None: the core's line."""
+def tell(s: Settings, fight: Fight, event: ev.Event) -> str | None:
+    """The log's line for `event` told agility-order's way (`s`: the house rules); None:
+    the core's line."""
     told = TELLS.get(type(event))
-    return told(rs, fight, event) if told is not None else None
+    return told(s, fight, event) if told is not None else None
 
 
-def tell_ties(rs: AgilityOrder, fight: Fight, e: ao.Initiative) -> str | None:
+def tell_ties(s: Settings, fight: Fight, e: ao.Initiative) -> str | None:
     if not e.ties:
         return None
-    label = "tie order" if rs.tie_mode == "referee" else "tie rolls (d20)"
+    label = "tie order" if s.tie_mode == "referee" else "tie rolls (d20)"
     return f"{label}: " + ", ".join(f"{name(fight, c)} {v}"
                                     for c, v in e.ties.items()) + " (AO-1)"
 
 
-def tell_delay(rs: AgilityOrder, fight: Fight, e: ao.Delay) -> str:
+def tell_delay(s: Settings, fight: Fight, e: ao.Delay) -> str:
     where = f"until after {name(fight, e.after)}" if e.after else "to the end of the round"
     return f"{name(fight, e.actor)} delays {where} (AO-3)"
 
 
-def tell_heal(rs: AgilityOrder, fight: Fight, e: ao.Heal) -> str | None:
+def tell_heal(s: Settings, fight: Fight, e: ao.Heal) -> str | None:
     if e.wound is None:
         return None
     return f"{name(fight, e.target)} heals {e.amount}, wound {e.wound} removed (AO-11)"
 
 
-def tell_spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> str:
+def tell_spend(s: Settings, fight: Fight, e: ao.Spend) -> str:
     paid = " + ".join(p for p, n in (("AA", e.aa), ("MA", e.ma)) if n)
     if e.ba:
         paid = (paid + " + " if paid else "") + ("2 BA" if e.ba == 2 else "BA")
@@ -75,7 +76,7 @@ def tell_cast(fight: Fight, e: ao.Spend, paid: str) -> str:
     return f"{name(fight, e.actor)} casts {e.spell}{at}: {paid or 'nothing'}{mp} (AO-4)"
 
 
-def tell_attack(rs: AgilityOrder, fight: Fight, e: ao.Attack) -> str:
+def tell_attack(s: Settings, fight: Fight, e: ao.Attack) -> str:
     line = attack_line(fight, e)
     return f"{line} — {e.note}" if e.note else line
 
@@ -99,7 +100,7 @@ def attack_line(fight: Fight, e: ao.Attack) -> str:
     return f"{who}'s {kind} at {whom}{aim}: {roll}, a hit{crit}"
 
 
-def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
+def tell_damage(s: Settings, fight: Fight, e: ev.Damage) -> str | None:
     """The line of a hit entered as damage alone, with its armour (None: the core's)."""
     off = wounds.armour_off(fight, units.state(fight), e)
     if off is None or e.target not in fight.status:
@@ -111,17 +112,17 @@ def tell_damage(rs: AgilityOrder, fight: Fight, e: ev.Damage) -> str | None:
             f"{name(fight, e.source)} (hp {status.hp - amount}/{status.max_hp})")
 
 
-def tell_wound(rs: AgilityOrder, fight: Fight, e: ao.Wound) -> str:
+def tell_wound(s: Settings, fight: Fight, e: ao.Wound) -> str:
     effect = f" — {e.effect}" if e.effect else ""
     struck = units.state(fight).struck
     # the players' view shows this line: the damage itself stays the referee's
     hit = struck is not None and (struck[0], struck[1]) == (e.target, e.by)
-    why = f": {rs.wound_at}+ net damage" if hit else ""
+    why = f": {s.wound_at}+ net damage" if hit else ""
     return f"{name(fight, e.target)} is wounded{effect}{why} (AO-11)"
 
 
 # Keyed by the event's own class: a core heal removes no wound; the rest told the core's way
-TELLS: dict[type[ev.Event], Callable[[AgilityOrder, Fight, Any], str | None]] = {
+TELLS: dict[type[ev.Event], Callable[[Settings, Fight, Any], str | None]] = {
     ao.Initiative: tell_ties,
     ao.Delay: tell_delay,
     ao.Spend: tell_spend,

@@ -3,27 +3,28 @@ while the log stays the same, and whose turn it is now."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.engine.errors import IllegalEvent
 from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
-from referee.engine.roles import Planner
+from referee.engine.roles import Planner, Role
 
 from . import lineup as lu
 from . import units
+from .settings import ID, Settled
 from .state import State
 
 if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
+    from referee.engine.port import Ruleset
 
+S = TypeVar("S")
 KEPT = 256  # lineups kept (by plan revision and round) before the cache starts afresh
 
 
-class AgilityPlanner(Planner[State]):
-    rs: AgilityOrder
-
-    def __init__(self, rs: AgilityOrder) -> None:
+class AgilityPlanner(Settled[State], Planner[State]):
+    def __init__(self, rs: Ruleset[State]) -> None:
         super().__init__(rs)
         # by (plan revision, round, fight's round): the first lineup made there (its
         # `touchy`); with the turns taken that change it, the lineup; with the order the
@@ -67,7 +68,7 @@ class AgilityPlanner(Planner[State]):
         key = base + ((taken, begun) if touchy is None else (taken & touchy, begun & touchy))
         made = self._lineups.get(key)
         if made is None:
-            made = lu.lineup(fight, round_, self.rs.tie_mode, key[3], key[4])
+            made = lu.lineup(fight, round_, self.settings.tie_mode, key[3], key[4])
             self._lineups.setdefault(base, made)
             self._lineups[key] = self._lineups[
                 base + (key[3] & made.touchy, key[4] & made.touchy)] = made
@@ -94,7 +95,7 @@ class AgilityPlanner(Planner[State]):
             slots = self.lineup(fight, round_, begun).slots
         else:
             taken = self.taken(fight, round_)
-            slots = lu.taken_first(lu.lineup(fight, round_, self.rs.tie_mode, taken, begun,
+            slots = lu.taken_first(lu.lineup(fight, round_, self.settings.tie_mode, taken, begun,
                                              stood), taken, self.took(fight, round_, taken),
                                    begun).slots
         for number, slot in enumerate(slots, start=1):
@@ -109,7 +110,7 @@ class AgilityPlanner(Planner[State]):
         found = self.lineup(fight, round_)
         beats = [Beat([PlannedAction(s.cid, "turn")], list(s.rules), list(s.why),
                       {"agility": s.agility}) for s in found.slots]
-        plan = Plan(self.rs.id, round_, beats)
+        plan = Plan(ID, round_, beats)
         plan.skipped = [dict(item) for item in found.skipped]
         if found.unrolled:
             plan.notes.append("ties to roll (t): " + ", ".join(found.unrolled))
@@ -139,6 +140,18 @@ class AgilityPlanner(Planner[State]):
 
     def ties_due(self, fight: Fight) -> list[str]:
         """AO-1: the tied units still to roll (or roll again) in this round's lineup."""
-        if self.rs.tie_mode == "players":
+        if self.settings.tie_mode == "players":
             return []
         return list(self.lineup(fight, max(fight.round, 1)).unrolled)
+
+
+class Planned(Role[S]):
+    """A role that asks the lineup (whose turn it is, the ties due, a turn's check):
+    agility-order's planner, which keeps it, looked up the first time it is asked (the
+    roles are built one by one, the planner after some of those asking)."""
+
+    @cached_property
+    def planner(self) -> AgilityPlanner:
+        found = self.rs.role(AgilityPlanner)
+        assert found is not None  # agility-order's own, always there
+        return found

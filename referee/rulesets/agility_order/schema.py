@@ -4,7 +4,7 @@ and the checks of both (the dice and numbers in checks.py, a turn's own in turns
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import OVER, IllegalEvent
@@ -15,15 +15,12 @@ from referee.engine.words import counted
 
 from . import checks, stats, turns, units
 from . import events as ao
+from .planner import Planned
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
-
-class AgilitySchema(RosterSchema[State]):
-    rs: AgilityOrder
-
+class AgilitySchema(Settled[State], Planned[State], RosterSchema[State]):
     def combatant_fields(self) -> tuple[Field, ...]:
         return stats.COMBATANT
 
@@ -93,21 +90,20 @@ def dealt_with_it(fight: Fight, e: ao.Wound) -> bool:
 
 
 def check_initiative(schema: AgilitySchema, fight: Fight, event: ao.Initiative) -> None:
-    checks.ties(fight, event, schema.rs.tie_mode)
+    checks.ties(fight, event, schema.settings.tie_mode)
 
 
 def check_delay(schema: AgilitySchema, fight: Fight, event: ao.Delay) -> None:
-    turns.delay(schema.rs, fight, event)
+    turns.delay(schema.planner, fight, event)
 
 
 def check_spend(schema: AgilitySchema, fight: Fight, event: ao.Spend) -> None:
-    turns.spend(schema.rs, fight, event)
+    turns.spend(schema.planner, fight, event, schema.settings.movement)
 
 
 def check_attack(schema: AgilitySchema, fight: Fight, event: ao.Attack) -> None:
-    rs = schema.rs
-    checks.attack_dice(fight, event, rs.chain_dice)
-    turns.attack(rs, fight, event.actor, event.target, free=event.free,
+    checks.attack_dice(fight, event, schema.settings.chain_dice)
+    turns.attack(schema.planner, fight, event.actor, event.target, free=event.free,
                  extra=event.extra, granted=event.granted, round_=event.round)
 
 
@@ -118,7 +114,7 @@ def check_roll(schema: AgilitySchema, fight: Fight, event: ev.Roll) -> None:
 def check_damage(schema: AgilitySchema, fight: Fight, event: ev.Damage) -> None:
     if event.source is not None and \
             schema.state(fight).pending == f"{event.source}>{event.target}":
-        checks.attack_damage(fight, event, schema.rs.fatal_bonus)  # the attack's own damage
+        checks.attack_damage(fight, event, schema.settings.fatal_bonus)  # the attack's own damage
 
 
 def check_wound(schema: AgilitySchema, fight: Fight, event: ao.Wound) -> None:

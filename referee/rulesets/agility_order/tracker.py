@@ -4,7 +4,7 @@ is; the free hits owed (log_lines.py tells the events)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
@@ -13,18 +13,20 @@ from referee.engine.specs import Cell, Column
 
 from . import budget, log_lines, stats, units
 from . import state as st
+from .planner import Planned
+from .settings import Settled
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
 
-
-class AgilityTracker(Tracker[State]):
-    rs: AgilityOrder
+class AgilityTracker(Settled[State], Planned[State], Tracker[State]):
+    # hit points, Agility, what is left of the turn, free hit slots, wounds: the same
+    # every fight
+    COLUMNS: ClassVar[tuple[Column, ...]] = (
+        Column("hp", "hp"), Column("agi", "agi"), Column("left", "left", 11),
+        Column("fhs", "FHS"), Column("wounds", "wounds", 16, fold=4))
 
     def columns(self) -> tuple[Column, ...]:
-        return (Column("hp", "hp"), Column("agi", "agi"), Column("left", "left", 11),
-                Column("fhs", "FHS"), Column("wounds", "wounds", 16, fold=4))
+        return self.COLUMNS
 
     def cells(self, fight: Fight, cid: str) -> dict[str, Cell]:
         status = fight.status[cid]
@@ -71,7 +73,7 @@ class AgilityTracker(Tracker[State]):
             wounds=st.effects(self.state(fight), cid),
             flat_footed=bool(units.flat_footed(fight, cid)), prone=units.prone(fight, cid),
             sick=units.sick(fight, cid), gone=units.gone(fight, cid),
-            movement=budget.movement_of(self.rs.movement, fight, cid, ""),
+            movement=budget.movement_of(self.settings.movement, fight, cid, ""),
             condition=self.state_word(fight, cid) or "fine")
         if mp is not None:
             out["mp"] = budget.mp_left(fight, cid)
@@ -79,8 +81,8 @@ class AgilityTracker(Tracker[State]):
 
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
         out = st.plain(self.state(fight))
-        out["turn"] = self.rs.planner.turn(fight)
-        out["ties_due"] = self.rs.planner.ties_due(fight)
+        out["turn"] = self.planner.turn(fight)
+        out["ties_due"] = self.planner.ties_due(fight)
         return out
 
     def phase_word(self, fight: Fight) -> str:
@@ -88,11 +90,11 @@ class AgilityTracker(Tracker[State]):
 
     def status_parts(self, fight: Fight) -> list[str]:
         parts = []
-        now = self.rs.planner.turn(fight)
+        now = self.planner.turn(fight)
         if now is not None:
             left = budget.left(fight, now)
             parts.append(f"turn: {fight.roster[now].name} ({budget.left_text(left)} left)")
-        due = self.rs.planner.ties_due(fight)
+        due = self.planner.ties_due(fight)
         if due:
             parts.append("tie to roll: t")
         return parts
@@ -108,4 +110,4 @@ class AgilityTracker(Tracker[State]):
         return out
 
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        return log_lines.tell(self.rs, fight, event)
+        return log_lines.tell(self.settings, fight, event)

@@ -17,11 +17,12 @@ from .budget import free_left, has_grant, left, left_text, movement_of, mp_left,
 from .ranges import within
 
 if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
+    from .planner import AgilityPlanner
 
 
-def delay(rs: AgilityOrder, fight: Fight, e: ao.Delay) -> None:
-    rs.planner.on_turn(fight, e.actor, e.round, "a unit delays")
+def delay(planner: AgilityPlanner, fight: Fight, e: ao.Delay) -> None:
+    """AO-3: on its turn, after a unit still to act this round (`planner`: the lineup)."""
+    planner.on_turn(fight, e.actor, e.round, "a unit delays")
     if e.after is None:
         return
     if e.after == e.actor:
@@ -30,11 +31,13 @@ def delay(rs: AgilityOrder, fight: Fight, e: ao.Delay) -> None:
     if f"{e.after}:turn" in done:
         raise IllegalEvent(f"{e.after} has already acted this round: {e.actor} can only "
                            "delay after a unit still to act (AO-3)", ("after",))
-    if all(s.cid != e.after for s in rs.planner.lineup(fight, e.round).slots):
+    if all(s.cid != e.after for s in planner.lineup(fight, e.round).slots):
         raise IllegalEvent(f"{e.after} takes no turn this round (AO-3)", ("after",))
 
 
-def spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
+def spend(planner: AgilityPlanner, fight: Fight, e: ao.Spend, movement: int) -> None:
+    """AO-4 … AO-6: on its turn (standing up: off it too), with what is left to pay;
+    `movement` is the ruleset file's (AO-5)."""
     name = fight.roster[e.actor].name
     if units.no_turn(fight, e.actor):
         raise IllegalEvent(f"{name} cannot act: {units.can_act(fight, e.actor)}",
@@ -43,12 +46,12 @@ def spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
     if e.off_turn:
         if e.use != "stand up":
             raise IllegalEvent("only standing up can be done off-turn (AO-6)", ("off_turn",))
-        if rs.planner.turn(fight, e.round) == e.actor:
+        if planner.turn(fight, e.round) == e.actor:
             raise IllegalEvent(f"it is {name}'s own turn: no need to take from the next",
                                ("off_turn",))
         later = f"{e.actor}:turn" in fight.resolved.get(e.round, set())
     else:
-        rs.planner.on_turn(fight, e.actor, e.round, "actions are spent")
+        planner.on_turn(fight, e.actor, e.round, "actions are spent")
     have = left(fight, e.actor, e.round, later)
     for index, (label, want) in enumerate((("AA", e.aa), ("MA", e.ma), ("BA", e.ba))):
         if want > have[index]:
@@ -58,10 +61,10 @@ def spend(rs: AgilityOrder, fight: Fight, e: ao.Spend) -> None:
                                f"(left: {left_text(have)})", (label.lower(),))
     if e.use == "stand up" and not units.prone(fight, e.actor):
         raise IllegalEvent(f"{name} is not prone (AO-6)", ("use",))
-    payment(fight, e, rs.movement)
+    payment(fight, e, movement)
 
 
-def attack(rs: AgilityOrder, fight: Fight, actor: str, target: str, free: bool,
+def attack(planner: AgilityPlanner, fight: Fight, actor: str, target: str, free: bool,
            extra: bool, granted: bool, round_: int | None = None) -> None:
     round_ = max(fight.round, 1) if round_ is None else round_
     name = fight.roster[actor].name
@@ -82,7 +85,7 @@ def attack(rs: AgilityOrder, fight: Fight, actor: str, target: str, free: bool,
                                f"{units.state(fight).free_used.get(actor, 0)}) (AO-10)",
                                ("free",))
         return
-    rs.planner.on_turn(fight, actor, round_, "an attack (not a free hit) is made")
+    planner.on_turn(fight, actor, round_, "an attack (not a free hit) is made")
     have = left(fight, actor, round_)
     if extra and (have[1] < 1 or have[2] < 2):
         raise IllegalEvent(f"{actor} has not MA + 2 BA left for the extra attack "

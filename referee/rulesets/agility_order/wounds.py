@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -22,10 +22,10 @@ from . import stats, units
 from .attack import dice, typed_ints
 from .state import State
 
-if TYPE_CHECKING:
-    from .ruleset import AgilityOrder
-
 NOBODY = ("— nobody named", "")
+# the wound form's fatal d4: the same every fight
+FATAL_FIELD = Field("fatal", "fatal d4", "int", None, minimum=1,
+                    help="a fatal wound only; blank: the program rolls")
 
 
 # -- a hit's damage through armour ---------------------------------------------------------
@@ -86,15 +86,16 @@ def wound_of_hit(fight: Fight, event: ev.Event, wound_at: int) -> list[ev.Event]
 # -- what the hit form shows ---------------------------------------------------------------
 
 
-def hit_fields(rs: AgilityOrder, fight: Fight) -> tuple[Field, ...]:
+def hit_fields(fight: Fight, wound_at: int, now: str | None) -> tuple[Field, ...]:
     """What a hit will do, shown in the hit form before it is confirmed: for each unit it
-    may hit, the armour taken off and the damage that wounds. A display, its value never
-    read (the target is the form's own field); it opens where the target field does, on
-    the first foe of the unit whose turn it is."""
-    options = tuple((hit_text(fight, cid, rs.wound_at), cid) for cid in fight.roster
+    may hit, the armour taken off and the damage that wounds (`wound_at`: the ruleset
+    file's). A display, its value never read (the target is the form's own field); it
+    opens where the target field does, on the first foe of `now`, the unit whose turn it
+    is."""
+    options = tuple((hit_text(fight, cid, wound_at), cid) for cid in fight.roster
                     if fight.alive(cid))
-    return (Field("armour", "armour · wound (AO-11)", "choice",
-                  first_foe(fight, rs.planner.turn(fight)), options=options),)
+    return (Field("armour", "armour · wound (AO-11)", "choice", first_foe(fight, now),
+                  options=options),)
 
 
 def hit_text(fight: Fight, cid: str, wound_at: int) -> str:
@@ -121,20 +122,21 @@ def effects(fatal_bonus: int) -> tuple[tuple[str, str], ...]:
             ("disrupting: −1 Accuracy, −3 this round", "disrupting"))
 
 
-def wound_form(rs: AgilityOrder, fight: Fight, actor: str | None) -> Form:
+def wound_form(fight: Fight, actor: str | None, now: str | None,
+               fatal_bonus: int) -> Form:
     """Who is wounded (the unit under the cursor), the aimed effect the wound carries, who
-    dealt it (the unit whose turn it is, if a foe of the wounded) and a fatal wound's d4."""
+    dealt it (`now`, the unit whose turn it is, if a foe of the wounded) and a fatal
+    wound's d4 (`fatal_bonus`: the ruleset file's)."""
     living = tuple((c.name, cid) for cid, c in fight.roster.items() if fight.alive(cid))
     ids = [cid for _, cid in living]
     target = actor if actor in ids else (ids[0] if ids else None)
-    now = rs.planner.turn(fight) or ""
+    now = now or ""
     by = now if now in ids and target and foes(fight, now, target) else ""
     return Form("A wound by hand (AO-11)", (
         Field("target", "who is wounded", "choice", target, required=True, options=living),
-        Field("effect", "aimed effect", "choice", "", options=effects(rs.fatal_bonus)),
+        Field("effect", "aimed effect", "choice", "", options=effects(fatal_bonus)),
         Field("by", "dealt by", "choice", by, options=(NOBODY,) + living),
-        Field("fatal", "fatal d4", "int", None, minimum=1,
-              help="a fatal wound only; blank: the program rolls")))
+        FATAL_FIELD))
 
 
 def foes(fight: Fight, one: str, other: str) -> bool:
