@@ -23,7 +23,7 @@ from referee.engine.record import replace
 from referee.engine.specs import Act, Field, Followed, Form, until_over
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .questions import Questions
 
 # what a hit, a miss or the next beat says when there is no beat to act in
 NO_BEAT = "every beat is resolved: r starts the next round"
@@ -38,7 +38,7 @@ class Overrule(IllegalEvent):
         return self.reason
 
 
-def table_acts(table: Table) -> list[Act]:
+def table_acts(table: Questions) -> list[Act]:
     """The core acts, in the order their keys are listed (and so shown on the footer)."""
     made = TableActs(table)
     return [made.initiative(), made.typed_initiative(), made.next_beat(), made.hit(),
@@ -46,14 +46,14 @@ def table_acts(table: Table) -> list[Act]:
             made.undo(), made.redo(), made.end(), made.note()]
 
 
-def declaration_acts(table: Table, declaring: Declaring[Any]) -> list[Act]:
+def declaration_acts(table: Questions, declaring: Declaring[Any]) -> list[Act]:
     """The Declaring role's declarations as the table has them: one that replaces what was
     declared asks first once initiative is in, and one the ruleset lets follow another
     (close, then strike) asks whether it adds or replaces."""
     return [_declaration(table, act) for act in declaring.declaration_acts()]
 
 
-def _declaration(table: Table, act: Act) -> Act:
+def _declaration(table: Questions, act: Act) -> Act:
     action = act.id.removeprefix("declare-")
 
     def first(fight: Fight, actor: str | None) -> Form | None:
@@ -109,7 +109,7 @@ def _with(act: Act, **changes: Any) -> Act:
 class TableActs:
     """Each core act, closed over the table (its plan, its defaults)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Questions) -> None:
         self.table = table
 
     # -- who, at whom -----------------------------------------------------------------

@@ -5,7 +5,7 @@ referee changes a theme or the campaign directory.
 ```toml
 theme = "nord"                      # the app's theme (TEXTUAL_THEME, when set, wins)
 campaign = "~/games/ford"           # a campaign directory: new saves go to its saves/
-ruleset = "count-up"                # a new save's ruleset when none is named
+ruleset = "RULESET-ID"              # a new save's ruleset when none is named (its id)
 view_host = "127.0.0.1"             # `referee serve`'s --host when not given
 view_port = 8000                    # `referee serve`'s --port, and where V starts looking
 ```

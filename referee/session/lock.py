@@ -22,7 +22,7 @@ import stat
 from contextlib import suppress
 from pathlib import Path
 
-from .store import SaveError
+from .errors import SaveError
 
 try:
     import fcntl

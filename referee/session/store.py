@@ -27,6 +27,7 @@ from referee.engine import Encounter, Fight
 from referee.engine import events as ev
 from referee.engine.model import check_roster
 
+from .errors import SaveError as SaveError  # the store raises it: named here too
 from .files import SAVE_BYTES, LoadError, Save, load_save, size_text
 from .writer import event_block, save_text
 
@@ -34,15 +35,6 @@ if TYPE_CHECKING:
     from .lock import SaveLock
 
 Clock = Callable[[], float]
-
-
-class SaveError(Exception):
-    """A save could not be written; the message says what is intact (`why`: the
-    system's reason, where there is one)."""
-
-    def __init__(self, message: str, why: str = "") -> None:
-        super().__init__(message)
-        self.why = why
 
 
 class FolderNotSynced(SaveError):

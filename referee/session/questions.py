@@ -1,0 +1,340 @@
+"""The table's questions: who acts now, who a hit is by and at whom, what the beat under
+way has recorded, what initiative asks, and the events a hit, a miss, a heal or the end
+would make. Nothing here writes: the table's acts (acts.py) are made of these answers, and
+the table (table.py) enters what the acts make."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from referee.engine import Combatant, Fight
+from referee.engine import events as ev
+from referee.engine.dice import DiceError, from_values
+from referee.engine.dice import roll as roll_dice
+from referee.engine.errors import IllegalEvent
+from referee.engine.options import Declaring, Rolling, heal_events, join_event
+from referee.engine.plan import Plan, PlannedAction
+from referee.engine.specs import Form
+
+from .store import Session
+
+
+def amount_of(text: Any) -> int | str:
+    """A number, or a dice expression to roll: what every amount field takes."""
+    if isinstance(text, int):
+        return text
+    value = str(text or "").strip()
+    if value.lstrip("-").isdigit():
+        return int(value)
+    if not value:
+        raise IllegalEvent("an amount is needed: a number, or dice such as 1d8+1")
+    try:
+        roll_dice(value, random.Random(0))
+    except DiceError as error:
+        raise IllegalEvent(f"{value!r} is neither a number nor dice ({error})") from None
+    return value
+
+
+R = TypeVar("R")
+
+
+def present(role: R | None, refusal: str) -> R:
+    """A role the ruleset has; asking for one it lacks is refused with `refusal`."""
+    if role is None:
+        raise IllegalEvent(refusal)
+    return role
+
+
+class Questions:
+    """What the table asks of the fight as it stands (its plan worked out once per change
+    of the log)."""
+
+    def __init__(self, session: Session, rng: random.Random | None = None) -> None:
+        self.session = session
+        self.injected = rng  # tests inject one generator; otherwise see `rng`
+        self._plan: Plan | None = None
+        self._plan_key: tuple[int, int, int] | None = None
+
+    @property
+    def fight(self) -> Fight:
+        return self.session.fight
+
+    @property
+    def round(self) -> int:
+        return max(self.fight.round, 1)
+
+    @property
+    def rng(self) -> random.Random:
+        """The program's dice: from the save's seed and how far its log has come, so a
+        resumed session rolls on where it left off and never repeats its first rolls."""
+        if self.injected is not None:
+            return self.injected
+        return random.Random(f"{self.session.encounter.seed}/{len(self.fight.log)}")
+
+    def name(self, cid: str) -> str:
+        combatant = self.fight.roster.get(cid)
+        return combatant.name if combatant else cid
+
+    @property
+    def rolling(self) -> Rolling[Any]:
+        """The ruleset's initiative role; a ruleset without one is refused by name."""
+        return present(self.fight.ruleset.role(Rolling),
+                       f"{self.fight.ruleset.name} rolls no initiative: its order needs "
+                       "no roll")
+
+    @property
+    def declaring(self) -> Declaring[Any]:
+        """The ruleset's declarations role; a ruleset without one is refused by name."""
+        return present(self.fight.ruleset.role(Declaring),
+                       f"{self.fight.ruleset.name} takes no declarations: its combatants "
+                       "act through its acts")
+
+    def declared(self) -> dict[str, ev.Declare]:
+        return {d.actor: d for _, d in self.fight.declared(self.round)
+                if d.step is None}
+
+    def undeclared(self) -> list[str]:
+        """Combatants still to declare this round who can act, in roster order."""
+        if self.fight.ruleset.role(Declaring) is None:
+            return []
+        done = self.declared()
+        can_act = self.fight.ruleset.planner.can_act
+        return [cid for cid in self.fight.roster
+                if cid not in done and not can_act(self.fight, cid)]
+
+    def next_undeclared(self, after: str | None = None) -> str | None:
+        waiting = self.undeclared()
+        if not waiting:
+            return None
+        order = list(self.fight.roster)
+        if after in order:
+            later = [cid for cid in waiting if order.index(cid) > order.index(after)]
+            if later:
+                return later[0]
+        return waiting[0]
+
+    def prefill(self, actor: str, action: str) -> dict[str, Any]:
+        return self.declaring.prefill(self.fight, actor, action)
+
+    def declare_form(self, actor: str, action: str) -> Form:
+        return self.declaring.declare_form(self.fight, actor, action,
+                                           self.prefill(actor, action))
+
+    def declare_follow(self, actor: str, action: str, values: Mapping[str, Any],
+                       changed: str) -> dict[str, Any]:
+        """The declaration form's fields a change to field `changed` sets (the ruleset
+        says: a D's spell picked blanks its weapon)."""
+        return self.declaring.follow(self.fight, actor, action, values, changed)
+
+    def further(self, actor: str, action: str) -> str:
+        """Why `actor` cannot add a further declaration of `action` this round ("" when
+        its ruleset allows one: close, then strike)."""
+        earlier = [d for _, d in self.fight.declared(self.round)
+                   if d.actor == actor and d.step is None]
+        if not earlier:
+            return f"{self.name(actor)} has not declared this round"
+        return self.declaring.further(self.fight, actor, earlier, action)
+
+    def initiative_due(self) -> bool:
+        rolling = self.fight.ruleset.role(Rolling)
+        return rolling is not None and rolling.initiative_due(self.fight)
+
+    def initiative_blocks(self) -> bool:
+        rolling = self.fight.ruleset.role(Rolling)
+        return rolling is not None and rolling.initiative_blocks(self.fight)
+
+    def initiative_form(self) -> Form:
+        return self.rolling.initiative_form(self.fight)
+
+    def plan(self) -> Plan:
+        """The round's plan, worked out once per change of the log."""
+        key = (id(self.fight), self.fight.plan_revision, self.round)
+        if self._plan_key != key or self._plan is None:
+            self._plan, self._plan_key = self.fight.plan(self.round), key
+        return self._plan
+
+    def resolved(self) -> set[str]:
+        return self.fight.resolved.get(self.round, set())
+
+    def current_beat(self) -> int | None:
+        """The next beat to resolve (1-based), or None when the round is done."""
+        return self.plan().current(self.resolved())
+
+    def acting(self) -> list[str]:
+        """Who acts in the current beat, in the beat's order."""
+        beat = self.current_beat()
+        if beat is None:
+            return []
+        return list(dict.fromkeys(a.actor for a in self.plan().beats[beat - 1].actions))
+
+    def resolving(self) -> ev.Resolve | None:
+        """The event that resolves the current beat (None: no beat is under way)."""
+        beat = self.current_beat()
+        if beat is None:
+            return None
+        plan = self.plan()
+        actions = plan.beats[beat - 1].actions
+        keys = [k for k, a in zip(plan.keys(beat), actions, strict=True)
+                if k not in self.resolved() and not a.flag("skipped")]  # who could not act
+        return ev.Resolve(round=self.round, actions=tuple(keys), beat=beat)
+
+    def recorded(self) -> list[ev.Damage | ev.Note]:
+        """The hits and misses recorded in the beat under way, in order."""
+        beat = self.current_beat()
+        if beat is None or self.initiative_blocks():
+            return []
+        found = []
+        for e in reversed(self.fight.events):  # the log is in round order: this round's last
+            if e.round < self.round:
+                break
+            if (isinstance(e, (ev.Damage, ev.Note)) and e.round == self.round
+                    and e.beat == beat and e.source is not None):
+                found.append(e)
+        found.reverse()
+        return found
+
+    def to_record(self) -> list[PlannedAction]:
+        """The current beat's actions with nothing recorded yet, in the beat's order: an
+        actor's hits and misses in the beat answer its actions in turn (a volley's shots,
+        a second attack routine), so the first one left is who (and which shot) is next."""
+        beat = self.current_beat()
+        if beat is None or self.initiative_blocks():
+            return []
+        done = Counter(str(e.source) for e in self.recorded())
+        seen: Counter[str] = Counter()
+        left = []
+        for action in self.plan().beats[beat - 1].actions:
+            if action.flag("skipped"):
+                continue
+            seen[action.actor] += 1
+            if seen[action.actor] > done[action.actor]:
+                left.append(action)
+        return left
+
+    def striker(self, selected: str | None) -> str | None:
+        """Who a hit or a miss is by, unless the referee says otherwise: the combatant
+        under the cursor when it acts in the beat with something still to record, else
+        the beat's next actor with nothing recorded yet; outside a beat, the one under
+        the cursor."""
+        acting = [] if self.initiative_blocks() else self.acting()
+        if not acting:
+            return selected
+        left = [a.actor for a in self.to_record()]
+        if selected in left or (selected in acting and not left):
+            return selected
+        return left[0] if left else acting[0]
+
+    def aim(self, actor: str | None) -> str | None:
+        """Whom `actor` aims at now: the target of its next action in the beat with
+        nothing recorded (a volley's shot names its own), else its declared target, else
+        the first enemy still standing (none down, in the ruleset's words), else the
+        first living one. A target fallen since is passed over."""
+        fight = self.fight
+        shot = next((a for a in self.to_record() if a.actor == actor), None)
+        if shot is not None and shot.flag("target") in fight.roster and \
+                fight.alive(str(shot.flag("target"))):
+            return str(shot.flag("target"))
+        declaration = self.declared().get(actor or "")
+        if declaration is not None and declaration.target and \
+                declaration.target[0] in fight.roster and fight.alive(declaration.target[0]):
+            return declaration.target[0]
+        side = fight.roster[actor].side if actor in fight.roster else None
+        enemies = [cid for cid, c in fight.roster.items() if c.side != side and fight.alive(cid)]
+        standing = (cid for cid in enemies if not fight.ruleset.tracker.state_word(fight, cid))
+        return next(standing, enemies[0] if enemies else None)
+
+    def roll(self, expr: str, purpose: str, actor: str | None = None,
+             dice: list[int] | None = None, rng: random.Random | None = None) -> ev.Roll:
+        """A dice expression rolled by the program, or read from real dice: the event."""
+        try:
+            result = from_values(expr, dice) if dice is not None else \
+                roll_dice(expr, rng or self.rng)
+        except DiceError as error:
+            raise IllegalEvent(str(error)) from None
+        return ev.Roll(round=self.round, expr=result.expression, dice=tuple(result.rolls),
+                       total=result.total, purpose=purpose, actor=actor, real=dice is not None)
+
+    def amount(self, value: Any, purpose: str, actor: str | None = None,
+               dice: list[int] | None = None, rng: random.Random | None = None,
+               ) -> tuple[int, list[ev.Event]]:
+        """A number as it is, or dice rolled: the amount and the roll to log with it."""
+        found = amount_of(value)
+        if isinstance(found, int):
+            if found < 0:
+                raise IllegalEvent(f"{purpose.split(' ')[0]} cannot be negative ({found})")
+            return found, []
+        roll = self.roll(found, purpose, actor, dice, rng)
+        return max(roll.total, 0), [roll]
+
+    def hit_events(self, target: str, amount: Any, source: str | None,
+                   critical: bool, values: Mapping[str, Any] | None,
+                   rng: random.Random, dice: list[int] | None = None) -> list[ev.Event]:
+        """The events of a hit (its roll, the damage and what the ruleset adds)."""
+        total, rolls = self.amount(amount, f"damage to {self.name(target)}", source, dice,
+                                   rng)
+        hit = ev.Damage(round=self.round, target=target, amount=total, source=source,
+                        critical=critical, beat=self.current_beat())
+        made = self.fight.ruleset.damage.damage_events(self.fight, hit, values or {})
+        return [*rolls, *made]
+
+    def damage_default(self, source: str | None, target: str | None = None) -> str:
+        """The damage a hit by `source` offers (at `target`: a large one may take
+        another figure)."""
+        return self.fight.ruleset.damage.damage_default(self.fight, source, target)
+
+    def miss_event(self, actor: str, target: str | None = None) -> ev.Note:
+        """A miss changes nothing but the story: it goes in the log as a note, by whom
+        and in which beat (the beat's action is recorded)."""
+        text = f"{self.name(actor)} misses" + (f" {self.name(target)}" if target else "")
+        return ev.Note(round=self.round, text=text, source=actor, beat=self.current_beat())
+
+    def heal_events(self, target: str, amount: Any, values: Mapping[str, Any] | None,
+                    rng: random.Random) -> list[ev.Event]:
+        total, rolls = self.amount(amount, f"healing for {self.name(target)}", rng=rng)
+        heal = ev.Heal(round=self.round, target=target, amount=total)
+        made = heal_events(self.fight.ruleset, self.fight, heal, values or {})
+        return [*rolls, *made]
+
+    def end_events(self, note: str | None = None) -> list[ev.Event]:
+        """The fight is over: the ruleset's end rules follow it, logged (one undo takes the
+        whole end back); a beat with a hit or a miss recorded is resolved first."""
+        end = ev.End(round=max(self.round, 1), note=note or None)
+        resolve = self.resolving() if self.recorded() else None
+        return [resolve, end] if resolve is not None else [end]
+
+    def join_event(self, combatant: Combatant, values: Mapping[str, Any] | None = None,
+                   ) -> ev.Event:
+        return join_event(self.fight.ruleset, self.fight, combatant, values or {})
+
+    def round_done(self) -> bool:
+        """Nothing is left to do this round: every beat resolved, initiative in, everyone
+        declared (go on with the next round, or end the fight)."""
+        return self.current_beat() is None and not self.initiative_due() and \
+            not self.undeclared()
+
+    def moment(self) -> dict[str, Any]:
+        """What an act without a form is told of the moment: who acts now."""
+        acting = self.acting()
+        return {"before": acting[0]} if acting else {}
+
+    def working(self) -> str | None:
+        """Who the referee's attention goes to: the current beat's next actor with nothing
+        recorded (else its first), else the next combatant to declare."""
+        acting = self.acting() if not self.initiative_blocks() else []
+        left = [a.actor for a in self.to_record()]
+        return (left or acting)[0] if acting else self.next_undeclared()
+
+    def clock_runs(self, actor: str) -> bool:
+        """A declaration's clock runs for a player's combatant; the referee's own monsters
+        need none (the app's ctrl+t starts it anyway)."""
+        side = self.fight.encounter.side(self.fight.roster[actor].side)
+        return bool(side and side.players)
+
+    def notices(self) -> list[tuple[str, str]]:
+        return self.fight.ruleset.tracker.notices(self.fight)
+
+
+__all__ = ["Questions", "amount_of", "present"]
