@@ -15,7 +15,7 @@ name, and folded by those rulesets alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import events as ev
@@ -32,7 +32,9 @@ from .errors import (
 from .model import Combatant, Encounter, check_side
 from .options import Declaring, Ending, apply_heal
 from .plan import Plan, action_key
-from .record import field, record, replace
+from .record import replace
+from .view import Effects as Effects
+from .view import Status as Status
 
 if TYPE_CHECKING:
     from .port import Ruleset
@@ -72,44 +74,6 @@ CHECKS = Handlers()
 APPLIES = Handlers()
 checks = CHECKS.handles
 applies = APPLIES.handles
-
-
-@record(frozen=True)
-class Status:
-    """What changes about a combatant as the fight goes on: a record the fold replaces,
-    never changes (`changed` gives the new one; the ruleset's hooks return it). Its
-    tables (`conditions`, `marks`) are never changed either: a new status gets new ones.
-    So a checkpoint shares the records, and nothing may change one (a test folds every
-    save holding them to it)."""
-
-    hp: int
-    max_hp: int
-    conditions: dict[str, int | None] = field(default_factory=dict)
-    dead: bool = False
-    hp_at_round_start: int = 0
-    marks: dict[str, Any] = field(default_factory=dict)  # the ruleset's own values
-
-    def changed(self, **changes: Any) -> Status:
-        """A new status with `changes` (give `conditions` or `marks` whole: new tables,
-        never this one's changed)."""
-        other: Status = object.__new__(Status)
-        values = self.__dict__.copy()
-        values.update(changes)
-        _put(other, "__dict__", values)  # field by field, not through __init__: hot
-        return other
-
-
-_put = object.__setattr__
-
-
-@record(frozen=True)
-class Effects:
-    """What an event does to the fight by a ruleset's rules beyond the core's own step
-    and the ruleset's state (`Fold.effects`): the new status of each combatant it changes,
-    and the keys of the planned actions of the event's round it marks done."""
-
-    status: Mapping[str, Status] = field(default_factory=dict)
-    resolved: frozenset[str] = frozenset()
 
 
 class FightState:
@@ -185,7 +149,7 @@ class Fight:
     def _start(self) -> None:
         self.state = FightState(self)
         self.state.rs = self.ruleset.fold.start(self)
-        self.plan_revision = next(_REVISIONS)
+        self.plan_revision: int = next(_REVISIONS)
 
     # -- the state, read through ---------------------------------------------------------
 

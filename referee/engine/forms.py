@@ -9,8 +9,8 @@ from .specs import Field
 
 if TYPE_CHECKING:
     from .events import Declare
-    from .fight import Fight
     from .model import Combatant
+    from .view import Fight
 
 NONE = ("—", None)
 

@@ -18,9 +18,9 @@ from .roles import Role
 from .specs import Act, ActionKind, Field, Form, actor_act, until_over
 
 if TYPE_CHECKING:
-    from .fight import Fight, Status
     from .model import Combatant, Encounter
-    from .port import Ruleset
+    from .roles import Kit
+    from .view import Fight, Status
 
 
 S = TypeVar("S")
@@ -272,26 +272,26 @@ class Entries(Role[S], ABC):
 # -- what the core does where a ruleset lacks the role -------------------------------------
 
 
-def acts_of(rs: Ruleset[Any], fight: Fight) -> list[Act]:
+def acts_of(rs: Kit[Any], fight: Fight) -> list[Act]:
     """The ruleset's own acts (none without the role), each refused once the fight is
     over unless the end leaves it to do (`until_over`): no ruleset can forget it."""
     acting = rs.role(Acting)
     return [until_over(act) for act in acting.acts(fight)] if acting is not None else []
 
 
-def heal_fields(rs: Ruleset[Any], fight: Fight, target: str | None) -> tuple[Field, ...]:
+def heal_fields(rs: Kit[Any], fight: Fight, target: str | None) -> tuple[Field, ...]:
     healing = rs.role(Healing)
     return healing.heal_fields(fight, target) if healing is not None else ()
 
 
-def heal_events(rs: Ruleset[Any], fight: Fight, heal: ev.Heal,
+def heal_events(rs: Kit[Any], fight: Fight, heal: ev.Heal,
                 values: Mapping[str, Any]) -> list[ev.Event]:
     """A healing as the ruleset enters it: by default the heal event itself."""
     healing = rs.role(Healing)
     return healing.heal_events(fight, heal, values) if healing is not None else [heal]
 
 
-def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -> Status:
+def apply_heal(rs: Kit[Any], fight: Fight, status: Status, event: ev.Heal) -> Status:
     """A heal event folded: by default hit points back, up to the most."""
     healing = rs.role(Healing)
     if healing is not None:
@@ -299,13 +299,13 @@ def apply_heal(rs: Ruleset[Any], fight: Fight, status: Status, event: ev.Heal) -
     return status.changed(hp=min(status.max_hp, status.hp + event.amount))
 
 
-def carry_questions(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:
+def carry_questions(rs: Kit[Any], fight: Fight) -> tuple[Field, ...]:
     """What the ruleset asks when a party is written (none without the role)."""
     carrying = rs.role(Carrying)
     return carrying.questions(fight) if carrying is not None else ()
 
 
-def carry_answers(rs: Ruleset[Any], fight: Fight,
+def carry_answers(rs: Kit[Any], fight: Fight,
                   given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Every question's answer: each default, then what was `given` (None: nothing asked,
     every default stands). An answer to a question the ruleset does not ask, or one that
@@ -329,12 +329,12 @@ def carry_answers(rs: Ruleset[Any], fight: Fight,
     return answers
 
 
-def join_fields(rs: Ruleset[Any], fight: Fight) -> tuple[Field, ...]:
+def join_fields(rs: Kit[Any], fight: Fight) -> tuple[Field, ...]:
     joining = rs.role(Joining)
     return joining.join_fields(fight) if joining is not None else ()
 
 
-def join_event(rs: Ruleset[Any], fight: Fight, combatant: Combatant,
+def join_event(rs: Kit[Any], fight: Fight, combatant: Combatant,
                values: Mapping[str, Any]) -> ev.Event:
     """A join as the ruleset enters it: by default the combatant joins this round."""
     joining = rs.role(Joining)

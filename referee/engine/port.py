@@ -65,6 +65,8 @@ class Ruleset(Generic[S]):
         self.planner: Planner[S] = self._filled(Planner)
         self.tracker: Tracker[S] = self._filled(Tracker)
         self.damage: Damage[S] = self._filled(Damage)
+        # asked by the roster schema's check of every declare event (None: it takes none)
+        self._declaring: Declaring[S] | None = self.role(Declaring)
 
     def read(self, f: Fields) -> None:
         """Read this ruleset's house-rulable numbers and tables from its file."""

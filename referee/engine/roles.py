@@ -9,7 +9,7 @@ A role reaches the rest of its ruleset through `self.rs` (`self.rs.tracker`,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from . import events as ev
 from .errors import IllegalDeclaration
@@ -17,18 +17,49 @@ from .plan import Plan, action_key
 from .specs import Cell, Column, Field
 
 if TYPE_CHECKING:
-    from .fight import Effects, Fight, Status
     from .model import Combatant, Encounter, Schemas
-    from .port import Ruleset
+    from .view import Effects, Fight, Status
 
 
 S = TypeVar("S")
+R = TypeVar("R", bound="Role[Any]")
+
+
+class Checks(Protocol):
+    """The declarations role as the roster schema's check of a declare event asks it."""
+
+    def check_declaration(self, fight: Fight, event: ev.Declare) -> None: ...
+
+
+class Kit(Protocol[S]):
+    """A ruleset as its roles reach it (`port.Ruleset` fills it): its names, the roles
+    every ruleset has, the declarations role when it has one, and any role by kind."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def _players_see_own(self) -> str: ...
+    @property
+    def schema(self) -> RosterSchema[S]: ...
+    @property
+    def fold(self) -> Fold[S]: ...
+    @property
+    def planner(self) -> Planner[S]: ...
+    @property
+    def tracker(self) -> Tracker[S]: ...
+    @property
+    def damage(self) -> Damage[S]: ...
+    @property
+    def _declaring(self) -> Checks | None: ...
+    def role(self, kind: type[R]) -> R | None: ...
 
 
 class Role(Generic[S]):
     """One part of a ruleset, asked for by what it does."""
 
-    def __init__(self, rs: Ruleset[S]) -> None:
+    def __init__(self, rs: Kit[S]) -> None:
         self.rs = rs
 
     def state(self, fight: Fight) -> S:
@@ -94,7 +125,7 @@ class RosterSchema(Role[S]):
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         """Refuse an event the rules do not allow now (`IllegalEvent`)."""
         if isinstance(event, ev.Declare):
-            declaring = self.rs.role(options.Declaring)
+            declaring = self.rs._declaring
             if declaring is None:
                 raise IllegalDeclaration(f"{self.rs.id} takes no declarations: its "
                                          "combatants act through its acts", ("action",))
@@ -286,7 +317,3 @@ class Damage(Role[S]):
         `damage_fields` (phases' subdual damage is Fatigue, not Hits): by default the
         damage event itself."""
         return [hit]
-
-
-# the optional roles build on Role: imported as a module, after it is defined
-from . import options  # noqa: E402

@@ -18,7 +18,7 @@ from .record import record
 
 if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
     from .events import Event
-    from .fight import Fight
+    from .view import Fight
 
 # What a field holds, and so how it is read from a file and which widget edits it.
 KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",

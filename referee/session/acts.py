@@ -15,12 +15,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from referee.engine import Fight
+from referee.engine import Ruleset
 from referee.engine import events as ev
 from referee.engine.errors import OVER, IllegalEvent
 from referee.engine.options import Declaring, Rolling, heal_fields, join_fields
 from referee.engine.record import replace
 from referee.engine.specs import Act, Field, Followed, Form, until_over
+from referee.engine.view import Fight
 
 if TYPE_CHECKING:
     from .questions import Questions
@@ -112,6 +113,12 @@ class TableActs:
     def __init__(self, table: Questions) -> None:
         self.table = table
 
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        """The table's ruleset (an act's callbacks are given the fight as its roles see
+        it, which names none)."""
+        return self.table.fight.ruleset
+
     # -- who, at whom -----------------------------------------------------------------
 
     def living(self, fight: Fight) -> tuple[tuple[str, Any], ...]:
@@ -133,7 +140,7 @@ class TableActs:
 
     def check_able(self, fight: Fight, actor: str, anyway: bool) -> None:
         """Refused (on the form's `anyway`) if `actor` cannot act, unless on purpose."""
-        why = fight.ruleset.planner.can_act(fight, actor)
+        why = self.ruleset.planner.can_act(fight, actor)
         if why and not anyway:
             name = fight.roster[actor].name
             raise Overrule(f"{name} is {why} and cannot act: set 'record anyway' to "
@@ -166,7 +173,7 @@ class TableActs:
                             required=True,
                             help="dice to roll (2d6+1), or a number from real dice"),
                       self.target_field(fight, aimed), self.by_field(fight, source),
-                      ) + fight.ruleset.damage.damage_fields(fight) + (
+                      ) + self.ruleset.damage.damage_fields(fight) + (
                       Field("anyway", "record anyway", "bool", False,
                             help="though the attacker cannot act"),)
             return Form(title(source), fields)
@@ -190,7 +197,7 @@ class TableActs:
             amount = values.get("amount")
             if amount in (None, ""):
                 amount = table.damage_default(by, target)
-            own = {f.name: values.get(f.name) for f in fight.ruleset.damage.damage_fields(fight)}
+            own = {f.name: values.get(f.name) for f in self.ruleset.damage.damage_fields(fight)}
             return table.hit_events(str(target), amount, by, bool(values.get("critical")),
                                     own, rng)
 
@@ -257,8 +264,8 @@ class TableActs:
     # -- initiative -----------------------------------------------------------------------
 
     def initiative_allowed(self, fight: Fight, actor: str | None) -> str:
-        if fight.ruleset.role(Rolling) is None:
-            return f"{fight.ruleset.name} rolls no initiative: its order needs no roll"
+        if self.ruleset.role(Rolling) is None:
+            return f"{self.ruleset.name} rolls no initiative: its order needs no roll"
         return "" if self.table.initiative_due() else \
             f"initiative is in for round {self.table.round}: r starts the next round"
 
@@ -276,7 +283,7 @@ class TableActs:
 
         def typed(fight: Fight, actor: str | None) -> tuple[Field, ...]:
             """The real dice, which the command line may give instead (each optional)."""
-            form = table.initiative_form() if fight.ruleset.role(Rolling) else None
+            form = table.initiative_form() if self.ruleset.role(Rolling) else None
             return tuple(replace(f, required=False) for f in form.fields) if form else ()
 
         def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
@@ -295,7 +302,7 @@ class TableActs:
         table = self.table
 
         def form(fight: Fight, actor: str | None) -> Form | None:
-            return table.initiative_form() if fight.ruleset.role(Rolling) else None
+            return table.initiative_form() if self.ruleset.role(Rolling) else None
 
         def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
@@ -315,12 +322,12 @@ class TableActs:
             return Form("Heal", (Field("amount", "hit points", required=True,
                                        help="a number, or dice: 1d8"),
                                  self.target_field(fight, actor)) +
-                        heal_fields(fight.ruleset, fight, actor))
+                        heal_fields(self.ruleset, fight, actor))
 
         def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:
             target = str(values.get("target") or actor or "")
-            own = heal_fields(fight.ruleset, fight, target if target in fight.roster else None)
+            own = heal_fields(self.ruleset, fight, target if target in fight.roster else None)
             return table.heal_events(target, values.get("amount"),
                                      {f.name: values.get(f.name) for f in own}, rng)
 
@@ -369,7 +376,7 @@ class TableActs:
             from .roster import RosterEditor
 
             spec = RosterEditor(table.session).combatant_form(None)
-            return Form("A combatant joins", spec.fields + join_fields(fight.ruleset, fight))
+            return Form("A combatant joins", spec.fields + join_fields(self.ruleset, fight))
 
         def run(fight: Fight, actor: str | None, values: Mapping[str, Any],
                 rng: random.Random) -> list[ev.Event]:

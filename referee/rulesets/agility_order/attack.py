@@ -10,7 +10,7 @@ from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values, parse
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import budget, stats, turns, units
 from . import events as ao

@@ -4,7 +4,7 @@ fight."""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import state as st
 from . import stats

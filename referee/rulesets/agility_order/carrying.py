@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.fight import Fight
 from referee.engine.options import Carrying
+from referee.engine.view import Fight
 
 from .state import State
 

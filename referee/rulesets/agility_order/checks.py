@@ -10,7 +10,7 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values
 from referee.engine.errors import IllegalEvent, Path
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import attack, stats, units
 from . import events as ao

@@ -3,9 +3,9 @@ armour taken off and the damage that wounds (AO-11; wounds.py works them out).""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.roles import Damage
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import wounds
 from .planner import Planned

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight, Status
 from referee.engine.record import replace
 from referee.engine.roles import Fold
+from referee.engine.view import Fight, Status
 
 from . import events as ao
 from . import lineup as lu

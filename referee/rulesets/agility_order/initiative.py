@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.options import Rolling
 from referee.engine.specs import Form
+from referee.engine.view import Fight
 
 from . import acts
 from .planner import Planned

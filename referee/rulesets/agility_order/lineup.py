@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.fight import Fight
 from referee.engine.record import record
+from referee.engine.view import Fight
 
 from . import stats, units
 from .state import State

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as ao
 from . import units, wounds

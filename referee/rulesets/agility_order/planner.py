@@ -7,9 +7,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner, Role
+from referee.engine.view import Fight
 
 from . import lineup as lu
 from . import units

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.roles import Tracker
 from referee.engine.specs import Cell, Column
+from referee.engine.view import Fight
 
 from . import budget, log_lines, stats, units
 from . import state as st

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as ao
 from . import ranges as rg

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import state as st
 from . import stats

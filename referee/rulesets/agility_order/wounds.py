@@ -13,9 +13,9 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.record import replace
 from referee.engine.specs import Field, Form
+from referee.engine.view import Fight
 
 from . import events as ao
 from . import stats, units

@@ -9,9 +9,9 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.options import Acting
 from referee.engine.specs import Act
+from referee.engine.view import Fight
 
 from . import injuries, morale
 from .fold import State

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.engine.fight import Fight
 from referee.engine.options import Carrying
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from .fold import State
 

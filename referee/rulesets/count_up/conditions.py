@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from . import stats
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Status
     from referee.engine.model import Combatant
+    from referee.engine.view import Status
 
 
 def condition(combatant: Combatant, status: Status) -> str:

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.roles import Damage
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import hits, stats

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.options import Declaring
 from referee.engine.specs import ActionKind, Field, Form
+from referee.engine.view import Fight
 
 from .fold import State
 from .naming import name

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from referee.engine import events as ev
-from referee.engine.fight import Effects, Fight, Status
 from referee.engine.model import Combatant
 from referee.engine.record import field, record, replace
 from referee.engine.roles import Fold
+from referee.engine.view import Effects, Fight, Status
 
 from . import events as cu
 from . import morale, stats

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight, Status
 from referee.engine.options import Healing
 from referee.engine.record import replace
 from referee.engine.specs import Field
+from referee.engine.view import Fight, Status
 
 from . import events as cu
 from .conditions import condition

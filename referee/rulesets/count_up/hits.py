@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
-from referee.engine.fight import Fight
 from referee.engine.model import Weapon
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import order, stats

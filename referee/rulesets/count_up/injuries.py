@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
-from referee.engine.fight import Fight
 from referee.engine.specs import Field, Form
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import hits, outcomes

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
-from referee.engine.fight import Fight
 from referee.engine.model import Combatant
 from referee.engine.options import Joining
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import events as cu
 from .fold import State

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import healing, hits, morale, outcomes

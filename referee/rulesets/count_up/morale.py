@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight, Status
 from referee.engine.record import record
+from referee.engine.view import Fight, Status
 
 from . import outcomes, stats
 

@@ -3,7 +3,7 @@ the roster no longer holds it."""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 
 def name(fight: Fight, cid: str | None) -> str:

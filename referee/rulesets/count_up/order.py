@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.fight import Fight
 from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import Beat, Plan, PlannedAction, action_key
 from referee.engine.record import record
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import stats

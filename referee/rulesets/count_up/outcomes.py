@@ -20,7 +20,7 @@ from referee.engine import events as ev
 from referee.engine.dice import Constant, DiceError, Expression, from_values, parse
 from referee.engine.dice import Roll as DiceRoll
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import stats

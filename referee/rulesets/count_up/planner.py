@@ -8,9 +8,9 @@ from collections import defaultdict
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.plan import Plan, PlannedAction
 from referee.engine.roles import Planner
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import order

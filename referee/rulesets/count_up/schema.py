@@ -9,10 +9,10 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.model import Encounter
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import events as cu
 from . import healing, morale, outcomes, ranges, stats

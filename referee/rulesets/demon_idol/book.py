@@ -22,8 +22,8 @@ from .state import state_of
 from .wording import segments as counted
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
     from referee.engine.model import Combatant, Weapon
+    from referee.engine.view import Fight
 
     from .board import Board
     from .items import Item

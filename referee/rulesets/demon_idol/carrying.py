@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.fight import Fight
 from referee.engine.model import spell_to_dict
 from referee.engine.options import Carrying
+from referee.engine.view import Fight
 
 from . import events as di
 from .settings import Settled

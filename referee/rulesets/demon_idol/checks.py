@@ -19,7 +19,7 @@ from .items import INITIATIVE
 from .state import state_of
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 
 def check_declare(role_of: dict[str, str], fight: Fight, d: di.Declare) -> None:

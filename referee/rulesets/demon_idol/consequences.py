@@ -16,7 +16,7 @@ from .board import ready, repeats
 from .state import state_of
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
     from .settings import Settings
 

@@ -3,8 +3,8 @@ for a weapon set against a charge (F)."""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.roles import Damage
+from referee.engine.view import Fight
 
 from . import events as di
 from . import hits, stats

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.forms import last_declaration, prefill
 from referee.engine.options import Declaring
 from referee.engine.record import replace
 from referee.engine.specs import ActionKind, Field, Form, Timer
+from referee.engine.view import Fight
 
 from . import discharge, routines, stats, volleys
 from . import events as di

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from referee.engine.plan import action_key
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
     from referee.engine.plan import Plan
+    from referee.engine.view import Fight
 
 # DI-20: what the recovery turn after a fight allows, said where the fight ends (the
 # plan's note, and the end's line in the log)

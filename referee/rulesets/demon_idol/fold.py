@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.options import Ending
 from referee.engine.record import replace
 from referee.engine.roles import Fold
+from referee.engine.view import Fight
 
 from . import events as di
 from .settings import Settled

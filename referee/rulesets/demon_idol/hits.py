@@ -14,8 +14,8 @@ from .events import Declare
 from .items import weapon_of
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
     from referee.engine.model import Weapon
+    from referee.engine.view import Fight
 
 
 def acting(fight: Fight, source: str) -> tuple[Declare, int | None] | None:

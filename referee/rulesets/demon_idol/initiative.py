@@ -9,9 +9,9 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
-from referee.engine.fight import Fight
 from referee.engine.options import Rolling
 from referee.engine.specs import Field, Form
+from referee.engine.view import Fight
 
 from . import events as di
 from .settings import Settled

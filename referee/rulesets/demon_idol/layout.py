@@ -13,7 +13,7 @@ from .items import Item, by_place, factor_of
 from .wording import possessive, segments
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
     from .board import Board
     from .settings import Settings

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import book, stats, volleys
 from . import events as di

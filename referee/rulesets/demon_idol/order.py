@@ -35,9 +35,9 @@ from .state import state_of
 from .surprise import surprise_beats
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
     from referee.engine.model import Combatant, Weapon
     from referee.engine.port import Ruleset
+    from referee.engine.view import Fight
 
     from .settings import Settings
 

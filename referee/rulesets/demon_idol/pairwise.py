@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import book
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
     from .board import Board
     from .items import Item

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.fight import Fight
 from referee.engine.plan import Plan
 from referee.engine.roles import Planner
+from referee.engine.view import Fight
 
 from .settings import Settled
 from .state import State

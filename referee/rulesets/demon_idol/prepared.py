@@ -11,7 +11,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.specs import Field, Form
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 NOBODY = "none of them: it fires where it is ready"
 

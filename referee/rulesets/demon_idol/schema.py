@@ -8,9 +8,9 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import checks, ranges, stats
 from . import events as di

@@ -11,7 +11,7 @@ from referee.engine.record import field, record
 from . import events as di
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 
 @record(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from referee.engine.errors import IllegalDeclaration
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 HELP = "a volley split: gob1, gob2 — or gob1 x2, gob2 (blank: every shot at the target)"
 TIMES = re.compile(r"^(?P<who>.*?)\s*[x×*]\s*(?P<count>\d+)$", re.IGNORECASE)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from referee.engine.words import counted
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
     from .items import Item
 

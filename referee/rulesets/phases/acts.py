@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, RefereeError
-from referee.engine.fight import Fight
 from referee.engine.options import Acting
 from referee.engine.record import replace
 from referee.engine.specs import Act, Field, Form, Run, actor_act
+from referee.engine.view import Fight
 
 from . import events as ph
 from . import manoeuvres, squads, stats

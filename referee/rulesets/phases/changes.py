@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.fight import Fight, Status
 from referee.engine.model import Combatant
 from referee.engine.record import replace
+from referee.engine.view import Fight, Status
 
 from . import events as ph
 from . import squads, stats

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.errors import FormatError, IllegalEvent
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import carrying, manoeuvres, modifiers, outcomes, squads
 from . import events as ph

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 from referee.engine import events as ev
 from referee.engine import roles
-from referee.engine.fight import Fight
 from referee.engine.record import fields
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import events as ph
 from .state import State

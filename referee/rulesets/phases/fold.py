@@ -9,9 +9,9 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
-from referee.engine.fight import Effects, Fight, Status
 from referee.engine.model import Combatant
 from referee.engine.record import replace
+from referee.engine.view import Effects, Fight, Status
 
 from . import events as ph
 from . import squads, stats

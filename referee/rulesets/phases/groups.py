@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.options import Grouping
+from referee.engine.view import Fight
 
 from .state import State
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as ph
 from . import outcomes, stats

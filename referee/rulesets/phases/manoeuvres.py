@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.model import Combatant
 from referee.engine.port import dice_roll, roll_event
+from referee.engine.view import Fight
 
 from . import events as ph
 from . import modifiers, stats

@@ -3,7 +3,7 @@ list of units cut short, a side by its name."""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from .manoeuvres import name
 

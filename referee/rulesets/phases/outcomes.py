@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent, Path
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as ph
 from .manoeuvres import mount_defense, rush_dice, rusher_of, subdue_outcome

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import roles
-from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
+from referee.engine.view import Fight
 
 from . import stats
 from .manoeuvres import name

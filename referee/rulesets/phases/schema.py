@@ -9,9 +9,9 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine import roles
 from referee.engine.errors import FormatError, IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.model import Encounter, Schemas
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import carrying, checks, limits, modifiers, outcomes, squads, stats
 from . import events as ph

@@ -8,8 +8,8 @@ worked out is kept in the fight's own state (its memo and caches), never elsewhe
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.record import replace
+from referee.engine.view import Fight
 
 from . import carrying, modifiers, stats
 from .rounds import EMPTY, RoundLog, Run, Start, Unit, phase_order, simulate

@@ -11,7 +11,7 @@ from .rounds import RoundLog
 from .squads import Squad
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 
 @record(frozen=True)

@@ -8,8 +8,8 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
-from referee.engine.fight import Fight
 from referee.engine.specs import Cell, Column
+from referee.engine.view import Fight
 from referee.engine.words import counted
 
 from . import log_lines, manoeuvres, modifiers, stats

@@ -4,9 +4,9 @@ imports them)."""
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.options import Acting
 from referee.engine.specs import Act
+from referee.engine.view import Fight
 
 from .fold import SanctumFold
 from .schema import SanctumSchema

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.specs import Act, Field, Form, Progress, Report
+from referee.engine.view import Fight
 
 from . import events as se
 from . import turns

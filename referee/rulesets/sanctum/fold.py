@@ -10,9 +10,9 @@ from typing import Any, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Effects, Fight
 from referee.engine.record import replace
 from referee.engine.roles import Fold
+from referee.engine.view import Effects, Fight
 
 from . import events as se
 from . import stats, turns

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 from referee.engine.words import counted
 
 from . import events as se

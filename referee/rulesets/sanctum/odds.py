@@ -26,7 +26,7 @@ from . import sim, turns
 from .state import state_of
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
     from .settings import Settings
 

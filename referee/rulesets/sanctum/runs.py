@@ -4,8 +4,8 @@ fights it (SA-11)."""
 from __future__ import annotations
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.options import Runs
+from referee.engine.view import Fight
 
 from . import turns
 from .fold import SanctumFold

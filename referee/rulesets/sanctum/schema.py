@@ -9,11 +9,11 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.model import Combatant, Encounter
 from referee.engine.options import Entries
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import events as se
 from . import ranges, stats

@@ -9,7 +9,7 @@ from referee.engine.record import field, record
 from .seeded import Opening
 
 if TYPE_CHECKING:
-    from referee.engine.fight import Fight
+    from referee.engine.view import Fight
 
 
 @record(frozen=True)

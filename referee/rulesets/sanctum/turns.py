@@ -5,7 +5,7 @@ functions of the fight and sanctum's state (state.py)."""
 from __future__ import annotations
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
+from referee.engine.view import Fight
 
 from . import events as se
 from . import sim, stats

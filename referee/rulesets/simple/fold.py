@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.roles import Fold
+from referee.engine.view import Fight
 
 from .events import Initiative, Tie
 from .standing import State

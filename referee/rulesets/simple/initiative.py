@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine import events as ev
-from referee.engine.fight import Fight
 from referee.engine.options import Rolling
 from referee.engine.port import dice_roll
 from referee.engine.specs import Field, Form
+from referee.engine.view import Fight
 
 from . import order, standing
 from .events import Initiative, Tie

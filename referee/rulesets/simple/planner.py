@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.fight import Fight
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner
+from referee.engine.view import Fight
 
 from . import order, standing
 from .settings import Settled

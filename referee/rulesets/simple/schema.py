@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, Roll
 from referee.engine.errors import IllegalEvent
-from referee.engine.fight import Fight
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
+from referee.engine.view import Fight
 
 from . import standing
 from .events import EVENTS, Initiative, Tie

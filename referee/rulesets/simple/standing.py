@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
-from referee.engine.fight import Fight
 from referee.engine.record import record
+from referee.engine.view import Fight
 
 from . import order
 from .settings import Settings

@@ -8,12 +8,12 @@ the highest nerve first, and equal nerve acts in the same beat (SE-1).
 
 from __future__ import annotations
 
-from referee.engine.fight import Fight
 from referee.engine.options import Declaring
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
 from referee.engine.roles import Planner, RosterSchema, Tracker
 from referee.engine.specs import ActionKind, Cell, Column, Field
+from referee.engine.view import Fight
 
 RULES = {"SE-1": "plan: highest nerve first, equal nerve together"}
 

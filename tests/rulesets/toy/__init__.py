@@ -15,7 +15,6 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.events import event_field
-from referee.engine.fight import Fight
 from referee.engine.options import Acting, Declaring
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.port import Ruleset
@@ -23,6 +22,7 @@ from referee.engine.reading import Fields
 from referee.engine.record import record
 from referee.engine.roles import Fold, Planner, RosterSchema, Tracker
 from referee.engine.specs import Act, ActionKind, Cell, Column, Field, Form
+from referee.engine.view import Fight
 
 RULES = {"TOY-1": "plan: fastest first", "TOY-2": "apply: shouts counted; the shout command"}
 
