@@ -201,10 +201,12 @@ class Table(Questions):
         return acts_of(self.fight.ruleset, self.fight)
 
     def act(self, act_id: str) -> Act:
-        """The act of that id (as the app bound its key, or a script named it)."""
-        for act in self.acts():
-            if act.id == act_id:
-                return act
+        """The act of that id (as the app bound its key, or a script named it): the table's
+        and the declarations' (made once) are looked through before the ruleset's are made."""
+        for made in (self.core_acts, self.declaration_acts, self.ruleset_acts):
+            for act in made():
+                if act.id == act_id:
+                    return act
         known = ", ".join(a.id for a in self.acts()) or "none"
         raise IllegalEvent(f"{self.fight.ruleset.name} has no act {act_id!r} (acts: {known})")
 
