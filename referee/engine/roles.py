@@ -67,6 +67,30 @@ class Role(Generic[S]):
         return cast(S, fight.rs)
 
 
+C = TypeVar("C")
+
+
+def settings_of(rs: object, kind: type[C]) -> C:
+    """The record of house rules a ruleset read from its file, of its own `kind` (a
+    ruleset that read none is refused)."""
+    found = getattr(rs, "settings", None)
+    if not isinstance(found, kind):
+        raise TypeError(f"{type(rs).__name__} has read no {kind.__module__}.{kind.__name__}")
+    return found
+
+
+class Settled(Role[S], Generic[S, C]):
+    """A role that reads the house rules: the ruleset's record (`settings`, of the kind its
+    SETTINGS names), taken once as the ruleset builds its roles, never the ruleset."""
+
+    SETTINGS: ClassVar[type[Any]]
+    settings: C
+
+    def __init__(self, rs: Kit[S]) -> None:
+        super().__init__(rs)
+        self.settings = settings_of(rs, self.SETTINGS)
+
+
 class RosterSchema(Role[S]):
     """What a save of this ruleset may hold: the keys it adds to the roster, the gear
     its combatants carry, its own events, and its checks of both."""

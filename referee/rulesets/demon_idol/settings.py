@@ -3,18 +3,15 @@ DI-19), the letters and the role each stands for, and the by-the-book switches."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from referee.engine import roles
 from referee.engine.errors import FormatError
 from referee.engine.port import unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.roles import Role
 
 from . import ranges
-
-if TYPE_CHECKING:
-    from referee.engine.port import Ruleset
 
 S = TypeVar("S")
 ID = "demon-idol"  # the ruleset's own id (a house copy's file may call itself otherwise)
@@ -66,21 +63,14 @@ class Settings:
 
 def settings_of(rs: object) -> Settings:
     """The record a ruleset read from its file (a ruleset that read none is refused)."""
-    found = getattr(rs, "settings", None)
-    if not isinstance(found, Settings):
-        raise TypeError(f"{type(rs).__name__} has read no demon-idol settings")
-    return found
+    return roles.settings_of(rs, Settings)
 
 
-class Settled(Role[S]):
-    """A role that reads the house rules: the ruleset's record (`settings`), taken once
-    as the ruleset builds its roles, never the ruleset itself."""
+class Settled(roles.Settled[S, Settings]):
+    """A role that reads the house rules: the ruleset's record, taken once as the ruleset
+    builds its roles, never the ruleset itself."""
 
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[S]) -> None:
-        super().__init__(rs)
-        self.settings = settings_of(rs)
+    SETTINGS = Settings
 
 
 def read(f: Fields) -> Settings:

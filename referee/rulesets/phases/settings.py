@@ -4,17 +4,14 @@ most units (PH-7) and the decay of the Uncroaked (PH-17), each within its range.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+from referee.engine import roles
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.roles import Role
 
 from . import limits
-
-if TYPE_CHECKING:
-    from referee.engine.port import Ruleset
 
 S = TypeVar("S")
 
@@ -50,15 +47,8 @@ def number(f: Fields, key: str, default: int, low: int, high: int) -> int:
     return value
 
 
-class Settled(Role[S]):
-    """A role that reads the house rules: the ruleset's record (`settings`), taken once
-    as the ruleset builds its roles, never the ruleset itself."""
+class Settled(roles.Settled[S, Settings]):
+    """A role that reads the house rules: the ruleset's record, taken once as the ruleset
+    builds its roles, never the ruleset itself."""
 
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[S]) -> None:
-        super().__init__(rs)
-        found = getattr(rs, "settings", None)
-        if not isinstance(found, Settings):
-            raise TypeError(f"{type(rs).__name__} has read no phases settings")
-        self.settings = found
+    SETTINGS = Settings

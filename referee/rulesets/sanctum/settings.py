@@ -5,16 +5,13 @@ without end."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+from referee.engine import roles
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.roles import Role
 
 from . import ranges, sim
-
-if TYPE_CHECKING:
-    from referee.engine.port import Ruleset
 
 S = TypeVar("S")
 
@@ -33,15 +30,8 @@ def read(f: Fields) -> Settings:
     return Settings(rounds, penalty, odds_runs)
 
 
-class Settled(Role[S]):
-    """A role that reads the house rules: the ruleset's record (`settings`), taken once
-    as the ruleset builds its roles, never the ruleset itself."""
+class Settled(roles.Settled[S, Settings]):
+    """A role that reads the house rules: the ruleset's record, taken once as the ruleset
+    builds its roles, never the ruleset itself."""
 
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[S]) -> None:
-        super().__init__(rs)
-        found = getattr(rs, "settings", None)
-        if not isinstance(found, Settings):
-            raise TypeError(f"{type(rs).__name__} has read no sanctum settings")
-        self.settings = found
+    SETTINGS = Settings

@@ -7,16 +7,13 @@ and nothing else (README, "Your own system in a file").
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+from referee.engine import roles
 from referee.engine.dice import Dice, DiceError, parse
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.roles import Role
-
-if TYPE_CHECKING:
-    from referee.engine.port import Ruleset
 
 S = TypeVar("S")
 
@@ -53,18 +50,11 @@ class Settings:
         return tuple(dict.fromkeys(k for k in named if k))
 
 
-class Settled(Role[S]):
-    """A role that reads the file's settings: the ruleset's record (`settings`), taken
-    once as the ruleset builds its roles, never the ruleset itself."""
+class Settled(roles.Settled[S, Settings]):
+    """A role that reads the house rules: the ruleset's record, taken once as the ruleset
+    builds its roles, never the ruleset itself."""
 
-    settings: Settings
-
-    def __init__(self, rs: Ruleset[S]) -> None:
-        super().__init__(rs)
-        found = getattr(rs, "settings", None)
-        if not isinstance(found, Settings):
-            raise TypeError(f"{type(rs).__name__} has read no simple settings")
-        self.settings = found
+    SETTINGS = Settings
 
 
 def read(f: Fields) -> Settings:
