@@ -33,6 +33,8 @@ ORDERS = {
     "watch": (["S"], ["S"]),
     "serve": (["--port", "8001", "--host", "0.0.0.0", "S"],
               ["S", "--host", "0.0.0.0", "--port", "8001"]),
+    "config": (["--path"], ["--path"]),
+    "completion": (["bash"], ["bash"]),
 }
 
 

@@ -57,7 +57,7 @@ CORE: dict[str, Command] = {
     "config": Command("where files go: the settings file and what it holds, the saves "
                       "folder, the recent list", "config"),
     "completion": Command("print the shell's completion script: bash, zsh or fish "
-                          "(eval \"$(referee completion bash)\" in ~/.bashrc)", "completion"),
+                          "(source <(referee completion bash) in ~/.bashrc)", "completion"),
 }
 
 

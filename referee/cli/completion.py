@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 SHELLS = ("bash", "zsh", "fish")
 ENABLE = {
-    "bash": 'eval "$(referee completion bash)"      # in ~/.bashrc',
-    "zsh": 'eval "$(referee completion zsh)"       # in ~/.zshrc',
+    "bash": "source <(referee completion bash)      # in ~/.bashrc",
+    "zsh": "source <(referee completion zsh)       # in ~/.zshrc",
     "fish": "referee completion fish | source      # in ~/.config/fish/config.fish",
 }
 SAVE_METAVARS = ("SAVE", "FILE", "F", "RUN.toml")
