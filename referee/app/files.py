@@ -202,7 +202,7 @@ class OpenScreen(Screen[Path | None]):
                 campaign = campaign_of(folder)
                 self.app.setting("campaign", shown_path(campaign))  # ~ as people write it
                 self.app.saves = campaign_saves(campaign)
-                self.notify(f"new saves go to {shown_path(self.app.saves)}",
+                self.notify(f"new saves go to {shown(shown_path(self.app.saves))}",
                             title="Campaign directory")
             self.show(folder, recent=False)
 

@@ -31,6 +31,7 @@ from referee.cli.common import (
 )
 from referee.engine.errors import IllegalEvent
 from referee.engine.specs import Act, Field, Progress
+from referee.engine.text import shown
 
 # where the command line's own flags land among an act's values (a field's name is a word)
 FLAG = "cli:"
@@ -372,5 +373,5 @@ def written(act_id: str, args: argparse.Namespace, values: dict[str, Any], sessi
         for line in table.told():
             print(f"{line.number:>4}. {line.text}")
     if not as_json:  # what the rules say once it is done (a new round's checks)
-        for title, text in notices:
-            print(f"{title}: {text}")
+        for title, text in notices:  # a side's name from the file among them
+            print(shown(f"{title}: {text}"))
