@@ -99,6 +99,8 @@ def plan_of(save: Save, round_: int | None) -> Plan:
 
 
 def cmd_check(path: Path) -> int:
+    import gc
+
     from referee.engine.words import counted
     from referee.session.files import (
         LoadError,
@@ -109,6 +111,7 @@ def cmd_check(path: Path) -> int:
         torn_tail,
     )
 
+    gc.disable()  # a short run that makes no cycles worth collecting: reading a long log
     text = read_any(path)  # capped by the kind the file says it is
     try:
         data = parse_toml(text, str(path))
@@ -135,7 +138,7 @@ def cmd_check(path: Path) -> int:
         for line in ruleset.switches():
             print(f"  {line}")
         return 0
-    save = load_save(path, recover=False)
+    save = load_save(path, recover=False, read=(text, data) if data else None)
     fight = save.fight
     plan_of(save, None)
     print(f"{path}: ok ({save.ruleset.id}, {counted(len(fight.roster), 'combatant')}, "

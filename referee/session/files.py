@@ -265,14 +265,16 @@ def check_ruleset_header(data: dict[str, Any]) -> None:
 # -- saves ------------------------------------------------------------------------------
 
 
-def load_save(path: Path | str, recover: bool = True) -> Save:
+def load_save(path: Path | str, recover: bool = True,
+              read: tuple[str, dict[str, Any]] | None = None) -> Save:
     """Read a save; with `recover`, a torn last event (a crash mid-append) is dropped
     with a warning instead of refusing the whole file; without, the file is refused with
-    the same explanation (`torn_error`)."""
+    the same explanation (`torn_error`). `read`: the file's text and what `parse_toml`
+    made of it, when the caller has them already (`check` reads a file once)."""
     path = Path(path)
-    text = read_text(path)
+    text, data = (read_text(path), None) if read is None else read
     with paused_gc():
-        return _load(path, text, recover)
+        return _load(path, text, recover, data)
 
 
 @contextmanager
@@ -288,9 +290,9 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(path: Path, text: str, recover: bool) -> Save:
+def _load(path: Path, text: str, recover: bool, data: dict[str, Any] | None = None) -> Save:
     try:
-        return parse_save(text, path)
+        return parse_save(text, path, data)
     except LoadError as error:
         cut = torn_tail(text, error)
         if cut is None:
@@ -351,9 +353,11 @@ _EVENTS_HEADER = re.compile(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
 _ROUND_LINE = re.compile(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
 
 
-def parse_save(text: str, path: Path) -> Save:
+def parse_save(text: str, path: Path, data: dict[str, Any] | None = None) -> Save:
+    """The save in `text` (`data`: what `parse_toml` made of it, if known), folded."""
     name = str(path)
-    data = parse_toml(text, name)
+    if data is None:
+        data = parse_toml(text, name)
     migrated_from = None
     try:
         if data.get("version") == 0:
