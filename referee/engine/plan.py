@@ -34,7 +34,13 @@ class PlannedAction:
         return f"{text}#{self.routine}" if self.routine is not None else text
 
     def flag(self, name: str) -> Any:
-        return dict(self.extra).get(name)
+        """The extra `name`'s value (the last given), or None; read without a dict: a
+        big round's plan is asked thousands of times."""
+        found = None
+        for key, value in self.extra:
+            if key == name:
+                found = value
+        return found
 
     def with_extra(self, **more: Any) -> PlannedAction:
         return PlannedAction(self.actor, self.action, self.routine, self.turn, self.declared,

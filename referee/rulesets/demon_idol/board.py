@@ -39,6 +39,23 @@ def key(item: Any) -> tuple[int, int | None]:
     return (item.index, item.routine)
 
 
+class Owned:
+    """A beat's owned lines (see `Board.owned`): each item's (rule, line), and how many
+    owned entries give each line and each rule, so an item that leaves finds its own
+    lines and whether another still says them without a scan of the beat's."""
+
+    __slots__ = ("by_item", "lines", "rules")
+
+    def __init__(self, owned: list[tuple[Any, str, str]]) -> None:
+        self.by_item: dict[int, list[tuple[str, str]]] = {}
+        self.lines: Counter[str] = Counter()
+        self.rules: Counter[str] = Counter()
+        for item, rule, line in owned:
+            self.by_item.setdefault(id(item), []).append((rule, line))
+            self.lines[line] += 1
+            self.rules[rule] += 1
+
+
 class Board:
     def __init__(self) -> None:
         self.slots: list[Beat] = []
@@ -51,7 +68,7 @@ class Board:
         # casting time, a declaration delay, a preparation, a failed morale check): (the
         # action, its rule, the line); a line leaves the beat with the last of its actions,
         # and its rule with the last such line, so that a line speaks of its own beat
-        self.owned: dict[Beat, list[tuple[Any, str, str]]] = {}
+        self.owned: dict[Beat, Owned] = {}
         # rules a move cited in a beat (they stay when an owned line citing them leaves)
         self.cited: dict[Beat, set[str]] = {}
 
@@ -72,7 +89,7 @@ class Board:
         self.slots.insert(len(self.slots) if at is None else at, slot)
         self.sides[slot] = Counter()
         if owned:
-            self.owned[slot] = list(owned)
+            self.owned[slot] = Owned(owned)
         self._put(items, slot)
         return slot
 
@@ -124,17 +141,19 @@ class Board:
     def _disown(self, slot: Beat, item: Any) -> None:
         """`item` left `slot`: the lines said of it alone leave too, and their rule when
         nothing else in the beat cites it."""
-        lines = self.owned[slot]
-        gone = [(rule, line) for owner, rule, line in lines if owner is item]
+        owned = self.owned[slot]
+        gone = owned.by_item.pop(id(item), None)
         if not gone:
             return
-        rest = self.owned[slot] = [entry for entry in lines if entry[0] is not item]
+        lines, rules = owned.lines, owned.rules
+        for rule, line in gone:
+            lines[line] -= 1
+            rules[rule] -= 1
         cited = self.cited.get(slot, set())
         for rule, line in gone:
-            if line in slot.why and not any(kept == line for _, _, kept in rest):
+            if line in slot.why and lines[line] <= 0:
                 slot.why.remove(line)
-            if (rule in slot.rules and rule not in cited
-                    and not any(kept == rule for _, kept, _ in rest)):
+            if rule in slot.rules and rule not in cited and rules[rule] <= 0:
                 slot.rules.remove(rule)
 
     def _cited(self, slot: Beat, rules: tuple[str, ...]) -> None:

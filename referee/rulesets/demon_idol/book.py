@@ -206,10 +206,15 @@ def casting_points(fight: Fight, plan: Plan, starts: dict[int, int]) -> None:
     top of the round, or a prepared start where its trigger happened) and its beat,
     where it completes; the blows on the caster between them are named (DI-15)."""
     spells = []
+    log = fight.log
+    size = len(log)
     for number, beat in enumerate(plan.beats, start=1):
         if repeats(beat) or "segment" in beat.extra:
             continue
         for index, action in enumerate(beat.actions):
+            decl = log[action.declared] if 0 <= action.declared < size else None
+            if getattr(decl, "spell", None) is None:
+                continue  # no spell cast (what `long_spell` looks at first)
             found = long_spell(fight, action)
             if found is not None:
                 spells.append((number, beat, index, action, *found))
@@ -264,17 +269,22 @@ def blows_at(fight: Fight, plan: Plan, casters: set[str]
     """Every planned action at each of `casters`: (beat, label, the actor's side), once a
     plan, so that many casters cost one pass over the plan."""
     found: dict[str, list[tuple[int, str, str]]] = {}
-    roster = fight.roster
+    roster, log = fight.roster, fight.log
+    size = len(log)
     for number, beat in enumerate(plan.beats, start=1):
         if ready(beat) or repeats(beat):
             continue
         for action in beat.actions:
-            decl = _declaration(fight, action)
-            if decl is None:
+            index = action.declared  # its declaration, looked up inline (thousands)
+            decl = log[index] if 0 <= index < size else None
+            if not isinstance(decl, di.Declare):
                 continue
-            aimed = action.flag("target") or None
+            aimed = (action.flag("target") or None) if action.extra else None
             named = (aimed,) if aimed else decl.target
-            if all(t in roster and t not in casters for t in named):
+            if len(named) == 1:
+                if named[0] in roster and named[0] not in casters:
+                    continue  # at one combatant, not casting
+            elif all(t in roster and t not in casters for t in named):
                 continue  # at nobody casting (a side or a group is looked into)
             side = roster[action.actor].side
             for target in casters.intersection(fight.members(tuple(named))):
@@ -289,9 +299,3 @@ def blows_between(fight: Fight, blows: dict[str, list[tuple[int, str, str]]], ca
     side = fight.roster[caster].side
     return [f"{label} in beat {number}" for number, label, by in blows.get(caster, ())
             if start <= number < end and by != side]
-
-
-def _declaration(fight: Fight, action: Any) -> di.Declare | None:
-    index = action.declared
-    decl = fight.log[index] if 0 <= index < len(fight.log) else None
-    return decl if isinstance(decl, di.Declare) else None

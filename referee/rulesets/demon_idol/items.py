@@ -20,7 +20,7 @@ class Item:
 
     __slots__ = ("index", "decl", "actor", "rank", "letter", "role", "routine", "replaced",
                  "arm", "side", "delay", "first", "missile", "casting", "place", "override",
-                 "timed")
+                 "timed", "action")
 
     def __init__(self, index: int, decl: Declare, actor: Combatant, rank: int, letter: str,
                  role: str, routine: int | None = None, replaced: str | None = None,
@@ -47,6 +47,7 @@ class Item:
         # `word`: the routine's own initiative or timing (a declaration's `routines`)
         self.override = initiative_override(decl, actor, arm, word)
         self.timed: str | None = word if word in TIMING else None  # its own place
+        self.action: PlannedAction | None = None  # `to_action`, made once (immutable)
 
     def __repr__(self) -> str:
         return (f"Item(index={self.index!r}, actor={self.actor.id!r}, letter={self.letter!r}, "
@@ -59,6 +60,20 @@ class Item:
         """Make this single blow routine `routine` (see the class); the board re-keys it."""
         self.routine = routine
         self.place = (self.rank, routine)
+        self.action = None
+
+    def twin(self) -> Item:
+        """A copy to plan with: a plan's items are its own (`number` changes one), while
+        what they were worked out from is kept from plan to plan (`order.expander`)."""
+        twin: Item = _new(Item)
+        twin.index, twin.decl, twin.actor, twin.rank = self.index, self.decl, self.actor, self.rank
+        twin.letter, twin.role, twin.routine = self.letter, self.role, self.routine
+        twin.replaced, twin.arm, twin.side, twin.delay = (self.replaced, self.arm, self.side,
+                                                          self.delay)
+        twin.first, twin.missile, twin.casting = self.first, self.missile, self.casting
+        twin.place, twin.override, twin.timed = self.place, self.override, self.timed
+        twin.action = self.action
+        return twin
 
     @property
     def is_device(self) -> bool:
@@ -80,6 +95,13 @@ class Item:
         return self.base_time() + self.delay
 
     def to_action(self) -> PlannedAction:
+        """The planned action: made once an item (a kept item's twins share it)."""
+        action = self.action
+        if action is None:
+            action = self.action = self._action()
+        return action
+
+    def _action(self) -> PlannedAction:
         extra: tuple[tuple[str, Any], ...] = ()
         if self.replaced:
             extra = (("replaces", self.replaced),)

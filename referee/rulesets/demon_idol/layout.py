@@ -74,6 +74,8 @@ class Layout:
                     [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why], [])
             members, cites, whys, owned = entry
             members.append(item)
+            if not (rules or item.delay or prepared or item.replaced):
+                continue  # nothing said of it alone (the most common item)
             split = [(rule, text) for rule in rules for text in why]  # DI-11, DI-12
             for rule, text in [*split, *self.own_lines(item, letter)]:
                 if rule not in cites:

@@ -59,20 +59,47 @@ def expand(ruleset: Ruleset[Any], fight: Fight, index: int, decl: di.Declare,
            replaced: str | None = None) -> list[Item]:
     """One declaration's items, for a caller holding the ruleset (the tests): its
     settings are all it reads."""
-    return expander(settings_of(ruleset), fight)(index, decl, replaced)
+    return expander(settings_of(ruleset), fight)(index, decl, replaced, False)
 
 
-def expander(s: Settings,
-             fight: Fight) -> Callable[[int, di.Declare, str | None], list[Item]]:
-    """`expand` for many declarations of one fight: what they share looked up once."""
+# what a declaration's items were worked out from, and the items: (id of the declaration,
+# the letter replaced) -> (the declaration, its actor, the actor's rank, the items)
+Kept = dict[tuple[int, str | None], tuple[di.Declare, "Combatant", int, list[Item]]]
+KEPT = 65536  # declarations kept at most (then worked out again)
+
+
+def expander(s: Settings, fight: Fight, kept: Kept | None = None
+             ) -> Callable[[int, di.Declare, str | None, bool], list[Item]]:
+    """`expand` for many declarations of one fight: what they share looked up once.
+    `kept`: each declaration's items from the plans before, while the declaration, its
+    actor and the actor's rank are the same objects and values (a new event costs only
+    its own items); copied unless `shared` (a surprise segment's items, only read)."""
     roster, rank_of, role_of = fight.roster, fight.roster_index, s.role_of
     avoid = s.letter_of["avoid"]
 
-    def expand_one(index: int, decl: di.Declare, replaced: str | None) -> list[Item]:
+    def expand_one(index: int, decl: di.Declare, replaced: str | None,
+                   shared: bool) -> list[Item]:
         actor = roster[decl.actor]
+        rank = rank_of(actor.id)
+        if kept is not None:
+            found = kept.get((id(decl), replaced))
+            if (found is not None and found[0] is decl and found[1] is actor
+                    and found[2] == rank and found[3][0].index == index):
+                return found[3] if shared else [item.twin() for item in found[3]]
+        items = make(index, decl, actor, rank, replaced)
+        if kept is not None:
+            if len(kept) >= KEPT:
+                kept.clear()
+            for item in items:
+                item.to_action()
+            kept[(id(decl), replaced)] = (decl, actor, rank, items)
+            return items if shared else [item.twin() for item in items]
+        return items
+
+    def make(index: int, decl: di.Declare, actor: Combatant, rank: int,
+             replaced: str | None) -> list[Item]:
         letter = avoid if replaced else decl.action
         role = role_of[letter]
-        rank = rank_of(actor.id)
         if decl.routines and not replaced:
             return named_routines(index, decl, actor, rank, letter, role)
         arm = weapon_of(decl, actor, role)
@@ -96,15 +123,15 @@ def named_routines(index: int, decl: di.Declare, actor: Combatant, rank: int, le
             for number, routine in enumerate(decl.routines, start=1)]
 
 
-def collect_segments(s: Settings, fight: Fight, round_: int,
-                     segments: int) -> dict[int | None, list[Item]]:
+def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
+                     kept: Kept | None = None) -> dict[int | None, list[Item]]:
     """The round's items (under None) and those of its surprise segments 1..`segments`,
-    in one pass over the declarations."""
+    in one pass over the declarations (`kept`: see `expander`)."""
     failed = morale_failures(fight, round_)
     found: dict[int | None, list[Item]] = {None: []}
     for segment in range(1, segments + 1):
         found[segment] = []
-    expand_one = expander(s, fight)
+    expand_one = expander(s, fight, kept)
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
@@ -113,7 +140,7 @@ def collect_segments(s: Settings, fight: Fight, round_: int,
         if items is None:
             continue
         replaced = decl.action if where is None and decl.actor in failed else None
-        items += expand_one(index, decl, replaced)
+        items += expand_one(index, decl, replaced, where is not None)
     return found
 
 
@@ -149,23 +176,24 @@ class Rules(OverrideRules, MissileRules, AttackRules, CasterRules, ChargeRules, 
 # -- the plan ------------------------------------------------------------------------
 
 
-def build_plan(s: Settings, fight: Fight, round_: int) -> Plan:
-    """The round's plan. A big round allocates thousands of objects and no reference
-    cycles: the cyclic collector is held off while it is worked out."""
+def build_plan(s: Settings, fight: Fight, round_: int, kept: Kept | None = None) -> Plan:
+    """The round's plan (`kept`: the declarations' items worked out before, see
+    `expander`). A big round allocates thousands of objects and no reference cycles: the
+    cyclic collector is held off while it is worked out."""
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _build_plan(s, fight, round_)
+        return _build_plan(s, fight, round_, kept)
     finally:
         if paused:
             gc.enable()
 
 
-def _build_plan(s: Settings, fight: Fight, round_: int) -> Plan:
+def _build_plan(s: Settings, fight: Fight, round_: int, kept: Kept | None) -> Plan:
     plan = Plan(ID, round_, [])
     segments = getattr(state_of(fight).surprise, "segments", 0)
-    found = collect_segments(s, fight, round_, segments if round_ == 1 else 0)
+    found = collect_segments(s, fight, round_, segments if round_ == 1 else 0, kept)
     if round_ == 1 and segments:
         for segment in range(1, segments + 1):
             plan.beats.extend(surprise_beats(s, found[segment], segment, segments))

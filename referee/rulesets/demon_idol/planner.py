@@ -15,9 +15,11 @@ from .state import State
 
 class DemonIdolPlanner(Settled[State], Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
-        from .order import build_plan
+        from .order import Kept, build_plan
 
-        return build_plan(self.settings, fight, round_)
+        # each declaration's items, kept from plan to plan (`order.expander`)
+        kept: Kept = self.__dict__.setdefault("_items", {})
+        return build_plan(self.settings, fight, round_, kept)
 
     def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
         """DI-21: all the actions of a beat resolve, even where they fell each other's
@@ -31,6 +33,11 @@ class DemonIdolPlanner(Settled[State], Planner[State]):
             return False
         _, during, done = fell
         return beat <= (during if during is not None else self._beat_when(fight, cid, done))
+
+    def unhindered(self, fight: Fight) -> frozenset[str]:
+        """Those neither dead nor at or below 0 hit points: they act in every beat."""
+        return frozenset(cid for cid, status in fight.status.items()
+                         if not status.dead and status.hp > 0)
 
     def _beat_when(self, fight: Fight, cid: str, done: frozenset[str]) -> int:
         """The beat `cid` fell in when the blow named none: the first of the round's plan
