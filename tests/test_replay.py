@@ -154,3 +154,30 @@ def test_a_replay_marks_no_past_round_with_the_current_beat(capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "order of round 1:" in out and "▶" not in out
+
+
+
+def test_replay_folds_each_event_of_the_log_once(fought, capsys, monkeypatch):
+    """`referee replay` tells the log as the load folds it: one fold, as many pushes as
+    a load alone makes, not a load's and then a chronicle's; the text is the same as the
+    chronicle of the loaded save."""
+    from referee.engine.fight import Fight
+    from referee.session import render
+    from referee.session.files import load_save
+    from referee.session.replay import chronicle
+
+    expected = render.replay_text(chronicle(load_save(fought)))
+    pushed: list[object] = []
+    push = Fight.push
+
+    def counted(self: Fight, event: ev.Event) -> None:
+        pushed.append(event)
+        push(self, event)
+
+    monkeypatch.setattr(Fight, "push", counted)
+    log = [e.TYPE for e in load_save(fought).fight.log]
+    assert [e.TYPE for e in pushed] == log
+    pushed.clear()
+    assert main(["replay", str(fought)]) == 0
+    assert [e.TYPE for e in pushed] == log
+    assert capsys.readouterr().out == expected

@@ -177,16 +177,23 @@ def events_said(fight: Any) -> str:
 
 
 def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
+    import gc
     import json
 
     from referee.session import render
-    from referee.session.replay import chronicle
+    from referee.session.replay import chronicle, told
 
-    save = opened(path)
-    total = len(save.fight.log)
-    if upto is not None and not 0 <= upto <= total:
-        raise UsageError(f"{path}: --to {upto}: the log has {total} events (0 to {total})")
-    story = chronicle(save, upto)
+    gc.disable()  # a short run that makes no cycles worth collecting: telling a long log
+    if upto is None:  # told as the load folds the log: one fold
+        save, story = told(path)
+        if save.warning:
+            print(f"referee: warning: {save.warning}", file=sys.stderr)
+    else:
+        save = opened(path)
+        total = len(save.fight.log)
+        if not 0 <= upto <= total:
+            raise UsageError(f"{path}: --to {upto}: the log has {total} events (0 to {total})")
+        story = chronicle(save, upto)
     if upto is None:
         output = (json.dumps(render.replay_json(story, save.fight.log), indent=2) + "\n"
                   if as_json else render.replay_text(story))

@@ -10,10 +10,10 @@ import gc
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import referee
 from referee.engine import Encounter, Fight, RefereeError, Ruleset
@@ -266,15 +266,30 @@ def check_ruleset_header(data: dict[str, Any]) -> None:
 
 
 def load_save(path: Path | str, recover: bool = True,
-              read: tuple[str, dict[str, Any]] | None = None) -> Save:
+              read: tuple[str, dict[str, Any]] | None = None,
+              watch: Callable[[Fight], Watcher] | None = None) -> Save:
     """Read a save; with `recover`, a torn last event (a crash mid-append) is dropped
     with a warning instead of refusing the whole file; without, the file is refused with
     the same explanation (`torn_error`). `read`: the file's text and what `parse_toml`
-    made of it, when the caller has them already (`check` reads a file once)."""
+    made of it, when the caller has them already (`check` reads a file once). `watch`:
+    made a `Watcher` of the fight before its first event, which then sees the fold."""
     path = Path(path)
     text, data = (read_text(path), None) if read is None else read
     with paused_gc():
-        return _load(path, text, recover, data)
+        return _load(path, text, recover, data, watch)
+
+
+class Watcher(Protocol):
+    """What sees a save's fold as it loads (replay's chronicle: one fold, not two)."""
+
+    def before(self, fight: Fight, event: Any) -> None:
+        """`event` has passed its checks and is about to be applied."""
+
+    def after(self, fight: Fight, event: Any) -> None:
+        """`event` is applied."""
+
+    def done(self, fight: Fight) -> None:
+        """The whole log is folded."""
 
 
 @contextmanager
@@ -290,15 +305,16 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(path: Path, text: str, recover: bool, data: dict[str, Any] | None = None) -> Save:
+def _load(path: Path, text: str, recover: bool, data: dict[str, Any] | None = None,
+          watch: Callable[[Fight], Watcher] | None = None) -> Save:
     try:
-        return parse_save(text, path, data)
+        return parse_save(text, path, data, watch)
     except LoadError as error:
         cut = torn_tail(text, error)
         if cut is None:
             raise
         start, index = cut
-        save = parse_save(text[:start], path)  # a fault before the torn event is the fault
+        save = parse_save(text[:start], path, None, watch)  # a fault before it is the fault
         if not recover:
             raise torn_error(path, index, error) from None
         save.text, save.torn_at = text, index
@@ -353,8 +369,10 @@ _EVENTS_HEADER = re.compile(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
 _ROUND_LINE = re.compile(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
 
 
-def parse_save(text: str, path: Path, data: dict[str, Any] | None = None) -> Save:
-    """The save in `text` (`data`: what `parse_toml` made of it, if known), folded."""
+def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
+               watch: Callable[[Fight], Watcher] | None = None) -> Save:
+    """The save in `text` (`data`: what `parse_toml` made of it, if known, used up),
+    folded (`watch`: what sees the fold, as `load_save`)."""
     name = str(path)
     if data is None:
         data = parse_toml(text, name)
@@ -373,14 +391,24 @@ def parse_save(text: str, path: Path, data: dict[str, Any] | None = None) -> Sav
     fight = Fight(encounter, ruleset)
     if "join" in text:
         fight.later = joining_ids(raw_events)
-    reader = ruleset.schema.reader
+    read, push = ruleset.schema.reader.read, fight.push
+    watcher = None if watch is None else watch(fight)
+    if watcher is not None:
+        fight.observers.append(watcher.before)
     for index, raw in enumerate(raw_events):
         try:
-            fight.push(reader.read(raw, ("events", index)))
+            event = read(raw, ("events", index))
+            raw_events[index] = None  # each table let go once read: a long log's peak
+            push(event)
+            if watcher is not None:
+                watcher.after(fight, event)
         except RefereeError as error:
             if not error.path or error.path[0] != "events":
                 error.at("events", index)
             raise fault(name, text, error) from None
+    if watcher is not None:
+        fight.observers.remove(watcher.before)
+        watcher.done(fight)
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
 
 

@@ -24,6 +24,7 @@ hangs on, and the end picks those whose event was kept.
 from __future__ import annotations
 
 from bisect import bisect_left
+from pathlib import Path
 from typing import Any
 
 from referee.engine import Fight
@@ -32,7 +33,7 @@ from referee.engine.plan import Plan
 from referee.engine.record import field, record
 from referee.engine.words import counted
 
-from .files import Save, paused_gc
+from .files import Save, load_save, paused_gc
 
 # How far down a ruleset's state words are (`Ruleset.state_word`): a rise is a fall in
 # the recap. Other words (a lost spell) are not a fall.
@@ -103,25 +104,59 @@ def chronicle(save: Save, upto: int | None = None) -> Chronicle:
         return _chronicle(save, upto)
 
 
+def told(path: Path, recover: bool = True) -> tuple[Save, Chronicle]:
+    """The save at `path` and its whole chronicle, told as the load folds the log: one
+    fold, where `chronicle` of a loaded save is a second."""
+    tellers: list[Teller] = []
+
+    def watch(fight: Fight) -> Teller:
+        tellers.append(Teller(fight, Chronicle(fight.encounter.title, fight.ruleset.name)))
+        return tellers[-1]
+
+    save = load_save(path, recover, watch=watch)
+    return save, tellers[-1].story  # (a torn last event: the fold of what was kept)
+
+
 def _chronicle(save: Save, upto: int | None) -> Chronicle:
     fight = Fight(save.encounter, save.fight.ruleset)
     fight.later = set(save.fight.later)
-    story = Chronicle(save.encounter.title, save.fight.ruleset.name)
-    log = save.fight.log if upto is None else save.fight.log[:upto]
-    words = state_words(fight)
-    for number, event in enumerate(log, start=1):
-        text = describe(fight, event)
-        if isinstance(event, (ev.NewRound, ev.End)):
-            close_round(story, fight, number)
+    teller = Teller(fight, Chronicle(save.encounter.title, save.fight.ruleset.name))
+    fight.observers.append(teller.before)
+    for event in save.fight.log if upto is None else save.fight.log[:upto]:
         fight.push(event)
-        story.lines.append((number, event.round, text))
-        current = note_round(story, fight, event, text)
+        teller.after(fight, event)
+    fight.observers.remove(teller.before)
+    teller.done(fight)
+    return teller.story
+
+
+class Teller:
+    """Tells each event of a fold as it goes (`files.Watcher`): its line, read against
+    the state just before it, and what it did to its round."""
+
+    def __init__(self, fight: Fight, story: Chronicle) -> None:
+        self.story = story
+        self.words = state_words(fight)
+        self.text = ""
+
+    def before(self, fight: Fight, event: ev.Event) -> None:
+        self.text = describe(fight, event)
+        if isinstance(event, (ev.NewRound, ev.End)):
+            close_round(self.story, fight, len(fight.log) + 1)
+
+    def after(self, fight: Fight, event: ev.Event) -> None:
+        number, text = len(fight.log), self.text
+        if fight.log[-1] is not event:  # a resolve by number, kept by its actions: told
+            text = describe(fight, fight.log[-1])  # as kept (it changes no one's name)
+        self.story.lines.append((number, event.round, text))
+        current = note_round(self.story, fight, event, text)
         if event.TYPE not in STILL:
-            note_falls(current, fight, event, number, words)
-    close_round(story, fight, None)
-    settle(story, {position + 1 for position in fight.positions})
-    story.fight = fight
-    return story
+            note_falls(current, fight, event, number, self.words)
+
+    def done(self, fight: Fight) -> None:
+        close_round(self.story, fight, None)
+        settle(self.story, {position + 1 for position in fight.positions})
+        self.story.fight = fight
 
 
 def settle(story: Chronicle, kept: set[int]) -> None:
