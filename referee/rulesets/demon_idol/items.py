@@ -20,7 +20,7 @@ class Item:
 
     __slots__ = ("index", "decl", "actor", "rank", "letter", "role", "routine", "replaced",
                  "arm", "side", "delay", "first", "missile", "casting", "place", "override",
-                 "timed", "action")
+                 "timed", "action", "factor")
 
     def __init__(self, index: int, decl: Declare, actor: Combatant, rank: int, letter: str,
                  role: str, routine: int | None = None, replaced: str | None = None,
@@ -48,6 +48,8 @@ class Item:
         self.override = initiative_override(decl, actor, arm, word)
         self.timed: str | None = word if word in TIMING else None  # its own place
         self.action: PlannedAction | None = None  # `to_action`, made once (immutable)
+        # its weapon's speed factor (`factor_of`: None without a weapon or a factor)
+        self.factor: int | None = stats.speed_factor(arm) if arm is not None else None
 
     def __repr__(self) -> str:
         return (f"Item(index={self.index!r}, actor={self.actor.id!r}, letter={self.letter!r}, "
@@ -72,7 +74,7 @@ class Item:
                                                           self.delay)
         twin.first, twin.missile, twin.casting = self.first, self.missile, self.casting
         twin.place, twin.override, twin.timed = self.place, self.override, self.timed
-        twin.action = self.action
+        twin.action, twin.factor = self.action, self.factor
         return twin
 
     @property
@@ -134,8 +136,7 @@ by_place = attrgetter("place")
 
 def factor_of(item: Item) -> int | None:
     """The speed factor of the item's weapon (None: no weapon, or none given)."""
-    weapon = item.weapon()
-    return stats.speed_factor(weapon) if weapon is not None else None
+    return item.factor
 
 
 INITIATIVE = {"haste": "wins", "speed": "wins", "slow": "loses"}

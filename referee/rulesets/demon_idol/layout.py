@@ -130,17 +130,18 @@ class Layout:
     @staticmethod
     def speed_factor_keys(
             step: list[Item]) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
-        factors = {id(i): factor_of(i) for i in step}
-        lowest = min((f for f in factors.values() if f is not None), default=0)
+        lowest = min((f for i in step if (f := factor_of(i)) is not None), default=0)
+        said: dict[int | None, list[str]] = {}  # each factor's line, made once
         for item in step:
-            factor = factors[id(item)]
-            if factor is not None:
-                time = factor + item.delay
-                why = f"tied round: G by speed factor, low to high ({factor})"
-            else:
-                time = lowest + item.delay
-                why = "tied round: attacks without a speed factor join the first G beat"
-            yield item, (time,), ["DI-11"], [why]
+            factor = factor_of(item)
+            why = said.get(factor)
+            if why is None:
+                why = said[factor] = [
+                    f"tied round: G by speed factor, low to high ({factor})"
+                    if factor is not None else
+                    "tied round: attacks without a speed factor join the first G beat"]
+            time = (factor if factor is not None else lowest) + item.delay
+            yield item, (time,), _DI_11, why
 
     @staticmethod
     def mixed_discharge(step: list[Item]) -> bool:
@@ -170,6 +171,7 @@ class Layout:
 
 
 _NONE: list[str] = []  # no rules or reasons (never added to)
+_DI_11 = ["DI-11"]  # (never added to)
 
 
 def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:

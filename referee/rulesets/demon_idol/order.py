@@ -132,6 +132,9 @@ def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
     for segment in range(1, segments + 1):
         found[segment] = []
     expand_one = expander(s, fight, kept)
+    # only DMG-66 renumbers an item on the board: without it the kept items are shared
+    # (a plan reads them and changes none), else the round's are copies
+    copied = bool(s.book["weapon_speed_blows"])
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
@@ -140,7 +143,7 @@ def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
         if items is None:
             continue
         replaced = decl.action if where is None and decl.actor in failed else None
-        items += expand_one(index, decl, replaced, where is not None)
+        items += expand_one(index, decl, replaced, where is not None or not copied)
     return found
 
 

@@ -28,8 +28,8 @@ class Pairwise:
         self.settings, self.fight, self.board, self.dice = settings, fight, board, dice
         # the by-the-book switches (all off: the DI procedure)
         self.book = settings.book
-        self.items = [i for i in items if not i.decl.prepared and i.role != "psionic"]
-        self.prepared = [i for i in items if i.decl.prepared]
+        self.items: list[Item] = []  # all but preparations and psionics
+        self.prepared: list[Item] = []
         self.by_decl: dict[int, list[Item]] = defaultdict(list)
         self.by_actor: dict[str, list[Item]] = defaultdict(list)
         self.aimed_at: dict[str, list[Item]] = defaultdict(list)
@@ -37,18 +37,25 @@ class Pairwise:
         self.first_items: list[Item] = []
         self.lost: list[tuple[Item, str]] = []  # shots without their reaction bonus (DI-6)
         self.first_discharge: dict[str, Item] = {}  # each side's first D item
-        for item in self.items:
-            if item.role == "discharge" and item.side not in self.first_discharge:
-                self.first_discharge[item.side] = item
-        self.sides = {i.side for i in self.items}
+        self.sides: set[str] = set()
         self.letter_rank = {letter: n for n, letter in enumerate(settings.order)}
         self._moving: dict[int, frozenset[str]] = {}
         roster, members = fight.roster, fight.members
         by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
-        for item in self.items:
+        kept, first_items, first_discharge = self.items, self.first_items, self.first_discharge
+        for item in items:  # one pass: a big round has thousands
+            if item.decl.prepared:
+                self.prepared.append(item)
+                continue
+            if item.role == "psionic":
+                continue
+            kept.append(item)
+            self.sides.add(item.side)
+            if item.role == "discharge" and item.side not in first_discharge:
+                first_discharge[item.side] = item
             by_decl[item.index].append(item)
             if item.first:
-                self.first_items.append(item)
+                first_items.append(item)
                 by_actor[item.actor.id].append(item)
                 target = item.decl.target or item.decl.shots
                 # one combatant named: itself (what `members` gives, without its scan)
