@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz clean browser
+.PHONY: run test lint bench bench-compare fuzz clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	for script in benchmarks/*_bench.py; do $(BIN)/python $$script; done
+
+# every benchmark's figures, the tree at BASE (a git revision) against the working tree,
+# timed in turn in long-running workers over fresh pairs (about 10 minutes; LONG=1 for a
+# longer, steadier run); the base's checkout and venv are cached by commit
+BASE ?= HEAD
+LONG ?=
+bench-compare: $(STAMP)
+	$(BIN)/python benchmarks/compare.py '$(BASE)' $(if $(LONG),--long)
 
 # the headless commands on mutated saves of every ruleset (COUNT files, SEED)
 COUNT ?= 2000

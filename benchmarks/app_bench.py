@@ -1,39 +1,39 @@
 """App speed: launching, opening a long save, and a key press to the updated screen.
 
-Prints, each against a measurement taken in the same run:
-- launch to the demo's usable combat screen, as a whole process run headless (no
-  terminal), exiting on the first refresh after the combat screen is mounted with its
-  tracker and log filled, against an empty Textual app exiting on the first refresh
-  after it is ready (target: within 1.3x); medians of several runs, taken in turn;
-- opening a 10,000-event save the same way, against the empty app (target: within 3x);
-- a key press to the updated screen, with 200 combatants and 10,000 log events: from
-  rest, a real key event posted to the app's message queue, until the first frame drawn
-  with the change in the plan and the log is handed to the driver (each frame also
-  turned into terminal bytes, as a terminal run does); median and 95th percentile
-  (targets: under 16 ms and under 33 ms), and until the last frame the press causes,
-  against the same measurements on a one-label Textual app (what any app pays).
+Prints, each against a measurement taken in the same run (the figures taken in turn):
+- app.demo-launch: launch to the demo's usable combat screen, as a whole process run
+  headless (no terminal), exiting on the first refresh after the combat screen is mounted
+  with its tracker and log filled, against app.empty-launch, an empty Textual app exiting
+  on the first refresh after it is ready (target: within 1.3x); the runs taken in turn;
+- app.long-launch: opening a 10,000-event save the same way, against the empty app
+  (goal: within 1.5x);
+- app.press: a key press to the updated screen, with 200 combatants and 10,000 log
+  events: from rest, a real key event posted to the app's message queue, until the first
+  frame drawn with the change in the plan and the log is handed to the driver (each frame
+  also turned into terminal bytes, as a terminal run does); median (goal: within 3x the
+  one-label app) and app.press.p95 (goal: under 16 ms); app.press.rest(.p95) until the
+  last frame the press causes (the screen at rest); app.press.n, .ctrl+z, .ctrl+y the
+  same by key; against app.floor-press(.p95, .rest, .rest.p95): the same measurements on
+  a one-label Textual app (what any app pays).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
+import functools
 import random
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from session_bench import generated_fight  # noqa: E402
+from figures import ENV, TREE, Figure, Measure, Values, main, workdir  # noqa: E402
+from session_bench import long_save  # noqa: E402
 from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.binding import Binding  # noqa: E402
@@ -48,13 +48,11 @@ from referee.rulesets.demon_idol import events as di  # noqa: E402
 from referee.session.files import load_save  # noqa: E402
 from referee.session.writer import save_text  # noqa: E402
 
+ROOT = TREE
 EVENTS = 10_000
 LAUNCHES = 11
 PRESSES = 120
 SIZE = (120, 40)  # a roomy terminal: more rows of the tracker and plan to draw
-
-# A user's shell writes bytecode caches; measure that, not a recompile on every start.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 # Run as `python LAUNCH ROOT empty` or `python LAUNCH ROOT SAVE`: each exits from the
 # first callback after its screen is ready and has been refreshed.
@@ -103,23 +101,43 @@ if result != "ready":
 '''
 
 
-def launches(script: Path, targets: dict[str, str]) -> dict[str, float]:
-    """Median wall time (ms) of each whole process, the runs of each taken in turn."""
-    def run(target: str) -> None:
-        done = subprocess.run([sys.executable, str(script), str(ROOT), target], env=ENV,
-                              cwd=ROOT, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            raise SystemExit(f"launch {target} failed:\n{done.stdout}{done.stderr}")
+LAUNCHED = ("empty", "demo", "long")
 
-    for target in targets.values():  # warm the bytecode caches
-        run(target)
-    times: dict[str, list[float]] = {name: [] for name in targets}
-    for _ in range(LAUNCHES):
-        for name, target in targets.items():
+
+@functools.cache
+def launch_files() -> Path:
+    """The launch script and the saves it opens, written once a process; each launched
+    once (the bytecode caches warmed)."""
+    folder = workdir()
+    script = folder / "launch.py"
+    script.write_text(LAUNCH)
+    shutil.copyfile(ROOT / "saves" / "demo.toml", folder / "demo.toml")
+    shutil.copyfile(long_save(), folder / "long.toml")
+    for target in LAUNCHED:
+        launch(target)
+    return script
+
+
+def launch(target: str) -> None:
+    """`empty`, or referee on the demo or the long save, as a whole process."""
+    folder = workdir()
+    path = "empty" if target == "empty" else str(folder / f"{target}.toml")
+    done = subprocess.run([sys.executable, str(folder / "launch.py"), str(ROOT), path],
+                          env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise SystemExit(f"launch {target} failed:\n{done.stdout}{done.stderr}")
+
+
+def launches(n: int) -> Values:
+    """Wall time (ms) of each whole process, n runs of each taken in turn."""
+    launch_files()
+    times: Values = {name: [] for name in LAUNCHED}
+    for _ in range(n):
+        for name in LAUNCHED:
             start = time.perf_counter()
-            run(target)
+            launch(name)
             times[name].append((time.perf_counter() - start) * 1000)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return times
 
 
 # -- a crowd: 200 combatants on two sides, 10,000 events --------------------------------
@@ -241,7 +259,7 @@ def screen_text(app: App) -> str:
 Samples = dict[str, list[tuple[float, float]]]
 
 
-async def referee_presses(path: Path) -> tuple[Samples, int]:
+async def referee_presses(path: Path, presses: int = PRESSES) -> tuple[Samples, int]:
     """`n` down the long plan, then ctrl+z / ctrl+y back and forth over it: every press
     checks off a beat or takes the check back, and adds a line to the log."""
     app = RefereeApp(path, path.parent)
@@ -258,9 +276,9 @@ async def referee_presses(path: Path) -> tuple[Samples, int]:
             return (table.current_beat() or beats + 1) - 1
 
         keys = ["n"] * beats
-        while len(keys) < PRESSES:
+        while len(keys) < presses:
             keys += ["ctrl+z"] * beats + ["ctrl+y"] * beats
-        for key in keys[:PRESSES]:
+        for key in keys[:presses]:
             resolved = done()
             after = resolved - 1 if key == "ctrl+z" else resolved + 1
             lines = log.line_count
@@ -295,60 +313,80 @@ class Floor(App):
         self.query_one("#count", Static).update(str(self.count))
 
 
-async def floor_presses() -> list[tuple[float, float]]:
+async def floor_presses(presses: int = PRESSES) -> list[tuple[float, float]]:
     app = Floor()
     times = []
     async with app.run_test(size=SIZE):
         frames = Frames(app)
-        for n in range(1, PRESSES + 1):
+        for n in range(1, presses + 1):
             times.append(await press(app, frames, "n", lambda n=n: app.count == n))
             assert str(n) in screen_text(app)
     return times
 
 
-def p95(values: list[float]) -> float:
-    return sorted(values)[max(int(len(values) * 0.95) - 1, 0)]
+@functools.cache
+def crowd_text() -> str:
+    fight = crowd_fight()
+    return save_text(fight.encounter, fight.log)
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        script = folder / "launch.py"
-        script.write_text(LAUNCH)
-        demo = folder / "demo.toml"
-        shutil.copyfile(ROOT / "saves" / "demo.toml", demo)
-        fight = generated_fight()
-        long = folder / "long.toml"
-        long.write_text(save_text(fight.encounter, fight.log))
-        crowd_fight_ = crowd_fight()
-        crowd = folder / "crowd.toml"
-        crowd.write_text(save_text(crowd_fight_.encounter, crowd_fight_.log))
-
-        took = launches(script, {"empty": "empty", "demo": str(demo), "long": str(long)})
-        print(f"empty Textual app, start to ready and exit: {took['empty']:.1f} ms; "
-              f"referee on the demo to its usable combat screen: {took['demo']:.1f} ms = "
-              f"{took['demo'] / took['empty']:.2f}x (target within 1.3x)")
-        print(f"referee opening a {len(fight.log):,}-event save ({long.stat().st_size // 1024} "
-              f"KiB): {took['long']:.1f} ms = {took['long'] / took['empty']:.2f}x the empty app "
-              "(target within 3x)")
-
-        floor = asyncio.run(floor_presses())
-        times, beats = asyncio.run(referee_presses(crowd))
-        every = [t for values in times.values() for t in values]
-        counts = ", ".join(f"{key} x{len(values)}" for key, values in times.items())
-        print(f"key press to the updated screen, {len(crowd_fight_.roster)} combatants and "
-              f"{len(crowd_fight_.log):,} events ({beats}-beat plan, {SIZE[0]}x{SIZE[1]}; "
-              f"{counts}): {figures(every, 0)} (targets: median < 16 ms, p95 < 33 ms); "
-              f"one-label Textual app: {figures(floor, 0)}")
-        print(f"  until the screen is at rest again: {figures(every, 1)}; "
-              f"one-label app: {figures(floor, 1)}")
-        for key, values in times.items():
-            print(f"  {key:<6}: {figures(values, 0)}; at rest: {figures(values, 1)}")
+def crowd_presses(n: int) -> Values:
+    """A session of n presses on a fresh copy of the crowd's save (each press adds to it),
+    by key and all together, until the first frame showing it and until at rest."""
+    path = workdir() / "crowd.toml"
+    path.write_text(crowd_text())
+    times, _ = asyncio.run(referee_presses(path, n))
+    return split({"": [t for values in times.values() for t in values], **times})
 
 
-def figures(samples: list[tuple[float, float]], which: int) -> str:
-    values = [sample[which] for sample in samples]
-    return f"median {statistics.median(values):.1f} ms, p95 {p95(values):.1f} ms"
+def split(samples: dict[str, list[tuple[float, float]]]) -> Values:
+    """(first frame, at rest) pairs as two series: KEY and KEY.rest."""
+    found: Values = {}
+    for key, values in samples.items():
+        found[key] = [first for first, _ in values]
+        found[f"{key}.rest" if key else "rest"] = [rest for _, rest in values]
+    return found
+
+
+def pressed(name: str, text: str, key: str = "", floor: str | None = None,
+            goals: tuple[str, ...] = ()) -> tuple[Figure, ...]:
+    """A key press's four figures: median and p95 until the first frame showing it, and
+    until the screen is at rest (series KEY and KEY.rest), each with its goal in turn."""
+    rest = f"{key}.rest" if key else "rest"
+    goal = (*goals, "", "", "", "")
+
+    def under(suffix: str) -> str | None:
+        return f"{floor}{suffix}" if floor else None
+
+    return (Figure(name, text, key, goal=goal[0], floor=under("")),
+            Figure(f"{name}.p95", text, key, "p95", goal=goal[1], floor=under(".p95")),
+            Figure(f"{name}.rest", f"{text}, until at rest", rest, goal=goal[2],
+                   floor=under(".rest")),
+            Figure(f"{name}.rest.p95", f"{text}, until at rest", rest, "p95", goal=goal[3],
+                   floor=under(".rest.p95")))
+
+
+CROWD = "key press to the updated screen, 200 combatants and 10,000 events"
+MEASURES: list[Measure] = [
+    Measure("app.launch", launches, (
+        Figure("app.empty-launch", "an empty Textual app, start to ready and exit", "empty"),
+        Figure("app.demo-launch", "referee on the demo to its usable combat screen", "demo",
+               goal="within 1.3x", floor="app.empty-launch"),
+        Figure("app.long-launch", "referee opening a 10,000-event save", "long",
+               goal="within 1.5x the empty app", floor="app.empty-launch"),
+    ), setup=launch_files, script=(1, 11), compare=(2, 1), warm=False),
+    Measure("app.floor-press", lambda n: split({"": asyncio.run(floor_presses(n))}),
+            pressed("app.floor-press", "key press, one-label Textual app"),
+            script=(1, PRESSES), compare=(1, 40), warm=False),
+    Measure("app.press", crowd_presses, (
+        *pressed("app.press", CROWD, floor="app.floor-press",
+                 goals=("within 3x the one-label app", "<= 16 ms")),
+        *(figure for key in ("n", "ctrl+z", "ctrl+y")
+          for figure in pressed(f"app.press.{key}", f"{CROWD}: {key}", key)),
+    ), setup=crowd_text, script=(1, PRESSES), compare=(1, 40), warm=False),
+]
+
 
 if __name__ == "__main__":
-    main()
+    main(MEASURES, f"app: {SIZE[0]}x{SIZE[1]}, headless, each frame turned into terminal "
+                   "bytes")

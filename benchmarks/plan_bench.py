@@ -1,40 +1,38 @@
 """Planning speed: in-process, and the whole `referee plan --json` process.
 
-Prints, each as a median of several runs:
-- planning a demon-idol round of 1,000 declarations over 500 combatants in-process
-  (target: under 20 ms); every combatant has two attack routines or a rate-2 missile,
-  so the round's own 500 declarations hold about 850 routines, and the party's
-  250 combatants declare again in each of two surprise segments: 1,000 declarations;
-- `referee plan --json` on a two-declaration file against `python3 -c pass` (target:
-  within 5x);
-- `referee plan --json` on the 1,000-declaration file (written as the program writes its
-  saves) against the two-declaration file (target: within 3x);
-- `referee plan --json` on a 1,000-combatant, 1,000-declaration save written by hand in
-  plain TOML (bare keys, as tomli_w writes) against the two-declaration file (within 3x).
+Prints, each as a median of several runs (the figures taken in turn):
+- plan.in-process: planning a demon-idol round of 1,000 declarations over 500 combatants
+  in-process (goal: two thirds of c8333ff's, timed in turn: `make bench-compare`;
+  the script's old target under 20 ms); every combatant has two attack routines or a
+  rate-2 missile, so the round's own 500 declarations hold about 850 routines, and the
+  party's 250 combatants declare again in each of two surprise segments: 1,000
+  declarations;
+- plan.python-pass: `python -c pass`, the floor of a whole process;
+- plan.json-small: `referee plan --json` on a two-declaration file, against `python -c
+  pass` (goal: within 4x);
+- plan.json-large: `referee plan --json` on the 1,000-declaration file (written as the
+  program writes its saves) against the two-declaration file (target: within 3x);
+- plan.json-plain: `referee plan --json` on a 1,000-combatant, 1,000-declaration save
+  written by hand in plain TOML (bare keys, as tomli_w writes) against the
+  two-declaration file (within 3x).
 """
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import median_ms, medians_ms  # noqa: E402
+from figures import ENV, TREE, Measure, main, single, workdir  # noqa: E402
 
-from referee.session.files import load_save  # noqa: E402
-from referee.session.writer import save_text  # noqa: E402
-
-RUNS = 15
+ROOT = TREE  # the tree measured (its tests/scenarios hold the small save)
 
 
 def big_save(combatants: int = 500, seed: int = 1, surprise: bool = True) -> dict:
@@ -97,42 +95,63 @@ def run(cmd: list[str]) -> None:
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=ENV)
 
 
-# A user's shell writes bytecode caches; measure that, not a recompile on every start.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+class Saves:
+    """The saves planned, written once a process: the 1,000-declaration file as the
+    program writes its saves, and the 1,000-combatant one by hand in plain TOML."""
 
+    def __init__(self) -> None:
+        from referee.session.files import load_save
+        from referee.session.writer import save_text
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        big = Path(folder) / "big.toml"
-        big.write_text(tomli_w.dumps(big_save()))
-        written = load_save(big)  # then as the program itself writes a save
-        big.write_text(save_text(written.encounter, written.fight.log))
-        fight = load_save(big).fight
-        declared = sum(len(v) for v in fight.declarations.values())
-        planned = sum(len(b.actions) for b in fight.plan().beats)
-        in_process = median_ms(lambda: fight.plan(1), RUNS)
-        print(f"in-process plan: {declared} declarations over {len(fight.roster)} combatants, "
-              f"{planned} planned actions: {in_process:.2f} ms median (target < 20 ms)")
-
-        cmd = referee_command()
-        run(cmd + ["plan", str(small_save()), "--json"])  # warm the bytecode cache
+        folder = workdir()
+        self.big = folder / "plan-big.toml"
+        self.big.write_text(tomli_w.dumps(big_save()))
+        written = load_save(self.big)  # then as the program itself writes a save
+        self.big.write_text(save_text(written.encounter, written.fight.log))
+        self.fight: Any = load_save(self.big).fight
+        self.declared = sum(len(v) for v in self.fight.declarations.values())
         # A save written by hand in plain TOML (bare keys, as tomli_w writes): the roster
         # of 1,000 combatants is read strictly, key by key, by the ruleset's schemas.
-        plain = Path(folder) / "plain.toml"
-        plain.write_text(tomli_w.dumps(big_save(combatants=1000, surprise=False)))
-        found = medians_ms({
-            "bare": lambda: run([sys.executable, "-c", "pass"]),
-            "small": lambda: run(cmd + ["plan", str(small_save()), "--json"]),
-            "large": lambda: run(cmd + ["plan", str(big), "--json"]),
-            "plain": lambda: run(cmd + ["plan", str(plain), "--json"]),
-        }, RUNS)
-        bare, small, large, hand = (found[k] for k in ("bare", "small", "large", "plain"))
-        print(f"python3 -c pass: {bare:.1f} ms; referee plan --json (2 declarations): "
-              f"{small:.1f} ms = {small / bare:.2f}x (target within 5x)")
-        print(f"referee plan --json ({declared} declarations): {large:.1f} ms = "
-              f"{large / small:.2f}x the 2-declaration file (target within 3x)")
-        print(f"referee plan --json (1000 declarations, 1000 combatants, plain TOML): "
-              f"{hand:.1f} ms = {hand / small:.2f}x the 2-declaration file (target within 3x)")
+        self.plain = folder / "plan-plain.toml"
+        self.plain.write_text(tomli_w.dumps(big_save(combatants=1000, surprise=False)))
+        self.cmd = referee_command()
+        run(self.cmd + ["plan", str(small_save()), "--json"])  # warm the bytecode cache
+
+
+saves: Saves | None = None
+
+
+def ready() -> Saves:
+    global saves
+    if saves is None:
+        saves = Saves()
+    return saves
+
+
+def plan_json(path: Path | str | None) -> None:
+    found = ready()
+    run(found.cmd + ["plan", str(path or small_save()), "--json"])
+
+
+PROCESS = {"script": (15, 1), "compare": (3, 1), "setup": ready}
+MEASURES: list[Measure] = [
+    single("plan.in-process", "in-process plan, 1,000 declarations over 500 combatants",
+           lambda: ready().fight.plan(1), setup=ready, script=(15, 1), compare=(4, 2),
+           goal="<= 2/3 of c8333ff's, timed in turn (bench-compare); < 20 ms"),
+    single("plan.python-pass", "python -c pass", lambda: run([sys.executable, "-c", "pass"]),
+           **PROCESS),
+    single("plan.json-small", "referee plan --json, 2 declarations",
+           lambda: plan_json(None), floor="plan.python-pass", goal="<= 4x python -c pass",
+           **PROCESS),
+    single("plan.json-large", "referee plan --json, 1,000 declarations",
+           lambda: plan_json(ready().big), floor="plan.json-small",
+           goal="within 3x the 2-declaration file", **PROCESS),
+    single("plan.json-plain",
+           "referee plan --json, 1,000 declarations over 1,000 combatants, plain TOML",
+           lambda: plan_json(ready().plain), floor="plan.json-small",
+           goal="within 3x the 2-declaration file", **PROCESS),
+]
+
 
 if __name__ == "__main__":
-    main()
+    main(MEASURES)

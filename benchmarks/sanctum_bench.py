@@ -1,24 +1,33 @@
 """sanctum's odds: `referee odds` on a 20-against-20 combat, as a whole process.
 
 Prints, each the median of a few runs of the whole `referee odds --json` process on this
-machine: 100, 1,000 (target: under 1 s) and 10,000 runs, with the peak resident memory of
-the 10,000-run process (only each run's seed and a small summary are kept). The combat:
-two groups of 20 minions, levels 1-4, a mix of shooters, bashers and both.
+machine: sanctum.odds-100, sanctum.odds-1000 (target: under 1 s) and sanctum.odds-10000
+(goal: a quarter of today's, about 1 s), each with its processor time (.cpu: all its
+workers together, what a busy machine's other work does not stretch), and the peak
+resident memory of the 10,000-run process (sanctum.odds-10000.peak; only each run's seed
+and a small summary are kept); and sanctum.one-run, the simulator alone, one run in this
+process (the best of batches of 200 runs; goal: 0.7x c8333ff's, timed in turn). The
+combat: two groups of 20 minions, levels 1-4, a mix of shooters, bashers and both.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import random
-import resource
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import TREE, Figure, Measure, Values, main, workdir  # noqa: E402
+
+ROOT = TREE
 REFEREE = [sys.executable, "-m", "referee"]
+RUNS_IN_BATCH = 200
 
 
 def big_save(path: Path, seed: int = 1) -> None:
@@ -49,58 +58,90 @@ def big_save(path: Path, seed: int = 1) -> None:
     path.write_text("\n".join(lines))
 
 
-def cpu() -> float:
-    """The processor time of every finished child process (and theirs) so far."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
+@functools.cache
+def saved() -> Path:
+    path = workdir() / "sanctum-big.toml"
+    big_save(path)
+    return path
 
 
-def timed(args: list[str], repeat: int) -> tuple[float, float]:
-    """The median wall time of the whole process, and the median processor time (all its
-    workers together: what a busy machine's other work does not stretch)."""
-    times, cpus = [], []
-    for _ in range(repeat):
-        start, before = time.perf_counter(), cpu()
-        subprocess.run(REFEREE + args, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-        cpus.append(cpu() - before)
-    return statistics.median(times), statistics.median(cpus)
+def odds(runs: int) -> tuple[float, float, float]:
+    """One whole `referee odds --json` process of `runs` runs: its wall time (s), its
+    processor time (s, its workers' included) and its peak resident memory (MB)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(REFEREE + ["odds", str(saved()), "--runs", str(runs), "--seed",
+                                        "1", "--json"], cwd=ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"referee odds --runs {runs} failed ({status})")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        save = Path(folder) / "big.toml"
-        big_save(save)
-        for runs, repeat in ((100, 5), (1000, 5), (10000, 3)):
-            seconds, used = timed(["odds", str(save), "--runs", str(runs), "--seed", "1",
-                                   "--json"], repeat)
-            verdict = "  (target: under 1 s)" if runs == 1000 else ""
-            print(f"referee odds, 20 vs 20, {runs:>6} runs: {seconds:6.3f} s "
-                  f"(processor {used:6.3f} s){verdict}")
-        subprocess.run(REFEREE + ["odds", str(save), "--runs", "10000", "--seed", "1",
-                                  "--json"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"peak resident memory of one process (10,000 runs): {peak:.1f} MiB")
-        print(f"one run in one process: {per_run(save):.3f} ms (the best of 5 x 200 runs)")
+def processes(runs: int) -> Any:
+    def sample(n: int) -> Values:
+        found = [odds(runs) for _ in range(n)]
+        return {"wall": [f[0] for f in found], "cpu": [f[1] for f in found],
+                "peak": [f[2] for f in found]}
+    return sample
 
 
-def per_run(save: Path) -> float:
-    """The simulator alone: milliseconds a run, in this process, no workers."""
-    sys.path.insert(0, str(ROOT))
-    from referee.rulesets.sanctum.odds import one_run, seeds, setup_of
-    from referee.session.files import load_save
+def odds_measure(runs: int, repeat: int, goal: str = "") -> Measure:
+    name = f"sanctum.odds-{runs}"
+    text = f"referee odds, 20 vs 20, {runs:,} runs"
+    figures = [Figure(name, text, "wall", goal=goal, unit="s"),
+               Figure(f"{name}.cpu", f"{text}, processor time", "cpu", unit="s")]
+    if runs == 10_000:
+        figures.append(Figure(f"{name}.peak", "peak resident memory of one process "
+                              "(10,000 runs)", "peak", unit="MB"))
+    return Measure(name, processes(runs), tuple(figures), setup=saved,
+                   script=(repeat, 1), compare=(1, 1), warm=runs < 1000)
 
-    loaded = load_save(save)
-    setup = setup_of(loaded.ruleset.settings, loaded.fight)  # its house rules
-    run_seeds = seeds(1, 200)
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        for run_seed in run_seeds:
-            one_run(setup, run_seed)
-        best = min(best, time.perf_counter() - start)
-    return best / len(run_seeds) * 1000
+
+class Simulator:
+    """The simulator alone, in this process, no workers."""
+
+    def __init__(self) -> None:
+        from referee.rulesets.sanctum.odds import one_run, seeds, setup_of
+        from referee.session.files import load_save
+
+        loaded = load_save(saved())
+        try:  # its house rules, since ec18a06
+            self.setup = setup_of(loaded.ruleset.settings, loaded.fight)
+        except (AttributeError, TypeError):  # before: the ruleset (c8333ff)
+            self.setup = setup_of(loaded.ruleset, loaded.fight)
+        self.one_run, self.seeds = one_run, seeds(1, RUNS_IN_BATCH)
+
+    def __call__(self, n: int) -> Values:
+        """n batches of runs: the milliseconds a run in each."""
+        times = []
+        for _ in range(n):
+            start = time.perf_counter()
+            for run_seed in self.seeds:
+                self.one_run(self.setup, run_seed)
+            times.append((time.perf_counter() - start) * 1000 / len(self.seeds))
+        return {"": times}
+
+
+simulator: Simulator | None = None
+
+
+def one_runs(n: int) -> Values:
+    global simulator
+    simulator = simulator or Simulator()
+    return simulator(n)
+
+
+MEASURES: list[Measure] = [
+    odds_measure(100, 5),
+    odds_measure(1000, 5, "< 1 s"),
+    odds_measure(10_000, 3, "<= 1/4 of today's (about 1 s)"),
+    Measure("sanctum.one-run", one_runs, (Figure(
+        "sanctum.one-run", f"one run in one process (the best of batches of "
+        f"{RUNS_IN_BATCH} runs)", stat="min", goal="<= 0.7x c8333ff's, timed in turn"),),
+            setup=saved, script=(5, 1), compare=(2, 1)),
+]
 
 
 if __name__ == "__main__":
-    main()
+    main(MEASURES, "sanctum: 20 against 20")

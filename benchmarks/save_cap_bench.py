@@ -1,8 +1,10 @@
 """What a save of each size costs to read: `referee check` on valid demon-idol saves of
-2 to 16 MiB, each in a fresh process, its wall time and its peak memory (max RSS).
+2 to 16 MiB, each in a fresh process, its wall time and its peak memory (max RSS):
+savecap.Nmib and savecap.Nmib.peak.
 
 The save cap (referee/session/files.py, SAVE_BYTES) is the size this machine checks in
 under 5 s and 500 MB (issue 31, point 4); the cap's own row says whether it still does.
+A save past the cap is checked with the cap lifted, to see what it would cost.
 
     .venv/bin/python benchmarks/save_cap_bench.py            # 2, 4, 8, 12, 16 MiB
     .venv/bin/python benchmarks/save_cap_bench.py 8 10       # the sizes to try
@@ -10,22 +12,26 @@ under 5 s and 500 MB (issue 31, point 4); the cap's own row says whether it stil
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from figures import TREE, Figure, Measure, Values, main, workdir  # noqa: E402
 from session_bench import generated_fight  # noqa: E402
 
-from referee.session.files import MIB, SAVE_BYTES  # noqa: E402
+from referee.session import files  # noqa: E402
 from referee.session.writer import save_text  # noqa: E402
+
+ROOT = TREE
+MIB = 1024 * 1024
+SAVE_BYTES: int | None = getattr(files, "SAVE_BYTES", None)  # none before issue 31
+SIZES = [2, 4, 8, 12, 16]
 
 ROUND_EVENTS = 39  # one generated round: 9 declarations, initiative, 7 beats of 4, a new round
 ROUNDS = 256
@@ -59,7 +65,8 @@ def save_of(size: int, folder: Path) -> Path:
 
 
 # `referee check` with the save cap lifted, to see what a save past it would cost
-LIFTED = ("import sys; import referee.session.files as f; f.CAPS['a save'] = 1 << 40; "
+LIFTED = ("import sys; import referee.session.files as f; "
+          "hasattr(f, 'CAPS') and f.CAPS.__setitem__('a save', 1 << 40); "
           "from referee.cli import main; sys.exit(main(['check', sys.argv[1]]))")
 
 
@@ -75,19 +82,40 @@ def checked(path: Path) -> tuple[float, float, str]:
     return seconds, usage.ru_maxrss / 1024, answer
 
 
-def main(argv: list[str]) -> int:
-    sizes = [int(a) for a in argv] or [2, 4, 8, 12, 16]
-    print(f"save cap now: {SAVE_BYTES / MIB:.0f} MiB (target: checked in under 5 s and 500 MB)")
-    with tempfile.TemporaryDirectory() as folder:
-        for mib in sizes:
-            path = save_of(mib * MIB, Path(folder))
-            real = path.stat().st_size / MIB
-            seconds, peak, answer = checked(path)
-            ok = "ok" if ": ok (" in answer else answer[-120:]
-            over = "  (past the cap: refused unread)" if real > SAVE_BYTES / MIB else ""
-            print(f"{real:6.1f} MiB  check {seconds:5.2f} s  peak {peak:6.0f} MB  {ok}{over}")
-    return 0
+@functools.cache
+def sized(mib: int) -> Path:
+    return save_of(mib * MIB, workdir())
+
+
+def checks(mib: int) -> Measure:
+    def sample(n: int) -> Values:
+        found: Values = {"seconds": [], "peak": []}
+        for _ in range(n):
+            seconds, peak, answer = checked(sized(mib))
+            if ": ok (" not in answer:
+                raise RuntimeError(f"referee check on {mib} MiB: {answer[-200:]}")
+            found["seconds"].append(seconds)
+            found["peak"].append(peak)
+        return found
+
+    over = "  (past the cap: checked with it lifted)" if past(mib) else ""
+    name, text = f"savecap.{mib}mib", f"referee check, a {mib} MiB save{over}"
+    return Measure(name, sample, (
+        Figure(name, text, "seconds", unit="s", goal="< 5 s" if not over else ""),
+        Figure(f"{name}.peak", f"{text}, peak memory", "peak", unit="MB",
+               goal="< 500 MB" if not over else "")),
+        setup=lambda: sized(mib), script=(1, 1), compare=(1, 1), warm=False)
+
+
+def past(mib: int) -> bool:
+    return SAVE_BYTES is not None and mib * MIB > SAVE_BYTES
+
+
+MEASURES: list[Measure] = [checks(mib) for mib in SIZES]
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sizes = [int(a) for a in sys.argv[1:]] or SIZES
+    cap = f"{SAVE_BYTES / MIB:.0f} MiB" if SAVE_BYTES else "none"
+    main([checks(mib) for mib in sizes],
+         f"save cap now: {cap} (target: checked in under 5 s and 500 MB)")
