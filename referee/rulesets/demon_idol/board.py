@@ -47,13 +47,16 @@ class Owned:
     __slots__ = ("by_item", "lines", "rules")
 
     def __init__(self, owned: list[tuple[Any, str, str]]) -> None:
-        self.by_item: dict[int, list[tuple[str, str]]] = {}
-        self.lines: Counter[str] = Counter()
-        self.rules: Counter[str] = Counter()
+        by_item: dict[int, list[tuple[str, str]]] = {}
         for item, rule, line in owned:
-            self.by_item.setdefault(id(item), []).append((rule, line))
-            self.lines[line] += 1
-            self.rules[rule] += 1
+            found = by_item.get(id(item))
+            if found is None:
+                by_item[id(item)] = [(rule, line)]
+            else:
+                found.append((rule, line))
+        self.by_item = by_item
+        self.lines = Counter([line for _, _, line in owned])
+        self.rules = Counter([rule for _, rule, _ in owned])
 
 
 class Board:

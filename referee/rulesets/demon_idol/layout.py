@@ -60,31 +60,36 @@ class Layout:
         role = self.settings.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str],
-                                               list[tuple[Item, str, str]]]] = {}
+                                               list[tuple[Item, str, str]], set[Lines]]] = {}
         keyed = list(self.keys(tied, role, step, group))
-        ranks = (delay_ranks([(item, time_key) for item, time_key, _, _ in keyed])
+        ranks = (delay_ranks([(item, time_key) for item, time_key, _ in keyed])
                  if any(item.delay for item in step) else None)
         many_sides = self.many_sides
-        for item, time_key, rules, why in keyed:
+        for item, time_key, lines in keyed:
             prepared = item.decl.prepared
             slot_key = time_key + ((ranks[id(item)] if ranks else 0), prepared)
             entry = buckets.get(slot_key)
             if entry is None:  # (with many sides, DI-2 comes first: its first item adds it)
                 entry = buckets[slot_key] = (
-                    [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why], [])
-            members, cites, whys, owned = entry
+                    [], [base_rule, "DI-2"] if many_sides else [base_rule], [base_why], [],
+                    set())
+            members, cites, whys, owned, cited = entry
             members.append(item)
-            if not (rules or item.delay or prepared or item.replaced):
+            if item.delay or prepared or item.replaced:
+                lines = (*lines, *self.own_lines(item, letter))
+            elif not lines:
                 continue  # nothing said of it alone (the most common item)
-            split = [(rule, text) for rule in rules for text in why]  # DI-11, DI-12
-            for rule, text in [*split, *self.own_lines(item, letter)]:
-                if rule not in cites:
-                    cites.append(rule)
-                if text not in whys:
-                    whys.append(text)
+            if lines not in cited:  # its tie split's lines (DI-11, DI-12), then its own
+                cited.add(lines)
+                for rule, text in lines:
+                    if rule not in cites:
+                        cites.append(rule)
+                    if text not in whys:
+                        whys.append(text)
+            for rule, text in lines:
                 owned.append((item, rule, text))
         for slot_key in sorted(buckets):
-            members, cites, whys, owned = buckets[slot_key]
+            members, cites, whys, owned, _ = buckets[slot_key]
             self.board.add(members, cites, whys, ready=bool(slot_key[-1]), owned=owned)
 
     def own_lines(self, item: Item, letter: str) -> Iterator[tuple[str, str]]:
@@ -118,30 +123,29 @@ class Layout:
         return "DI-3", f"{names} lost initiative ({die} vs {best}): its {letter} after the winner"
 
     def keys(self, tied: bool, role: str, step: list[Item],
-             group: list[str]) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
+             group: list[str]) -> Iterator[tuple[Item, tuple[float, ...], Lines]]:
         if tied and role == "strike":
             yield from self.speed_factor_keys(step)
         elif tied and role == "discharge" and self.mixed_discharge(step):
             yield from self.tied_discharge_keys(step, self.dice[group[0]])
         else:
             for item in step:
-                yield item, (), _NONE, _NONE
+                yield item, (), ()
 
     @staticmethod
-    def speed_factor_keys(
-            step: list[Item]) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
+    def speed_factor_keys(step: list[Item]) -> Iterator[tuple[Item, tuple[float, ...], Lines]]:
         lowest = min((f for i in step if (f := factor_of(i)) is not None), default=0)
-        said: dict[int | None, list[str]] = {}  # each factor's line, made once
+        said: dict[int | None, Lines] = {}  # each factor's line, made once
         for item in step:
             factor = factor_of(item)
-            why = said.get(factor)
-            if why is None:
-                why = said[factor] = [
+            lines = said.get(factor)
+            if lines is None:
+                lines = said[factor] = (("DI-11", (
                     f"tied round: G by speed factor, low to high ({factor})"
                     if factor is not None else
-                    "tied round: attacks without a speed factor join the first G beat"]
+                    "tied round: attacks without a speed factor join the first G beat")),)
             time = (factor if factor is not None else lowest) + item.delay
-            yield item, (time,), _DI_11, why
+            yield item, (time,), lines
 
     @staticmethod
     def mixed_discharge(step: list[Item]) -> bool:
@@ -149,29 +153,38 @@ class Layout:
         return bool(casting) and len(casting) < len(step)
 
     @staticmethod
-    def tied_discharge_keys(
-            step: list[Item],
-            die: int) -> Iterator[tuple[Item, tuple[float, ...], list[str], list[str]]]:
+    def tied_discharge_keys(step: list[Item],
+                            die: int) -> Iterator[tuple[Item, tuple[float, ...], Lines]]:
         shots = sorted({die + i.delay for i in step if not i.casting})
+        said: dict[str, Lines] = {}  # each line, made once
+
+        def line(text: str) -> Lines:
+            found = said.get(text)
+            if found is None:
+                found = said[text] = (("DI-12", text),)
+            return found
+
         for item in step:
             if not item.casting:
-                yield item, (die + item.delay,), ["DI-12"], [
-                    "tied round: missiles and turning at the tied die"]
+                yield item, (die + item.delay,), line(
+                    "tied round: missiles and turning at the tied die")
                 continue
             time = item.cast_time()
             if time in shots:
-                yield item, (time,), ["DI-12"], [
-                    f"tied round: casting time {time} = die {die}, with the missiles"]
+                yield item, (time,), line(
+                    f"tied round: casting time {time} = die {die}, with the missiles")
                 continue
             earlier = [s for s in shots if s < time]
             place = (earlier[-1] + 0.5) if earlier else shots[0] - 0.5
             relation = f"{time} < die {die}, before" if time < die else f"{time} > die {die}, after"
-            yield item, (place,), ["DI-12"], [
-                f"tied round: casting time {relation} the missiles"]
+            yield item, (place,), line(f"tied round: casting time {relation} the missiles")
 
 
-_NONE: list[str] = []  # no rules or reasons (never added to)
-_DI_11 = ["DI-11"]  # (never added to)
+# what a tie split says of an item: (rule, line) pairs, one tuple shared by the items
+# it is said of (a beat cites it once)
+Lines = tuple[tuple[str, str], ...]
+
+
 
 
 def delay_ranks(keyed: list[tuple[Item, tuple[float, ...]]]) -> dict[int, int]:
