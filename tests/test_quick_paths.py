@@ -8,6 +8,7 @@ paths, the same records.
 
 from __future__ import annotations
 
+import copy
 import tomllib
 
 import pytest
@@ -157,3 +158,113 @@ def test_planned_actions_are_what_the_class_builds(path):
                 built = PlannedAction(action.actor, action.action, action.routine, action.turn,
                                       action.declared, action.extra)
                 assert action == built and vars(action) == vars(built)
+
+
+# -- events: each shape of table read by a reader made for it ------------------------------
+
+def event_readers():
+    from referee.session.files import builtin_rulesets
+
+    return [ruleset_of(ruleset_id).schema.reader for ruleset_id in sorted(builtin_rulesets())]
+
+
+event_values = st.one_of(
+    values, st.integers(-2, 10_000), st.sampled_from([1_000_000_000, 1_000_000_001, -1, 0]),
+    st.sampled_from(["\t", "gob1", "brann", "x\ny", "é"]),
+    st.lists(st.sampled_from(["gob1", "", 3, "brann"]), max_size=3),
+    st.lists(st.dictionaries(st.sampled_from(["weapon", "x"]), st.sampled_from(["a", 1]),
+                             max_size=2), max_size=2),
+)
+
+
+def event_outcome(work):
+    try:
+        event = work()
+    except FormatError as error:
+        return ("fault", error.reason, error.path)
+    return ("event", type(event), repr(event), {k: (type(v), v) for k, v in vars(event).items()})
+
+
+VALID = {  # a value each kind reads, most of the time
+    "str": st.sampled_from(["gob1", "x", "long sword", " a"]),
+    "bool": st.booleans(),
+    "int": st.integers(-5, 50), "int0": st.integers(0, 50), "int1": st.integers(1, 50),
+    "round": st.sampled_from([0, 1, 2, 9_999, 10_000]),
+    "ids": st.one_of(st.sampled_from(["gob1", "brann"]),
+                     st.lists(st.sampled_from(["gob1", "brann"]), max_size=3)),
+    "int_table": st.dictionaries(st.sampled_from(["party", "goblins"]), st.integers(1, 6)),
+    "table": st.dictionaries(st.sampled_from(["party", "x"]), st.integers(1, 6)),
+    "ints": st.lists(st.integers(1, 6), max_size=3),
+    "tables": st.lists(st.dictionaries(st.sampled_from(["weapon"]), st.just("dagger")),
+                       max_size=2),
+    "number0": st.one_of(st.integers(0, 90), st.floats(0, 90)),
+}
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.data())
+def test_events_read_quickly_as_the_strict_reader_reads_them(data):
+    """The quick reader of a table's shape gives the strict reader's event, or leaves the
+    table to it: the same event, the same fields set, the same fault with the same path."""
+    reader = data.draw(st.sampled_from(event_readers()), label="reader")
+    kind = data.draw(st.sampled_from(sorted(reader.types)), label="type")
+    specs = {f.name: f.metadata.get("kind", "round").rstrip("!")
+             for f in reader.types[kind].__record_fields__}
+    names = [*specs, "type", "zzz"]
+    keys = data.draw(st.lists(st.sampled_from(names), max_size=8, unique=True), label="keys")
+    if data.draw(st.integers(0, 3), label="whole") > 0:  # every field the type requires, and more
+        keys = [*dict.fromkeys(["type", *(name for name, spec in zip(
+            specs, reader.types[kind].__record_fields__, strict=True)
+            if spec.metadata.get("kind", "!").endswith("!")), *keys])]
+    table = {}
+    for key in keys:
+        valid = VALID.get(specs.get(key, ""))
+        odd = valid is None or data.draw(st.integers(0, 9), label="odd") == 0
+        table[key] = data.draw(event_values if odd else valid, label=key)
+    table = {key: value for key, value in table.items() if value is not None}
+    if "type" in table and data.draw(st.integers(0, 5), label="typed") > 0:
+        table["type"] = kind
+    path = ("events", 7)
+    plain = copy.copy(reader)  # the same reader with no quick one: each table read strictly
+    plain.quick = {}
+    strict = event_outcome(lambda: plain.read(dict(table), path))
+    for _ in range(2):  # the first read of a shape makes its reader; the second uses it
+        assert event_outcome(lambda: reader.read(dict(table), path)) == strict
+
+
+def test_a_written_log_is_read_by_the_quick_readers(monkeypatch):
+    """Every event of a written log goes through its shape's reader: none is left to the
+    strict one, and each shape is made a reader once."""
+    import random
+
+    from referee.engine import events as ev
+    from referee.engine.fight import Fight
+    from referee.rulesets.demon_idol import events as di
+    from referee.session.fastload import loads
+    from referee.session.files import load_save
+    from referee.session.writer import save_text
+
+    demo = load_save(ROOT / "saves" / "demo.toml").fight
+    fight, rng = Fight(demo.encounter, demo.ruleset), random.Random(3)
+    for round_ in range(1, 4):
+        for cid in fight.roster:
+            fight.enter(di.Declare(round=round_, actor=cid, action="B", target=("ogre",)))
+        fight.enter(di.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
+                                                       "goblins": rng.randint(1, 6)}))
+        fight.enter(ev.Roll(round=round_, expr="1d8", dice=(4,), total=4, purpose="damage"))
+        fight.enter(ev.Damage(round=round_, target="gob1", amount=1))
+        fight.enter(ev.Heal(round=round_, target="gob1", amount=1))
+        fight.enter(ev.Resolve(round=round_, beat=1))
+        fight.enter(ev.NewRound(round=round_ + 1))
+    raw = loads(save_text(fight.encounter, fight.log), tomllib.loads)["events"]
+    reader = type(demo.ruleset.schema.reader)(demo.ruleset.schema.reader.types)
+    strict: list[object] = []
+    monkeypatch.setattr(type(reader), "strictly", lambda self, d, p: strict.append(d))
+    made: list[tuple[str, tuple[str, ...]]] = []
+    quick = type(reader)._quick
+    monkeypatch.setattr(type(reader), "_quick",
+                        lambda self, known, kind, keys: made.append((kind, keys)) or quick(
+                            self, known, kind, keys))
+    events = [reader.read(table, ("events", n)) for n, table in enumerate(raw)]
+    assert strict == [] and events == fight.log
+    assert sorted(made) == sorted({(table["type"], tuple(table)) for table in raw})

@@ -269,9 +269,40 @@ class EventReader:
         self.types = types
         self.combatant = combatant
         self.shapes: dict[type, _Shape] = {}
+        # type -> the keys of a table, in order -> its quick reader (see `_quick`)
+        self.quick: dict[str, dict[tuple[Any, ...], Quick]] = {kind: {} for kind in types}
 
     def read(self, data: Any, path: Path) -> Event:
-        """An event from plain data: the first fault found raises FormatError."""
+        """An event from plain data: the first fault found raises FormatError.
+
+        A long log's tables come in a few shapes (the same keys in the same order, as
+        the writer writes them): each shape is read by a reader made for it, which
+        gives the event the strict reader gives, or None at any doubt (a value of
+        another kind, out of range), and the strict reader then reads it, or says
+        what is wrong exactly as always."""
+        if type(data) is dict:
+            kind = data.get("type")
+            known = self.quick.get(kind) if type(kind) is str else None
+            if known is not None:
+                keys = tuple(data)
+                quick = known.get(keys) or self._quick(known, str(kind), keys)
+                event = quick(data, path)
+                if event is not None:
+                    return event
+        return self.strictly(data, path)
+
+    def _quick(self, known: dict[tuple[Any, ...], Quick], kind: str,
+               keys: tuple[Any, ...]) -> Quick:
+        cls = self.types[kind]
+        shape = self.shapes.get(cls) or self._shape(cls)
+        quick: Quick = _never
+        if len(known) < QUICK_SHAPES:
+            quick = _compile_quick(cls, shape, keys) or _never
+        known[keys] = quick
+        return quick
+
+    def strictly(self, data: Any, path: Path) -> Event:
+        """`read`, one check at a time."""
         if not isinstance(data, dict):
             raise FormatError(f"expected a table, found {describe(data)}", path)
         kind, round_ = data.get("type"), data.get("round")
@@ -325,9 +356,72 @@ class _Shape:
     def __init__(self, cls: type, combatant: Any) -> None:
         specs = fields(cls)[1:]
         readers = dict(READERS, combatant=combatant)
-        self.readers = {f.name: readers[f.metadata["kind"].rstrip("!")] for f in specs}
+        self.kinds = {f.name: f.metadata["kind"].rstrip("!") for f in specs}
+        self.readers = {name: readers[kind] for name, kind in self.kinds.items()}
         self.required = [f.name for f in specs if f.metadata["kind"].endswith("!")]
         self.factories = [(f.name, f.default_factory) for f in specs if f.default is MISSING]
+
+
+Quick = Callable[[dict[str, Any], Path], "Event | None"]
+QUICK_SHAPES = 64  # the shapes of one type given a reader each; a file of more reads strictly
+
+
+def _never(data: dict[str, Any], path: Path) -> None:
+    """The quick reader of a shape that has none: every table is read strictly."""
+
+
+# What the strict readers accept of a kind, as an expression of `v`: a value it holds
+# is read as it stands.
+_PLAIN_KINDS = {
+    "str": "type(v) is str and v and not v.isspace()",
+    "bool": "type(v) is bool",
+    "int": f"type(v) is int and -{LARGEST} <= v <= {LARGEST}",
+    "int0": f"type(v) is int and 0 <= v <= {LARGEST}",
+    "int1": f"type(v) is int and 1 <= v <= {LARGEST}",
+}
+
+
+def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...]) -> Quick | None:
+    """A reader of the tables with exactly `keys`, in that order, into `cls`: what
+    `EventReader.strictly` gives for each, or None where it might say otherwise (then
+    it reads the table itself). None for keys it would refuse (unknown, a required one
+    missing)."""
+    names = [key for key in keys if key != "type" and key != "round"]
+    if "round" not in keys or "type" not in keys or any(
+            type(name) is not str or not name.isidentifier() or name not in shape.kinds
+            for name in names) or any(name not in keys for name in shape.required):
+        return None
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    body = ["def quick(data, path):",
+            "    r = data['round']",
+            f"    if type(r) is not int or not 0 <= r <= {ROUNDS}:",
+            "        return None"]
+    for number, name in enumerate(names):
+        kind = shape.kinds[name]
+        body.append(f"    v = data[{name!r}]")
+        if kind in _PLAIN_KINDS:
+            body += [f"    if not ({_PLAIN_KINDS[kind]}):", "        return None"]
+        else:
+            scope[f"read{number}"] = shape.readers[name]
+            call = f"read{number}(v, path, {name!r})"
+            body += ["    try:",  # an id alone, as `id_list` reads it, without the call
+                     f"        v = (v,) if type(v) is str and v else {call}" if kind == "ids"
+                     else f"        v = {call}",
+                     "    except Exception:",
+                     "        return None"]
+        body.append(f"    v{number} = v")
+    # set one at a time, in the strict reader's order: the quickest way to fill an
+    # object's own table (see record.py: what is left out is the class's default)
+    body += ["    event = new(cls)", "    own = event.__dict__", "    own['round'] = r"]
+    body += [f"    own[{name!r}] = v{number}" for number, name in enumerate(names)]
+    for number, (name, factory) in enumerate(shape.factories):
+        if name not in keys:
+            scope[f"make{number}"] = factory
+            body.append(f"    own[{name!r}] = make{number}()")
+    body.append("    return event")
+    exec("\n".join(body), scope)  # noqa: S102 - field names (identifiers) only, never values
+    quick: Quick = scope["quick"]
+    return quick
 
 
 def _default(spec: Any) -> Any:
