@@ -38,6 +38,7 @@ from typing import IO, Any
 HERE = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "worker.py"
 WORSE = 1.05  # a ratio past this, with every pair's past 1.0, is flagged
+KEPT = 4  # bases kept in the cache
 
 
 # -- the base tree: checked out once per commit, with its own venv -----------------------
@@ -61,14 +62,23 @@ def base_python() -> str:
     return getattr(sys, "_base_executable", None) or sys.executable
 
 
+def pruned(keep: int) -> None:
+    """Only the `keep` bases used last stay in the cache (each is a venv: ~200 MB)."""
+    stamps = sorted(cache_root().glob("*/.venv/.bench-ready"), key=lambda p: p.stat().st_mtime)
+    for stamp in stamps[:max(len(stamps) - keep, 0)]:
+        shutil.rmtree(stamp.parent.parent, ignore_errors=True)
+
+
 def prepared(commit: str, say: IO[str]) -> Path:
     """The base tree of `commit`, with its venv ready: made unless the cache holds it."""
     tree = cache_root() / commit
     stamp = tree / ".venv" / ".bench-ready"
     if stamp.exists():
+        stamp.touch()  # used now: the last to be pruned
         say.write(f"base {commit[:10]}: the checkout and venv cached in {tree} (ready at "
                   "once)\n")
         return tree
+    pruned(KEPT - 1)
     if tree.exists():
         shutil.rmtree(tree)  # a preparation that did not finish
     tree.mkdir(parents=True)
@@ -247,8 +257,8 @@ def table(rows: Sequence[Row]) -> list[str]:
 
 @dataclass
 class Plan:
-    pairs: int = 4  # fresh pairs of workers, at most
-    budget: float = 600.0  # seconds: no pair is started that would end past it (>= 2 run)
+    pairs: int = 5  # fresh pairs of workers, at most
+    budget: float = 540.0  # seconds: no pair is started that would end past it (>= 2 run)
     least: int = 2
 
 
@@ -262,6 +272,7 @@ class Taken:
     na: dict[str, str] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)
     pairs: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # each module's, setups too
 
 
 def listed(logs: Path) -> list[dict[str, Any]]:
@@ -292,7 +303,10 @@ def take(trees: dict[str, Path], measures: list[dict[str, Any]], plan: Plan, log
         workers = {side: Worker(tree, logs, side) for side, tree in trees.items()}
         try:
             for m in measures:
+                began = time.perf_counter()
                 sample(m, pair, workers, taken, trees, logs)
+                taken.seconds[m["module"]] = (taken.seconds.get(m["module"], 0.0)
+                                              + time.perf_counter() - began)
         finally:
             for worker in workers.values():
                 worker.close()
@@ -306,7 +320,7 @@ def sample(m: dict[str, Any], pair: int, workers: dict[str, Worker], taken: Take
            trees: dict[str, Path], logs: Path) -> None:
     """A measure's batches in this pair, the trees in turn: base, here, here, base, ..."""
     name, (batches, n) = m["name"], m["compare"]
-    if name in taken.broken or (name in taken.na and pair > 0):
+    if name in taken.broken or (name in taken.na and pair > 0) or pair % m.get("every", 1):
         return
     got: dict[str, Values] = {"base": {}, "here": {}}
     for batch in range(batches):
@@ -401,6 +415,9 @@ def summary(taken: Taken) -> list[str]:
     worse = sum(r.worse for r in found)
     lines.append(f"{taken.pairs} pairs; {worse} figure(s) flagged WORSE (ratio > "
                  f"{WORSE:.2f}, every pair > 1.00)")
+    spent = sorted(taken.seconds.items(), key=lambda kv: -kv[1])
+    lines.append("time a pair took, by benchmark (both trees, setups too): " + ", ".join(
+        f"{module} {seconds / max(taken.pairs, 1):.0f} s" for module, seconds in spent))
     for name, error in taken.broken.items():
         lines.append(f"BROKEN here: {name}:\n{error}")
     return lines

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import atexit
 import functools
+import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +64,7 @@ class Measure:
     setup: Callable[[], object] | None = None
     script: tuple[int, int] = (7, 1)  # the script's rounds (taken in turn), n per round
     compare: tuple[int, int] = (3, 1)  # the compare's batches a tree a pair, n per batch
+    every: int = 1  # the compare takes it in every pair, or every other (2) ...
     warm: bool = True  # one sample taken and dropped after the setup (caches, allocator)
     ready: bool = field(default=False, repr=False)
 
@@ -105,6 +108,41 @@ STATS: dict[str, Callable[[Sequence[float]], float]] = {
 
 def stat(figure: Figure, values: Values) -> float:
     return STATS[figure.stat](values[figure.series])
+
+
+# Runs a command and says, as JSON on its last line of output, its wall and processor
+# time and its peak memory. A process forked from a big one (a long-running worker) counts
+# its parent's memory in its peak until it execs; one forked from this small launcher
+# does not, so the peak is the command's own.
+LAUNCHER = """
+import json, os, subprocess, sys, time
+start = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+output = child.stdout.read()
+_, status, usage = os.wait4(child.pid, 0)
+print(json.dumps({"seconds": time.perf_counter() - start, "status": status,
+                  "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss / 1024,
+                  "output": output.decode(errors="replace")[-2000:]}))
+"""
+
+
+@dataclass(frozen=True)
+class Ran:
+    seconds: float  # wall time
+    cpu: float  # processor time, its children's included
+    peak: float  # peak resident memory, MB
+    output: str  # the end of what it printed
+
+
+def measured(command: Sequence[str], cwd: Path = TREE) -> Ran:
+    """A whole process: its wall time, processor time and peak memory, its own."""
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, *command], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, check=True)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    if found["status"] != 0:
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed ({found['status']}):\n"
+                           f"{found['output']}")
+    return Ran(found["seconds"], found["cpu"], found["peak"], found["output"])
 
 
 @functools.cache

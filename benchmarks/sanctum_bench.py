@@ -13,9 +13,7 @@ combat: two groups of 20 minions, levels 1-4, a mix of shooters, bashers and bot
 from __future__ import annotations
 
 import functools
-import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from figures import TREE, Figure, Measure, Values, main, workdir  # noqa: E402
+from figures import TREE, Figure, Measure, Ran, Values, main, measured, workdir  # noqa: E402
 
 ROOT = TREE
 REFEREE = [sys.executable, "-m", "referee"]
@@ -65,24 +63,18 @@ def saved() -> Path:
     return path
 
 
-def odds(runs: int) -> tuple[float, float, float]:
+def odds(runs: int) -> Ran:
     """One whole `referee odds --json` process of `runs` runs: its wall time (s), its
-    processor time (s, its workers' included) and its peak resident memory (MB)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(REFEREE + ["odds", str(saved()), "--runs", str(runs), "--seed",
-                                        "1", "--json"], cwd=ROOT, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        raise RuntimeError(f"referee odds --runs {runs} failed ({status})")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    processor time (s, its workers' included) and its own peak resident memory (MB)."""
+    return measured(REFEREE + ["odds", str(saved()), "--runs", str(runs), "--seed", "1",
+                               "--json"], ROOT)
 
 
 def processes(runs: int) -> Any:
     def sample(n: int) -> Values:
         found = [odds(runs) for _ in range(n)]
-        return {"wall": [f[0] for f in found], "cpu": [f[1] for f in found],
-                "peak": [f[2] for f in found]}
+        return {"wall": [f.seconds for f in found], "cpu": [f.cpu for f in found],
+                "peak": [f.peak for f in found]}
     return sample
 
 
@@ -95,7 +87,8 @@ def odds_measure(runs: int, repeat: int, goal: str = "") -> Measure:
         figures.append(Figure(f"{name}.peak", "peak resident memory of one process "
                               "(10,000 runs)", "peak", unit="MB"))
     return Measure(name, processes(runs), tuple(figures), setup=saved,
-                   script=(repeat, 1), compare=(1, 1), warm=runs < 1000)
+                   script=(repeat, 1), compare=(1, 1), every=2 if runs >= 10_000 else 1,
+                   warm=runs < 1000)
 
 
 class Simulator:

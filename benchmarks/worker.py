@@ -69,7 +69,7 @@ class Worker:
                 if isinstance(found, str):
                     return {"error": f"{module}: {found}"}
                 listed += [{"name": m.name, "module": module, "compare": list(m.compare),
-                            "figures": [asdict(f) for f in m.figures]}
+                            "every": m.every, "figures": [asdict(f) for f in m.figures]}
                            for m in found.values()]
             return {"measures": listed}
         if op == "sample":
