@@ -149,5 +149,27 @@ MEASURES: list[Measure] = [
 ]
 
 
+def big_save_commands(events: int = 100_000) -> str:
+    """`referee check`, `plan` and `replay` of a generated save of `events` events (about
+    9 MB), each a whole process, in turn: its wall time and peak memory (issue 33's goal:
+    each within 1 s and 150 MB)."""
+    import subprocess
+
+    fight = generated_fight(events)
+    path = workdir() / "session-big.toml"
+    path.write_text(save_text(fight.encounter, fight.log))
+    said = []
+    for command in ("check", "plan", "replay"):
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "referee", command, str(path)],
+                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        said.append(f"{command} {time.perf_counter() - start:.2f} s "
+                    f"{usage.ru_maxrss / 1024:.0f} MB" + (" (failed)" if status else ""))
+    return (f"{events:,} events ({path.stat().st_size / 2**20:.1f} MiB), whole processes: "
+            + ", ".join(said) + " (goal: each <= 1 s, <= 150 MB)")
+
+
 if __name__ == "__main__":
     main(MEASURES, f"session: a generated demon-idol save of {EVENTS:,} events")
+    print(big_save_commands())
