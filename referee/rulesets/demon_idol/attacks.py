@@ -25,14 +25,19 @@ class AttackRules(Pairwise):
             self.first_and_last()
         anchors: dict[frozenset[str], Beat | None] = {}
         slotted: dict[frozenset[str], Beat] = {}  # first routines slotted before the same
+        dice = self.dice
+        # the sides whose die beats each side's (none for all in a tied round)
+        beaten_by = {side: {s for s, d in dice.items() if d > die} for side, die in dice.items()}
         for first in sorted(self.items, key=by_place):  # roster order: whatever was declared first
             if first.routine != 1 or not (first.role == "strike" or first.missile):
                 continue
+            winners = beaten_by[first.side]
+            if not winners:
+                continue  # its side lost to none: no first attack to slot in before
             if self.timed(first):
                 continue  # its routines' own timings place them (DI-3)
             if by_book and first.role == "strike":
                 continue  # done by the book
-            winners = {s for s, d in self.dice.items() if d > self.dice[first.side]}
             enemy = self.enemy_side(first)
             if enemy in winners:
                 winners = {enemy}
@@ -192,7 +197,7 @@ class AttackRules(Pairwise):
         if not self.book["weapon_speed_blows"]:
             return
         made: dict[tuple[int, int], Beat] = {}  # (slower beat, blow) -> the beat made
-        for blow in self.firsts(lambda i: i.role == "strike" and i.routine is None):
+        for blow in self.firsts(lambda i: i.routine is None, "strike"):
             fast = factor_of(blow)
             if fast is None:
                 continue

@@ -87,6 +87,9 @@ def slow_shots(role_of: Mapping[str, str], fight: Fight, round_: int,
     skipped: Skipped = []
     firing: list[tuple[Item, str]] = []
     for item in items:
+        if not item.missile:
+            kept.append(item)  # what `reloading` says of it, without asking
+            continue
         fires, why = reloading(role_of, fight, round_, item)
         if fires:
             kept.append(item)
@@ -271,36 +274,35 @@ def blows_at(fight: Fight, plan: Plan, casters: set[str]
     found: dict[str, list[tuple[int, str, str]]] = {}
     roster, log = fight.roster, fight.log
     size = len(log)
-    # a declaration's targets when one may be casting, else () (at nobody casting; a side
-    # or a group is looked into), worked out once for all its routines
+    # each declaration's targets when one may be casting, else () (at nobody casting: a
+    # side or a group is looked into), worked out once for all its routines
     at_casters: dict[int, tuple[str, ...]] = {}
 
-    def aims(named: tuple[str, ...]) -> tuple[str, ...]:
-        if len(named) == 1:  # at one combatant: most often
-            return () if named[0] in roster and named[0] not in casters else named
-        return () if all(t in roster and t not in casters for t in named) else named
+    def aims(action: Any) -> tuple[str, ...]:
+        index = action.declared
+        decl = log[index] if 0 <= index < size else None
+        if not isinstance(decl, di.Declare):
+            at_casters[index] = ()
+            return ()
+        aimed = action.flag("target") if action.extra else None
+        named = (aimed,) if aimed else decl.target  # a volley's shot: its own target
+        if not named or all(t in roster and t not in casters for t in named):
+            named = ()
+        if not aimed:
+            at_casters[index] = named
+        return named
 
     for number, beat in enumerate(plan.beats, start=1):
         if ready(beat) or repeats(beat):
             continue
         for action in beat.actions:
-            index = action.declared
-            aimed = action.flag("target") if action.extra else None
-            if (known := at_casters.get(index)) is not None and not aimed:
-                named = known
-            else:
-                decl = log[index] if 0 <= index < size else None
-                if not isinstance(decl, di.Declare):
-                    named = at_casters[index] = ()
-                elif aimed:
-                    named = aims((aimed,))  # a volley's shot at its own target
-                else:
-                    named = at_casters[index] = aims(decl.target)
-            if not named:
-                continue
-            side = roster[action.actor].side
-            for target in casters.intersection(fight.members(tuple(named))):
-                found.setdefault(target, []).append((number, action.label(), side))
+            named = at_casters.get(action.declared)
+            if named is None or action.extra:
+                named = aims(action)
+            if named:
+                side = roster[action.actor].side
+                for target in casters.intersection(fight.members(tuple(named))):
+                    found.setdefault(target, []).append((number, action.label(), side))
     return found
 
 

@@ -17,7 +17,7 @@ class CasterRules(Pairwise):
 
     # DI-8: caster against caster
     def casters(self) -> None:
-        for a in self.firsts(lambda i: i.role == "discharge" and i.decl.spell is not None):
+        for a in self.firsts(lambda i: i.decl.spell is not None, "discharge"):
             for target in self.targets(a):
                 for b in self.by_actor.get(target, []):
                     casting = b.role == "discharge" and b.decl.spell is not None
@@ -46,7 +46,7 @@ class CasterRules(Pairwise):
 
     # DI-10: melee against a caster
     def melee(self) -> None:
-        for blow in self.firsts(lambda i: i.role == "strike"):
+        for blow in self.firsts(None, "strike"):
             for target in self.targets(blow):
                 for d in self.by_actor.get(target, []):
                     if d.casting:
@@ -100,7 +100,7 @@ class CasterRules(Pairwise):
     def missiles_on_die(self) -> None:
         if not self.book["missiles_on_die_segment"]:
             return
-        for shot in self.firsts(lambda i: i.missile):
+        for shot in self.firsts(lambda i: i.missile, "discharge"):
             for target in self.targets(shot):
                 for d in self.by_actor.get(target, []):
                     if (d.casting and d.side != shot.side
@@ -123,7 +123,7 @@ class CasterRules(Pairwise):
     def devices(self) -> None:
         if not self.book["devices_by_usage_time"]:
             return
-        for d in self.in_order(self.firsts(lambda i: i.casting and i.is_device)):
+        for d in self.in_order(self.firsts(lambda i: i.casting and i.is_device, "discharge")):
             enemy = self.enemy_side(d)
             if enemy is None or enemy not in self.dice or self.dice[enemy] == self.dice[d.side]:
                 continue  # no enemy die, or a tied round (DI-12)

@@ -19,7 +19,7 @@ class ChargeRules(Pairwise):
 
     # DI-9: charge against D
     def charges(self) -> None:
-        for charge in self.firsts(lambda i: i.role == "move" and i.decl.charge):
+        for charge in self.firsts(lambda i: i.decl.charge, "move"):
             segments, how = book.closing(self.fight, charge.decl, charge.actor)
             closing = segments + charge.delay
             for target in self.targets(charge):
@@ -45,7 +45,7 @@ class ChargeRules(Pairwise):
     # DI-13: charge and weapon length
     def lengths(self) -> None:
         # two charging each other clash where the first of them goes
-        for charge in self.in_order(self.firsts(lambda i: i.role == "move" and i.decl.charge)):
+        for charge in self.in_order(self.firsts(lambda i: i.decl.charge, "move")):
             striking = self.retaliators(charge)
             if striking:
                 self.order_by_length(charge, striking)
@@ -103,7 +103,7 @@ class ChargeRules(Pairwise):
 
     # E with a distance: how many segments it takes, said in its beat
     def closings(self) -> None:
-        for move in self.firsts(lambda i: i.role == "move" and i.decl.distance is not None):
+        for move in self.firsts(lambda i: i.decl.distance is not None, "move"):
             segments, how = book.closing(self.fight, move.decl, move.actor)
             slot = self.board.slot_of(move)
             if how and not any(how in why for why in slot.why):  # DI-9 may have said it

@@ -18,7 +18,7 @@ class MissileRules(Pairwise):
 
     # DI-6: missiles and reaction
     def missiles(self) -> None:
-        for shot in self.firsts(lambda i: i.missile):
+        for shot in self.firsts(lambda i: i.missile, "discharge"):
             reaction, lost = book.missile_reaction(shot, self.moving)
             if lost:
                 self.lost.append((shot, lost))

@@ -62,9 +62,10 @@ def expand(ruleset: Ruleset[Any], fight: Fight, index: int, decl: di.Declare,
     return expander(settings_of(ruleset), fight)(index, decl, replaced, False)
 
 
-# what a declaration's items were worked out from, and the items: (id of the declaration,
-# the letter replaced) -> (the declaration, its actor, the actor's rank, the items)
-Kept = dict[tuple[int, str | None], tuple[di.Declare, "Combatant", int, list[Item]]]
+# what a declaration's items were worked out from, and the items: the declaration's id
+# (with the letter a failed morale check replaced) -> (the declaration, its actor, the
+# actor's rank, its index in the log, the items)
+Kept = dict[Any, tuple[di.Declare, "Combatant", int, int, list[Item]]]
 KEPT = 65536  # declarations kept at most (then worked out again)
 
 
@@ -73,28 +74,27 @@ def expander(s: Settings, fight: Fight, kept: Kept | None = None
     """`expand` for many declarations of one fight: what they share looked up once.
     `kept`: each declaration's items from the plans before, while the declaration, its
     actor and the actor's rank are the same objects and values (a new event costs only
-    its own items); copied unless `shared` (a surprise segment's items, only read)."""
+    its own items); copied unless `shared` (the plan changes none of them)."""
     roster, rank_of, role_of = fight.roster, fight.roster_index, s.role_of
     avoid = s.letter_of["avoid"]
 
     def expand_one(index: int, decl: di.Declare, replaced: str | None,
                    shared: bool) -> list[Item]:
         actor = roster[decl.actor]
-        rank = rank_of(actor.id)
-        if kept is not None:
-            found = kept.get((id(decl), replaced))
-            if (found is not None and found[0] is decl and found[1] is actor
-                    and found[2] == rank and found[3][0].index == index):
-                return found[3] if shared else [item.twin() for item in found[3]]
-        items = make(index, decl, actor, rank, replaced)
-        if kept is not None:
+        rank = rank_of(decl.actor)
+        if kept is None:
+            return make(index, decl, actor, rank, replaced)
+        key = id(decl) if replaced is None else (id(decl), replaced)
+        found = kept.get(key)
+        if (found is None or found[0] is not decl or found[1] is not actor
+                or found[2] != rank or found[3] != index):
             if len(kept) >= KEPT:
                 kept.clear()
-            for item in items:
+            found = kept[key] = (decl, actor, rank, index,
+                                 make(index, decl, actor, rank, replaced))
+            for item in found[4]:
                 item.to_action()
-            kept[(id(decl), replaced)] = (decl, actor, rank, items)
-            return items if shared else [item.twin() for item in items]
-        return items
+        return found[4] if shared else [item.twin() for item in found[4]]
 
     def make(index: int, decl: di.Declare, actor: Combatant, rank: int,
              replaced: str | None) -> list[Item]:

@@ -35,6 +35,7 @@ class Pairwise:
         self.aimed_at: dict[str, list[Item]] = defaultdict(list)
         self.aims: dict[int, list[str]] = {}
         self.first_items: list[Item] = []
+        self.first_of: dict[str, list[Item]] = defaultdict(list)  # by role
         self.lost: list[tuple[Item, str]] = []  # shots without their reaction bonus (DI-6)
         self.first_discharge: dict[str, Item] = {}  # each side's first D item
         self.sides: set[str] = set()
@@ -43,6 +44,7 @@ class Pairwise:
         roster, members = fight.roster, fight.members
         by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
         kept, first_items, first_discharge = self.items, self.first_items, self.first_discharge
+        first_of = self.first_of
         for item in items:  # one pass: a big round has thousands
             if item.decl.prepared:
                 self.prepared.append(item)
@@ -56,6 +58,7 @@ class Pairwise:
             by_decl[item.index].append(item)
             if item.first:
                 first_items.append(item)
+                first_of[item.role].append(item)
                 by_actor[item.actor.id].append(item)
                 target = item.decl.target or item.decl.shots
                 # one combatant named: itself (what `members` gives, without its scan)
@@ -74,8 +77,10 @@ class Pairwise:
                                                        round_)
         return found
 
-    def firsts(self, predicate: Callable[[Item], object]) -> list[Item]:
-        return [i for i in self.first_items if predicate(i)]
+    def firsts(self, predicate: Callable[[Item], object] | None, role: str) -> list[Item]:
+        """The first items of `role` that `predicate` accepts (all with None), in order."""
+        items = self.first_of.get(role, [])
+        return list(items) if predicate is None else [i for i in items if predicate(i)]
 
     def in_order(self, items: list[Item]) -> list[Item]:
         """`items` as the board has them now, the earliest first (roster order within a

@@ -34,6 +34,13 @@ class DemonIdolPlanner(Settled[State], Planner[State]):
         _, during, done = fell
         return beat <= (during if during is not None else self._beat_when(fight, cid, done))
 
+    def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
+        """The plan as it is while everyone stands (nobody's action to mark), else
+        the actions of those who fell looked at (`unhindered`)."""
+        if all(not status.dead and status.hp > 0 for status in fight.status.values()):
+            return plan
+        return super().mark_unable(fight, plan)
+
     def unhindered(self, fight: Fight) -> frozenset[str]:
         """Those neither dead nor at or below 0 hit points: they act in every beat."""
         return frozenset(cid for cid, status in fight.status.items()

@@ -32,7 +32,7 @@ def surprise_beats(s: Settings, items: list[Item], segment: int, total: int) -> 
         why = [f"surprise segment {segment} of {total}: {letter} for the surprising side"]
         actions = []
         for item in step:
-            action = item.to_action()
+            action = item.action or item.to_action()  # (made once an item)
             note = surprise_note(item, left)
             if note:
                 why.append(note)
