@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 INF = 1 << 40  # SA-4: misses "infinite" in round 1
@@ -69,16 +70,21 @@ class Roster:
         self.start1: list[int] = []
         self.start: list[int] = []
         self.steers: list[bool] = []
+        self.plain: list[bool] = []
         self.whole1: list[int] = []
         self.whole: list[int] = []
-        self.prepared = (-1, 0)  # the minions and penalty `prepare` worked on
+        # per group: whether any of its minions is (quasi-)immune (SA-10), whether any
+        # must attack someone (a compulsion): the same every run of the odds
+        self.any_quasi: dict[str, bool] = {}
+        self.any_must: dict[str, bool] = {}
+        self.prepared = (-1, 0, 0)  # the minions, penalty and groups `prepare` worked on
 
     def prepare(self) -> None:
         """SA-9's damage per attack with its modifiers (0 under "does not deal"), and the
         per-minion numbers the pipeline reads (`Combat`); worked out once."""
-        if self.prepared == (len(self.ids), self.penalty):
+        if self.prepared == (len(self.ids), self.penalty, len(self.members)):
             return
-        self.prepared = (len(self.ids), self.penalty)
+        self.prepared = (len(self.ids), self.penalty, len(self.members))
         n = range(len(self.ids))
         self.dm1 = [0 if self.nodeal[i] else max(0, self.mis_d[i] - self.penalty) for i in n]
         self.dm = [0 if self.nodeal[i] else max(0, self.mis_d[i]) for i in n]
@@ -95,9 +101,13 @@ class Roster:
         self.start = [0 if self.noatk[i] else self.mis_n[i] + self.hand_n[i] for i in n]
         # SA-10: whether the minion's damage is steered away from the (quasi-)immune
         self.steers = [not self.magical[i] for i in n]
+        self.plain = [not self.quasi[i] for i in n]  # not (quasi-)immune
         # SA-8's estimate of what a whole round's attacks deal: round 1, later rounds
         self.whole1 = [damage_left(self, i, self.start1[i], 1) for i in n]
         self.whole = [damage_left(self, i, self.start[i], 2) for i in n]
+        self.any_quasi = {g: any(self.quasi[i] for i in m) for g, m in self.members.items()}
+        self.any_must = {g: any(self.must[i] is not None for i in m)
+                         for g, m in self.members.items()}
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -190,13 +200,19 @@ class Combat:
         self.misses = [INF] * n
         self.cur = [0] * n
         self.rem = [0] * n
+        # SA-8's numbers of each minion, kept up to date as hits land (read far more often
+        # than they change): tiebreakers 3-5 in one number (`skey` less its hit points:
+        # higher is better), and what killing it this round takes (hit points and armor)
+        skey = R.skey
+        self.key = [skey[j] - (hp[j] << 20) for j in range(n)]
+        self.need = [0] * n
         self.choice = rng.choice
         self.sink, self.log = sink, sink.on
         self.promoted = promoted
         self.level, self.info = R.level, R.info
-        self.quasi_a = any(R.quasi[i] for i in self.a)  # SA-10: whether any can steer
-        self.quasi_b = any(R.quasi[i] for i in self.b)
-        self.compels = any(R.must[i] is not None for i in self.a + self.b)
+        self.quasi_a = R.any_quasi[ga]  # SA-10: whether any can steer
+        self.quasi_b = R.any_quasi[gb]
+        self.compels = R.any_must[ga] or R.any_must[gb]
 
     def fight(self) -> tuple[Any, ...]:
         """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
@@ -230,10 +246,11 @@ class Combat:
         """SA-5: armor whole again, the round's attacks (SA-4: round 1 missiles only; none
         under "does not attack"), shooters idle, a basher's fallen victim let go."""
         R, hp, cur, rem, victim = self.R, self.hp, self.cur, self.rem, self.victim
-        armor, mis_n = R.armor, R.mis_n
+        armor, mis_n, need = R.armor, R.mis_n, self.need
         counts = R.start1 if r == 1 else R.start
         for i in la + lb:
             cur[i] = armor[i]
+            need[i] = hp[i] + armor[i]
             rem[i] = counts[i]
             v = victim[i]
             if mis_n[i] or (v >= 0 and hp[v] <= 0):
@@ -318,23 +335,27 @@ class Combat:
     def rankings(self, foes: list[int], fq: bool) -> tuple[Ranking, Ranking]:
         """`foes` ranked by SA-8's tiebreakers 3-5 (`ranked`): all of them, and those a
         shooter's missiles steer to (1., SA-10: the not (quasi-)immune, if any)."""
-        every = ranked(self.R, self.hp, self.cur, foes)
+        every = ranked(self.key, self.need, foes)
         if not fq:
             return every, every
         kept = steered(self.R, foes)
         if len(kept) < len(foes):
-            return every, ranked(self.R, self.hp, self.cur, kept)
+            return every, ranked(self.key, self.need, kept)
         return every, every
 
     def attack_group(self, r: int, group: list[int], foes: list[int], fq: bool) -> None:
         """SA-7: `group`'s minions attack in order, each with its attacks left, while
         `foes` (its living enemies) has any; `fq`: whether any of them is quasi-immune."""
         hp, rem, victim, mis_n = self.hp, self.rem, self.victim, self.R.mis_n
+        self.known: dict[int, int] | None = None  # see `pending_of`
+        self.kept: tuple[int, list[int]] | None = None  # see `steered_of`
         for i in group:
             if hp[i] <= 0 or rem[i] <= 0:
                 continue
             if not foes:
                 return
+            if self.known is not None:
+                self.unpend(r, i)
             v = victim[i]
             if v < 0 or hp[v] <= 0:  # a victim: a compulsion, else a wise choice for a
                 victim[i] = -1  # shooter, else retaliation for a basher
@@ -363,27 +384,65 @@ class Combat:
         R = self.R
         cands = foes
         if fq and len(foes) > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
-            cands = steered(R, foes)  # (`steering`, written out: this is hot)
+            cands = self.steered_of(foes)  # (`steering`, written out: this is hot)
         known: dict[int, int] = {}
         if len(cands) == 1:
             tied = cands
         else:
             if r > 1:  # in round 1 nobody else of the group has a victim and attacks left
-                known = pending(R, self.hp, own, self.victim, self.rem, r, i)
+                known = self.pending_of(r, i, own)
             mine = (R.whole1 if r == 1 else R.whole)[i]  # no attack of its own yet
-            tied = best(R, self.hp, self.cur, cands, mine, known) if known else \
-                best_alone(R, self.hp, self.cur, cands, mine)
+            tied = self.best(cands, mine, known)
         j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
         if self.log:
             self.sink.wise(self, r, i, j, foes, known, "SA-7", tied)
         self.victim[i] = j
         return j
 
+    def pending_of(self, r: int, i: int, own: list[int]) -> dict[int, int]:
+        """`pending` for `i`'s wise choice in `own`'s attacks: worked out at the first
+        choice of the round's attacks, then kept (`known`), each minion's share taken out
+        as it comes to attack (`unpend`). It stays exact: in its own attacks no minion of
+        `own` falls, and only the one attacking changes its victim or attacks left."""
+        if self.known is None:
+            self.known = pending(self.R, self.hp, own, self.victim, self.rem, r, i)
+        return self.known
+
+    def unpend(self, r: int, i: int) -> None:
+        """`i` (standing, with attacks left) comes to attack: what `known` counts it to
+        deal to its victim is no longer pending."""
+        v = self.victim[i]
+        if v >= 0:
+            dealt = damage_left(self.R, i, self.rem[i], r)
+            if dealt:
+                self.known[v] -= dealt  # type: ignore[index]
+
+    def steered_of(self, foes: list[int]) -> list[int]:
+        """`steered(foes)`, kept while `foes` loses nobody (it only shrinks, by a kill,
+        in one group's attacks): shooter after shooter steers among the same enemies."""
+        kept = self.kept
+        if kept is None or kept[0] != len(foes):
+            kept = self.kept = (len(foes), steered(self.R, foes))
+        return kept[1]
+
+    def best(self, cands: list[int], mine: int, known: dict[int, int]) -> list[int]:
+        """SA-8's tiebreakers 2-5 among `cands` (`best`), for a minion dealing `mine`
+        this round while the rest of its group deals what `known` says. Most choices can
+        kill nobody (the most anyone deals falls short of the least any needs), and then
+        only the keys count: built-ins find the top ones, with no loop in Python."""
+        need, key = self.need, self.key
+        if mine < min(map(need.__getitem__, cands)) and not any_kill(need, mine, known):
+            return top_of(cands, key)
+        if known:
+            return best(key, need, self.R.kill_bit, cands, mine, known)
+        return best_alone(key, need, self.R.kill_bit, cands, mine)
+
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks this round, missiles first, the first on `v` and each
         further one on a living enemy at random (SA-7): a hit when the victim's level is
         at most `i`'s plus its misses since its last hit; armor soaks first."""
         hp, cur, level = self.hp, self.cur, self.level  # (in threes: no tuple is built)
+        need, key, skey = self.need, self.key, self.R.skey
         choice, log = self.choice, self.log
         lvi, hand, dm1, dm, dh = self.info[i]
         if r == 1:
@@ -397,11 +456,12 @@ class Combat:
             else:
                 dmg = dm if left > hand else dh
                 soak = cur[v]
-                if soak >= dmg:
-                    cur[v] = soak - dmg
+                if soak >= dmg:  # (in twos too)
+                    cur[v], need[v] = soak - dmg, need[v] - dmg
                 else:
                     cur[v] = 0
-                    h = hp[v] = hp[v] - dmg + soak
+                    h = need[v] = hp[v] = hp[v] - dmg + soak
+                    key[v] = skey[v] - (h << 20)
                     if h <= 0:  # killed: out of the living
                         foes.remove(v)
                         kills += 1
@@ -466,62 +526,67 @@ def steering(R: Roster, i: int, left: int, r: int) -> bool:
 
 def steered(R: Roster, foes: list[int]) -> list[int]:
     """SA-8's tiebreaker 1 (SA-10): those of `foes` not (quasi-)immune, if any (else all)."""
-    quasi = R.quasi
-    return [j for j in foes if not quasi[j]] or foes
+    return list(compress(foes, map(R.plain.__getitem__, foes))) or foes
 
 
-def best(R: Roster, hp: list[int], cur: list[int], cands: list[int], mine: int,
+def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
          known: dict[int, int]) -> list[int]:
     """SA-8's tiebreakers 2-5 in one pass, the tied ones in roster order: the highest of
-    armor, HP and damage in one number (`skey`), `kill_bit` above them all for a victim
-    the group can kill this round (`mine` and what `known` says the others deal)."""
-    skey, bit, get = R.skey, R.kill_bit, known.get
+    armor, HP and damage in one number (`key`), `bit` above them all for a victim the
+    group can kill this round (`mine` and what `known` says the others deal)."""
+    get = known.get
     tied: list[int] = []
     top = 0
     for j in cands:
-        h = hp[j]
-        key = skey[j] - (h << 20)
-        if mine + get(j, 0) >= h + cur[j]:
-            key += bit
-        if not tied or key > top:
-            top = key
+        k = key[j] + bit if mine + get(j, 0) >= need[j] else key[j]
+        if not tied or k > top:
+            top = k
             tied = [j]
-        elif key == top:
+        elif k == top:
             tied.append(j)
     return tied
 
 
-def best_alone(R: Roster, hp: list[int], cur: list[int], cands: list[int],
+def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
                mine: int) -> list[int]:
     """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
     same loop without its look-ups: round 1's choices are the most)."""
-    skey, bit = R.skey, R.kill_bit
     tied: list[int] = []
     top = 0
     for j in cands:
-        h = hp[j]
-        key = skey[j] - (h << 20)
-        if mine >= h + cur[j]:
-            key += bit
-        if not tied or key > top:
-            top = key
+        k = key[j] + bit if mine >= need[j] else key[j]
+        if not tied or k > top:
+            top = k
             tied = [j]
-        elif key == top:
+        elif k == top:
             tied.append(j)
     return tied
 
 
-def ranked(R: Roster, hp: list[int], cur: list[int], cands: list[int]) -> Ranking:
-    """`cands` by tiebreakers 3-5, best first (ties in roster order): (the order, their
-    keys, what killing each this round takes, the top ones, the least of those needs)."""
-    skey = R.skey
-    base = [skey[j] - (hp[j] << 20) for j in cands]
-    places = sorted(range(len(cands)), key=base.__getitem__, reverse=True)
-    order = [cands[k] for k in places]
-    keys = [base[k] for k in places]
-    need = [hp[j] + cur[j] for j in order]
-    top = [j for j, key in zip(order, keys, strict=True) if key == keys[0]]
-    return order, keys, need, top, min(need)
+def any_kill(need: list[int], mine: int, known: dict[int, int]) -> bool:
+    """Whether `mine` with what `known` says the others deal to a victim kills it this
+    round (of the living victims `known` names, a fallen one needing nothing: a quick
+    test that may say yes where `cands` leave that victim out)."""
+    return any(0 < need[j] <= mine + dealt for j, dealt in known.items())
+
+
+def top_of(cands: list[int], key: list[int]) -> list[int]:
+    """Those of `cands` with the highest `key`, in their order."""
+    keys = list(map(key.__getitem__, cands))
+    top = max(keys)
+    if keys.count(top) == 1:
+        return [cands[keys.index(top)]]
+    return [j for j, k in zip(cands, keys, strict=True) if k == top]
+
+
+def ranked(key: list[int], need: list[int], cands: list[int]) -> Ranking:
+    """`cands` by tiebreakers 3-5 (`key`), best first (ties in roster order: the sort is
+    stable): (the order, their keys, what killing each this round takes, the top ones,
+    the least of those needs)."""
+    order = sorted(cands, key=key.__getitem__, reverse=True)
+    keys = list(map(key.__getitem__, order))
+    needs = list(map(need.__getitem__, order))
+    return order, keys, needs, order[:keys.count(keys[0])], min(needs)
 
 
 def killable(line: list[int], keys: list[int], need: list[int], mine: int,
