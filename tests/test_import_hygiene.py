@@ -61,3 +61,20 @@ def test_no_ruleset_module_imports_a_layer_above_the_engine():
             found += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
                       if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
     assert found == []
+
+
+def test_plan_json_imports_only_what_it_needs():
+    """`referee plan SAVE --json` (scripts run it; its start-up is its speed) loads the
+    save's ruleset package and no other, and nothing a plan does not use: no Textual, no
+    shell completion, manual page or platform directories, no dice roller's generator
+    (a plan rolls nothing) and no fractions (only a distance to close needs them)."""
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    loaded = modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
+                           f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
+                           "sys.stdout = real")
+    assert "referee.rulesets.demon_idol.planner" in loaded
+    packages = {m.split(".")[2] for m in loaded if m.startswith("referee.rulesets.")}
+    assert packages == {"demon_idol"}
+    unwanted = {"textual", "rich", "argcomplete", "argparse_manpage", "platformdirs",
+                "random", "fractions", "decimal", "referee.app", "referee.cli.acts"}
+    assert {m for m in loaded if m in unwanted or m.split(".")[0] in unwanted} == set()

@@ -11,7 +11,6 @@ and dice a person rolled at the table (``from_values``) are the same kind of rec
 
 from __future__ import annotations
 
-import string
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -29,8 +28,8 @@ MAX_CONSTANT = 1_000_000
 
 # str.lower() may change a string's length on some non-ASCII text, which would
 # shift the positions quoted in errors; lowering ASCII only keeps them exact.
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_DIGITS = frozenset(string.digits)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")  # (the string module's: not imported, start-up)
 _SPACES = frozenset(" \t")
 
 

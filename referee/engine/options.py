@@ -7,7 +7,6 @@ get None when it is absent.
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -18,6 +17,8 @@ from .roles import Role
 from .specs import Act, ActionKind, Field, Form, actor_act, until_over
 
 if TYPE_CHECKING:
+    import random  # annotations only: a plan rolls nothing (start-up)
+
     from .model import Combatant, Encounter
     from .roles import Kit
     from .view import Fight, Status

@@ -11,10 +11,9 @@ the specs (`Form`, `Column`, `Cell`, `Act`) the role returns.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from . import events as ev
 from .dice import DiceError, Roll, from_values
@@ -23,6 +22,9 @@ from .errors import FormatError, IllegalEvent
 from .options import Acting, Declaring, Entries, Grouping, Healing, Joining, Rolling, Runs
 from .reading import Fields
 from .roles import Damage, Fold, Planner, Role, RosterSchema, Tracker
+
+if TYPE_CHECKING:
+    import random  # annotations only: a plan rolls nothing (start-up)
 
 __all__ = ["Acting", "Damage", "Declaring", "Entries", "Fold", "Grouping", "Healing",
            "Joining", "NO_GROUPS", "Planner", "Role", "Rolling", "RosterSchema", "Ruleset",

@@ -8,7 +8,7 @@ A role reaches the rest of its ruleset through `self.rs` (`self.rs.tracker`,
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from . import events as ev
@@ -230,11 +230,6 @@ class Planner(Role[S]):
         why = self.can_act(fight, cid)
         return ("", why) if why else None
 
-    def unhindered(self, fight: Fight) -> Container[str]:
-        """Combatants `unable` names in no beat, passed over first by `mark_unable`:
-        none by default (each action is asked of `unable`)."""
-        return ()
-
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
         """The plan with every action not yet done whose actor can no longer act
         (`unable`: the (rule, why), or None) marked skipped (`"skipped"` on the action
@@ -243,11 +238,9 @@ class Planner(Role[S]):
         if plan.round != max(fight.round, 1):
             return plan  # a round gone by: its plan is what happened
         done = fight.resolved.get(plan.round, set())
-        unable, unhindered = self.unable, self.unhindered(fight)
+        unable = self.unable
         for number, beat in enumerate(plan.beats, start=1):
             for index, action in enumerate(beat.actions):
-                if action.actor in unhindered:
-                    continue
                 if action_key(beat, action) in done or action.flag("skipped"):
                     continue
                 found = unable(fight, action.actor, number)

@@ -8,7 +8,6 @@ the encounter: the same spec reads the key strictly from a file and builds the s
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -17,6 +16,8 @@ from .errors import OVER, IllegalEvent
 from .record import record
 
 if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
+    import random  # annotations only: a plan rolls nothing (start-up)
+
     from .events import Event
     from .view import Fight
 
@@ -98,7 +99,7 @@ class Cell:
 # What an act is asked, with the fight it is asked of and the combatant selected (if any).
 Allowed = Callable[["Fight", "str | None"], str]  # why it cannot be done now ("" if it can)
 FormOf = Callable[["Fight", "str | None"], "Form | None"]  # its form (None: it asks nothing)
-Run = Callable[["Fight", "str | None", Mapping[str, Any], random.Random], "list[Event]"]
+Run = Callable[["Fight", "str | None", Mapping[str, Any], "random.Random"], "list[Event]"]
 Progress = Callable[[int, int], None]
 MakeReport = Callable[["Fight", Mapping[str, Any], "Progress | None"], "Report"]
 # What the command line reads of an act beyond that (see `Act`): `made` is the events the act
@@ -247,7 +248,7 @@ def _open_run(run: Run, fight: Fight, actor: str | None, values: Mapping[str, An
 # An act the selected combatant does, as its ruleset writes it: the combatant is given.
 ActorAllowed = Callable[["Fight", str], str]
 ActorForm = Callable[["Fight", str], "Form | None"]
-ActorRun = Callable[["Fight", str, Mapping[str, Any], random.Random], "list[Event]"]
+ActorRun = Callable[["Fight", str, Mapping[str, Any], "random.Random"], "list[Event]"]
 
 
 def actor_act(id_: str, label: str, key: str, help_: str, allowed: ActorAllowed,

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -16,6 +15,9 @@ from referee.engine.view import Fight
 from . import events as di
 from . import prepared
 from .state import State
+
+if TYPE_CHECKING:
+    import random  # annotations only: a plan rolls nothing (start-up)
 
 
 def can_fire(fight: Fight, actor: str | None) -> str:

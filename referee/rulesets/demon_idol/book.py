@@ -9,7 +9,6 @@ shots, the encounter's keys): pure, like the rest of the scheduler.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +21,8 @@ from .state import state_of
 from .wording import segments as counted
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from referee.engine.model import Combatant, Weapon
     from referee.engine.view import Fight
 
@@ -114,6 +115,8 @@ def indoors(fight: Fight, decl: di.Declare) -> bool:
 def pace(fight: Fight, decl: di.Declare, rate: int) -> tuple[Fraction, str]:
     """Inches a round at which the E moves, and how: a charge adds 100% to the movement
     rate indoors and a third outdoors (source 004, the charge's footnote)."""
+    from fractions import Fraction  # only a distance to close needs it (start-up)
+
     if not decl.charge:
         return Fraction(rate), f'at {rate}" a round'
     if indoors(fight, decl):
@@ -131,6 +134,8 @@ def closing(fight: Fight, decl: di.Declare, actor: Combatant) -> tuple[int, str]
     rate = stats.move(actor)
     if decl.distance is None or not rate:
         return 1, ""
+    from fractions import Fraction  # only a distance to close needs it (start-up)
+
     speed, how = pace(fight, decl, rate)
     segments = max(1, ceil(Fraction(decl.distance) * 10 / speed))
     return segments, f'{actor.id} closes {decl.distance:g}" {how}: {counted(segments)}'

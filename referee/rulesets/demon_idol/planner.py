@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.plan import Plan
+from referee.engine.plan import Plan, action_key
 from referee.engine.roles import Planner
 from referee.engine.view import Fight
 
@@ -35,16 +35,29 @@ class DemonIdolPlanner(Settled[State], Planner[State]):
         return beat <= (during if during is not None else self._beat_when(fight, cid, done))
 
     def mark_unable(self, fight: Fight, plan: Plan) -> Plan:
-        """The plan as it is while everyone stands (nobody's action to mark), else
-        the actions of those who fell looked at (`unhindered`)."""
-        if all(not status.dead and status.hp > 0 for status in fight.status.values()):
+        """The engine's (`Planner.mark_unable`), asking `unable` only of the actions of
+        those who fell (dead, or at or below 0 hit points): one standing acts in every
+        beat (`acts_in`), and a big round has thousands of actions."""
+        if plan.round != max(fight.round, 1):
+            return plan  # a round gone by: its plan is what happened
+        fallen = {cid for cid, status in fight.status.items()
+                  if status.dead or status.hp <= 0}
+        if not fallen:
             return plan
-        return super().mark_unable(fight, plan)
-
-    def unhindered(self, fight: Fight) -> frozenset[str]:
-        """Those neither dead nor at or below 0 hit points: they act in every beat."""
-        return frozenset(cid for cid, status in fight.status.items()
-                         if not status.dead and status.hp > 0)
+        done = fight.resolved.get(plan.round, set())
+        for number, beat in enumerate(plan.beats, start=1):
+            for index, action in enumerate(beat.actions):
+                if (action.actor not in fallen or action_key(beat, action) in done
+                        or action.flag("skipped")):
+                    continue
+                found = self.unable(fight, action.actor, number)
+                if found is None:
+                    continue
+                rule, why = found
+                beat.actions[index] = action.with_extra(skipped=why)
+                entry = {"actor": action.actor, "action": action.action, "why": why}
+                plan.skipped.append({**entry, "rule": rule} if rule else entry)
+        return plan
 
     def _beat_when(self, fight: Fight, cid: str, done: frozenset[str]) -> int:
         """The beat `cid` fell in when the blow named none: the first of the round's plan
