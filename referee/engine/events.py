@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from .errors import FormatError, Path
 from .model import Combatant
 from .reading import LARGEST, describe, id_list, int_table, out_of_range
-from .record import MISSING, field, fields, record
+from .record import MISSING, field, fields, quick_reader, record
 
 
 def _f(kind: str, default: Any = None) -> Any:
@@ -391,36 +391,10 @@ def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...]) -> Quick | N
             type(name) is not str or not name.isidentifier() or name not in shape.kinds
             for name in names) or any(name not in keys for name in shape.required):
         return None
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    body = ["def quick(data, path):",
-            "    r = data['round']",
-            f"    if type(r) is not int or not 0 <= r <= {ROUNDS}:",
-            "        return None"]
-    for number, name in enumerate(names):
-        kind = shape.kinds[name]
-        body.append(f"    v = data[{name!r}]")
-        if kind in _PLAIN_KINDS:
-            body += [f"    if not ({_PLAIN_KINDS[kind]}):", "        return None"]
-        else:
-            scope[f"read{number}"] = shape.readers[name]
-            call = f"read{number}(v, path, {name!r})"
-            body += ["    try:",  # an id alone, as `id_list` reads it, without the call
-                     f"        v = (v,) if type(v) is str and v else {call}" if kind == "ids"
-                     else f"        v = {call}",
-                     "    except Exception:",
-                     "        return None"]
-        body.append(f"    v{number} = v")
-    # set one at a time, in the strict reader's order: the quickest way to fill an
-    # object's own table (see record.py: what is left out is the class's default)
-    body += ["    event = new(cls)", "    own = event.__dict__", "    own['round'] = r"]
-    body += [f"    own[{name!r}] = v{number}" for number, name in enumerate(names)]
-    for number, (name, factory) in enumerate(shape.factories):
-        if name not in keys:
-            scope[f"make{number}"] = factory
-            body.append(f"    own[{name!r}] = make{number}()")
-    body.append("    return event")
-    exec("\n".join(body), scope)  # noqa: S102 - field names (identifiers) only, never values
-    quick: Quick = scope["quick"]
+    checks = [(name, _PLAIN_KINDS.get(shape.kinds[name]), shape.readers[name],
+               shape.kinds[name] == "ids") for name in names]
+    factories = [(name, factory) for name, factory in shape.factories if name not in keys]
+    quick: Quick = quick_reader(cls, ROUNDS, checks, factories)
     return quick
 
 

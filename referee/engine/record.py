@@ -148,6 +148,48 @@ def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
     return init
 
 
+def quick_reader(cls: type, rounds: int,
+                 checks: list[tuple[str, str | None, Any, bool]],
+                 factories: list[tuple[str, Any]]) -> Callable[..., Any]:
+    """A reader of a table with exactly the fields `checks` names, in that order, into
+    `cls` (events.py's quick reader): `round` first, then each field either held to its
+    check (an expression of `v` from our own code) or passed to its reader (an id alone
+    taken as it stands where `ids` says so); None at any doubt. Every name compiled is
+    one of the class's own field names, which the caller has checked."""
+    fields_of = {spec.name for spec in fields(cls)}
+    if any(not name.isidentifier() or name not in fields_of for name, *_ in checks):
+        raise ValueError("a quick reader compiles only the record's own field names")
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    body = ["def quick(data, path):",
+            "    r = data['round']",
+            f"    if type(r) is not int or not 0 <= r <= {int(rounds)}:",
+            "        return None"]
+    for number, (name, check, reader, ids) in enumerate(checks):
+        body.append(f"    v = data[{name!r}]")
+        if check is not None:
+            body += [f"    if not ({check}):", "        return None"]
+        else:
+            scope[f"read{number}"] = reader
+            call = f"read{number}(v, path, {name!r})"
+            body += ["    try:",  # an id alone, as `id_list` reads it, without the call
+                     f"        v = (v,) if type(v) is str and v else {call}" if ids
+                     else f"        v = {call}",
+                     "    except Exception:",
+                     "        return None"]
+        body.append(f"    v{number} = v")
+    # set one at a time, in the strict reader's order: the quickest way to fill an
+    # object's own table (what is left out is the class's default)
+    body += ["    event = new(cls)", "    own = event.__dict__", "    own['round'] = r"]
+    body += [f"    own[{name!r}] = v{number}" for number, (name, *_) in enumerate(checks)]
+    for number, (name, factory) in enumerate(factories):
+        scope[f"make{number}"] = factory
+        body.append(f"    own[{name!r}] = make{number}()")
+    body.append("    return event")
+    exec("\n".join(body), scope)  # noqa: S102 - our own field names and checks only
+    quick: Callable[..., Any] = scope["quick"]
+    return quick
+
+
 def _init(specs: tuple[Field, ...]) -> Callable[..., None]:
     names = [f.name for f in specs]
 
