@@ -19,7 +19,7 @@ ROUNDS = 99  # a combat's rounds (SA-3)
 RUNS = 100_000  # the odds' runs in the app (SA-11)
 ATTACKS = 20  # a minion's attacks of one kind a round (SA-5)
 DAMAGE = 9999  # an attack's damage, armor, hit points
-# A level stays far below the "infinite" misses of the missile round (SA-4: 2**40), so
+# A level stays far below the "infinite" misses of the missile round (SA-4: 2**24), so
 # that the first attack still hits whatever the levels.
 LEVEL = 99
 CREATED = 99_999  # a group's creation order (SA-1)

@@ -28,7 +28,9 @@ from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
-INF = 1 << 40  # SA-4: misses "infinite" in round 1
+# SA-4: misses "infinite" in round 1: far above any level (ranges.LEVEL), and a small int
+# (below 2**30: the interpreter's fast path for sums and comparisons)
+INF = 1 << 24
 ROUNDS = 10  # SA-3
 
 STANDING_WORDS = {0: "initiative player's", 1: "neutral player's", 2: "other player's"}
@@ -64,8 +66,8 @@ class Roster:
         self.dm1: list[int] = []
         self.dm: list[int] = []
         self.dh: list[int] = []
-        self.skey: list[int] = []
-        self.kill_bit = 1 << 62
+        self.damage_cap: list[int] = []
+        self.keyed: dict[int, tuple[list[int], int, int]] = {}  # see `ranking`
         self.info: list[tuple[int, int, int, int, int]] = []
         self.start1: list[int] = []
         self.start: list[int] = []
@@ -89,10 +91,9 @@ class Roster:
         self.dm1 = [0 if self.nodeal[i] else max(0, self.mis_d[i] - self.penalty) for i in n]
         self.dm = [0 if self.nodeal[i] else max(0, self.mis_d[i]) for i in n]
         self.dh = [0 if self.nodeal[i] else max(0, self.hand_d[i]) for i in n]
-        # SA-8's tiebreakers 3 and 5 in one number: armor first, then damage (HP between)
-        self.skey = [(self.armor[i] << 40) + min(self.maxdmg[i], (1 << 20) - 1) for i in n]
-        # tiebreaker 2 above them all (SA-8): a bit above the highest armor
-        self.kill_bit = 1 << max(62, max(self.armor, default=0).bit_length() + 42)
+        # SA-8's tiebreaker 5 (its highest damage, capped: a higher one ties)
+        self.damage_cap = [min(self.maxdmg[i], (1 << 20) - 1) for i in n]
+        self.keyed = {}
         # per minion: (level, hand attacks, round 1 damage, missile damage, hand damage)
         self.info = [(self.level[i], self.hand_n[i], self.dm1[i], self.dm[i], self.dh[i])
                      for i in n]
@@ -108,6 +109,24 @@ class Roster:
         self.any_quasi = {g: any(self.quasi[i] for i in m) for g, m in self.members.items()}
         self.any_must = {g: any(self.must[i] is not None for i in m)
                          for g, m in self.members.items()}
+
+    def ranking(self, most_hp: int) -> tuple[list[int], int, int]:
+        """SA-8's tiebreakers 3-5 in one number, higher better, for hit points up to
+        `most_hp`: (per minion its armor and damage, from which `hp << shift` is taken;
+        the shift; tiebreaker 2's bit, above them all). Armor, room for the hit points
+        and damage are fields each as wide as the roster needs, so the numbers stay small
+        (below 2**30 for a usual roster: the interpreter's fast path compares and adds
+        those) and order as (armor, fewer hit points, damage) would."""
+        found = self.keyed.get(most_hp)
+        if found is None:
+            shift = max(self.damage_cap, default=0).bit_length()
+            high = shift + most_hp.bit_length()
+            room = (1 << high) - (1 << shift)  # less `hp << shift`: 0 and up
+            top = [(a << high) + room + d for a, d in zip(self.armor, self.damage_cap,
+                                                          strict=True)]
+            bit = 1 << (max(self.armor, default=0).bit_length() + high)
+            found = self.keyed[most_hp] = (top, shift, bit)
+        return found
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -201,10 +220,10 @@ class Combat:
         self.cur = [0] * n
         self.rem = [0] * n
         # SA-8's numbers of each minion, kept up to date as hits land (read far more often
-        # than they change): tiebreakers 3-5 in one number (`skey` less its hit points:
-        # higher is better), and what killing it this round takes (hit points and armor)
-        skey = R.skey
-        self.key = [skey[j] - (hp[j] << 20) for j in range(n)]
+        # than they change): tiebreakers 3-5 in one number (`ranking`), and what killing
+        # it this round takes (hit points and armor)
+        self.top, self.shift, self.bit = R.ranking(max(hp, default=0))
+        self.key = [t - (h << self.shift) for t, h in zip(self.top, hp, strict=False)]
         self.need = [0] * n
         self.choice = rng.choice
         self.sink, self.log = sink, sink.on
@@ -217,16 +236,16 @@ class Combat:
     def fight(self) -> tuple[Any, ...]:
         """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
         hp, rounds = self.hp, 0
+        # the living of each group: a kill takes the victim out (`strike`), so from one
+        # round to the next these stay the living, in roster order
+        la = [i for i in self.a if hp[i] > 0]
+        lb = [i for i in self.b if hp[i] > 0]
         for r in range(1, self.R.rounds + 1):
-            la = [i for i in self.a if hp[i] > 0]
-            lb = [i for i in self.b if hp[i] > 0]
             if not la or not lb:
                 break
             rounds = r
             self.fight_round(r, la, lb)
-        s1 = [i for i in self.a if hp[i] > 0]
-        s2 = [i for i in self.b if hp[i] > 0]
-        return (self.ga, self.gb, rounds, "10 rounds" if s1 and s2 else "no minions", s1, s2)
+        return (self.ga, self.gb, rounds, "10 rounds" if la and lb else "no minions", la, lb)
 
     def fight_round(self, r: int, la: list[int], lb: list[int]) -> None:
         """A round: its start (SA-5), the victims (SA-6, from round 2: bashers pair up,
@@ -245,13 +264,13 @@ class Combat:
     def start_round(self, r: int, la: list[int], lb: list[int]) -> None:
         """SA-5: armor whole again, the round's attacks (SA-4: round 1 missiles only; none
         under "does not attack"), shooters idle, a basher's fallen victim let go."""
-        R, hp, cur, rem, victim = self.R, self.hp, self.cur, self.rem, self.victim
-        armor, mis_n, need = R.armor, R.mis_n, self.need
-        counts = R.start1 if r == 1 else R.start
+        R, hp, victim, need = self.R, self.hp, self.victim, self.need
+        armor, mis_n = R.armor, R.mis_n
+        # every minion's, the fallen's too (never read): copied whole, not one by one
+        self.cur[:] = armor
+        self.rem[:] = R.start1 if r == 1 else R.start
         for i in la + lb:
-            cur[i] = armor[i]
             need[i] = hp[i] + armor[i]
-            rem[i] = counts[i]
             v = victim[i]
             if mis_n[i] or (v >= 0 and hp[v] <= 0):
                 victim[i] = -1
@@ -434,15 +453,15 @@ class Combat:
         if mine < min(map(need.__getitem__, cands)) and not any_kill(need, mine, known):
             return top_of(cands, key)
         if known:
-            return best(key, need, self.R.kill_bit, cands, mine, known)
-        return best_alone(key, need, self.R.kill_bit, cands, mine)
+            return best(key, need, self.bit, cands, mine, known)
+        return best_alone(key, need, self.bit, cands, mine)
 
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks this round, missiles first, the first on `v` and each
         further one on a living enemy at random (SA-7): a hit when the victim's level is
         at most `i`'s plus its misses since its last hit; armor soaks first."""
         hp, cur, level = self.hp, self.cur, self.level  # (in threes: no tuple is built)
-        need, key, skey = self.need, self.key, self.R.skey
+        need, key, top = self.need, self.key, self.top
         choice, log = self.choice, self.log
         lvi, hand, dm1, dm, dh = self.info[i]
         if r == 1:
@@ -461,7 +480,7 @@ class Combat:
                 else:
                     cur[v] = 0
                     h = need[v] = hp[v] = hp[v] - dmg + soak
-                    key[v] = skey[v] - (h << 20)
+                    key[v] = top[v] - (h << self.shift)
                     if h <= 0:  # killed: out of the living
                         foes.remove(v)
                         kills += 1
