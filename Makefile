@@ -35,13 +35,16 @@ lint: $(STAMP)
 bench: $(STAMP)
 	for script in benchmarks/*_bench.py; do $(BIN)/python $$script; done
 
-# every benchmark's figures, the tree at BASE (a git revision) against the working tree,
-# timed in turn in long-running workers over fresh pairs (about 10 minutes; LONG=1 for a
-# longer, steadier run); the base's checkout and venv are cached by commit
+# every benchmark's figures, the tree at BASE (a git revision) against the working tree
+# (or the revision HERE), timed in turn in long-running workers over fresh pairs (about
+# 10 minutes; LONG=1 for a longer, steadier run); a revision's checkout and venv are
+# cached by commit
 BASE ?= HEAD
+HERE ?=
 LONG ?=
 bench-compare: $(STAMP)
-	$(BIN)/python benchmarks/compare.py '$(BASE)' $(if $(LONG),--long)
+	$(BIN)/python benchmarks/compare.py '$(BASE)' $(if $(HERE),--here '$(HERE)') \
+		$(if $(LONG),--long)
 
 # the headless commands on mutated saves of every ruleset (COUNT files, SEED)
 COUNT ?= 2000

@@ -3,6 +3,7 @@ here, in turn, in long-running worker processes, over several fresh pairs of the
 
     .venv/bin/python benchmarks/compare.py c8333ff          # about 10 minutes
     .venv/bin/python benchmarks/compare.py HEAD --long      # longer, steadier
+    .venv/bin/python benchmarks/compare.py HEAD --here HEAD # the same code: ratios ~1.00
 
 The base is `git archive <rev>` unpacked with its own venv (this Python, `pip install -e
 '<tree>[test]'`), kept under $XDG_CACHE_HOME/referee-bench/<commit> for the next run.
@@ -92,16 +93,16 @@ def prepared(commit: str, say: IO[str]) -> Path:
         archive.seek(0)
         with tarfile.open(fileobj=archive) as tar:
             tar.extractall(tree, filter="data")
-    venv = tree / ".venv"
-    subprocess.run([base_python(), "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    quiet = {"stdout": subprocess.DEVNULL}
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
-                   check=True, **quiet)
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "-e", f"{tree}[test]"],
-                   check=True, cwd=tree, **quiet)
-    subprocess.run([python, "-m", "compileall", "-q", "referee"], cwd=tree, check=True,
-                   **quiet)
+    python = str(tree / ".venv" / "bin" / "python")
+    for command in ([base_python(), "-m", "venv", ".venv"],
+                    [python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
+                    [python, "-m", "pip", "install", "--quiet", "-e", f"{tree}[test]"],
+                    [python, "-m", "compileall", "-q", "referee"]):
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
+        if done.returncode != 0:
+            shutil.rmtree(tree, ignore_errors=True)
+            raise SystemExit(f"bench-compare: the base's venv could not be made: "
+                             f"{' '.join(command)}\n{(done.stdout + done.stderr)[-3000:]}")
     stamp.write_text(commit + "\n")
     say.write(f"base ready in {time.perf_counter() - start:.0f} s\n")
     return tree
@@ -367,7 +368,9 @@ def rows(taken: Taken) -> list[Row]:
     return found
 
 
-def described(rev: str, commit: str) -> str:
+def described(rev: str, commit: str, here: str | None) -> str:
+    if here is not None:
+        return f"base {rev} ({commit[:10]}) against {here} ({commit_of(here)[:10]})"
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                            cwd=HERE, capture_output=True, text=True).stdout.strip()
     head = commit_of("HEAD")[:10]
@@ -378,6 +381,9 @@ def described(rev: str, commit: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the git revision to compare against (c8333ff, HEAD~3)")
+    parser.add_argument("--here", metavar="REV",
+                        help="a revision (checked out as the base is) in place of the "
+                             "working tree: HEAD against HEAD checks the method is fair")
     parser.add_argument("--long", action="store_true",
                         help="more pairs and a longer budget: a steadier comparison")
     parser.add_argument("--pairs", type=int, help="fresh pairs of workers, at most")
@@ -394,14 +400,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     commit = commit_of(args.base)
     base_tree = prepared(commit, say)
-    say.write(described(args.base, commit) + "\n")
+    here_tree = HERE if args.here is None else prepared(commit_of(args.here), say)
+    say.write(described(args.base, commit, args.here) + "\n")
     say.write(f"up to {plan.pairs} fresh pairs of workers within {plan.budget:.0f} s, "
               "the trees taking turns batch by batch\n")
     say.flush()
     with tempfile.TemporaryDirectory(prefix="referee-bench-compare-") as logs:
         measures = [m for m in listed(Path(logs))
                     if not args.only or any(m["name"].startswith(o) for o in args.only)]
-        taken = take({"base": base_tree, "here": HERE}, measures, plan, Path(logs), say)
+        taken = take({"base": base_tree, "here": here_tree}, measures, plan, Path(logs), say)
     say.write("\n" + "\n".join(summary(taken)) + "\n")
     say.write(f"wall time {time.perf_counter() - start:.0f} s\n")
     return 1 if taken.broken else 0

@@ -133,7 +133,7 @@ def plan_json(path: Path | str | None) -> None:
     run(found.cmd + ["plan", str(path or small_save()), "--json"])
 
 
-PROCESS = {"script": (15, 1), "compare": (3, 1), "setup": ready}
+PROCESS = {"script": (15, 1), "compare": (2, 1), "setup": ready}
 MEASURES: list[Measure] = [
     single("plan.in-process", "in-process plan, 1,000 declarations over 500 combatants",
            lambda: ready().fight.plan(1), setup=ready, script=(15, 1), compare=(4, 2),

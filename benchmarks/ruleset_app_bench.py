@@ -145,19 +145,19 @@ MEASURES: list[Measure] = [
             pressed("ruleset.agility-press",
                     f"agility-order, {agility_order_bench.UNITS} units, n and ctrl+z",
                     goals=PRESS_GOALS),
-            script=(1, 2 * TURNS), compare=(1, 30), warm=False),
+            script=(1, 2 * TURNS), compare=(1, 16), warm=False),
     Measure("ruleset.phases-steps", sessions(phases_steps),
             pressed("ruleset.phases-steps", f"{BATTLE}, n and ctrl+z", goals=PRESS_GOALS),
-            script=(1, 2), compare=(1, 1), warm=False),
+            script=(1, 2), compare=(1, 1), every=2, warm=False),
     Measure("ruleset.phases-move", sessions(phases),
             pressed("ruleset.phases-move", f"{BATTLE}, a Move's form answered (Enter: the "
                     "form closes, the whole screen is drawn again)", goals=FORM_GOALS),
-            script=(1, MOVES), compare=(1, 12), warm=False),
+            script=(1, MOVES), compare=(1, 8), warm=False),
     Measure("ruleset.demon-idol-form", sessions(demon_idol_form),
             pressed("ruleset.demon-idol-form",
                     "for comparison, demon-idol's demo, a declaration's form answered",
                     goals=FORM_GOALS),
-            script=(1, 9), compare=(1, 9), warm=False),
+            script=(1, 9), compare=(1, 6), warm=False),
 ]
 
 

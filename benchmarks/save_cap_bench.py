@@ -96,7 +96,7 @@ def checks(mib: int) -> Measure:
         Figure(name, text, "seconds", unit="s", goal="< 5 s" if not over else ""),
         Figure(f"{name}.peak", f"{text}, peak memory", "peak", unit="MB",
                goal="< 500 MB" if not over else "")),
-        setup=lambda: sized(mib), script=(1, 1), compare=(1, 1), every=2 if mib > 8 else 1,
+        setup=lambda: sized(mib), script=(1, 1), compare=(1, 1), every=2 if mib >= 8 else 1,
         warm=False)
 
 
