@@ -290,11 +290,17 @@ def blows_at(fight: Fight, plan: Plan, casters: set[str]
             at_casters[index] = ()
             return ()
         aimed = action.flag("target") if action.extra else None
-        named = (aimed,) if aimed else decl.target  # a volley's shot: its own target
-        if not named or all(t in roster and t not in casters for t in named):
+        if aimed:  # a volley's shot: its own target
+            return (aimed,) if aimed not in roster or aimed in casters else ()
+        named = decl.target
+        if not named:
+            pass  # at nobody
+        elif len(named) == 1:  # one combatant named: most often
+            if named[0] in roster and named[0] not in casters:
+                named = ()
+        elif all(t in roster and t not in casters for t in named):
             named = ()
-        if not aimed:
-            at_casters[index] = named
+        at_casters[index] = named
         return named
 
     for number, beat in enumerate(plan.beats, start=1):

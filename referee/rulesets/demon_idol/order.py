@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Mapping
+from operator import is_
 from typing import TYPE_CHECKING, Any, cast
 
 from referee.engine import events as ev
@@ -62,11 +63,38 @@ def expand(ruleset: Ruleset[Any], fight: Fight, index: int, decl: di.Declare,
     return expander(settings_of(ruleset), fight)(index, decl, replaced, False)
 
 
-# what a declaration's items were worked out from, and the items: the declaration's id
-# (with the letter a failed morale check replaced) -> (the declaration, its actor, the
-# actor's rank, its index in the log, the items)
-Kept = dict[Any, tuple[di.Declare, "Combatant", int, int, list[Item]]]
+class Kept:
+    """What a plan keeps for the next (a planner holds one): each declaration's items
+    (`expander`) and each surprise segment's beats (`segment_beats`), each used while
+    what it was worked out from is the same, so a new event costs only what it changes."""
+
+    __slots__ = ("items", "segments", "rounds")
+
+    def __init__(self) -> None:
+        # the declaration's id (with the letter a failed morale check replaced) -> (the
+        # declaration, its actor, the actor's rank, its index in the log, the items)
+        self.items: dict[Any, tuple[di.Declare, Combatant, int, int, list[Item]]] = {}
+        # (segment, segments) -> (its items, what its beats hold)
+        self.segments: dict[tuple[int, int], tuple[tuple[Item, ...], list[BeatParts]]] = {}
+        # (round, segments) -> (what the round's items were collected from, the items)
+        self.rounds: dict[tuple[int, int], tuple[Sources, dict[int | None, list[Item]]]] = {}
+
+
+# a beat's actions, rules, why, extra, tag and note (a new Beat made of copies each plan)
+BeatParts = tuple[tuple[PlannedAction, ...], list[str], list[str], dict[str, Any], str, str]
 KEPT = 65536  # declarations kept at most (then worked out again)
+# a round's declarations (index, declaration), its roster's combatants in order, and its
+# failed morale checks: while the first two are the same objects, and the checks equal,
+# the round's items are the same
+Sources = tuple[tuple[tuple[int, Any], ...], tuple[Any, ...], tuple[Any, ...]]
+
+
+def same(now: Sources, then: Sources) -> bool:
+    """Whether the sources are the same objects (compared in C: a thousand declarations
+    cost microseconds)."""
+    return (len(now[0]) == len(then[0]) and all(map(is_, now[0], then[0]))
+            and len(now[1]) == len(then[1]) and all(map(is_, now[1], then[1]))
+            and now[2] == then[2])
 
 
 def expander(s: Settings, fight: Fight, kept: Kept | None = None
@@ -85,13 +113,13 @@ def expander(s: Settings, fight: Fight, kept: Kept | None = None
         if kept is None:
             return make(index, decl, actor, rank, replaced)
         key = id(decl) if replaced is None else (id(decl), replaced)
-        found = kept.get(key)
+        found = kept.items.get(key)
         if (found is None or found[0] is not decl or found[1] is not actor
                 or found[2] != rank or found[3] != index):
-            if len(kept) >= KEPT:
-                kept.clear()
-            found = kept[key] = (decl, actor, rank, index,
-                                 make(index, decl, actor, rank, replaced))
+            if len(kept.items) >= KEPT:
+                kept.items.clear()
+            found = kept.items[key] = (decl, actor, rank, index,
+                                       make(index, decl, actor, rank, replaced))
             for item in found[4]:
                 item.to_action()
         return found[4] if shared else [item.twin() for item in found[4]]
@@ -126,8 +154,28 @@ def named_routines(index: int, decl: di.Declare, actor: Combatant, rank: int, le
 def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
                      kept: Kept | None = None) -> dict[int | None, list[Item]]:
     """The round's items (under None) and those of its surprise segments 1..`segments`,
-    in one pass over the declarations (`kept`: see `expander`)."""
+    in one pass over the declarations (`kept`: see `expander`; and the round's items,
+    while its declarations, roster and morale failures are the same, save with DMG-66,
+    whose items are copies the plan renumbers)."""
     failed = morale_failures(fight, round_)
+    copied = bool(s.book["weapon_speed_blows"])
+    if kept is not None and not copied:
+        sources = (tuple(fight.declared(round_)), tuple(fight.roster.values()),
+                   tuple(failed.items()))
+        hit = kept.rounds.get((round_, segments))
+        if hit is not None and same(sources, hit[0]):
+            return {where: list(items) for where, items in hit[1].items()}
+        found = collect(s, fight, round_, segments, kept, failed)
+        if len(kept.rounds) >= 64:
+            kept.rounds.clear()
+        kept.rounds[(round_, segments)] = (sources, {w: list(i) for w, i in found.items()})
+        return found
+    return collect(s, fight, round_, segments, kept, failed)
+
+
+def collect(s: Settings, fight: Fight, round_: int, segments: int, kept: Kept | None,
+            failed: Mapping[str, ev.Morale]) -> dict[int | None, list[Item]]:
+    """`collect_segments` worked out: each declaration's items in turn."""
     found: dict[int | None, list[Item]] = {None: []}
     for segment in range(1, segments + 1):
         found[segment] = []
@@ -135,6 +183,10 @@ def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
     # only DMG-66 renumbers an item on the board: without it the kept items are shared
     # (a plan reads them and changes none), else the round's are copies
     copied = bool(s.book["weapon_speed_blows"])
+    # a declaration's kept items, looked up here first (`expand_one` does it all): a big
+    # round has a thousand declarations, most of them kept
+    known = kept.items if kept is not None and not copied else {}
+    roster, rank_of = fight.roster, fight.roster_index
     for index, decl in fight.declared(round_):
         if not isinstance(decl, di.Declare):
             continue
@@ -143,7 +195,12 @@ def collect_segments(s: Settings, fight: Fight, round_: int, segments: int,
         if items is None:
             continue
         replaced = decl.action if where is None and decl.actor in failed else None
-        items += expand_one(index, decl, replaced, where is not None or not copied)
+        hit = known.get(id(decl)) if replaced is None else None
+        if (hit is not None and hit[0] is decl and hit[3] == index
+                and hit[1] is roster[decl.actor] and hit[2] == rank_of(decl.actor)):
+            items += hit[4]
+        else:
+            items += expand_one(index, decl, replaced, where is not None or not copied)
     return found
 
 
@@ -199,7 +256,7 @@ def _build_plan(s: Settings, fight: Fight, round_: int, kept: Kept | None) -> Pl
     found = collect_segments(s, fight, round_, segments if round_ == 1 else 0, kept)
     if round_ == 1 and segments:
         for segment in range(1, segments + 1):
-            plan.beats.extend(surprise_beats(s, found[segment], segment, segments))
+            plan.beats.extend(segment_beats(s, found[segment], segment, segments, kept))
     items = found[None]
     over = ending.over(fight, round_)  # DI-20: nothing is left to roll or to wait for
     if items and round_ not in fight.initiatives:
@@ -220,6 +277,22 @@ def _build_plan(s: Settings, fight: Fight, round_: int, kept: Kept | None) -> Pl
         book.casting_points(fight, plan, starts)
     plan.notes.extend(morale_notes(fight, round_, due=not over))
     return ending.close(fight, plan) if over else plan
+
+
+def segment_beats(s: Settings, items: list[Item], segment: int, total: int,
+                  kept: Kept | None) -> list[Beat]:
+    """`surprise_beats`, made again only when the segment's items are not the ones it
+    was made of last (kept items: the same declarations, actors and ranks)."""
+    if kept is None:
+        return surprise_beats(s, items, segment, total)
+    now, key = tuple(items), (segment, total)
+    found = kept.segments.get(key)
+    if found is None or found[0] != now:  # (an item is equal only to itself)
+        parts = [(tuple(b.actions), b.rules, b.why, b.extra, b.tag, b.note)
+                 for b in surprise_beats(s, items, segment, total)]
+        found = kept.segments[key] = (now, parts)
+    return [Beat(list(actions), list(rules), list(why), dict(extra), tag, note)
+            for actions, rules, why, extra, tag, note in found[1]]
 
 
 def order_round(s: Settings, fight: Fight, round_: int, items: list[Item]) -> Board:

@@ -44,23 +44,25 @@ class Pairwise:
         roster, members = fight.roster, fight.members
         by_decl, by_actor, aimed_at, aims = self.by_decl, self.by_actor, self.aimed_at, self.aims
         kept, first_items, first_discharge = self.items, self.first_items, self.first_discharge
-        first_of = self.first_of
+        first_of, sides, prepared = self.first_of, self.sides, self.prepared
         for item in items:  # one pass: a big round has thousands
-            if item.decl.prepared:
-                self.prepared.append(item)
+            decl, role = item.decl, item.role
+            if decl.prepared:
+                prepared.append(item)
                 continue
-            if item.role == "psionic":
+            if role == "psionic":
                 continue
             kept.append(item)
-            self.sides.add(item.side)
-            if item.role == "discharge" and item.side not in first_discharge:
-                first_discharge[item.side] = item
+            side = item.side
+            sides.add(side)
+            if role == "discharge" and side not in first_discharge:
+                first_discharge[side] = item
             by_decl[item.index].append(item)
             if item.first:
                 first_items.append(item)
-                first_of[item.role].append(item)
+                first_of[role].append(item)
                 by_actor[item.actor.id].append(item)
-                target = item.decl.target or item.decl.shots
+                target = decl.target or decl.shots
                 # one combatant named: itself (what `members` gives, without its scan)
                 aimed = ([target[0]] if len(target) == 1 and target[0] in roster
                          else members(target))

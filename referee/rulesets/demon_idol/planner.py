@@ -17,8 +17,9 @@ class DemonIdolPlanner(Settled[State], Planner[State]):
     def plan(self, fight: Fight, round_: int) -> Plan:
         from .order import Kept, build_plan
 
-        # each declaration's items, kept from plan to plan (`order.expander`)
-        kept: Kept = self.__dict__.setdefault("_items", {})
+        kept = self.__dict__.get("_kept")  # what one plan keeps for the next
+        if kept is None:
+            kept = self.__dict__["_kept"] = Kept()
         return build_plan(self.settings, fight, round_, kept)
 
     def acts_in(self, fight: Fight, cid: str, beat: int) -> bool:
