@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
@@ -25,12 +25,15 @@ class UsageError(Exception):
     pass
 
 
-class Command(NamedTuple):
+class Command:
     """A core command: its help, and the module of this package that holds its arguments
-    (`NAME_arguments`) and what it does (`run_NAME`), imported only when it is parsed."""
+    (`NAME_arguments`) and what it does (`run_NAME`), imported only when it is parsed.
+    (A plain class: a NamedTuple's is built with exec at start-up.)"""
 
-    help: str
-    module: str
+    __slots__ = ("help", "module")
+
+    def __init__(self, help: str, module: str) -> None:
+        self.help, self.module = help, module
 
 
 CORE: dict[str, Command] = {

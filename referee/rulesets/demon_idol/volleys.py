@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from referee.engine.view import Fight
 
 HELP = "a volley split: gob1, gob2 — or gob1 x2, gob2 (blank: every shot at the target)"
-TIMES = re.compile(r"^(?P<who>.*?)\s*[x×*]\s*(?P<count>\d+)$", re.IGNORECASE)
+# compiled on first use (re's cache), not at start-up: only a volley's form reads it
+TIMES = r"^(?P<who>.*?)\s*[x×*]\s*(?P<count>\d+)$"
 MOST = 20  # shots a round: no more than a rate may give (stats.WEAPON)
 
 
@@ -23,7 +24,7 @@ def parse(fight: Fight, text: str) -> tuple[str, ...]:
     """The form's line as one target id per shot, in order."""
     shots: list[str] = []
     for part in filter(None, (p.strip() for p in re.split(r"[,;]", text))):
-        found = TIMES.match(part)
+        found = re.match(TIMES, part, re.IGNORECASE)
         who, count = (found["who"], int(found["count"])) if found else (part, 1)
         if not 1 <= count <= MOST:
             raise IllegalDeclaration(f"{part!r}: 1 to {MOST} shots at one target", ("shots",))
