@@ -222,8 +222,9 @@ class Combat:
         # SA-8's numbers of each minion, kept up to date as hits land (read far more often
         # than they change): tiebreakers 3-5 in one number (`ranking`), and what killing
         # it this round takes (hit points and armor)
-        self.top, self.shift, self.bit = R.ranking(max(hp, default=0))
-        self.key = [t - (h << self.shift) for t, h in zip(self.top, hp, strict=False)]
+        self.top, shift, self.bit = R.ranking(max(hp, default=0))
+        self.key = [t - (h << shift) for t, h in zip(self.top, hp, strict=False)]
+        self.shift = shift
         self.need = [0] * n
         self.choice = rng.choice
         self.sink, self.log = sink, sink.on
