@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import events as ev
 from .dice import DiceError, total_of
@@ -33,6 +34,7 @@ from .model import Combatant, Encounter, check_side
 from .options import Declaring, Ending, apply_heal
 from .plan import Plan, action_key
 from .record import replace
+from .roles import Fold
 from .view import Effects as Effects
 from .view import Status as Status
 
@@ -74,6 +76,20 @@ CHECKS = Handlers()
 APPLIES = Handlers()
 checks = CHECKS.handles
 applies = APPLIES.handles
+
+
+class Route:
+    """One event class's way through a fight's check and fold (`Fight._route`)."""
+
+    __slots__ = ("check", "roll", "undoing", "shapes", "apply", "effects", "step")
+
+    check: Callable[[Fight, Any], None] | None  # the core's check of it
+    roll: bool  # a roll: its total is held to its dice
+    undoing: bool  # an undo or a redo: it takes events back or brings them back
+    shapes: bool | None  # whether it shapes the plan (None: the ruleset says, each event)
+    apply: Callable[[Fight, int, Any], None] | None  # the core's step of the fold
+    effects: Callable[[Fight, Any], Effects | None] | None  # the ruleset's `effects`
+    step: Callable[[Fight, Any, Any], Any] | None  # the ruleset's `apply`
 
 
 class FightState:
@@ -134,13 +150,14 @@ class Fight:
         self.positions: list[int] = []  # each effective event's index in the log
         self.batches: list[int] = []  # where each batch (undone together) starts in `events`
         self.undone: list[list[tuple[int, ev.Event]]] = []  # batches that redo brings back
+        self._routes: dict[type, Route] = {}  # each event class's way through the fold
         self._start()
         # events in effect -> state then; the start too, since a large battle's start
         # costs more to build than to copy
         self.checkpoints: dict[int, FightState] = {0: self.state.copy()}
         # events in effect -> the plan revision then: the same events in effect give the
         # same plan, so an undo finds the plan it had (a redo brings back the same events)
-        self.revisions: dict[int, int] = {0: self.plan_revision}
+        self.revisions: list[int] = [self.plan_revision]  # indexed by the count
         # events in effect -> the ruleset's state then (immutable), for the last few: an
         # undo refolds the core's state but takes back the ruleset's as it was, with what
         # it had worked out and kept (a large battle's units' rounds)
@@ -153,60 +170,80 @@ class Fight:
 
     # -- the state, read through ---------------------------------------------------------
 
-    @property
-    def roster(self) -> dict[str, Combatant]:
-        return self.state.roster
-
-    @property
-    def status(self) -> dict[str, Status]:
-        return self.state.status
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
-    @property
-    def phase(self) -> str:
-        return self.state.phase
-
-    @property
-    def initiatives(self) -> dict[int, ev.Initiative]:
-        return self.state.initiatives
-
-    @property
-    def initiative_at(self) -> dict[int, int]:
-        return self.state.initiative_at
-
-    @property
-    def declarations(self) -> dict[int, list[tuple[int, ev.Declare]]]:
-        return self.state.declarations
-
-    @property
-    def joins(self) -> dict[str, tuple[int, ev.Join]]:
-        return self.state.joins
-
-    @property
-    def resolved(self) -> dict[int, set[str]]:
-        return self.state.resolved
-
-    @property
-    def ended(self) -> bool:
-        return self.state.ended
-
-    @property
-    def rs(self) -> object:
-        """The ruleset's part of the state (its roles read it typed: `state(fight)`)."""
-        return self.state.rs
+    if TYPE_CHECKING:  # what they are to a type checker; below, what they run as
+        @property
+        def roster(self) -> dict[str, Combatant]: ...
+        @property
+        def status(self) -> dict[str, Status]: ...
+        @property
+        def round(self) -> int: ...
+        @property
+        def phase(self) -> str: ...
+        @property
+        def initiatives(self) -> dict[int, ev.Initiative]: ...
+        @property
+        def initiative_at(self) -> dict[int, int]: ...
+        @property
+        def declarations(self) -> dict[int, list[tuple[int, ev.Declare]]]: ...
+        @property
+        def joins(self) -> dict[str, tuple[int, ev.Join]]: ...
+        @property
+        def resolved(self) -> dict[int, set[str]]: ...
+        @property
+        def ended(self) -> bool: ...
+        @property
+        def rs(self) -> object:
+            """The ruleset's part of the state (its roles read it typed: `state(fight)`)."""
+    else:  # each read through the state without a Python call: the rules read them often
+        roster = property(attrgetter("state.roster"))
+        status = property(attrgetter("state.status"))
+        round = property(attrgetter("state.round"))
+        phase = property(attrgetter("state.phase"))
+        initiatives = property(attrgetter("state.initiatives"))
+        initiative_at = property(attrgetter("state.initiative_at"))
+        declarations = property(attrgetter("state.declarations"))
+        joins = property(attrgetter("state.joins"))
+        resolved = property(attrgetter("state.resolved"))
+        ended = property(attrgetter("state.ended"))
+        rs = property(attrgetter("state.rs"),
+                      doc="The ruleset's part of the state (its roles read it typed).")
 
     # -- the log -------------------------------------------------------------------
 
     def push(self, event: ev.Event) -> None:
         """Validate `event` against the state and apply it; the state is untouched on error."""
-        self.check(event)
+        # `check`, then `_take`'s step for a plain event, written out: a long save's load
+        # runs this for each event
+        route = self._routes.get(type(event)) or self._route(type(event))
+        if self.state.ended and event.MOVES_ON:
+            raise IllegalEvent(OVER, ("type",))
+        if route.check is not None:
+            route.check(self, event)
+        self.ruleset.schema.check_event(self, event)
+        if route.roll:  # after the ruleset's own word on it, which may say more
+            self._roll_adds_up(event)
         for observe in self.observers:
             observe(self, event)
-        self.log.append(event)
-        self._take(len(self.log) - 1, event)
+        log = self.log
+        index = len(log)
+        log.append(event)
+        if route.undoing:
+            self._take(index, event)
+            return
+        events = self.events
+        if not event.follows or not self.batches:
+            self.batches.append(len(events))
+            if self.undone:
+                self.undone.clear()
+        events.append(event)  # `_keep`, written out
+        self.positions.append(index)
+        self._apply(index, event)
+        count = len(events)
+        self.revisions.append(self.plan_revision)  # at `count`
+        kept = self.kept_rs
+        kept[count] = self.state.rs
+        if count % KEEP_RS == 0:
+            self._let_go(count)
 
     def enter(self, event: ev.Event, follows: bool = False) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.
@@ -255,14 +292,23 @@ class Fight:
             self._keep(index, event)
 
     def _keep(self, index: int, event: ev.Event) -> None:
-        self.events.append(event)
+        events = self.events
+        events.append(event)
         self.positions.append(index)
         self._apply(index, event)
-        count = len(self.events)
-        self.revisions[count] = self.plan_revision
+        count = len(events)
+        self.revisions.append(self.plan_revision)  # at `count`
         kept = self.kept_rs
         kept[count] = self.state.rs
-        kept.pop(count - KEEP_RS, None)  # one in, one out: no scan (a load keeps 10,000)
+        if count % KEEP_RS == 0:
+            self._let_go(count)
+
+    def _let_go(self, count: int) -> None:
+        """The ruleset's states kept for undo, the oldest let go a batch at a time (no
+        scan an event): those of the last KEEP_RS to 2 * KEEP_RS counts stay."""
+        kept = self.kept_rs
+        for old in range(count - 2 * KEEP_RS, count - KEEP_RS):
+            kept.pop(old, None)
 
     def _replay_effective(self) -> None:
         """After an undo: the state folded again from the nearest checkpoint, not from the
@@ -276,7 +322,8 @@ class Fight:
             self._apply(self.positions[number], self.events[number])
             if (number + 1) % CHECKPOINT_EVERY == 0:
                 self.checkpoints[number + 1] = self.state.copy()
-        self.plan_revision = self.revisions.get(count) or next(_REVISIONS)
+        del self.revisions[count + 1:]
+        self.plan_revision = self.revisions[count]
         if count in self.kept_rs:
             self.state.rs = self.kept_rs[count]
 
@@ -353,13 +400,13 @@ class Fight:
     # -- validation ----------------------------------------------------------------
 
     def check(self, event: ev.Event) -> None:
+        route = self._routes.get(type(event)) or self._route(type(event))
         if self.state.ended and event.MOVES_ON:
             raise IllegalEvent(OVER, ("type",))
-        checker = CHECKS[type(event)]
-        if checker is not None:
-            checker(self, event)
+        if route.check is not None:
+            route.check(self, event)
         self.ruleset.schema.check_event(self, event)
-        if type(event) is ev.Roll:  # after the ruleset's own word on it, which may say more
+        if route.roll:  # after the ruleset's own word on it, which may say more
             self._roll_adds_up(event)
 
     @checks(ev.Undo)
@@ -378,8 +425,9 @@ class Fight:
         except UnknownCombatant as error:
             raise error.at(field_name) from None
 
-    def _roll_adds_up(self, e: ev.Roll) -> None:
+    def _roll_adds_up(self, event: ev.Event) -> None:
         """A roll's total is what its dice make: a save cannot say otherwise."""
+        e = cast(ev.Roll, event)
         if not e.dice:
             return  # a total alone (typed from the table): nothing to hold it to
         try:
@@ -485,18 +533,40 @@ class Fight:
     # -- the fold ------------------------------------------------------------------
 
     def _apply(self, index: int, event: ev.Event) -> None:
-        fold, state = self.ruleset.fold, self.state  # the hot path: looked up once
-        if fold.shapes_plan(event):
+        route = self._routes.get(type(event)) or self._route(type(event))
+        state = self.state
+        shapes = route.shapes
+        if shapes or (shapes is None and self.ruleset.fold.shapes_plan(event)):
             self.plan_revision = next(_REVISIONS)
         if event.round > state.round:
             self._enter_round(event.round)
-        applier = APPLIES[type(event)]
-        if applier is not None:
-            applier(self, index, event)
-        effects = fold.effects(self, event)
-        if effects is not None:
-            self._take_effects(event.round, effects)
-        state.rs = fold.apply(self, state.rs, event)
+        if route.apply is not None:
+            route.apply(self, index, event)
+        if route.effects is not None:
+            effects = route.effects(self, event)
+            if effects is not None:
+                self._take_effects(event.round, effects)
+        if route.step is not None:
+            state.rs = route.step(self, state.rs, event)
+
+    def _route(self, cls: type[ev.Event]) -> Route:
+        """How events of class `cls` go through this fight's fold, worked out at its
+        first: the core's check and step for it, and which of the ruleset's fold hooks
+        have anything to say of it (one it does not override, or whose `steps` leaves the
+        class out, is not called)."""
+        fold = self.ruleset.fold
+        kind = type(fold)
+        route = Route()
+        route.check = CHECKS[cls]
+        route.roll = cls is ev.Roll
+        route.undoing = cls is ev.Undo or cls is ev.Redo
+        route.shapes = (cls.TYPE in fold.SHAPING if kind.shapes_plan is Fold.shapes_plan
+                        else None)  # None: asked of each event
+        route.apply = APPLIES[cls]
+        route.effects = None if kind.effects is Fold.effects else fold.effects
+        route.step = fold.apply if fold.steps(cls) else None
+        self._routes[cls] = route
+        return route
 
     def _take_effects(self, round_: int, effects: Effects) -> None:
         """What the ruleset's rules say an event does beyond the core's step, stored

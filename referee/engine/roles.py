@@ -172,6 +172,11 @@ class Fold(Role[S]):
         """The state after `event`; never changes `state` itself."""
         return state
 
+    def steps(self, kind: type[ev.Event]) -> bool:
+        """Whether `apply` may change the state for an event of class `kind` (asked once
+        a class and fight: the fold calls `apply` only for the classes it steps)."""
+        return True
+
     def new_round(self, fight: Fight, state: S) -> S:
         """The fold enters a new round (before the event that opens it is applied): the
         state for it (the core has worked out the statuses for it: conditions run down)."""

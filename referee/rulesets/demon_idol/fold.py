@@ -28,6 +28,9 @@ class DemonIdolFold(Settled[State], Fold[State]):
         step = STEPS.get(type(event))  # one lookup: the fold of a long save runs it for each
         return state if step is None else step(fight, state, event)
 
+    def steps(self, kind: type[ev.Event]) -> bool:
+        return kind in STEPS
+
     def after(self, fight: Fight, event: ev.Event) -> list[ev.Event]:
         from .consequences import after
 

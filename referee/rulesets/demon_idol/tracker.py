@@ -4,6 +4,8 @@ the log lines of its own events (log_lines.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from referee.engine import events as ev
@@ -16,9 +18,7 @@ from .state import State
 
 class DemonIdolTracker(Tracker[State]):
     def tell(self, fight: Fight, event: ev.Event) -> str | None:
-        from .log_lines import tell
-
-        return tell(fight, event)
+        return _teller()(fight, event)
 
     def status_parts(self, fight: Fight) -> list[str]:
         if fight.ended:  # the recovery turn (DI-20) rolls no dice: room for "over"
@@ -43,3 +43,12 @@ class DemonIdolTracker(Tracker[State]):
     def fight_facts(self, fight: Fight) -> dict[str, Any]:
         initiative = fight.initiatives.get(max(fight.round, 1))
         return {"dice": dict(getattr(initiative, "rolls", {}) or {})}
+
+
+@cache
+def _teller() -> Callable[[Fight, ev.Event], str | None]:
+    """log_lines.py's `tell`, imported when the log is first told (`plan` needs it not),
+    once: a replay tells every event of a long log."""
+    from .log_lines import tell
+
+    return tell
