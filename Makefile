@@ -23,8 +23,10 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium chromium-driver)
 
+# the suite on every core (JOBS=1: one process, as a single test file runs by default)
+JOBS ?= auto
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 	$(BIN)/ruff check referee tests benchmarks
 	$(BIN)/mypy
 
@@ -37,8 +39,8 @@ bench: $(STAMP)
 
 # every benchmark's figures, the tree at BASE (a git revision) against the working tree
 # (or the revision HERE), timed in turn in long-running workers over fresh pairs (about
-# 10 minutes; LONG=1 for a longer, steadier run); a revision's checkout and venv are
-# cached by commit
+# 10 minutes, at least 3 pairs; LONG=1 for a longer, steadier run); a revision's
+# checkout and venv are cached by commit
 BASE ?= HEAD
 HERE ?=
 LONG ?=

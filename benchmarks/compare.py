@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "worker.py"
 WORSE = 1.05  # a ratio past this, with every pair's past 1.0, is flagged
 KEPT = 4  # bases kept in the cache
+FLAGGED_FROM = 3  # pairs a figure needs to be flagged: two could both be above by chance
 
 
 # -- the base tree: checked out once per commit, with its own venv -----------------------
@@ -195,9 +196,10 @@ class Row:
 
     @property
     def worse(self) -> bool:
-        """More than 5% worse, and worse in every pair: noise does not do that."""
+        """More than 5% worse, and worse in every pair (of at least three): noise does not
+        do that."""
         return (self.ratio is not None and self.ratio > WORSE
-                and min(self.ratios) > 1.0)
+                and min(self.ratios) > 1.0 and len(self.ratios) >= FLAGGED_FROM)
 
 
 def ratios(base: Sequence[float | None], here: Sequence[float | None]) -> list[float]:
@@ -259,8 +261,8 @@ def table(rows: Sequence[Row]) -> list[str]:
 @dataclass
 class Plan:
     pairs: int = 5  # fresh pairs of workers, at most
-    budget: float = 540.0  # seconds: no pair is started that would end past it (>= 2 run)
-    least: int = 2
+    budget: float = 540.0  # seconds: no pair is started that would end past it
+    least: int = FLAGGED_FROM  # pairs run whatever the budget
 
 
 @dataclass
@@ -421,7 +423,7 @@ def summary(taken: Taken) -> list[str]:
     lines += [f"n/a in base: {name}: {why}" for name, why in sorted(taken.na.items())]
     worse = sum(r.worse for r in found)
     lines.append(f"{taken.pairs} pairs; {worse} figure(s) flagged WORSE (ratio > "
-                 f"{WORSE:.2f}, every pair > 1.00)")
+                 f"{WORSE:.2f}, every pair > 1.00, at least {FLAGGED_FROM} pairs)")
     spent = sorted(taken.seconds.items(), key=lambda kv: -kv[1])
     lines.append("time a pair took, by benchmark (both trees, setups too): " + ", ".join(
         f"{module} {seconds / max(taken.pairs, 1):.0f} s" for module, seconds in spent))
