@@ -34,6 +34,11 @@ class MissileRules(Pairwise):
             theirs_text = f"{possessive(enemy)} die {theirs}"
             who = shot.actor.id
             how = self.compare(theirs, own)[0]  # "before": it shoots first
+            if how == self.compare(theirs, self.dice[shot.side])[0]:
+                # first for a winner, last for a loser: its usual place, whatever other
+                # shots moved before it was looked at (the order of declarations never
+                # decides where a shot goes)
+                continue
             # DI-16 beside DI-6 when the declaration delay changed where the shot goes
             raw = self.compare(theirs, self.dice[shot.side] + reaction)[0] if reaction else ""
             also = delayed(raw, how)
