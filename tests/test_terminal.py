@@ -170,7 +170,8 @@ def test_a_killed_app_restarts_on_the_round_as_it_was(tmp_path: Path):
                 f"{name}'s declaration in the tracker",
                 lambda s, name=name: FORM not in s
                 and re.search(r"\d+/\d+ +G \S", tracker_row(s, name) or "") is not None)
-        assert "roll initiative to order them" in screen
+        # the plan's panel may draw a frame after the tracker's row
+        term.wait("the plan asking for initiative", lambda s: "roll initiative to order them" in s)
 
         term.keys("i")
         screen = term.wait("the plan", lambda s: "· initiative · dice " in s and plan_row(s, 1))
