@@ -42,11 +42,15 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path: Path):
     for _ in range(KILLS):
         child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(ROOT)],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.15, 0.5))
+        # killed at a random moment once it is appending (a loaded machine may take a
+        # while to start it: the kill must not land before its first event)
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        time.sleep(rng.uniform(0.0, 0.35))
         child.send_signal(signal.SIGKILL)
         out, err = child.communicate()
         assert "Traceback" not in err, err
-        acked = [int(line) for line in out.split()]
+        acked = [int(line) for line in (first + out).split()]
         kept = notes(path)
         assert kept == [f"note {n}" for n in range(len(kept))]  # in order, none lost between
         if acked:
