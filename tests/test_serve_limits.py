@@ -299,13 +299,17 @@ def test_the_apps_serve_stops_once_the_app_is_gone(tmp_path: Path) -> None:
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     port = free_port()
-    # `sh` stands for the app: it starts the serve with its own pid, then is gone
+    # `sh` stands for the app: it starts the serve with its own pid, then is gone once
+    # told (a line on its input), however long a loaded machine took to start the serve
     script = (f'"{sys.executable}" -m referee serve "{save}" --port {port} --exit-with $$ '
-              '>/dev/null 2>&1 & echo $!; sleep 4')
-    app = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, text=True)
-    assert app.stdout is not None
+              '>/dev/null 2>&1 & echo $!; read gone')
+    app = subprocess.Popen(["sh", "-c", script], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, text=True)
+    assert app.stdout is not None and app.stdin is not None
     served = int(app.stdout.readline())
-    assert listening(port, within=4), "the serve did not listen while its app was there"
+    assert listening(port, within=20), "the serve did not listen while its app was there"
+    app.stdin.write("gone\n")
+    app.stdin.close()
     app.wait()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
