@@ -4,7 +4,9 @@ The screen lays out widgets and dispatches keys. Every table operation is an act
 table's one list (`Table.acts()`: the core's, the ruleset's declarations, its own acts):
 the screen binds each act's key, shows on the footer those that can be done now, asks
 its forms and hands the answers to the table; it holds no rule. Widgets tell the screen
-what happened through messages (`EventsAppended`), never by reaching into each other.
+what happened through messages, never by reaching into each other. An act's events are
+drawn as it is done, while the form that asked it is still open: its closing then draws
+the screen once, with everything in it.
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ class CombatScreen(Filing):
         app = getters.app(HostApp)
 
     BINDINGS = BINDINGS
+    # Its widgets cover it whole: its own background is never seen, and drawing it (a
+    # screen's worth of lines, after every form closes) cost more than the widgets did.
+    BLANK = True
 
     def __init__(self, table: Table, setup: bool = False) -> None:
         super().__init__()
@@ -185,12 +190,19 @@ class CombatScreen(Filing):
         finally:
             self.shown_acts = {}
 
+    def shown_appended(self, lines: list[LogLine]) -> None:
+        """Events are on disk: their log lines and the view drawn at once, while a form
+        that made them is still open, so that its closing draws the screen once with
+        everything in it (drawn later, the tracker, plan and log were drawn a second
+        time, a frame after the form's)."""
+        self.query_one(LogView).add([str(line) for line in lines])
+        self.refresh_view()
+
     def on_events_appended(self, message: EventsAppended) -> None:
-        self.query_one(LogView).add([str(line) for line in message.lines])
+        """What the rules announced, after what the act itself says."""
         for event, line in zip(message.events, message.lines, strict=False):
             if event.follows and event.ANNOUNCED:
                 self.notify(line.text, severity="warning")
-        self.refresh_view()
 
     # -- doing --------------------------------------------------------------------------
 
@@ -214,10 +226,12 @@ class CombatScreen(Filing):
             # The session rolled back to what the file holds: an act's events already on
             # disk (a roll before what it decided) stay shown, the rest told is dropped.
             kept = len(self.table.fight.log)
-            lines = [line for line in self.table.told() if line.number <= kept]
-            self.post_message(EventsAppended([], lines))
+            self.shown_appended([line for line in self.table.told() if line.number <= kept])
             raise refused(error) from None
-        self.post_message(EventsAppended(events, self.table.told()))
+        lines = self.table.told()
+        self.shown_appended(lines)
+        if any(event.follows and event.ANNOUNCED for event in events):
+            self.post_message(EventsAppended(events, lines))
         return events
 
     def ask(self, spec: Form, done: Callable[[dict[str, Any]], object],

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
+from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
 from referee.engine.specs import Field, Followed, Form
@@ -307,6 +308,7 @@ class ClockForm(FormScreen):
         self.running = running  # off for a side the referee runs: ctrl+t starts it
         self.touched = not running
         self.ready = False  # the form's own first focus is not the referee's doing
+        self.ticking: Timer | None = None
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -314,14 +316,25 @@ class ClockForm(FormScreen):
         if not self.running:
             self.clock.pause()
         self.tick()
-        self.set_interval(0.5, self.tick)
+        self.ticking = self.set_interval(0.5, self.tick)
         self.call_after_refresh(self.settle)
 
     def settle(self) -> None:
         self.ready = True
 
+    def on_screen_suspend(self) -> None:
+        if self.ticking is not None:  # closed (kept installed), or under another screen
+            self.ticking.pause()
+
+    def on_screen_resume(self) -> None:
+        if self.ticking is not None:
+            self.ticking.resume()
+
     def on_key(self, event: Any) -> None:
-        if event.key != "ctrl+t":
+        if event.key == "enter":  # the answer: the clock stops, shown only if the form
+            self.touched = True   # stays open (a frame of a closing form is wasted)
+            self.clock.pause()
+        elif event.key != "ctrl+t":
             self.entered()
 
     def on_descendant_focus(self) -> None:
@@ -372,7 +385,12 @@ class ClockForm(FormScreen):
 
     def action_submit(self) -> None:
         self.clock.pause()
-        super().action_submit()
+        self.touched = True
+        values = self.answer()
+        if values is None:  # refused: the form stays open, its clock shown stopped
+            self.tick()
+        else:
+            self.dismiss(values)
 
 
 def form_screen(spec: Form, clock: DeclarationClock | None = None,

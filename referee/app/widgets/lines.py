@@ -22,8 +22,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 Cell = tuple[str, str]  # text, style
-# what a row's strip is drawn from: its cells, on the cursor, focused, the width
-Basis = tuple[tuple[Cell, ...], bool, bool, int]
+# what a row's strip is drawn from: its cells, on the cursor, focused, the width and
+# the room for its text (less a scrollbar that came or went)
+Basis = tuple[tuple[Cell, ...], bool, bool, int, int]
 GAP = 2
 SHORT = 7  # a folding column shortened on a narrow screen: "The pa…", "prone …"
 LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
@@ -89,7 +90,7 @@ class LineTable(ScrollView, can_focus=True):
             grown = (not self.spans(n) and self.widen(rows[n])) or grown
         if grown or moved_keys or len(changed) > 20:
             self.strips.clear()
-        size = Size(self.size.width, len(rows) + 1)
+        size = self.drawn_size()
         if size != self.virtual_size:  # a new size lays the screen out again
             self.virtual_size = size
         self.cursor = min(self.cursor, max(len(rows) - 1, 0))
@@ -100,6 +101,13 @@ class LineTable(ScrollView, can_focus=True):
             for n in changed:  # only those on screen: most of a big table's are not
                 if 0 < n + 1 - top < height:
                     self.refresh_row(n)
+
+    def drawn_size(self) -> Size:
+        """The header and the rows, and no less than the pane: a row more or less that
+        still fits changes nothing drawn, and must not lay the screen out again (a
+        declaration adds a beat to the plan as a form closes)."""
+        return Size(self.size.width, max(len(self.rows) + 1,
+                                         self.scrollable_content_region.height))
 
     def widen(self, row: tuple[Cell, ...] | None) -> bool:
         """Columns widened to fit `row`: whether any grew."""
@@ -187,7 +195,7 @@ class LineTable(ScrollView, can_focus=True):
         on_cursor = row == self.cursor
         cells = self.row_cells(row)
         # focus changes how the cursor's row looks, no other's
-        basis = (cells, on_cursor, on_cursor and self.has_focus, self.size.width)
+        basis = (cells, on_cursor, on_cursor and self.has_focus, self.size.width, self.room)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
@@ -299,7 +307,7 @@ class LineTable(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self.strips.clear()
-        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        self.virtual_size = self.drawn_size()
         self.refresh()
 
     def on_focus(self) -> None:

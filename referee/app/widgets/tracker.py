@@ -33,7 +33,8 @@ class Tracker(LineTable):
         self.folded: set[str] = set()  # the groups shown as one heading row
         self.groups: set[str] = set()
         self.last: tuple[Fight, Plan | None, set[str]] | None = None
-        self.placed: tuple[tuple[Any, ...], list[tuple[str, str]]] | None = None
+        # the rows placed: what they were worked out from, the round's order, the rows
+        self.placed: tuple[tuple[Any, ...], list[str], list[tuple[str, str]]] | None = None
 
     def show(self, fight: Fight, plan: Plan | None, acting: set[str]) -> None:
         self.last = (fight, plan, acting)
@@ -75,16 +76,22 @@ class Tracker(LineTable):
     def entries(self, fight: Fight, plan: Plan | None) -> list[tuple[str, str]]:
         """The rows in order, with the groups' headings: kept while the plan, the groups
         and what is folded stay the same (a key press that resolves a beat changes none
-        of them, and a big battle has a thousand rows to place)."""
+        of them, and a big battle has a thousand rows to place), and while a new plan
+        puts everyone in the same order (a unit's Move re-plans a phase)."""
         groups = view.row_groups(fight)
         basis = (fight, plan, groups, frozenset(self.folded), len(fight.roster))
         kept = self.placed  # the fight, plan and groups by identity; the rest by value
         if kept is not None and all(a is b for a, b in zip(kept[0][:3], basis[:3], strict=True)) \
                 and kept[0][3:] == basis[3:]:
-            return kept[1]
-        entries = view.grouped(fight, view.order(fight, plan), self.folded)
+            return kept[2]
+        order = view.order(fight, plan)
+        if kept is not None and kept[0][2] is groups and kept[0][3:] == basis[3:] \
+                and kept[1] == order:
+            self.placed = (basis, order, kept[2])
+            return kept[2]
+        entries = view.grouped(fight, order, self.folded)
         self.groups = {key[len(view.GROUP):] for key, label in entries if label}
-        self.placed = (basis, entries)
+        self.placed = (basis, order, entries)
         return entries
 
     def heading(self, key: str, basis: tuple[Any, ...]) -> tuple[tuple[str, str], ...]:
