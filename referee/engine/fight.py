@@ -15,6 +15,7 @@ name, and folded by those rulesets alone.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -158,10 +159,11 @@ class Fight:
         # events in effect -> the plan revision then: the same events in effect give the
         # same plan, so an undo finds the plan it had (a redo brings back the same events)
         self.revisions: list[int] = [self.plan_revision]  # indexed by the count
-        # events in effect -> the ruleset's state then (immutable), for the last few: an
-        # undo refolds the core's state but takes back the ruleset's as it was, with what
-        # it had worked out and kept (a large battle's units' rounds)
-        self.kept_rs: dict[int, Any] = {0: self.state.rs}
+        # (events in effect, the ruleset's state from then on) for its last few changes
+        # (it is immutable; most events leave it as it was): an undo refolds the core's
+        # state but takes back the ruleset's as it was, with what it had worked out and
+        # kept (a large battle's units' rounds)
+        self.kept_rs: deque[tuple[int, Any]] = deque([(0, self.state.rs)], maxlen=KEEP_RS)
 
     def _start(self) -> None:
         self.state = FightState(self)
@@ -232,18 +234,16 @@ class Fight:
             return
         events = self.events
         if not event.follows or not self.batches:
-            self.batches.append(len(events))
+            start = len(events)  # the log's own index when nothing was undone: one int
+            self.batches.append(index if start == index else start)  # object, not two
             if self.undone:
                 self.undone.clear()
         events.append(event)  # `_keep`, written out
         self.positions.append(index)
         self._apply(index, event)
-        count = len(events)
-        self.revisions.append(self.plan_revision)  # at `count`
-        kept = self.kept_rs
-        kept[count] = self.state.rs
-        if count % KEEP_RS == 0:
-            self._let_go(count)
+        self.revisions.append(self.plan_revision)  # at len(events)
+        if self.state.rs is not self.kept_rs[-1][1]:
+            self.kept_rs.append((len(events), self.state.rs))
 
     def enter(self, event: ev.Event, follows: bool = False) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.
@@ -296,19 +296,9 @@ class Fight:
         events.append(event)
         self.positions.append(index)
         self._apply(index, event)
-        count = len(events)
-        self.revisions.append(self.plan_revision)  # at `count`
-        kept = self.kept_rs
-        kept[count] = self.state.rs
-        if count % KEEP_RS == 0:
-            self._let_go(count)
-
-    def _let_go(self, count: int) -> None:
-        """The ruleset's states kept for undo, the oldest let go a batch at a time (no
-        scan an event): those of the last KEEP_RS to 2 * KEEP_RS counts stay."""
-        kept = self.kept_rs
-        for old in range(count - 2 * KEEP_RS, count - KEEP_RS):
-            kept.pop(old, None)
+        self.revisions.append(self.plan_revision)  # at len(events)
+        if self.state.rs is not self.kept_rs[-1][1]:
+            self.kept_rs.append((len(events), self.state.rs))
 
     def _replay_effective(self) -> None:
         """After an undo: the state folded again from the nearest checkpoint, not from the
@@ -324,8 +314,13 @@ class Fight:
                 self.checkpoints[number + 1] = self.state.copy()
         del self.revisions[count + 1:]
         self.plan_revision = self.revisions[count]
-        if count in self.kept_rs:
-            self.state.rs = self.kept_rs[count]
+        kept = self.kept_rs
+        while kept and kept[-1][0] > count:  # taken back: no longer the state's past
+            kept.pop()
+        if kept:  # the state at `count` is the last change kept at or before it
+            self.state.rs = kept[-1][1]
+        else:  # its last change was further back than those kept: the one refolded stays
+            kept.append((count, self.state.rs))
 
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""
@@ -443,8 +438,9 @@ class Fight:
         if e.round < self.round:
             raise IllegalEvent(
                 f"round {e.round} is over: the fight is in round {self.round}", ("round",))
-        self._check_target(e.actor, "actor")
-        if self.status[e.actor].dead:
+        if e.actor not in self.state.roster:
+            self._check_target(e.actor, "actor")
+        if self.state.status[e.actor].dead:
             raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
         roster, sides = self.state.roster, self.state.sides
         for index, target in enumerate(e.target):
@@ -519,7 +515,8 @@ class Fight:
 
     @checks(ev.Damage, ev.Heal, ev.Condition, ev.Death)
     def _check_targeted(self, e: ev.Damage | ev.Heal | ev.Condition | ev.Death) -> None:
-        self._check_target(e.target)
+        if e.target not in self.state.roster:  # (the commonest check of a long log)
+            self._check_target(e.target)
 
     @checks(ev.Morale)
     def _check_morale(self, e: ev.Morale) -> None:
@@ -651,7 +648,11 @@ class Fight:
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
         if e.beat is not None and not e.actions:
             e = self._upgraded(index, e)
-        self.state.resolved.setdefault(e.round, set()).update(e.actions)
+        resolved = self.state.resolved
+        if e.round in resolved:
+            resolved[e.round].update(e.actions)
+        else:
+            resolved[e.round] = set(e.actions)
         self.state.phase = "resolution"
 
     def _upgraded(self, index: int, e: ev.Resolve) -> ev.Resolve:
@@ -683,4 +684,4 @@ def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
 _REVISIONS = itertools.count(1)
 
 CHECKPOINT_EVERY = 200
-KEEP_RS = 64  # the ruleset states an undo can take back as they were
+KEEP_RS = 64  # the changes of the ruleset's state an undo can take back as they were

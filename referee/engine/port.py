@@ -80,7 +80,7 @@ class Ruleset(Generic[S]):
     def role(self, kind: type[R]) -> R | None:
         """Its role of this kind (`Declaring`, `Rolling` ...), or None when it has none."""
         try:
-            return cast(R | None, self._by_kind[kind])
+            return cast("R | None", self._by_kind[kind])  # (a string: no union made a call)
         except KeyError:  # asked once per kind: an ABC's isinstance is slow on a hot path
             found = next((r for r in self._roles if isinstance(r, kind)), None)
             self._by_kind[kind] = found

@@ -24,6 +24,7 @@ hangs on, and the end picks those whose event was kept.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Container
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,8 @@ class Round:
     entries: list[tuple[int, str, str]] = field(default_factory=list)  # (n, type, text)
     plan: Plan | None = None  # the plan still in effect (set at the end of the chronicle)
     plan_at: int = 0  # the event after which the order was known
-    kept: set[int] = field(default_factory=set)  # event numbers still in effect at the end
+    # event numbers still in effect at the end (a range when all are)
+    kept: Container[int] = field(default_factory=set)
     # (n, plan, plan_at): plans taken as the log went, each hanging on event n (None: the
     # log's end); the first whose event is kept is the plan
     candidates: list[tuple[int | None, Plan, int]] = field(default_factory=list)
@@ -138,28 +140,53 @@ class Teller:
         self.story = story
         self.words = state_words(fight)
         self.text = ""
+        self.tell = fight.ruleset.tracker.tell  # looked up once: a long log tells each event
+        self.current: Round | None = None  # the round the last event was told in
 
     def before(self, fight: Fight, event: ev.Event) -> None:
-        self.text = describe(fight, event)
+        told = self.tell(fight, event)  # `describe`, written out
+        if told is None:
+            teller = TELLERS.get(event.TYPE)
+            told = teller(fight, event) if teller else generic(fight, event)
+        self.text = told
         if isinstance(event, (ev.NewRound, ev.End)):
             close_round(self.story, fight, len(fight.log) + 1)
 
     def after(self, fight: Fight, event: ev.Event) -> None:
-        number, text = len(fight.log), self.text
-        if fight.log[-1] is not event:  # a resolve by number, kept by its actions: told
-            text = describe(fight, fight.log[-1])  # as kept (it changes no one's name)
-        self.story.lines.append((number, event.round, text))
-        current = note_round(self.story, fight, event, text)
+        log, story = fight.log, self.story
+        number, text = len(log), self.text
+        if log[-1] is not event:  # a resolve by number, kept by its actions: told
+            text = describe(fight, log[-1])  # as kept (it changes no one's name)
+        story.lines.append((number, event.round, text))
+        # `note_round`, the round met last kept at hand
+        current = self.current
+        if event.round == 0 and not story.rounds:
+            current = None
+        elif current is None or current.number != max(event.round, 1):
+            current = self.current = round_of(story, max(event.round, 1))
+        if current is not None:
+            current.entries.append((number, event.TYPE, text))
+            if isinstance(event, ev.Resolve) and not has_plan(fight, current):
+                current.candidates.append((number, fight.plan(current.number), number - 1))
         if event.TYPE not in STILL:
             note_falls(current, fight, event, number, self.words)
 
     def done(self, fight: Fight) -> None:
         close_round(self.story, fight, None)
-        settle(self.story, {position + 1 for position in fight.positions})
+        settle(self.story, kept_numbers(fight))
         self.story.fight = fight
 
 
-def settle(story: Chronicle, kept: set[int]) -> None:
+def kept_numbers(fight: Fight) -> Container[int]:
+    """The numbers (1-based) of the log's events in effect: all of them, as a range, when
+    nothing was ever undone (a long log's set would weigh megabytes)."""
+    positions = fight.positions
+    if len(positions) == len(fight.log):  # in effect are as many as logged: every one
+        return range(1, len(positions) + 1)
+    return {position + 1 for position in positions}
+
+
+def settle(story: Chronicle, kept: Container[int]) -> None:
     """The recap: the rounds with events still in effect, in order, each with the first
     of its plans whose event was kept."""
     story.rounds = []
