@@ -271,6 +271,10 @@ class EventReader:
         self.shapes: dict[type, _Shape] = {}
         # type -> the keys of a table, in order -> its quick reader (see `_quick`)
         self.quick: dict[str, dict[tuple[Any, ...], Quick]] = {kind: {} for kind in types}
+        # each string, ids and round the quick readers have read, as the one object they
+        # give for it: a long log names the same few ids, dice and purposes, and each
+        # round, tens of thousands of times
+        self.kept: dict[Any, Any] = {}
 
     def read(self, data: Any, path: Path) -> Event:
         """An event from plain data: the first fault found raises FormatError.
@@ -297,7 +301,7 @@ class EventReader:
         shape = self.shapes.get(cls) or self._shape(cls)
         quick: Quick = _never
         if len(known) < QUICK_SHAPES:
-            quick = _compile_quick(cls, shape, keys) or _never
+            quick = _compile_quick(cls, shape, keys, self.kept.setdefault) or _never
         known[keys] = quick
         return quick
 
@@ -381,7 +385,8 @@ _PLAIN_KINDS = {
 }
 
 
-def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...]) -> Quick | None:
+def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...],
+                   keep: Callable[[Any, Any], Any]) -> Quick | None:
     """A reader of the tables with exactly `keys`, in that order, into `cls`: what
     `EventReader.strictly` gives for each, or None where it might say otherwise (then
     it reads the table itself). None for keys it would refuse (unknown, a required one
@@ -392,9 +397,10 @@ def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...]) -> Quick | N
             for name in names) or any(name not in keys for name in shape.required):
         return None
     checks = [(name, _PLAIN_KINDS.get(shape.kinds[name]), shape.readers[name],
-               shape.kinds[name] == "ids") for name in names]
+               shape.kinds[name] == "ids", shape.kinds[name] in ("str", "ids"))
+              for name in names]
     factories = [(name, factory) for name, factory in shape.factories if name not in keys]
-    quick: Quick = quick_reader(cls, ROUNDS, checks, factories)
+    quick: Quick = quick_reader(cls, ROUNDS, checks, factories, keep)
     return quick
 
 

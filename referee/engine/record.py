@@ -149,31 +149,44 @@ def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
 
 
 def quick_reader(cls: type, rounds: int,
-                 checks: list[tuple[str, str | None, Any, bool]],
-                 factories: list[tuple[str, Any]]) -> Callable[..., Any]:
+                 checks: list[tuple[str, str | None, Any, bool, bool]],
+                 factories: list[tuple[str, Any]],
+                 keep: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     """A reader of a table with exactly the fields `checks` names, in that order, into
     `cls` (events.py's quick reader): `round` first, then each field either held to its
-    check (an expression of `v` from our own code) or passed to its reader (an id alone
-    taken as it stands where `ids` says so); None at any doubt. Every name compiled is
-    one of the class's own field names, which the caller has checked."""
+    check (an expression of `v` from our own code) or passed to its reader (ids, an id
+    alone or a list of them, taken as they stand); None at any doubt. The round, and a
+    field marked `kept` (a string, or ids), are given as `keep(v, v)` gives them: one
+    object for the same value however often a long log repeats it. Every name compiled
+    is one of the class's own field names, which the caller has checked."""
     fields_of = {spec.name for spec in fields(cls)}
     if any(not name.isidentifier() or name not in fields_of for name, *_ in checks):
         raise ValueError("a quick reader compiles only the record's own field names")
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "keep": keep,
+                             "ids": _quick_ids}
     body = ["def quick(data, path):",
             "    r = data['round']",
             f"    if type(r) is not int or not 0 <= r <= {int(rounds)}:",
-            "        return None"]
-    for number, (name, check, reader, ids) in enumerate(checks):
+            "        return None",
+            "    r = keep(r, r)"]
+    for number, (name, check, reader, ids, kept) in enumerate(checks):
         body.append(f"    v = data[{name!r}]")
         if check is not None:
             body += [f"    if not ({check}):", "        return None"]
+            if kept:
+                body.append("    v = keep(v, v)")
+        elif ids:  # an id alone or a list of ids, as `id_list` reads them, without its call
+            body += ["    if type(v) is str and v:",
+                     "        v = (keep(v, v),)",
+                     "    else:",
+                     "        v = ids(v, keep)",
+                     "        if v is None:",
+                     "            return None",
+                     "    v = keep(v, v)"]
         else:
             scope[f"read{number}"] = reader
-            call = f"read{number}(v, path, {name!r})"
-            body += ["    try:",  # an id alone, as `id_list` reads it, without the call
-                     f"        v = (v,) if type(v) is str and v else {call}" if ids
-                     else f"        v = {call}",
+            body += ["    try:",
+                     f"        v = read{number}(v, path, {name!r})",
                      "    except Exception:",
                      "        return None"]
         body.append(f"    v{number} = v")
@@ -188,6 +201,17 @@ def quick_reader(cls: type, rounds: int,
     exec("\n".join(body), scope)  # noqa: S102 - our own field names and checks only
     quick: Callable[..., Any] = scope["quick"]
     return quick
+
+
+def _quick_ids(value: Any, keep: Callable[[Any, Any], Any]) -> tuple[str, ...] | None:
+    """A list of ids (non-empty strings) as a tuple, each kept; None for anything else
+    (the strict reader then says what is wrong)."""
+    if type(value) is not list:
+        return None
+    for item in value:
+        if type(item) is not str or not item:
+            return None
+    return tuple([keep(item, item) for item in value])
 
 
 def _init(specs: tuple[Field, ...]) -> Callable[..., None]:

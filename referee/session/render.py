@@ -91,7 +91,8 @@ def replay_text(story: Chronicle) -> str:
         lines.append(f"{number:>5}. {text}")
         for r in orders.get(number, []):
             lines += order_lines(r)
-    return "\n".join(lines) + "\n"
+    lines.append("")  # the last newline: a long log's text is not copied again to add it
+    return "\n".join(lines)
 
 
 def round_heading(number: int, before: int, seen: set[int]) -> str:

@@ -47,7 +47,9 @@ TARGETED = (ev.Damage, ev.Heal, ev.Death, ev.Condition)  # they change their tar
 @record
 class Round:
     number: int
-    entries: list[tuple[int, str, str]] = field(default_factory=list)  # (n, type, text)
+    # its events' lines, the chronicle's own (n, round, text) tuples, and each one's type
+    told: list[tuple[int, int, str]] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
     plan: Plan | None = None  # the plan still in effect (set at the end of the chronicle)
     plan_at: int = 0  # the event after which the order was known
     # event numbers still in effect at the end (a range when all are)
@@ -56,6 +58,12 @@ class Round:
     # log's end); the first whose event is kept is the plan
     candidates: list[tuple[int | None, Plan, int]] = field(default_factory=list)
     falls: list[tuple[int, str, str, str]] = field(default_factory=list)  # (n, id, name, word)
+
+    @property
+    def entries(self) -> list[tuple[int, str, str]]:
+        """(n, type, text) of each event told in the round."""
+        return [(n, kind, text) for (n, _, text), kind in zip(self.told, self.kinds,
+                                                               strict=True)]
 
     def texts(self, *types: str) -> list[str]:
         return [text for n, kind, text in self.entries if kind in types and n in self.kept]
@@ -76,7 +84,7 @@ class Round:
 
     @property
     def in_effect(self) -> bool:
-        return any(n in self.kept for n, _, _ in self.entries)
+        return any(n in self.kept for n, _, _ in self.told)
 
     @property
     def fell(self) -> list[str]:
@@ -157,15 +165,17 @@ class Teller:
         number, text = len(log), self.text
         if log[-1] is not event:  # a resolve by number, kept by its actions: told
             text = describe(fight, log[-1])  # as kept (it changes no one's name)
-        story.lines.append((number, event.round, text))
-        # `note_round`, the round met last kept at hand
+        line = (number, event.round, text)
+        story.lines.append(line)
+        # the round it is told in (the round met last kept at hand)
         current = self.current
         if event.round == 0 and not story.rounds:
             current = None
         elif current is None or current.number != max(event.round, 1):
             current = self.current = round_of(story, max(event.round, 1))
         if current is not None:
-            current.entries.append((number, event.TYPE, text))
+            current.told.append(line)
+            current.kinds.append(event.TYPE)
             if isinstance(event, ev.Resolve) and not has_plan(fight, current):
                 current.candidates.append((number, fight.plan(current.number), number - 1))
         if event.TYPE not in STILL:
@@ -245,17 +255,6 @@ def close_round(story: Chronicle, fight: Fight, anchor: int | None) -> None:
     plan = fight.plan(r.number)
     if plan.beats:
         r.candidates.append((anchor, plan, len(fight.log)))
-
-
-def note_round(story: Chronicle, fight: Fight, event: ev.Event, text: str) -> Round | None:
-    if event.round == 0 and not story.rounds:
-        return None
-    current = round_of(story, max(event.round, 1))
-    number = len(fight.log)
-    current.entries.append((number, event.TYPE, text))
-    if isinstance(event, ev.Resolve) and not has_plan(fight, current):
-        current.candidates.append((number, fight.plan(current.number), number - 1))
-    return current
 
 
 # -- who fell -------------------------------------------------------------------------
