@@ -194,9 +194,12 @@ def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
         if not 0 <= upto <= total:
             raise UsageError(f"{path}: --to {upto}: the log has {total} events (0 to {total})")
         story = chronicle(save, upto)
+    if upto is None and not as_json:  # written as it is made: a long log's text is
+        for piece in render.replay_pieces(story):  # never held whole
+            sys.stdout.write(piece)
+        return 0
     if upto is None:
-        output = (json.dumps(render.replay_json(story, save.fight.log), indent=2) + "\n"
-                  if as_json else render.replay_text(story))
+        output = json.dumps(render.replay_json(story, save.fight.log), indent=2) + "\n"
     else:
         output = (json.dumps(render.state_json(story, upto), indent=2) + "\n"
                   if as_json else render.state_text(story, upto))

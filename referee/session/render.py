@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from referee.engine import Fight
@@ -75,6 +76,12 @@ def replay_text(story: Chronicle) -> str:
     an earlier round, `== Round N again ==` for a round begun anew). Each round's order
     appears once, where the order still in effect became known (its first resolved beat
     still in effect, or the round's end)."""
+    return "".join(replay_pieces(story))
+
+
+def replay_pieces(story: Chronicle, size: int = 4096) -> Iterator[str]:
+    """`replay_text` in pieces of whole lines, about `size` lines each: a long log's
+    text written as it is made (`referee replay`), never held whole."""
     lines = [f"{story.title} — {story.ruleset}"]
     orders: dict[int, list[Any]] = {}
     for r in story.rounds:
@@ -91,8 +98,12 @@ def replay_text(story: Chronicle) -> str:
         lines.append(f"{number:>5}. {text}")
         for r in orders.get(number, []):
             lines += order_lines(r)
-    lines.append("")  # the last newline: a long log's text is not copied again to add it
-    return "\n".join(lines)
+        if len(lines) >= size:
+            lines.append("")  # each line of a piece ends with its newline
+            yield "\n".join(lines)
+            lines = []
+    lines.append("")
+    yield "\n".join(lines)
 
 
 def round_heading(number: int, before: int, seen: set[int]) -> str:
