@@ -211,7 +211,7 @@ def _quick_ids(value: Any, keep: Callable[[Any, Any], Any]) -> tuple[str, ...] |
     for item in value:
         if type(item) is not str or not item:
             return None
-    return tuple([keep(item, item) for item in value])
+    return tuple(map(keep, value, value))  # (each kept without a Python call)
 
 
 def _init(specs: tuple[Field, ...]) -> Callable[..., None]:
