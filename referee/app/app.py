@@ -23,6 +23,7 @@ from referee.session.table import Table
 from .combat import combat_screen
 from .commands import ScreenCommands
 from .nocolor import honour_no_color
+from .told import Told
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -52,12 +53,15 @@ class RefereeApp(App[None]):
         self.settings = settings if settings is not None else Config()
         if self.settings.theme and "TEXTUAL_THEME" not in os.environ:  # Textual's own wins
             self.theme = self.settings.theme
-        self.session = Session.open(path, lock=True)
+        told = Told()
+        self.session = Session.open(path, lock=True, watch=told.watch)
         self.table = Table(self.session, rng)
+        self.told = told.lines(self.session.fight)  # the log pane's, as the load told it
         remember_save(path)
 
     def on_mount(self) -> None:
-        self.push_screen(combat_screen(self.table, setup=self.start_in_setup))
+        told, self.told = self.told, None
+        self.push_screen(combat_screen(self.table, setup=self.start_in_setup, told=told))
         self.theme_changed_signal.subscribe(self, self.theme_chosen)
         settled()
 
@@ -105,8 +109,9 @@ class RefereeApp(App[None]):
 
     def switch_to(self, path: Path, setup: bool = False) -> None:
         """Another save: this one is closed (and its lock let go) first."""
+        told = Told()
         try:
-            session = Session.open(path, lock=True)
+            session = Session.open(path, lock=True, watch=told.watch)
         except (LoadError, SaveError) as error:
             self.notify(str(error), title="Not opened", severity="error", timeout=10)
             return
@@ -114,7 +119,8 @@ class RefereeApp(App[None]):
         self.session = session
         self.table = Table(self.session)
         remember_save(path)
-        self.switch_screen(combat_screen(self.table, setup=setup))
+        self.switch_screen(combat_screen(self.table, setup=setup,
+                                         told=told.lines(session.fight)))
         settled()
 
 

@@ -84,9 +84,11 @@ class CombatScreen(Filing):
     # screen's worth of lines, after every form closes) cost more than the widgets did.
     BLANK = True
 
-    def __init__(self, table: Table, setup: bool = False) -> None:
+    def __init__(self, table: Table, setup: bool = False,
+                 told: list[LogLine] | None = None) -> None:
         super().__init__()
         self.table = table
+        self.told = told  # the log's lines as the load told them (None: told on mount)
         self.start_in_setup = setup
         self.shown_acts: dict[str, Act] = {}  # while the footer is worked out
 
@@ -136,7 +138,10 @@ class CombatScreen(Filing):
     def reload(self) -> None:
         """Everything drawn afresh from the session: on opening, and after set-up."""
         self.table.told()
-        self.query_one(LogView).show_all([str(line) for line in chronicle_lines(self.table)])
+        told, self.told = self.told, None
+        if told is None or len(told) != len(self.table.fight.log):
+            told = chronicle_lines(self.table)
+        self.query_one(LogView).show_all([str(line) for line in told])
         self.refresh_view()
         self.query_one(Tracker).focus()
         self.point_at_work()
@@ -349,11 +354,12 @@ def act_keys(acts: list[Act]) -> list[Binding]:
                    for a in ordered if a.key]
 
 
-def combat_screen(table: Table, setup: bool = False) -> CombatScreen:
+def combat_screen(table: Table, setup: bool = False,
+                  told: list[LogLine] | None = None) -> CombatScreen:
     """A combat screen with the table's acts bound: the core's keys, the ruleset's
     declaration keys (a–g and p, or count-up's action keys) and its own acts (morale,
-    fire ...)."""
+    fire ...). `told`: the log's lines, as the load told them."""
     keys = act_keys(table.acts())
     screen_class: type[CombatScreen] = type("RulesetCombatScreen", (CombatScreen,),
                                             {"BINDINGS": keys + BINDINGS})
-    return screen_class(table, setup)
+    return screen_class(table, setup, told)

@@ -28,7 +28,7 @@ from referee.engine import events as ev
 from referee.engine.model import check_roster
 
 from .errors import SaveError as SaveError  # the store raises it: named here too
-from .files import SAVE_BYTES, LoadError, Save, load_save, size_text
+from .files import SAVE_BYTES, LoadError, Save, Watcher, load_save, size_text
 from .writer import event_block, save_text
 
 if TYPE_CHECKING:
@@ -210,18 +210,20 @@ class Session:
         self._torn_at: int | None = None
 
     @classmethod
-    def open(cls, path: Path | str, clock: Clock = time.time, lock: bool = False) -> Session:
+    def open(cls, path: Path | str, clock: Clock = time.time, lock: bool = False,
+             watch: Callable[[Fight], Watcher] | None = None) -> Session:
         """With `lock` (for play), the save is locked before it is read and until `close`:
-        another such open, here or in another process, raises SaveLocked."""
+        another such open, here or in another process, raises SaveLocked. `watch`: as
+        `load_save`'s (the app's log told as the load folds the log)."""
         if not lock:
-            return cls(load_save(path), clock)
+            return cls(load_save(path, watch=watch), clock)
         from .lock import SaveLock
 
         writable(Path(path))
         held = SaveLock.acquire(path)
         try:
             writable(Path(path))  # linked while the lock was taken
-            session = cls(load_save(path), clock)
+            session = cls(load_save(path, watch=watch), clock)
         except BaseException:
             held.release()
             raise
