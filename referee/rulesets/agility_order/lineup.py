@@ -49,13 +49,20 @@ def begun(fight: Fight, round_: int) -> frozenset[str]:
     return state.begun
 
 
+# A run's slots by everything they are worked out from (see `_placed_kept`)
+Placed = dict[tuple[Any, ...], tuple[list[Slot], tuple[str, ...]]]
+
+
 def lineup(fight: Fight, round_: int, tie_mode: str,
            taken: frozenset[str] = frozenset(),
-           begun: frozenset[str] = frozenset(), stood: str | None = None) -> Lineup:
+           begun: frozenset[str] = frozenset(), stood: str | None = None,
+           placed: Placed | None = None) -> Lineup:
     """The lineup of `round_`, ties broken as the ruleset file's `tie_mode` says, the
     turns `taken` (of the round under way) where they were: before the turns to come
     (`taken_first`); a turn `begun` (under way) stays where it is if its unit falls;
-    the unit `stood` as it stood before the hit that just felled it."""
+    the unit `stood` as it stood before the hit that just felled it. `placed`: the runs
+    of equal Agility placed before, kept by what placed them (a turn taken in a tie
+    places its run again, not the other runs: the same slots, the same objects)."""
     state = units.state(fight)
     live = round_ >= max(fight.round, 1)
     fresh = round_ > fight.round  # the round has not begun: no delays, today's modifiers
@@ -100,8 +107,8 @@ def lineup(fight: Fight, round_: int, tie_mode: str,
             value = agility(ordered[index])
             run = [c for c in ordered[index:] if agility(c) == value]
             index += len(run)
-            slots += _placed(fight, state, run, value, initiators, unrolled, tie_mode,
-                             held)
+            slots += _placed_kept(fight, state, run, value, initiators, unrolled,
+                                  tie_mode, held, placed)
     if live and not fresh and state.round == round_:
         slots = _delayed(fight, state, slots)
     if fell:
@@ -148,6 +155,29 @@ def taken_first(found: Lineup, taken: frozenset[str], order: tuple[str, ...] = (
         + [s for s in found.slots if s.cid in held and s.cid not in taken] \
         + [s for s in found.slots if s.cid not in held]
     return Lineup(tuple(slots), found.skipped, found.unrolled, found.touchy)
+
+
+def _placed_kept(fight: Fight, state: State, run: list[str], value: int, initiators: bool,
+                 unrolled: list[str], mode: str, taken: frozenset[str],
+                 kept: Placed | None) -> list[Slot]:
+    """`_placed`, kept in `kept` by all it reads: the run, its Agility, the units' names,
+    sides, roster places and tie rolls, which of them have taken (or begun) their turn,
+    the tie mode and the players' sides."""
+    if kept is None:
+        return _placed(fight, state, run, value, initiators, unrolled, mode, taken)
+    roster, ties = fight.roster, state.ties
+    key = (tuple(run), value, initiators, mode, taken.intersection(run),
+           tuple(ties.get(c) for c in run),
+           tuple((roster[c].name, roster[c].side, fight.roster_index(c)) for c in run),
+           tuple(s.id for s in fight.encounter.sides if s.players) if mode == "players"
+           else ())
+    found = kept.get(key)
+    if found is None:
+        added: list[str] = []
+        found = kept[key] = (_placed(fight, state, run, value, initiators, added, mode,
+                                     taken), tuple(added))
+    unrolled += found[1]
+    return list(found[0])
 
 
 def _placed(fight: Fight, state: State, run: list[str], value: int, initiators: bool,

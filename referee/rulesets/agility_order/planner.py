@@ -35,6 +35,10 @@ class AgilityPlanner(Settled[State], Planner[State]):
         # grows, and is a new one after an undo), its size then, and the turns in it;
         # whose turn it is is asked on every act, and a long round holds hundreds of keys
         self._taken: tuple[set[str] | None, int, frozenset[str]] = (None, 0, frozenset())
+        # the runs of equal Agility placed (`lineup.lineup`'s `placed`), and each slot's
+        # beat by the slot (the same slot, the same beat: a plan's rows are kept by beat)
+        self._placed: lu.Placed = {}
+        self._beats: dict[int, tuple[lu.Slot, Beat]] = {}
 
     def taken(self, fight: Fight, round_: int) -> frozenset[str]:
         """`lineup.taken`, worked out again only when the round's resolved keys change."""
@@ -68,7 +72,10 @@ class AgilityPlanner(Settled[State], Planner[State]):
         key = base + ((taken, begun) if touchy is None else (taken & touchy, begun & touchy))
         made = self._lineups.get(key)
         if made is None:
-            made = lu.lineup(fight, round_, self.settings.tie_mode, key[3], key[4])
+            if len(self._placed) > KEPT * 16:
+                self._placed.clear()
+            made = lu.lineup(fight, round_, self.settings.tie_mode, key[3], key[4],
+                             placed=self._placed)
             self._lineups.setdefault(base, made)
             self._lineups[key] = self._lineups[
                 base + (key[3] & made.touchy, key[4] & made.touchy)] = made
@@ -108,13 +115,26 @@ class AgilityPlanner(Settled[State], Planner[State]):
 
     def plan(self, fight: Fight, round_: int) -> Plan:
         found = self.lineup(fight, round_)
-        beats = [Beat([PlannedAction(s.cid, "turn")], list(s.rules), list(s.why),
-                      {"agility": s.agility}) for s in found.slots]
-        plan = Plan(ID, round_, beats)
+        plan = Plan(ID, round_, self.beats(found.slots))
         plan.skipped = [dict(item) for item in found.skipped]
         if found.unrolled:
             plan.notes.append("ties to roll (t): " + ", ".join(found.unrolled))
         return plan
+
+    def beats(self, slots: tuple[lu.Slot, ...]) -> list[Beat]:
+        """A beat a slot, the same beat for the same slot (this planner marks none
+        skipped: a beat is never changed once made)."""
+        kept = self._beats
+        if len(kept) > KEPT * 16:
+            kept.clear()
+        beats = []
+        for s in slots:
+            found = kept.get(id(s))
+            if found is None or found[0] is not s:
+                found = kept[id(s)] = (s, Beat([PlannedAction(s.cid, "turn")], list(s.rules),
+                                                list(s.why), {"agility": s.agility}))
+            beats.append(found[1])
+        return beats
 
     def can_act(self, fight: Fight, cid: str) -> str:
         return units.can_act(fight, cid)
