@@ -169,10 +169,10 @@ class CombatScreen(Filing):
         self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
-        self.query_one(KeyLine).show(self.footer())
+        self.query_one(KeyLine).offer(self.footer)
 
     def cursor_moved(self) -> None:
-        self.query_one(KeyLine).show(self.footer())
+        self.query_one(KeyLine).offer(self.footer)
 
     def footer(self) -> list[tuple[str, str]]:
         """The keys that work now: the acts that move the fight on first, then the

@@ -6,6 +6,7 @@ start-up; this line is redrawn only when the set of working keys changes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.segment import Segment
@@ -24,17 +25,36 @@ class KeyLine(Widget):
 
     DEFAULT_CSS = "KeyLine { height: 1; background: $panel; }"
 
-    shown: tuple[tuple[str, str], ...] = ()
+    keys: tuple[tuple[str, str], ...] = ()
     strip: Strip | None = None
+    pending: Callable[[], list[tuple[str, str]]] | None = None
 
     PINNED = ("?", "q")  # always on the line: help and quit, at its end
 
     def show(self, keys: list[tuple[str, str]]) -> None:
-        if tuple(keys) == self.shown:
-            return
-        self.shown = tuple(keys)
+        if self.taken(keys):
+            self.refresh()
+
+    def taken(self, keys: list[tuple[str, str]]) -> bool:
+        """`keys` are the line's now: whether they changed it (its strip is dropped)."""
+        self.pending = None
+        if tuple(keys) == self.keys:
+            return False
+        self.keys = tuple(keys)
         self.strip = None
+        return True
+
+    def offer(self, keys: Callable[[], list[tuple[str, str]]]) -> None:
+        """The keys worked out when the line is next drawn (or read): a key press that
+        changes the fight and then moves the cursor works them out once, not twice."""
+        self.pending = keys
         self.refresh()
+
+    @property
+    def shown(self) -> tuple[tuple[str, str], ...]:
+        if self.pending is not None:  # the line is refreshed already (`offer`)
+            self.taken(self.pending())
+        return self.keys
 
     def on_resize(self) -> None:
         self.strip = None
@@ -60,6 +80,8 @@ class KeyLine(Widget):
         width = self.size.width
         if y != 0:
             return Strip.blank(width, self.rich_style)
+        if self.pending is not None:  # worked out now: a new set drops the strip
+            self.taken(self.pending())
         if self.strip is None or self.strip.cell_length != width:
             base = self.rich_style
             segments = [Segment(s.text, base + s.style if s.style else base)
