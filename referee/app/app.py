@@ -6,7 +6,6 @@ import gc
 import os
 import random
 import re
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -162,8 +161,11 @@ def fresh_demo(saves: Path, bundled: Path, seed: int | None = None) -> Path:
     while target.exists():
         number += 1
         target = saves / f"demo-{time.strftime('%Y%m%d-%H%M%S')}-{number}.toml"
-    fresh = secrets.randbelow(2**31) if seed is None else seed
-    text = _SEED.sub(f"seed = {fresh}", bundled.read_text(encoding="utf-8"), count=1)
+    if seed is None:
+        import secrets  # imported when a demo is copied, not with the app
+
+        seed = secrets.randbelow(2**31)
+    text = _SEED.sub(f"seed = {seed}", bundled.read_text(encoding="utf-8"), count=1)
     write_atomic(target, text)
     return target
 
