@@ -28,6 +28,9 @@ def own_home(tmp_path_factory, monkeypatch):
         monkeypatch.setenv(name, str(home / name.removeprefix("XDG_").removesuffix("_HOME")
                                      .lower()))
     monkeypatch.setenv("SE_AVOID_STATS", "true")
-    for name in ("TEXTUAL_THEME", "NO_COLOR"):  # the tests draw as the snapshots were taken
+    # the tests draw as the snapshots were taken; an app a test starts in a terminal of
+    # its own takes that terminal's size (pytest-xdist's workers carry COLUMNS=80 and
+    # LINES=24, which Textual would take over the terminal's)
+    for name in ("TEXTUAL_THEME", "NO_COLOR", "COLUMNS", "LINES"):
         monkeypatch.delenv(name, raising=False)
     return home
