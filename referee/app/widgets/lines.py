@@ -64,6 +64,9 @@ class LineTable(ScrollView, can_focus=True):
         self.cut_last = False  # the last column's text may be cut at the edge (the plan's why)
         # visible_columns: (what it was worked out from, the columns, their widths)
         self.fitted: tuple[tuple[Any, ...], list[int], list[int]] | None = None
+        # while lines are drawn: (the width, the room, the top row) they are drawn for,
+        # asked of every line and the same for all of them
+        self.drawing: tuple[int, int, int] | None = None
 
     # -- content -------------------------------------------------------------------------
 
@@ -186,16 +189,26 @@ class LineTable(ScrollView, can_focus=True):
         if y != top:
             self.scroll_to(y=y, animate=False)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in `crop`, their width, room and scroll worked out once for all."""
+        self.drawing = (self.size.width, self.scrollable_content_region.width,
+                        self.scroll_offset.y)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self.drawing = None
+
     def render_line(self, y: int) -> Strip:
         if y == 0:
             return self.header_strip()
-        row = y - 1 + self.scroll_offset.y
+        width, room, top = self.drawing or (self.size.width, self.room, self.scroll_offset.y)
+        row = y - 1 + top
         if row >= len(self.rows):
-            return Strip.blank(self.size.width)
+            return Strip.blank(width)
         on_cursor = row == self.cursor
         cells = self.row_cells(row)
         # focus changes how the cursor's row looks, no other's
-        basis = (cells, on_cursor, on_cursor and self.has_focus, self.size.width, self.room)
+        basis = (cells, on_cursor, on_cursor and self.has_focus, width, room)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
             style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
@@ -211,7 +224,8 @@ class LineTable(ScrollView, can_focus=True):
 
     @property
     def room(self) -> int:
-        return self.scrollable_content_region.width
+        drawing = self.drawing
+        return drawing[1] if drawing is not None else self.scrollable_content_region.width
 
     def visible_columns(self) -> list[int]:
         """The columns that fit: folding ones are shortened, then left out, the highest
