@@ -181,3 +181,50 @@ def test_replay_folds_each_event_of_the_log_once(fought, capsys, monkeypatch):
     assert main(["replay", str(fought)]) == 0
     assert [e.TYPE for e in pushed] == log
     assert capsys.readouterr().out == expected
+
+
+def test_replay_plans_each_round_at_most_once(fought, capsys, monkeypatch):
+    """A round's order is worked out once as the log is told (at its first resolved beat,
+    or its end), however many events it holds; the fold itself plans only to upgrade a
+    resolve written by number, once, not again when an undo folds it anew."""
+    from referee.engine.fight import Fight
+    from referee.session.files import load_save
+
+    log = load_save(fought).fight.log
+    rounds = {max(e.round, 1) for e in log}
+    told: list[int | None] = []  # the rounds planned to tell them
+    upgrades: list[int | None] = []  # ... and to upgrade a resolve
+    plan, upgraded = Fight.plan, Fight._upgraded
+    upgrading: list[int | None] = []
+
+    def counted(self: Fight, round_: int | None = None) -> object:
+        (upgrades if upgrading else told).append(round_)
+        return plan(self, round_)
+
+    def counted_upgrade(self: Fight, index: int, e: ev.Resolve) -> object:
+        upgrading.append(e.round)
+        try:
+            return upgraded(self, index, e)
+        finally:
+            upgrading.pop()
+
+    monkeypatch.setattr(Fight, "plan", counted)
+    monkeypatch.setattr(Fight, "_upgraded", counted_upgrade)
+    assert main(["replay", str(fought)]) == 0
+    assert upgrades == [1]  # the resolve of beat 1, once, though an undo folds it again
+    assert told and len(told) == len(set(told)) and set(told) <= rounds
+
+
+def test_replay_text_in_pieces_is_the_text(fought):
+    """`referee replay` writes the text a few lines at a time: the pieces, whatever
+    their size, make the text."""
+    from referee.session import render
+    from referee.session.files import load_save
+    from referee.session.replay import chronicle
+
+    story = chronicle(load_save(fought))
+    text = render.replay_text(story)
+    for size in (1, 2, 7, 10_000):
+        pieces = list(render.replay_pieces(story, size))
+        assert "".join(pieces) == text
+        assert all(piece.endswith("\n") for piece in pieces)

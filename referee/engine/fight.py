@@ -15,6 +15,7 @@ name, and folded by those rulesets alone.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
 from operator import attrgetter
@@ -668,6 +669,9 @@ class Fight:
         upgraded = replace(e, actions=keys, beat=None)
         if index < len(self.log) and self.log[index] is e:
             self.log[index] = upgraded
+        at = bisect_left(self.positions, index)  # and so do the events in effect: a
+        if at < len(self.events) and self.events[at] is e:  # refold (an undo) or a redo
+            self.events[at] = upgraded  # takes it as it is now, planning it no more
         return upgraded
 
     @applies(ev.End)

@@ -102,8 +102,9 @@ def replay_pieces(story: Chronicle, size: int = 4096) -> Iterator[str]:
             lines.append("")  # each line of a piece ends with its newline
             yield "\n".join(lines)
             lines = []
-    lines.append("")
-    yield "\n".join(lines)
+    if lines:
+        lines.append("")
+        yield "\n".join(lines)
 
 
 def round_heading(number: int, before: int, seen: set[int]) -> str:
