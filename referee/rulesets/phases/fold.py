@@ -70,6 +70,9 @@ class Fold(Settled[State], roles.Fold[State]):
             return state
         return step(fight, state, event, state.seq + 1)
 
+    def steps(self, kind: type[ev.Event]) -> bool:
+        return kind in STEPS
+
     def apply_damage(self, fight: Fight, status: Status, event: ev.Damage) -> Status:
         marks = status.marks
         fatigue = marks.get("fatigue", 0)

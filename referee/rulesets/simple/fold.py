@@ -29,3 +29,6 @@ class SimpleFold(Fold[State]):
                 now[who] = (*now.get(who, ()), value)
             return State(state.rolls, {**state.rerolls, event.round: now})
         return state
+
+    def steps(self, kind: type[ev.Event]) -> bool:
+        return issubclass(kind, (Initiative, Tie))
