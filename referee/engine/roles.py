@@ -240,22 +240,31 @@ class Planner(Role[S]):
         (`unable`: the (rule, why), or None) marked skipped (`"skipped"` on the action
         and a line in `plan.skipped`, with the rule); a planner whose plan leaves them
         out keeps it as it is."""
-        if plan.round != max(fight.round, 1):
-            return plan  # a round gone by: its plan is what happened
-        done = fight.resolved.get(plan.round, set())
-        unable = self.unable
-        for number, beat in enumerate(plan.beats, start=1):
-            for index, action in enumerate(beat.actions):
-                if action_key(beat, action) in done or action.flag("skipped"):
-                    continue
-                found = unable(fight, action.actor, number)
-                if found is None:
-                    continue
-                rule, why = found
-                beat.actions[index] = action.with_extra(skipped=why)
-                entry = {"actor": action.actor, "action": action.action, "why": why}
-                plan.skipped.append({**entry, "rule": rule} if rule else entry)
-        return plan
+        return marked_unable(self, fight, plan)
+
+
+def marked_unable(planner: Planner[Any], fight: Fight, plan: Plan,
+                  among: set[str] | None = None) -> Plan:
+    """`Planner.mark_unable`, asking `unable` only of the actions of `among` when given
+    (a planner that knows who alone can be unable: a big round has thousands of
+    actions)."""
+    if plan.round != max(fight.round, 1):
+        return plan  # a round gone by: its plan is what happened
+    done = fight.resolved.get(plan.round, set())
+    unable = planner.unable
+    for number, beat in enumerate(plan.beats, start=1):
+        for index, action in enumerate(beat.actions):
+            if (among is not None and action.actor not in among) \
+                    or action_key(beat, action) in done or action.flag("skipped"):
+                continue
+            found = unable(fight, action.actor, number)
+            if found is None:
+                continue
+            rule, why = found
+            beat.actions[index] = action.with_extra(skipped=why)
+            entry = {"actor": action.actor, "action": action.action, "why": why}
+            plan.skipped.append({**entry, "rule": rule} if rule else entry)
+    return plan
 
 
 class Tracker(Role[S]):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.plan import Plan, action_key
-from referee.engine.roles import Planner
+from referee.engine.plan import Plan
+from referee.engine.roles import Planner, marked_unable
 from referee.engine.view import Fight
 
 from .settings import Settled
@@ -39,26 +39,9 @@ class DemonIdolPlanner(Settled[State], Planner[State]):
         """The engine's (`Planner.mark_unable`), asking `unable` only of the actions of
         those who fell (dead, or at or below 0 hit points): one standing acts in every
         beat (`acts_in`), and a big round has thousands of actions."""
-        if plan.round != max(fight.round, 1):
-            return plan  # a round gone by: its plan is what happened
         fallen = {cid for cid, status in fight.status.items()
                   if status.dead or status.hp <= 0}
-        if not fallen:
-            return plan
-        done = fight.resolved.get(plan.round, set())
-        for number, beat in enumerate(plan.beats, start=1):
-            for index, action in enumerate(beat.actions):
-                if (action.actor not in fallen or action_key(beat, action) in done
-                        or action.flag("skipped")):
-                    continue
-                found = self.unable(fight, action.actor, number)
-                if found is None:
-                    continue
-                rule, why = found
-                beat.actions[index] = action.with_extra(skipped=why)
-                entry = {"actor": action.actor, "action": action.action, "why": why}
-                plan.skipped.append({**entry, "rule": rule} if rule else entry)
-        return plan
+        return marked_unable(self, fight, plan, fallen) if fallen else plan
 
     def _beat_when(self, fight: Fight, cid: str, done: frozenset[str]) -> int:
         """The beat `cid` fell in when the blow named none: the first of the round's plan
