@@ -31,6 +31,9 @@ class Event:
     MOVES_ON: ClassVar[bool] = False
     round: int
     follows: bool = _f("bool", False)  # entered with the event before it: undone together
+    # sent from a player's own page (the players at the table): the combatant whose link
+    # sent it; None when the referee entered it
+    from_device: str | None = _f("str")
 
     @property
     def type(self) -> str:

@@ -320,14 +320,15 @@ def describe(fight: Fight, event: ev.Event) -> str:
     """One line for `event`, read against the state just before it: the ruleset tells
     its own events (and may tell a core one its own way), the core the rest."""
     told = fight.ruleset.tracker.tell(fight, event)
-    if told is not None:
-        return told
-    teller = TELLERS.get(event.TYPE)
-    return teller(fight, event) if teller else generic(fight, event)
+    if told is None:
+        teller = TELLERS.get(event.TYPE)
+        told = teller(fight, event) if teller else generic(fight, event)
+    device = event.from_device
+    return told if device is None else f"{told} (from {name(fight, device)}'s page)"
 
 
 def generic(fight: Fight, event: ev.Event) -> str:
-    fields = {k: v for k, v in event.to_dict().items() if k not in ("type", "round", "follows")}
+    fields = {k: v for k, v in event.to_dict().items() if k not in ("type", "round", "follows", "from_device")}
     detail = ", ".join(f"{k} {v}" for k, v in fields.items())
     return f"{event.TYPE.replace('_', ' ')}: {detail}" if detail else event.TYPE
 
