@@ -112,3 +112,12 @@ def markdown_text(text: str) -> str:
     flat = _MARKDOWN.sub(r"\\\1", flat)
     flat = _BLOCK.sub(r"\1\\\2", flat)
     return re.sub(r"[<>&]", lambda m: _HTML[m.group()], flat)
+
+
+def html_text(text: object) -> str:
+    """`text` as literal HTML text or attribute value (a player's page): shown, then every
+    character HTML gives a meaning (`< > & " '`) as an entity. The one way text reaches a
+    page."""
+    import html
+
+    return html.escape(shown(str(text)), quote=True)

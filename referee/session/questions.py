@@ -17,6 +17,7 @@ from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.options import Declaring, Rolling, heal_events, join_event
 from referee.engine.plan import Plan, PlannedAction
+from referee.engine.record import replace
 from referee.engine.specs import Form
 
 from .store import Session
@@ -147,7 +148,14 @@ class Questions:
         return rolling is not None and rolling.initiative_blocks(self.fight)
 
     def initiative_form(self) -> Form:
-        return self.rolling.initiative_form(self.fight)
+        """The ruleset's form for initiative typed from real dice, starting from the dice
+        the players typed on their own pages this round."""
+        form = self.rolling.initiative_form(self.fight)
+        typed = device_dice(self.fight)
+        if not typed:
+            return form
+        return replace(form, fields=tuple(
+            replace(f, default=typed[f.name]) if f.name in typed else f for f in form.fields))
 
     def plan(self) -> Plan:
         """The round's plan, worked out once per change of the log."""
@@ -337,4 +345,20 @@ class Questions:
         return self.fight.ruleset.tracker.notices(self.fight)
 
 
-__all__ = ["Questions", "amount_of", "present"]
+# a die typed on a player's page: its roll's purpose, then the initiative form's field
+DIE_PURPOSE = "initiative ("
+
+
+def device_dice(fight: Fight) -> dict[str, int]:
+    """The initiative dice typed on players' pages this round, by the typed-initiative
+    form's field they fill (the latest of each)."""
+    found: dict[str, int] = {}
+    round_ = max(fight.round, 1)
+    for event in fight.events:  # in effect: a die undone is gone
+        if isinstance(event, ev.Roll) and event.from_device and event.round == round_ \
+                and event.purpose and event.purpose.startswith(DIE_PURPOSE):
+            found[event.purpose[len(DIE_PURPOSE):-1]] = event.total
+    return found
+
+
+__all__ = ["DIE_PURPOSE", "Questions", "device_dice", "amount_of", "present"]

@@ -367,6 +367,8 @@ def tell_roll(fight: Fight, e: ev.Roll) -> str:
     who = f"{name(fight, e.actor)} " if e.actor else "the referee "
     real = " (real dice)" if e.real else ""
     purpose = f" for {e.purpose}" if e.purpose else ""
+    if not e.dice:  # a total alone, typed from the table
+        return f"{who}rolls {e.total}{purpose}{real}"
     return f"{who}rolls {e.expr}{purpose}: {list(e.dice)} = {e.total}{real}"
 
 

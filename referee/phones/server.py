@@ -1,0 +1,311 @@
+"""The players' pages served over HTTP (aiohttp, which textual-serve already brings): routes
+added to an application — `referee serve --players`'s, beside the players' view, or the
+app's own when `V` serves them, in the process that holds the save's one writer.
+
+    GET  /p/TOKEN            the player's page
+    POST /p/TOKEN/act/ACT    a form of that page (ACT as `referee act SAVE ACT` names it)
+    GET  /p/TOKEN/live       server-sent events: one message whenever the fight changes
+
+A phone is a client we do not trust. A token acts only for its own combatant and only
+through what the desk offers it (desk.py checks every value as the form does); a body over
+MAX_BODY bytes, a field the form lacks, a value it does not offer, a closed phase, another
+player's combatant, an unknown or revoked token, a post without the page's CSRF token
+(a SameSite cookie and a token per page signed with the server's key), a post from another
+site, too many requests from one token: refused, nothing written, one log line. At most
+`max_pages` live pages at once (a few per token). The pages follow the save on disk,
+polled every POLL seconds by one task, so a change reaches every page within about
+POLL plus a round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from urllib.parse import parse_qs, urlsplit
+
+from aiohttp import web
+
+from referee.engine.text import shown
+from referee.session.desk import Desk, Refused
+from referee.session.links import LinksError
+
+from .page import gone_page, render
+
+log = logging.getLogger("referee.phones")
+
+MAX_BODY = 4096  # bytes in a form posted
+MAX_FIELDS = 64  # fields in one post
+MAX_PAGES = 24  # live pages at once: 8 players on three devices each
+PAGES_PER_TOKEN = 3
+POLL = 0.1  # seconds between looks at the save
+KEEPALIVE = 15.0  # seconds between comments on a quiet live page
+LIVE_FOR = 3600.0  # a live page's stream ends after this long (its browser reconnects)
+RATE, BURST = 2.0, 20  # requests a second a token may make on average, and at once
+COOKIE = "referee-page"
+GONE = "This link is not a player's page of this fight (the fight may be over, or the " \
+       "referee made new links): ask the referee for yours."
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Bucket:
+    """A token bucket: `take()` says whether one more request may go now."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.level, self.at = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class Phones:
+    """The players' pages of one desk, as routes of an aiohttp application."""
+
+    def __init__(self, desk: Desk, max_pages: int = MAX_PAGES, poll: float = POLL) -> None:
+        self.desk, self.max_pages, self.poll = desk, max_pages, poll
+        self.key = secrets.token_bytes(32)  # signs each page's CSRF token
+        self.buckets: dict[str, Bucket] = {}
+        self.live: dict[str, int] = {}  # live pages by token
+        self.said: dict[str, tuple[str, bool]] = {}  # the last answer to each player's post
+        self._changed: asyncio.Event | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self.closing = False
+
+    def attach(self, app: web.Application) -> None:
+        app.router.add_get("/p/{token}", self.page)
+        app.router.add_post("/p/{token}/act/{act}", self.act)
+        app.router.add_get("/p/{token}/live", self.follow)
+        app.on_startup.append(self.start)
+        app.on_shutdown.append(self.stop)
+
+    # -- following the save --------------------------------------------------------------
+
+    async def start(self, app: web.Application | None = None) -> None:
+        self._changed = asyncio.Event()
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self, app: web.Application | None = None) -> None:
+        self.closing = True
+        self.changed()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+
+    async def _tick(self) -> None:
+        version = self.desk.version()
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                self.desk.poll()
+            except Exception as error:  # a save that cannot be read is the page's notice
+                log.warning("the players' pages cannot follow the save: %s", shown(str(error)))
+            now = self.desk.version()
+            if now != version:
+                version = now
+                self.changed()
+
+    def changed(self) -> None:
+        """Wake every live page (the fight changed, or the server stops)."""
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    # -- the requests --------------------------------------------------------------------
+
+    def _player(self, request: web.Request) -> tuple[str, str] | web.Response:
+        """The token and its combatant, or the answer that turns the request away."""
+        token = request.match_info.get("token", "")
+        bucket = self.buckets.get(token) if len(token) == 32 else None
+        cid = self.desk.player(token) if len(token) <= 64 else None
+        if cid is None:
+            log.warning("refused %s %s from %s: not a player's link", request.method,
+                        _path(request), request.remote)
+            return _html(gone_page(GONE), 404)
+        if bucket is None:
+            bucket = self.buckets[token] = Bucket()
+        if not bucket.take():
+            log.warning("refused %s from %s for %s: too many requests", request.method,
+                        request.remote, shown(cid))
+            return _html(gone_page("Too many requests: wait a moment, then reload."), 429)
+        return token, cid
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        found = self._player(request)
+        if isinstance(found, web.Response):
+            return found
+        token, cid = found
+        return self._page(request, token, cid)
+
+    def _page(self, request: web.Request, token: str, cid: str, status: int = 200,
+              said: tuple[str, bool] | None = None) -> web.Response:
+        cookie = request.cookies.get(COOKIE, "")
+        fresh = len(cookie) != 32 or not cookie.replace("-", "").replace("_", "").isalnum()
+        if fresh:
+            cookie = secrets.token_urlsafe(24)
+        nonce = secrets.token_urlsafe(12)
+        message, refused = said if said is not None else self.said.pop(token, ("", False))
+        try:
+            text = render(self.desk.page(cid), token, self._csrf(cookie, token), nonce,
+                          message, refused)
+        except Exception as error:  # a fault of ours must never take the server down
+            log.exception("the page of %s could not be made: %s", shown(cid), error)
+            return _html(gone_page("The page could not be made: tell the referee."), 500)
+        response = _html(text, status, nonce)
+        if fresh:
+            response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
+                                path="/p/", max_age=24 * 3600)
+        return response
+
+    def _csrf(self, cookie: str, token: str) -> str:
+        return hmac.new(self.key, f"{cookie}|{token}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    async def act(self, request: web.Request) -> web.StreamResponse:
+        found = self._player(request)
+        if isinstance(found, web.Response):
+            return found
+        token, cid = found
+        act_id = request.match_info.get("act", "")[:64]
+        try:
+            fields = await self._form(request, token)
+            written = self.desk.submit(cid, act_id, fields)
+        except Refused as why:
+            log.warning("refused %s of %s from %s: %s", shown(act_id), shown(cid),
+                        request.remote, shown(str(why.args[0])))
+            return self._page(request, token, cid, why.args[1] if len(why.args) > 1 else 400,
+                              (f"Not done: {why.args[0]}", True))
+        except Exception as error:  # a fault of ours: nothing written, the server goes on
+            log.exception("%s of %s failed: %s", shown(act_id), shown(cid), error)
+            return self._page(request, token, cid, 500,
+                              ("Not done: something went wrong; tell the referee.", True))
+        self.said[token] = (_done(written), False)
+        self.changed()
+        raise web.HTTPSeeOther(f"/p/{token}")
+
+    async def _form(self, request: web.Request, token: str) -> dict[str, list[str]]:
+        """The posted fields, once the post is shown to come from the player's own page."""
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise Refused(f"a form of over {MAX_BODY} bytes", 413)
+        body = await request.content.read(MAX_BODY + 1)
+        if len(body) > MAX_BODY:
+            raise Refused(f"a form of over {MAX_BODY} bytes", 413)
+        if request.content_type != "application/x-www-form-urlencoded":
+            raise Refused("not a form", 415)
+        if not _same_site(request):
+            raise Refused("posted from another site", 403)
+        try:
+            fields = parse_qs(body.decode("utf-8"), keep_blank_values=True,
+                              max_num_fields=MAX_FIELDS, strict_parsing=False)
+        except (UnicodeDecodeError, ValueError):
+            raise Refused("a form that cannot be read", 400) from None
+        given = fields.pop("csrf", [""])
+        cookie = request.cookies.get(COOKIE, "")
+        if not cookie or len(given) != 1 or not hmac.compare_digest(
+                given[0].encode("utf-8", "replace"), self._csrf(cookie, token).encode()):
+            raise Refused("the page has expired: reload it and send again", 403)
+        return fields
+
+    async def follow(self, request: web.Request) -> web.StreamResponse:
+        found = self._player(request)
+        if isinstance(found, web.Response):
+            return found
+        token, cid = found
+        if sum(self.live.values()) >= self.max_pages or \
+                self.live.get(token, 0) >= PAGES_PER_TOKEN:
+            log.warning("turned away a live page of %s from %s: %d open", shown(cid),
+                        request.remote, sum(self.live.values()))
+            return web.Response(status=503, text="too many pages open\n")
+        self.live[token] = self.live.get(token, 0) + 1
+        try:
+            return await self._stream(request, token)
+        finally:
+            self.live[token] -= 1
+            if not self.live[token]:
+                del self.live[token]
+
+    async def _stream(self, request: web.Request, token: str) -> web.StreamResponse:
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + LIVE_FOR
+        with contextlib.suppress(ConnectionError, asyncio.CancelledError):
+            await response.write(b"retry: 1000\n\n")
+            while not self.closing and loop.time() < ends:
+                changed = self._changed
+                if changed is None:
+                    break
+                try:
+                    await asyncio.wait_for(changed.wait(), KEEPALIVE)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if self.desk.player(token) is None:  # revoked, or the fight is over
+                    await response.write(b"data: gone\n\n")
+                    break
+                await response.write(b"data: changed\n\n")
+        return response
+
+
+def _done(written: Sequence[object]) -> str:
+    declared = [e for e in written if getattr(e, "TYPE", "") == "declare"]
+    if declared:
+        return "Declared. You may change it until initiative is rolled."
+    return "Your die is in: the referee sees it."
+
+
+def _same_site(request: web.Request) -> bool:
+    """A post the browser says came from another site is refused (Origin, Sec-Fetch-Site);
+    a client that sends neither is held to the CSRF token alone."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin")
+    if origin is None or origin == "null":
+        return origin is None
+    return urlsplit(origin).netloc == request.host
+
+
+def _path(request: web.Request) -> str:
+    path = request.path
+    # a token in the log would let whoever reads it act as the player: shown cut short
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] == "p":
+        parts[2] = parts[2][:4] + "…"
+    return shown("/".join(parts))[:120]
+
+
+def _html(text: str, status: int = 200, nonce: str = "") -> web.Response:
+    script = f"'nonce-{nonce}'" if nonce else "'none'"
+    return web.Response(status=status, text=text, content_type="text/html", headers={
+        "Content-Security-Policy": (f"default-src 'none'; style-src 'unsafe-inline'; "
+                                    f"script-src {script}; connect-src 'self'; "
+                                    "form-action 'self'; base-uri 'none'; "
+                                    "frame-ancestors 'none'"),
+        "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
+
+
+def phones_app(desk: Desk, max_pages: int = MAX_PAGES) -> web.Application:
+    """An application of the players' pages alone (the app's `V`, tests)."""
+    app = web.Application(client_max_size=MAX_BODY)
+    Phones(desk, max_pages).attach(app)
+    return app
+
+
+__all__ = ["LinksError", "MAX_BODY", "Phones", "phones_app"]
