@@ -287,7 +287,7 @@ def gate(token: str) -> Middleware:
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.path.startswith("/static/"):
+        if request.path.startswith(("/static/", "/p/")):  # a player's page: its own token
             return await handler(request)
         given = request.query.get("token") or request.cookies.get(COOKIE) or ""
         if not hmac.compare_digest(given.encode(), token.encode()):

@@ -240,12 +240,14 @@ def loopback(host: str) -> bool:
 
 def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           token: str | None = None, max_viewers: int | None = None,
-          idle: float | None = None, parent: int | None = None) -> None:
+          idle: float | None = None, parent: int | None = None,
+          phones: Any = None) -> None:
     """Serve the players' view of `path` until interrupted: one `referee watch` per
     browser connection (textual-serve), at most `max_viewers` at once, each closed once
     it has sent nothing for `idle` seconds. With a `token`, only the address that
     carries it opens the view. With a `parent` (the app's own serve), it stops once that
-    process is gone, as when the referee's terminal closes."""
+    process is gone, as when the referee's terminal closes. With `phones` (the players'
+    pages, referee.phones.server.Phones), their routes are served beside the view."""
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server
@@ -259,6 +261,12 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
         + " can watch the fight; none can change it.")
 
     class PlayersServer(ViewServer):
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            if phones is not None:
+                phones.attach(app)
+            return app
+
         async def on_startup(self, app: web.Application) -> None:
             self.console.print(f"The players' view of {path} — open {' or '.join(addresses)} "
                                f"in a browser (up to {self.max_viewers} at once).{warning} "

@@ -55,8 +55,10 @@ CORE: dict[str, Command] = {
                     "--demo: a copy of a bundled demo)", "play"),
     "demo": Command("print a bundled demo's roster and plan", "demo"),
     "watch": Command("the players' view of a save, read-only, following it live", "views"),
-    "serve": Command("serve the players' view of a save to web browsers (--host, --port)",
-                     "views"),
+    "serve": Command("serve the players' view of a save to web browsers (--host, --port; "
+                     "--players: each player's own page too)", "views"),
+    "links": Command("each player's own link to their page, one line a player (--revoke "
+                     "makes new ones)", "views"),
     "config": Command("where files go: the settings file and what it holds, the saves "
                       "folder, the recent list", "config"),
     "completion": Command("print the shell's completion script: bash, zsh or fish "

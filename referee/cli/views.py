@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import UsageError, save_argument, settings, viewers_argument, whole
 
@@ -33,8 +33,51 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=whole, metavar="S", default=None,
                         help="close a browser's view when it has sent nothing for S seconds "
                              "(default 14400: an evening)")
+    parser.add_argument("--players", action="store_true",
+                        help="serve each player's own page too (their links: referee links "
+                             "SAVE); the serve then writes the save, so the app cannot have "
+                             "it open")
     # the app's own serve: it stops when the app that started it is gone (a closed terminal)
     parser.add_argument("--exit-with", type=whole, metavar="PID", help=argparse.SUPPRESS)
+
+
+def links_arguments(parser: argparse.ArgumentParser) -> None:
+    save_argument(parser)
+    parser.add_argument("--host", metavar="H",
+                        help="the address the players reach this machine by (default: this "
+                             "machine's address on the network, else the settings' "
+                             "view_host)")
+    parser.add_argument("--port", type=whole, metavar="P",
+                        help="the port the pages are served on (default: the settings' "
+                             "view_port, else 8000)")
+    parser.add_argument("--revoke", action="store_true",
+                        help="make new links: the old ones stop working")
+
+
+def run_links(args: argparse.Namespace) -> int:
+    """One line a player combatant: its id, its name, its link (tab-separated)."""
+    from referee.app.watch import local_addresses
+    from referee.engine.text import shown
+    from referee.session.links import LinksError, links_for
+
+    from .common import opened
+
+    path = Path(args.save)
+    config = settings()
+    port = args.port if args.port is not None else config.view_port or 8000
+    if not 0 < port < 65536:
+        raise UsageError(f"port {port}: takes a number from 1 to 65535")
+    host = args.host or config.view_host or "0.0.0.0"
+    base = local_addresses(host, port)[-1]
+    fight = opened(path).fight
+    try:
+        tokens = links_for(fight, path, args.revoke)
+    except LinksError as error:
+        raise UsageError(f"{path}: {error}") from None
+    for cid, token in tokens.items():
+        name = shown(fight.roster[cid].name).replace("\t", " ")
+        print(f"{shown(cid)}\t{name}\t{base}/p/{token}")
+    return 0
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -48,7 +91,7 @@ def run_serve(args: argparse.Namespace) -> int:
         host = host or config.view_host or "127.0.0.1"
         port = port if port is not None else config.view_port or 8000
     return cmd_serve(Path(args.save), host, port, args.token, args.max_viewers,
-                     args.idle_timeout, args.exit_with)
+                     args.idle_timeout, args.exit_with, args.players)
 
 
 def players_save(path: Path) -> None:
@@ -69,7 +112,7 @@ def cmd_watch(path: Path) -> int:
 
 def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
               max_viewers: int | None = None, idle: int | None = None,
-              parent: int | None = None) -> int:
+              parent: int | None = None, players: bool = False) -> int:
     import secrets
 
     from referee.app.watch import ServeError, loopback, serve
@@ -84,8 +127,37 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
     if token is None and not loopback(host):
         token = secrets.token_urlsafe(9)
     players_save(path)
+    phones = player_pages(path, host, port) if players else None
     try:
-        serve(path, host, port, token, max_viewers, idle, parent)
+        serve(path, host, port, token, max_viewers, idle, parent, phones)
     except ServeError as error:
         raise UsageError(str(error)) from None
     return 0
+
+
+def player_pages(path: Path, host: str, port: int) -> Any:
+    """The players' pages of the save, served by this process, which holds the save's
+    one writer (the lock): their links printed, one line a player."""
+    import random
+
+    from referee.app.watch import local_addresses
+    from referee.engine.text import shown
+    from referee.phones.server import Phones
+    from referee.session.desk import Desk
+    from referee.session.links import LinksError
+    from referee.session.table import Table
+
+    from .common import open_for_writing
+
+    session = open_for_writing(path)
+    desk = Desk(Table(session, random.Random()), path)
+    try:
+        tokens = desk.make_links()
+    except LinksError as error:
+        session.close()
+        raise UsageError(f"{path}: {error}") from None
+    base = local_addresses(host, port)[-1]
+    print("The players' own pages (send each player theirs):")
+    for cid, token in tokens.items():
+        print(f"  {shown(desk.table.name(cid))}: {base}/p/{token}")
+    return Phones(desk)
