@@ -165,7 +165,8 @@ class CombatScreen(Filing):
         table = self.table
         plan = self.plan()
         shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
-        self.query_one(StatusLine).show(shown.status, safe(table.session.path.name))
+        self.query_one(StatusLine).show(with_pages(self.app, shown.status),
+                                        safe(table.session.path.name))
         self.query_one(Tracker).show(table.fight, plan, shown.acting)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
@@ -337,6 +338,15 @@ class CombatScreen(Filing):
 
         self.app.push_screen(ReportScreen(act.label, self.table.reporter(act, values),
                                           self.table.write_run))
+
+
+def with_pages(app: object, status: str) -> str:
+    """The status, with who declared from their own page and who is deciding there while
+    the players' pages are served."""
+    from .phones import phones_note
+
+    note = phones_note(app)
+    return f"{status} · {note}" if note else status
 
 
 def act_keys(acts: list[Act]) -> list[Binding]:

@@ -19,7 +19,9 @@ from .refusal import Refused
 if TYPE_CHECKING:
     from textual import getters
 
+    from referee.engine import events as ev
     from referee.session.table import Table
+    from referee.session.view import LogLine
 
     from .host import HostApp
 
@@ -37,6 +39,8 @@ class Filing(Screen[None]):
         def ask_then(self, spec: Form, after: Callable[[dict[str, Any]], None]) -> None: ...
 
         def refresh_view(self) -> None: ...
+
+        def shown_appended(self, lines: list[LogLine]) -> None: ...
 
         def reload(self) -> None: ...
 
@@ -117,18 +121,21 @@ class Filing(Screen[None]):
     async def action_serve(self) -> None:
         """Serve the players' view of this save to browsers (asked where first); while it
         is served, show its address again (where `V` stops serving it)."""
+        from .phones import players_of
         from .watch import ServingScreen, served_address
 
         address = served_address(self.app)
         if address is not None:
-            self.app.push_screen(ServingScreen(address, "?token=" in address))
+            self.app.push_screen(ServingScreen(address, "?token=" in address,
+                                               players_of(self.app)))
             return
         field = Field("where", "who may watch", "choice", "local",
                       options=(("this machine only", "local"),
                                ("the table's network (a TV, phones)", "network")))
         self.ask_then(Form("Serve the players' view", (field,),
                            hint="the network: the address carries a code; anyone there "
-                                "with it can watch, no one can change the fight"),
+                                "with it can watch, no one can change the fight; each "
+                                "player gets a page of their own to declare from"),
                       self.chosen_where)
 
     def chosen_where(self, values: dict[str, Any]) -> None:
@@ -141,9 +148,34 @@ class Filing(Screen[None]):
         try:
             address = await start_serving(self.app, self.table.session.path, network,
                                           self.app.max_viewers)
+            players = await self.serve_phones(address, network)
         except ServeError as error:
             self.notify(str(error), title="Players' view", severity="error", timeout=10)
             return
-        self.app.push_screen(ServingScreen(address, network))
+        self.app.push_screen(ServingScreen(address, network, players))
+
+    async def serve_phones(self, address: str, network: bool) -> list[tuple[str, str]]:
+        """The players' own pages, served from this app (it holds the save's writer) on
+        the port after the view's: each player's name and address."""
+        from urllib.parse import urlsplit
+
+        from .phones import start_phones
+        from .watch import DEFAULT_HOST, DEFAULT_PORT, ServeError
+
+        host = "0.0.0.0" if network else DEFAULT_HOST
+        first = (urlsplit(address).port or DEFAULT_PORT) + 1
+        try:
+            return await start_phones(self.app, self.table, self.table.session.path, host,
+                                      first, self.from_page, self.app.clock)
+        except OSError as error:
+            raise ServeError(f"the players' pages cannot be served: "
+                             f"{error.strerror or error}") from None
+
+    def from_page(self, events: list[ev.Event]) -> None:
+        """Events a player's page entered: drawn as the referee's own are, and said."""
+        lines = self.table.told()
+        self.shown_appended(lines)
+        for line in lines:
+            self.notify(line.text, title="From a player's page", timeout=6)
 
 

@@ -379,14 +379,17 @@ class ServingScreen(ModalScreen[None]):
                overflow-x: auto; overflow-y: auto; }
     #serving-address { width: auto; text-style: bold; text-wrap: nowrap; }
     #serving-who { width: 100%; max-width: 76; }
-    #serving-code { width: auto; text-wrap: nowrap; }
+    #serving-code, .serving-player-code { width: auto; text-wrap: nowrap; }
+    #serving-players { width: 100%; max-width: 76; margin-top: 1; }
+    .serving-player { width: auto; text-style: bold; text-wrap: nowrap; margin-top: 1; }
     """
     BINDINGS = [Binding("escape,enter", "close", "Close (the view stays served)"),
                 Binding("V", "stop", "Stop serving")]
 
-    def __init__(self, address: str, network: bool) -> None:
+    def __init__(self, address: str, network: bool,
+                 players: list[tuple[str, str]] | None = None) -> None:
         super().__init__()
-        self.address, self.network = address, network
+        self.address, self.network, self.players = address, network, players or []
 
     def compose(self) -> ComposeResult:
         who = ("Anyone on this network with this address (or the code) can watch; no one "
@@ -397,6 +400,15 @@ class ServingScreen(ModalScreen[None]):
             if self.network:
                 yield Static(Text(qr_text(self.address).strip("\n"), no_wrap=True),
                              id="serving-code")
+            if self.players:
+                yield Static("Each player's own page, to declare from (keep them private: "
+                             "a link acts for its player; referee links SAVE --revoke makes "
+                             "new ones):", id="serving-players")
+            for name, link in self.players:
+                yield Static(Text(f"{name}: {link}", no_wrap=True), classes="serving-player")
+                if self.network:
+                    yield Static(Text(qr_text(link).strip("\n"), no_wrap=True),
+                                 classes="serving-player-code")
 
     def on_mount(self) -> None:
         box = self.query_one("#serving")
@@ -412,6 +424,9 @@ class ServingScreen(ModalScreen[None]):
         self.dismiss(None)
 
     async def action_stop(self) -> None:
+        from .phones import stop_phones
+
+        await stop_phones(self.app)
         said = await stop_serving(self.app)
         self.dismiss(None)
         self.app.notify(said, title="Players' view")

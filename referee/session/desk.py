@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hmac
 import math
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from referee.engine.specs import Act, Cell, Column, Field, Form, Timer
 from referee.engine.text import has_controls
 
 from .follow import Follower, PlayerBeat, PlayerRow, declarations_secret, players_view
-from .links import links_for, read_links
+from .links import LinksError, links_for, links_path, read_links
 from .questions import DIE_PURPOSE
 from .table import Table
 from .view import columns, declared_text, tracker_row
@@ -89,6 +90,8 @@ class Desk:
         self.table, self.save, self.clock, self.written = table, save, clock, written
         self.follower = Follower(save)
         self._tokens: dict[str, str] = {}  # token -> combatant
+        self._links_key: tuple[int, ...] | None = None  # the links file as last read
+        self.problem = ""  # why the links file could not be read, if it could not
         self._opened: dict[tuple[int, str], float] = {}  # (round, cid) -> clock started
         self._seen: dict[str, float] = {}  # cid -> when its page last asked
         self.closed: int | None = None  # the round whose declarations the referee closed
@@ -99,17 +102,31 @@ class Desk:
     def make_links(self, revoke: bool = False) -> dict[str, str]:
         """Each player combatant's token (new ones with `revoke`: the old stop working)."""
         tokens = links_for(self.fight, self.save, revoke)
-        self._tokens = {token: cid for cid, token in tokens.items()}
+        self._links_key = None
         return tokens
 
-    def load_links(self) -> None:
-        """The tokens kept beside the save (made by `referee links`), as they stand."""
-        self._tokens = {token: cid for cid, token in read_links(self.save).items()}
+    def _current(self) -> dict[str, str]:
+        """The tokens as the links file holds them now: `referee links --revoke` from
+        another terminal takes effect at the next request; a file gone or unreadable
+        leaves no token working."""
+        try:
+            found = os.stat(links_path(self.save))
+            key: tuple[int, ...] | None = (found.st_ino, found.st_size, found.st_mtime_ns)
+        except OSError:
+            key = None
+        if key != self._links_key:
+            self._links_key = key
+            try:
+                kept = read_links(self.save) if key is not None else {}
+            except LinksError as error:
+                self.problem, kept = str(error), {}
+            self._tokens = {token: cid for cid, token in kept.items()}
+        return self._tokens
 
     def player(self, token: str) -> str | None:
         """The combatant a token acts for (None: no such token, or the fight is over)."""
         found = None
-        for known, cid in self._tokens.items():  # every token compared, in constant time
+        for known, cid in self._current().items():  # each compared in constant time
             if hmac.compare_digest(known.encode(), token.encode("utf-8", "replace")):
                 found = cid
         if found is None or found not in self.fight.roster or self.fight.ended:

@@ -328,7 +328,8 @@ def describe(fight: Fight, event: ev.Event) -> str:
 
 
 def generic(fight: Fight, event: ev.Event) -> str:
-    fields = {k: v for k, v in event.to_dict().items() if k not in ("type", "round", "follows", "from_device")}
+    fields = {k: v for k, v in event.to_dict().items()
+              if k not in ("type", "round", "follows", "from_device")}
     detail = ", ".join(f"{k} {v}" for k, v in fields.items())
     return f"{event.TYPE.replace('_', ' ')}: {detail}" if detail else event.TYPE
 

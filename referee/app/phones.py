@@ -1,0 +1,95 @@
+"""The players' own pages served by the app itself: with the app open it holds the save's one
+writer, so `V` serves the pages from this process (an aiohttp site on Textual's own event
+loop) on the port after the view's, and a declaration or a die from a page is entered
+through the app's table and drawn at once, as the referee's own acts are."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.session.links import LinksError, player_combatants
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from referee.engine import events as ev
+    from referee.session.desk import Desk
+    from referee.session.table import Table
+
+_SERVED: dict[int, tuple[web.AppRunner, Desk, str]] = {}  # id(app) -> runner, desk, base
+
+
+async def start_phones(app: object, table: Table, path: Path, host: str, first: int,
+                       written: Callable[[list[ev.Event]], None],
+                       clock: Callable[[], float]) -> list[tuple[str, str]]:
+    """Serve the players' pages of the save (its links made, kept ones kept): each player
+    combatant's name and address; none when no side is run by the players."""
+    from aiohttp import web
+
+    from referee.phones.server import MAX_BODY, Phones
+    from referee.session.desk import Desk
+
+    from .watch import free_port, local_addresses
+
+    await stop_phones(app)
+    if not player_combatants(table.fight):
+        return []
+    desk = Desk(table, path, clock=clock, written=written)
+    try:
+        tokens = desk.make_links()
+    except LinksError:
+        return []
+    site_app = web.Application(client_max_size=MAX_BODY)
+    Phones(desk).attach(site_app)
+    port = free_port(host, first)
+    runner = web.AppRunner(site_app, access_log=None, handle_signals=False)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    base = local_addresses(host, port)[-1]
+    _SERVED[id(app)] = (runner, desk, base)
+    return [(table.name(cid), f"{base}/p/{token}") for cid, token in tokens.items()]
+
+
+async def stop_phones(app: object) -> None:
+    served = _SERVED.pop(id(app), None)
+    if served is not None:
+        with contextlib.suppress(Exception):
+            await served[0].cleanup()
+
+
+def desk_of(app: object) -> Desk | None:
+    served = _SERVED.get(id(app))
+    return served[1] if served is not None else None
+
+
+def players_of(app: object) -> list[tuple[str, str]]:
+    """Each player's name and address while the pages are served."""
+    served = _SERVED.get(id(app))
+    if served is None:
+        return []
+    _, desk, base = served
+    try:
+        tokens = desk.make_links()
+    except LinksError:
+        return []
+    return [(desk.table.name(cid), f"{base}/p/{token}") for cid, token in tokens.items()]
+
+
+def phones_note(app: object) -> str:
+    """What the status line says of the pages while declarations are open: who declared
+    from their page and who is still deciding there."""
+    desk = desk_of(app)
+    if desk is None or not desk.declaring_open():
+        return ""
+    names = desk.table.name
+    sent = [names(cid) for cid in sorted(desk.from_device())]
+    deciding = [names(cid) for cid in desk.deciding()]
+    parts = ([f"from pages: {', '.join(sent)}"] if sent else []) + (
+        [f"deciding: {', '.join(deciding)}"] if deciding else [])
+    return " · ".join(parts)
+
+
+__all__ = ["desk_of", "phones_note", "players_of", "start_phones", "stop_phones"]
