@@ -285,6 +285,17 @@ class Tracker(Role[S]):
         status = fight.status[cid]
         return {"hp": Cell(f"{status.hp}/{status.max_hp}")}
 
+    def row_basis(self, fight: Fight, cid: str) -> tuple[Any, ...]:
+        """What the ruleset's cells and state word of `cid` are worked out from, beyond
+        what the core's row is (its combatant, status, declaration, whether it acts): a
+        tracker row whose basis is the same is not worked out again. By default the
+        ruleset's whole state (held with its id, so the id is never another's): any
+        change of it works out every row again. A ruleset whose rows read only a few
+        things of a combatant names those, so an event works out again the rows it
+        touched alone; every value must compare equal only when it reads the same."""
+        state = fight.rs
+        return (id(state), state)
+
     def state_word(self, fight: Fight, cid: str) -> str:
         """"" when fine; else dead, dying, down ... in the ruleset's own words."""
         status = fight.status[cid]

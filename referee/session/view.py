@@ -180,11 +180,14 @@ def tracker(fight: Fight, plan: Plan | None, acting: set[str]) -> list[TrackerRo
 
 def row_basis(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None) -> tuple[Any, ...]:
     """What a tracker row is worked out from: a row whose basis did not change is kept.
-    What only a ruleset keeps (count-up's stabilised, demon-idol's broken morale) is in
-    the marks or the ruleset's state, whose every change is a new object."""
+    The core's part (the fight, the combatant, its status, its declaration, whether it
+    acts; objects held with their ids, so an id is never another's), then the ruleset's
+    (`Tracker.row_basis`: by default its whole state; what only a ruleset keeps, such as
+    count-up's stabilised, is in the marks or there)."""
     status = fight.status[cid]
-    return (acting, status.hp, status.dead, tuple(status.conditions.items()),
-            tuple(status.marks.items()), id(decl), id(fight.rs))
+    return (acting, status.hp, status.max_hp, status.dead, tuple(status.conditions.items()),
+            tuple(status.marks.items()), id(decl), decl, id(fight), fight,
+            fight.roster[cid], fight.ruleset.tracker.row_basis(fight, cid))
 
 
 # -- the plan ------------------------------------------------------------------------------

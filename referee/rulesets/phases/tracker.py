@@ -70,6 +70,25 @@ class Tracker(roles.Tracker[State]):
             "status": Cell(", ".join(words), "warn" if words else ""),
         }
 
+    def row_basis(self, fight: Fight, cid: str) -> tuple[Any, ...]:
+        """What `cells` and `state_word` read of the unit: where the round is, the unit's
+        own part of the round's log (how it began, its events: its Move and Action, its
+        statuses, as `simulate` works them out), its squad, modifiers, decay, what binds
+        or carries it, and whether the fight or its side gave up. A unit's Move works out
+        again its own row, not the whole tracker's."""
+        state = state_of(fight)
+        log = state.now
+        sid = state.member.get(cid)
+        squad = state.squads.get(sid) if sid else None
+        mount = fight.roster[cid].stats.get("mount")
+        return (now_of(fight), log.round, log.order, cid in log.fighting,
+                log.start.get(cid), log.ops.get(cid), cid in log.delaying,
+                state.out.get(cid), state.bound.get(cid), state.over, sid,
+                squad is not None, squad is not None and squad.leader == cid,
+                state.chosen.get(cid), state.decay.get(cid),
+                fight.roster[cid].side in state.surrendered, cid in state.dismounted,
+                fight.roster.get(str(mount)) if mount else None)
+
     def state_word(self, fight: Fight, cid: str) -> str:
         status = fight.status[cid]
         if status.dead or status.hp <= 0:
@@ -187,15 +206,13 @@ def statuses_now(fight: Fight, cid: str, run: Run | None) -> list[str]:
     return words
 
 
-def now_run(fight: Fight, cid: str) -> tuple[Run | None, int]:
-    from .rounds import simulate
-
+def now_of(fight: Fight) -> int:
+    """`now_pos`, worked out once while the state and what was resolved stay."""
     state = state_of(fight)
-    log = state.now
     # where the round is hangs on what was resolved, which a Resolve adds to the fight's
     # set of the round in place (the state stays): kept while it is the same set, as
     # large, or (an undo folds a copy of it) a set that holds the same actions
-    done = fight.resolved.get(log.round)
+    done = fight.resolved.get(state.now.round)
     size = len(done) if done is not None else 0
     kept = state.memo.get("now")
     if kept is not None and ((kept[0] is done and kept[1] == size)
@@ -203,9 +220,18 @@ def now_run(fight: Fight, cid: str) -> tuple[Run | None, int]:
         now: int = kept[3]
         if kept[0] is not done:
             state.memo["now"] = (done, size, kept[2], now)
-    else:
-        now = now_pos(fight)
-        state.memo["now"] = (done, size, frozenset(done or ()), now)
+        return now
+    now = now_pos(fight)
+    state.memo["now"] = (done, size, frozenset(done or ()), now)
+    return now
+
+
+def now_run(fight: Fight, cid: str) -> tuple[Run | None, int]:
+    from .rounds import simulate
+
+    state = state_of(fight)
+    log = state.now
+    now = now_of(fight)
     if cid not in log.fighting and cid not in log.start and cid not in log.ops:
         return None, now
     if cid in state.out:
