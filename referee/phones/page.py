@@ -49,6 +49,9 @@ LIVE = """
       var keep=typing() && forms && newForms &&
                forms.dataset.offer===newForms.dataset.offer;
       if(keep){ newForms.replaceWith(forms); }
+      var said=main.querySelector('[role=status]');
+      if(said && !fresh.querySelector('[role=status]')){
+        fresh.querySelector('#asked').before(said); }
       main.replaceWith(fresh); main=fresh; clock=document.getElementById('clock');
       if(clock){ base=parseFloat(clock.dataset.seconds); start=Date.now(); }
     });

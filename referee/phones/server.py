@@ -270,15 +270,14 @@ def _done(written: Sequence[object]) -> str:
 
 
 def _same_site(request: web.Request) -> bool:
-    """A post the browser says came from another site is refused (Origin, Sec-Fetch-Site);
-    a client that sends neither is held to the CSRF token alone."""
+    """A post the browser says came from another site is refused (Sec-Fetch-Site, an
+    Origin of another host); what a browser leaves out (the page asks for no referrer, so
+    its own posts carry `Origin: null`) is held to the CSRF token alone."""
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
         return False
     origin = request.headers.get("Origin")
-    if origin is None or origin == "null":
-        return origin is None
-    return urlsplit(origin).netloc == request.host
+    return origin in (None, "null") or urlsplit(origin).netloc == request.host
 
 
 def _path(request: web.Request) -> str:
