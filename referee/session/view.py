@@ -79,9 +79,13 @@ def row_groups(fight: Fight) -> Mapping[str, tuple[str, str]]:
 
 
 def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
-    """A declaration in the tracker's few columns, as its ruleset words it ("" none)."""
+    """A declaration in the tracker's few columns, as its ruleset words it ("" none),
+    marked when it came from the player's own page."""
     declaring = fight.ruleset.role(Declaring)
-    return declaring.declared_text(fight, cid, decl) if declaring and decl else ""
+    if declaring is None or decl is None:
+        return ""
+    text = declaring.declared_text(fight, cid, decl)
+    return f"{text} (page)" if decl.from_device else text
 
 
 def declarations(fight: Fight) -> dict[str, ev.Declare]:
