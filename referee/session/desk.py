@@ -110,8 +110,11 @@ class Desk:
         another terminal takes effect at the next request; a file gone or unreadable
         leaves no token working."""
         try:
-            found = os.stat(links_path(self.save))
-            key: tuple[int, ...] | None = (found.st_ino, found.st_size, found.st_mtime_ns)
+            # lstat: the link itself; mode, owner and ctime: a chmod or chown alone
+            # (the file made readable by others) is a change to read it again for
+            found = os.lstat(links_path(self.save))
+            key: tuple[int, ...] | None = (found.st_ino, found.st_size, found.st_mtime_ns,
+                                           found.st_ctime_ns, found.st_mode, found.st_uid)
         except OSError:
             key = None
         if key != self._links_key:
@@ -153,9 +156,15 @@ class Desk:
         fight = self.fight
         if fight.ended or fight.ruleset.role(Declaring) is None:
             return False
+        round_ = max(fight.round, 1)
+        if self.closed == round_:
+            return False
         rolling = fight.ruleset.role(Rolling)
-        due = rolling is None or rolling.initiative_due(fight)
-        return due and self.closed != max(fight.round, 1)
+        if rolling is None or rolling.initiative_due(fight):
+            return True
+        # initiative kept from an earlier round (count-up's, once a combat): open until
+        # initiative is entered this round or its first beat is resolved
+        return round_ not in fight.initiatives and not fight.resolved.get(round_)
 
     def close_declarations(self, closed: bool = True) -> None:
         """The referee closes (or opens again) this round's declarations on the pages."""
