@@ -384,7 +384,8 @@ class ServingScreen(ModalScreen[None]):
     .serving-player { width: auto; text-style: bold; text-wrap: nowrap; margin-top: 1; }
     """
     BINDINGS = [Binding("escape,enter", "close", "Close (the view stays served)"),
-                Binding("V", "stop", "Stop serving")]
+                Binding("V", "stop", "Stop serving"),
+                Binding("d", "declarations", "Close or reopen declarations on the pages")]
 
     def __init__(self, address: str, network: bool,
                  players: list[tuple[str, str]] | None = None) -> None:
@@ -413,7 +414,8 @@ class ServingScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         box = self.query_one("#serving")
         box.border_title = "Serving the players' view"
-        box.border_subtitle = "Esc close · V stop serving"
+        box.border_subtitle = "Esc close · V stop serving" + (
+            " · d close declarations on the pages" if self.players else "")
         self.set_interval(0.5, self.check)
 
     def check(self) -> None:
@@ -422,6 +424,20 @@ class ServingScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_declarations(self) -> None:
+        """The referee says declarations are closed on the players' pages this round (or
+        open again): a page that sends one after is refused."""
+        from .phones import desk_of
+
+        desk = desk_of(self.app)
+        if desk is None:
+            return
+        closing = desk.closed != max(desk.fight.round, 1)
+        desk.close_declarations(closing)
+        self.app.notify("Declarations are closed on the players' pages for this round."
+                        if closing else "Declarations are open again on the players' pages.",
+                        title="Players' pages")
 
     async def action_stop(self) -> None:
         from .phones import stop_phones

@@ -352,7 +352,7 @@ def read_value(spec: Field, sent: list[str], roster: Mapping[str, Any]) -> Any:
     text = sent[0]
     if len(text) > TEXT_CHARS:
         raise Refused(f"{spec.title}: over {TEXT_CHARS} characters")
-    if has_controls(text):
+    if has_controls(text) or "\n" in text or "\r" in text:  # a page's inputs are one line
         raise Refused(f"{spec.title}: holds a control character")
     if spec.kind == "choice":
         for _, value in spec.options:
