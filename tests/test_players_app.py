@@ -1,0 +1,61 @@
+"""The referee's app with the players' pages served (Pilot, no browser): `V` serves them
+beside the view, a page's declaration is drawn and said at once, the serving panel lists
+each player's link, and its `d` closes declarations on the pages (and opens them again)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from referee.app.app import RefereeApp
+from referee.app.phones import desk_of, players_of, stop_phones
+from referee.app.watch import stop_serving
+from referee.session.config import Config
+from tests.conftest import ROOT
+from tests.test_players_browser import FakeClock, free_port
+from tests.test_players_view import svg_text
+
+
+async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Path) -> None:
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = RefereeApp(save, tmp_path, random.Random(3), clock=FakeClock(),
+                     settings=Config(view_port=free_port()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V")
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(200):
+            if players_of(app):
+                break
+            await pilot.pause(0.05)
+        try:
+            desk = desk_of(app)
+            assert desk is not None
+            screen = svg_text(app.export_screenshot())
+            assert "Each player's own page" in screen and "/p/" in screen
+            await pilot.press("escape")
+
+            desk.page("brann")
+            desk.submit("brann", "declare-C", {})
+            await pilot.pause(0.3)
+            said = [n.title for n in app._notifications]
+            assert "From a player's page" in said  # said at once
+            screen = svg_text(app.export_screenshot())
+            assert "C (page)" in screen  # the tracker marks it
+            assert "(from Brann the fighter's page)" in screen  # in the log
+
+            await pilot.press("V")  # the panel again, where d closes declarations
+            await pilot.pause()
+            await pilot.press("d")
+            await pilot.pause()
+            assert not desk.declaring_open()
+            assert all(not f.act.startswith("declare-") for f in desk.forms("zed"))
+            await pilot.press("d")
+            await pilot.pause()
+            assert desk.declaring_open()
+            assert any(f.act == "declare-G" for f in desk.forms("zed"))
+        finally:
+            await stop_phones(app)
+            await stop_serving(app)
