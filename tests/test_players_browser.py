@@ -193,8 +193,10 @@ async def test_two_players_declare_in_secret_from_their_phones(tmp_path: Path) -
             refused = await shows(brann, "Not done")
             assert "declarations are closed" in refused
             assert save.read_bytes() == before
-            await asyncio.to_thread(brann.save_screenshot,
-                                    str(ROOT / "tests" / "artifacts" / "players-phone.png"))
+            shot = ROOT / "tests" / "artifacts" / "players-phone.png"
+            shot.parent.mkdir(exist_ok=True)
+            await asyncio.to_thread(brann.save_screenshot, str(shot))
+            shutil.copyfile(shot, ROOT / "docs" / "players-phone.png")  # the README's
         finally:
             for driver in (brann, zed):
                 if driver is not None:
