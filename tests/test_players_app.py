@@ -43,7 +43,7 @@ async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Pat
             said = [n.title for n in app._notifications]
             assert "From a player's page" in said  # said at once
             screen = svg_text(app.export_screenshot())
-            assert "C (page)" in screen  # the tracker marks it
+            assert "page: C" in screen  # the tracker marks it
             assert "(from Brann the fighter's page)" in screen  # in the log
 
             await pilot.press("V")  # the panel again, where d closes declarations

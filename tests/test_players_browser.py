@@ -155,7 +155,7 @@ async def test_two_players_declare_in_secret_from_their_phones(tmp_path: Path) -
             screen = svg_text(app.export_screenshot())
             assert "from pages: Brann the fighter, Zed" in screen
             assert "+2" in screen and "seg" in screen
-            assert screen.count("(page)") == 2  # the tracker marks both
+            assert screen.count("page: ") == 2  # the tracker marks both
 
             # a form kept from before initiative, to be sent once declarations are closed
             from selenium.webdriver.common.by import By

@@ -85,7 +85,7 @@ def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
     if declaring is None or decl is None:
         return ""
     text = declaring.declared_text(fight, cid, decl)
-    return f"{text} (page)" if decl.from_device else text
+    return f"page: {text}" if decl.from_device else text  # first: a narrow column cuts the end
 
 
 def declarations(fight: Fight) -> dict[str, ev.Declare]:
