@@ -78,3 +78,62 @@ def test_plan_json_imports_only_what_it_needs():
     unwanted = {"textual", "rich", "argcomplete", "argparse_manpage", "platformdirs",
                 "random", "fractions", "decimal", "referee.app", "referee.cli.acts"}
     assert {m for m in loaded if m in unwanted or m.split(".")[0] in unwanted} == set()
+
+
+# the kinds of role a plan never asks for: the damage form, the initiative dice, the acts,
+# a report's runs (odds), set-up's questions and a latecomer's; a ruleset names each by where
+# its class is (`Later`), so its module is imported only when the role is asked for
+NEVER_PLANNED = ("Damage", "Rolling", "Acting", "Runs", "Carrying", "Joining")
+SHIPPED = [logic for logic in available() if (module_of(logic) or "").startswith("referee.")]
+
+
+def plan_json_modules(save: object) -> set[str]:
+    return modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
+                         f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
+                         "sys.stdout = real")
+
+
+@pytest.mark.parametrize("logic", SHIPPED)
+def test_plan_json_imports_no_role_a_plan_never_asks_for(logic):
+    """`referee plan SAVE --json` on a scenario of each ruleset imports the modules of
+    the roles it asks for (the roster schema, the fold, the planner ...) and none of those
+    a plan never asks for."""
+    from referee.engine.port import Later
+    from referee.rulesets import ruleset_class
+
+    folder = ROOT / "tests" / "scenarios" / logic
+    save = next(p for p in sorted(folder.glob("*.toml")) if not p.name.endswith(".expect.toml"))
+    package = module_of(logic)
+    named = {later.kind.__name__: f"{package}{later.where.partition(':')[0]}"
+             for later in ruleset_class(logic).ROLES if isinstance(later, Later)}
+    loaded = plan_json_modules(save)
+    assert {named["RosterSchema"], named["Fold"], named["Planner"]} <= loaded
+    unasked = {module for kind, module in named.items() if kind in NEVER_PLANNED}
+    assert unasked and unasked & loaded == set()
+
+
+def test_plan_json_of_demon_idol_imports_only_the_roles_it_asks_for():
+    """Of demon-idol's roles, a plan asks for the roster schema, the fold, the planner
+    and the declarations (the schema's check of each declare event): its tracker, damage
+    form, initiative dice, acts (fire, morale) and set-up questions are not imported, nor
+    what they alone import (the acts' prepared spells, the damage form's hits)."""
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    loaded = plan_json_modules(save)
+    own = {m.rpartition(".")[2] for m in loaded if m.startswith("referee.rulesets.demon_idol.")}
+    assert {"schema", "fold", "planner", "declaring"} <= own
+    assert own & {"tracker", "damage", "hits", "initiative", "acts", "prepared",
+                  "carrying"} == set()
+
+
+def test_every_role_of_every_ruleset_is_pure():
+    """Importing a ruleset's package no longer imports its roles (each is imported when
+    first asked for): every module a ruleset names a role in, imported, loads no Textual,
+    Rich, session or app module."""
+    from referee.engine.port import Later
+    from referee.rulesets import ruleset_class
+
+    modules = sorted({f"{module_of(logic)}{later.where.partition(':')[0]}"
+                      for logic in SHIPPED for later in ruleset_class(logic).ROLES
+                      if isinstance(later, Later)})
+    assert modules
+    assert impure(modules_after(f"import {', '.join(modules)}")) == set()

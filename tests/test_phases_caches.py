@@ -16,6 +16,7 @@ from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.model import Combatant
 from referee.engine.options import Grouping
+from referee.engine.port import KINDS
 from referee.rulesets.phases import events as ph
 from referee.rulesets.phases.ruleset import Phases
 from referee.rulesets.phases.standing import at_round
@@ -164,6 +165,10 @@ def test_the_ruleset_keeps_nothing_of_a_fight() -> None:
     fight = fight_of(MELEE)
     rs = fight.ruleset
     assert isinstance(rs, Phases)
+    for kind in KINDS:  # every role made first: each is made the first time it is asked for
+        rs.role(kind)
+    for name in ("schema", "fold", "planner", "tracker", "damage"):
+        getattr(rs, name)
     before = dict(vars(rs))
     roles = {name: dict(vars(role)) for name, role in vars(rs).items()
              if name in ("schema", "fold", "planner", "tracker", "damage")}

@@ -263,3 +263,56 @@ def test_a_role_every_ruleset_has_grows_no_hook_for_one_ruleset() -> None:
             if len(owners) == 1:
                 lone[member] = owners[0]
     assert set(lone) == set(ONE_RULESET_OVERRIDES), lone
+
+
+def test_a_role_named_later_is_made_the_first_time_it_is_asked_for() -> None:
+    """A role its ruleset names by where its class is (`Later`) is made, its module
+    imported, when it is first asked for, by kind, by its own class or as `rs.tracker`;
+    once made it is the same role however it is asked for, and so is a role every
+    ruleset has when it is asked again (kept as a plain attribute)."""
+    from referee.engine.port import Later, Role, Tracker
+    from referee.rulesets.demon_idol.fold import DemonIdolFold
+    from referee.rulesets.demon_idol.tracker import DemonIdolTracker
+    from referee.session.files import load_ruleset
+
+    rs = load_ruleset("demon-idol")
+    assert "tracker" not in vars(rs)
+    assert [type(r) for r in vars(rs)["_roles"]].count(Later) == len(type(rs).ROLES)
+    tracker = rs.tracker
+    assert type(tracker) is DemonIdolTracker and vars(rs)["tracker"] is tracker
+    assert rs.role(Tracker) is tracker and rs.role(DemonIdolTracker) is tracker
+    assert rs.role(DemonIdolFold) is rs.fold and rs.role(Role) is rs.schema
+    made = [r for r in vars(rs)["_roles"] if not isinstance(r, Later)]
+    assert [type(r).__name__ for r in made] == ["DemonIdolSchema", "DemonIdolFold",
+                                                "DemonIdolTracker"]
+
+
+@pytest.mark.parametrize("logic", sorted(set(available()) & set(builtin_rulesets())))
+def test_every_role_named_later_is_its_kind_and_its_class(logic: str) -> None:
+    """Each role a ruleset names by where its class is: asked for by its kind, it is that
+    class, filling that kind of role alone; and the roles every ruleset has are the ones
+    it names (a default for one it does not)."""
+    from referee.engine.port import KINDS, Damage, Fold, Later, Planner, RosterSchema, Tracker
+    from referee.session.files import load_ruleset
+
+    rs = load_ruleset(logic)
+    for later in (r for r in type(rs).ROLES if isinstance(r, Later)):
+        role = rs.role(later.kind)
+        assert type(role).__name__ == later.where.partition(":")[2], later
+        assert [k for k in KINDS if isinstance(role, k)] == [later.kind], later
+    for name, kind in (("schema", RosterSchema), ("fold", Fold), ("planner", Planner),
+                       ("tracker", Tracker), ("damage", Damage)):
+        role, named = getattr(rs, name), rs.role(kind)
+        assert role is named if named is not None else type(role) is kind, name
+    assert not any(isinstance(r, Later) for r in vars(rs)["_roles"])
+
+
+def test_a_role_named_later_must_be_of_its_kind() -> None:
+    from referee.engine.port import Later, Planner, Tracker
+
+    with pytest.raises(TypeError, match="fills"):
+        Later(Tracker, "referee.rulesets.demon_idol.planner:DemonIdolPlanner").role_class(None)
+    assert Later(Planner, ".planner:DemonIdolPlanner").role_class(
+        "referee.rulesets.demon_idol").__name__ == "DemonIdolPlanner"
+    with pytest.raises(TypeError, match="module:Class"):
+        Later(Tracker, ".tracker")

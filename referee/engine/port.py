@@ -3,7 +3,9 @@ command line consult. Each ruleset is one package (`referee/rulesets/<name>/`) w
 `Ruleset` subclass names the roles it fills (`ROLES`): the roster schema, the fold, the
 planner, the tracker view and the damage form always (each with a working default,
 `roles.py`), and the optional ones it has (declarations, initiative, acts ...,
-`options.py`), which are absent otherwise.
+`options.py`), which are absent otherwise. A role named by where its class is (`Later`)
+is imported and made the first time it is asked for: a plan asks for a few of a
+ruleset's roles, and its start-up is its speed.
 
 Nothing above the engine tests a ruleset's id: it asks the ruleset for a role and renders
 the specs (`Form`, `Column`, `Cell`, `Act`) the role returns.
@@ -11,6 +13,7 @@ the specs (`Form`, `Column`, `Cell`, `Act`) the role returns.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -19,16 +22,28 @@ from . import events as ev
 from .dice import DiceError, Roll, from_values
 from .dice import roll as roll_dice
 from .errors import FormatError, IllegalEvent
-from .options import Acting, Declaring, Entries, Grouping, Healing, Joining, Rolling, Runs
+from .options import (
+    Acting,
+    Carrying,
+    Declaring,
+    Ending,
+    Entries,
+    Grouping,
+    Healing,
+    Joining,
+    Rolling,
+    Runs,
+)
 from .reading import Fields
 from .roles import Damage, Fold, Planner, Role, RosterSchema, Tracker
 
 if TYPE_CHECKING:
     import random  # annotations only: a plan rolls nothing (start-up)
 
-__all__ = ["Acting", "Damage", "Declaring", "Entries", "Fold", "Grouping", "Healing",
-           "Joining", "NO_GROUPS", "Planner", "Role", "Rolling", "RosterSchema", "Ruleset",
-           "Runs", "Tracker", "dice_roll", "roll_event", "unique_keys"]
+__all__ = ["Acting", "Carrying", "Damage", "Declaring", "Ending", "Entries", "Fold", "Grouping",
+           "Healing", "Joining", "KINDS", "Later", "NO_GROUPS", "Planner", "Role", "Rolling",
+           "RosterSchema", "Ruleset", "Runs", "Tracker", "dice_roll", "roll_event",
+           "unique_keys"]
 
 S = TypeVar("S")
 R = TypeVar("R", bound=Role[Any])
@@ -37,15 +52,86 @@ R = TypeVar("R", bound=Role[Any])
 NO_GROUPS: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
+# the kinds of role (roles.py and options.py): a role's class fills exactly one of them
+KINDS: tuple[type[Role[Any]], ...] = (RosterSchema, Fold, Planner, Tracker, Damage, Declaring,
+                                      Rolling, Grouping, Runs, Acting, Healing, Joining,
+                                      Entries, Carrying, Ending)
+
+
+class Later:
+    """A role named by where its class is, not imported: `Later(Declaring,
+    ".declaring:DemonIdolDeclaring")`, its module relative to the package of the ruleset
+    that names it. The module is imported and the role made the first time the ruleset is
+    asked for a role it may be (its kind, a subclass of that, or `Role` itself); its class
+    must fill `kind` and no other of KINDS. (A plain class: a NamedTuple's is built with
+    exec at start-up.)"""
+
+    __slots__ = ("kind", "where")
+
+    def __init__(self, kind: type[Role[Any]], where: str) -> None:
+        if kind not in KINDS or where.count(":") != 1:
+            raise TypeError(f"Later({kind.__name__}, {where!r}): a kind of role and "
+                            "'module:Class'")
+        self.kind, self.where = kind, where
+
+    def role_class(self, package: str | None) -> type[Role[Any]]:
+        """Its class, imported (relative to `package`) and checked."""
+        module, _, name = self.where.partition(":")
+        bare = module.lstrip(".")  # (__import__, as an import statement: not importlib's)
+        found = __import__(bare, {"__package__": package}, None, (name,),
+                           len(module) - len(bare))
+        cls = getattr(found, name)
+        filled = [k for k in KINDS if isinstance(cls, type) and issubclass(cls, k)]
+        if filled != [self.kind]:
+            raise TypeError(f"{self.where} fills {[k.__name__ for k in filled]}, "
+                            f"not {self.kind.__name__} alone")
+        return cast("type[Role[Any]]", cls)
+
+    def __repr__(self) -> str:
+        return f"Later({self.kind.__name__}, {self.where!r})"
+
+
+class Filled(Generic[R]):
+    """A role every ruleset has (`rs.schema`, `rs.fold` ...): its own, else the default,
+    made the first time it is asked for and kept on the ruleset as a plain attribute (no
+    call on a hot path from then on)."""
+
+    def __init__(self, kind: type[R], default: bool = True) -> None:
+        self.kind, self.default, self.name = kind, default, ""
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        self.name = name
+
+    def __get__(self, rs: Ruleset[Any] | None, owner: type[Any] | None = None) -> Any:
+        if rs is None:
+            return self
+        found = rs.role(self.kind)
+        if found is None and self.default:
+            found = self.kind(rs)
+        # (setdefault: two threads asking at once keep one and the same role)
+        return rs.__dict__.setdefault(self.name, found)
+
+
 class Ruleset(Generic[S]):
     """A ruleset: its id and house rules, and the roles it fills. `config` holds what a
     referee may house-rule (its `rulesets/<id>.toml`, read by the sessions layer and
     passed in as plain data). `S` is the type of its own part of the fold."""
 
     id: ClassVar[str] = ""
-    # the role classes it fills: its own subclass of a role every ruleset has (a default
-    # instance stands in for one not named), and each optional role it has
-    ROLES: ClassVar[tuple[type[Role[Any]], ...]] = ()
+    # the roles it fills: its own subclass of a role every ruleset has (a default
+    # instance stands in for one not named), and each optional role it has; each a class
+    # (made with the ruleset) or a `Later` (made the first time it is asked for)
+    ROLES: ClassVar[tuple[type[Role[Any]] | Later, ...]] = ()
+
+    # made the first time each is asked for (see Filled); a role named by its class is
+    # made with the ruleset, and so are these when no Later names their kind
+    schema: RosterSchema[S] = cast(Any, Filled(RosterSchema))
+    fold: Fold[S] = cast(Any, Filled(Fold))
+    planner: Planner[S] = cast(Any, Filled(Planner))
+    tracker: Tracker[S] = cast(Any, Filled(Tracker))
+    damage: Damage[S] = cast(Any, Filled(Damage))
+    # asked by the roster schema's check of every declare event (None: it takes none)
+    _declaring: Declaring[S] | None = cast(Any, Filled(Declaring, default=False))
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self._config = dict(config)
@@ -60,15 +146,15 @@ class Ruleset(Generic[S]):
                               f"{self._players_see_own!r}", ("players_see_own",))
         self.read(f)
         f.done()
-        self._roles: list[Role[S]] = [kind(self) for kind in self.ROLES]
+        # each of ROLES: the role, or its Later until the role is first asked for
+        self._roles: list[Role[S] | Later] = [
+            kind if isinstance(kind, Later) else kind(self) for kind in self.ROLES]
         self._by_kind: dict[type[Role[Any]], Role[S] | None] = {}
-        self.schema: RosterSchema[S] = self._filled(RosterSchema)
-        self.fold: Fold[S] = self._filled(Fold)
-        self.planner: Planner[S] = self._filled(Planner)
-        self.tracker: Tracker[S] = self._filled(Tracker)
-        self.damage: Damage[S] = self._filled(Damage)
-        # asked by the roster schema's check of every declare event (None: it takes none)
-        self._declaring: Declaring[S] | None = self.role(Declaring)
+        later = {held.kind for held in self._roles if isinstance(held, Later)}
+        for name in ("schema", "fold", "planner", "tracker", "damage", "_declaring"):
+            filled: Filled[Any] = vars(Ruleset)[name]
+            if filled.kind not in later:  # nothing to import: made now, as before
+                getattr(self, name)
 
     def read(self, f: Fields) -> None:
         """Read this ruleset's house-rulable numbers and tables from its file."""
@@ -82,12 +168,31 @@ class Ruleset(Generic[S]):
         try:
             return cast("R | None", self._by_kind[kind])  # (a string: no union made a call)
         except KeyError:  # asked once per kind: an ABC's isinstance is slow on a hot path
-            found = next((r for r in self._roles if isinstance(r, kind)), None)
-            self._by_kind[kind] = found
-            return found
+            found = self._find(kind)
+            # (setdefault: two threads asking at once keep one and the same role)
+            return cast("R | None", self._by_kind.setdefault(kind, found))
 
-    def _filled(self, kind: type[R]) -> R:
-        return self.role(kind) or kind(self)
+    def _find(self, kind: type[R]) -> R | None:
+        """The first of its roles that is a `kind`, each Later that may be one made on the
+        way (one whose kind is not among those `kind` is can be no `kind`)."""
+        kinds = {k for k in KINDS if issubclass(kind, k)}  # none for Role itself
+        for index, held in enumerate(self._roles):
+            if isinstance(held, Later):
+                if not kinds <= {held.kind}:
+                    continue
+                held = self._made(index, held)
+            if isinstance(held, kind):
+                return held
+        return None
+
+    def _made(self, index: int, later: Later) -> Role[S]:
+        """The role `later` names, made once (its module imported on the way)."""
+        owner = next(c for c in type(self).__mro__ if "ROLES" in vars(c))
+        made = later.role_class(sys.modules[owner.__module__].__package__)(self)
+        roles = self._roles
+        if roles[index] is later:  # (two threads made it at once: the first one kept)
+            roles[index] = made
+        return cast("Role[S]", roles[index])
 
 
 # -- shared helpers for rulesets ----------------------------------------------------------

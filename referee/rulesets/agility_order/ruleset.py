@@ -9,21 +9,23 @@ in units.py and budget.py."""
 
 from __future__ import annotations
 
-from referee.engine.port import Ruleset
+from referee.engine.port import (
+    Acting,
+    Carrying,
+    Damage,
+    Fold,
+    Later,
+    Planner,
+    Rolling,
+    RosterSchema,
+    Ruleset,
+    Tracker,
+)
 from referee.engine.reading import Fields
 
 from . import settings
-from .acts import AgilityActs
-from .attack import DECISIVE
-from .carrying import AgilityCarrying
-from .damage import AgilityDamage
-from .fold import AgilityFold
-from .initiative import AgilityInitiative
-from .planner import AgilityPlanner
-from .schema import AgilitySchema
 from .settings import ID, Settings
 from .state import State
-from .tracker import AgilityTracker
 
 
 class AgilityOrder(Ruleset[State]):
@@ -31,8 +33,13 @@ class AgilityOrder(Ruleset[State]):
     the tie rolls and the acts; its house rules, read once from its file."""
 
     id = ID
-    ROLES = (AgilitySchema, AgilityFold, AgilityPlanner, AgilityTracker, AgilityDamage,
-             AgilityInitiative, AgilityActs, AgilityCarrying)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(RosterSchema, ".schema:AgilitySchema"), Later(Fold, ".fold:AgilityFold"),
+             Later(Planner, ".planner:AgilityPlanner"),
+             Later(Tracker, ".tracker:AgilityTracker"),
+             Later(Damage, ".damage:AgilityDamage"),
+             Later(Rolling, ".initiative:AgilityInitiative"),
+             Later(Acting, ".acts:AgilityActs"), Later(Carrying, ".carrying:AgilityCarrying"))
     settings: Settings  # its house rules, read once with its file: what the roles read
 
     def read(self, f: Fields) -> None:
@@ -61,6 +68,8 @@ class AgilityOrder(Ruleset[State]):
 
 
 def chain_switch(chain_dice: tuple[int, ...]) -> str:
+    from .attack import DECISIVE  # (the attack's rules: imported for `referee check` alone)
+
     used, unused = chain_dice[:DECISIVE], chain_dice[DECISIVE:]
     text = "chain dice: " + " → ".join(f"d{n}" for n in used)
     if len(used) == DECISIVE:

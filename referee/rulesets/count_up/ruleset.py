@@ -8,29 +8,45 @@ injuries.py), the heal check (healing.py) and a latecomer's join (joining.py).""
 
 from __future__ import annotations
 
-from referee.engine.port import Ruleset
+from typing import TYPE_CHECKING
+
+from referee.engine.port import (
+    Acting,
+    Carrying,
+    Damage,
+    Declaring,
+    Fold,
+    Healing,
+    Joining,
+    Later,
+    Planner,
+    Rolling,
+    RosterSchema,
+    Ruleset,
+    Tracker,
+)
 from referee.engine.reading import Fields
 
 from . import settings
-from .acts import CountUpActs
-from .carrying import CountUpCarrying
-from .damage import CountUpDamage
-from .declaring import CountUpDeclarations
-from .fold import CountUpFold, State
-from .healing import CountUpHealing
-from .initiative import CountUpInitiative
-from .joining import CountUpJoin
-from .planner import CountUpPlanner
-from .schema import CountUpSchema
+from .fold import State
 from .settings import ID, Settings
-from .tracker import CountUpTracker
+
+if TYPE_CHECKING:
+    from .fold import CountUpFold
 
 
 class CountUp(Ruleset[State]):
     id = ID
-    ROLES = (CountUpSchema, CountUpFold, CountUpPlanner, CountUpTracker, CountUpDamage,
-             CountUpDeclarations, CountUpInitiative, CountUpActs, CountUpHealing, CountUpJoin,
-             CountUpCarrying)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(RosterSchema, ".schema:CountUpSchema"), Later(Fold, ".fold:CountUpFold"),
+             Later(Planner, ".planner:CountUpPlanner"),
+             Later(Tracker, ".tracker:CountUpTracker"),
+             Later(Damage, ".damage:CountUpDamage"),
+             Later(Declaring, ".declaring:CountUpDeclarations"),
+             Later(Rolling, ".initiative:CountUpInitiative"),
+             Later(Acting, ".acts:CountUpActs"), Later(Healing, ".healing:CountUpHealing"),
+             Later(Joining, ".joining:CountUpJoin"),
+             Later(Carrying, ".carrying:CountUpCarrying"))
     settings: Settings
     fold: CountUpFold  # its base initiative, in force and as rolled (fold.base, rolled)
 

@@ -13,28 +13,39 @@ dice) and acts.py (fire and morale). The file's settings are read in settings.py
 
 from __future__ import annotations
 
-from referee.engine.port import Ruleset
+from referee.engine.port import (
+    Acting,
+    Carrying,
+    Damage,
+    Declaring,
+    Ending,
+    Fold,
+    Later,
+    Planner,
+    Rolling,
+    RosterSchema,
+    Ruleset,
+    Tracker,
+)
 from referee.engine.reading import Fields
 
 from . import settings
-from .acts import DemonIdolActs
-from .carrying import DemonIdolCarrying
-from .damage import DemonIdolDamage
-from .declaring import DemonIdolDeclaring
-from .fold import DemonIdolEnding, DemonIdolFold
-from .initiative import DemonIdolInitiative
-from .planner import DemonIdolPlanner
-from .schema import DemonIdolSchema
 from .settings import BOOK, ID, Settings
 from .state import State
-from .tracker import DemonIdolTracker
 
 
 class DemonIdol(Ruleset[State]):
     id = ID
-    ROLES = (DemonIdolSchema, DemonIdolFold, DemonIdolPlanner, DemonIdolTracker,
-             DemonIdolDamage, DemonIdolDeclaring, DemonIdolInitiative, DemonIdolActs,
-             DemonIdolCarrying, DemonIdolEnding)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(RosterSchema, ".schema:DemonIdolSchema"), Later(Fold, ".fold:DemonIdolFold"),
+             Later(Planner, ".planner:DemonIdolPlanner"),
+             Later(Tracker, ".tracker:DemonIdolTracker"),
+             Later(Damage, ".damage:DemonIdolDamage"),
+             Later(Declaring, ".declaring:DemonIdolDeclaring"),
+             Later(Rolling, ".initiative:DemonIdolInitiative"),
+             Later(Acting, ".acts:DemonIdolActs"),
+             Later(Carrying, ".carrying:DemonIdolCarrying"),
+             Later(Ending, ".fold:DemonIdolEnding"))
     settings: Settings
 
     def read(self, f: Fields) -> None:

@@ -6,25 +6,23 @@ roster schema (schema.py), the fold (fold.py), the planner (planner.py), the tra
 
 from __future__ import annotations
 
-from referee.engine.port import Ruleset
+from referee.engine import port
+from referee.engine.port import Later, Ruleset
 from referee.engine.reading import Fields
 
 from . import settings
-from .acts import Acts
-from .damage import Damage
-from .fold import Fold
-from .groups import Groups
-from .planner import Planner
 from .rounds import WORD
-from .schema import Schema
 from .settings import Settings
 from .state import State
-from .tracker import Tracker
 
 
 class Phases(Ruleset[State]):
     id = "phases"
-    ROLES = (Schema, Fold, Planner, Tracker, Damage, Groups, Acts)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(port.RosterSchema, ".schema:Schema"), Later(port.Fold, ".fold:Fold"),
+             Later(port.Planner, ".planner:Planner"), Later(port.Tracker, ".tracker:Tracker"),
+             Later(port.Damage, ".damage:Damage"), Later(port.Grouping, ".groups:Groups"),
+             Later(port.Acting, ".acts:Acts"))
     settings: Settings  # its house rules, read once with its file: what the roles read
 
     def read(self, f: Fields) -> None:

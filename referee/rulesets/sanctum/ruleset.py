@@ -12,24 +12,39 @@ record (settings.py) that the roles read, not the ruleset.
 
 from __future__ import annotations
 
-from referee.engine.port import Ruleset
+from typing import TYPE_CHECKING
+
+from referee.engine.port import (
+    Acting,
+    Entries,
+    Fold,
+    Later,
+    Planner,
+    RosterSchema,
+    Ruleset,
+    Runs,
+    Tracker,
+)
 from referee.engine.reading import Fields
 
 from . import settings
-from .acting import SanctumActs
-from .fold import SanctumFold
-from .planner import SanctumPlanner
-from .runs import SanctumRuns
-from .schema import SanctumGroups, SanctumSchema
 from .settings import Settings
 from .state import State
-from .tracker import SanctumTracker
+
+if TYPE_CHECKING:
+    from .fold import SanctumFold
+    from .planner import SanctumPlanner
+    from .schema import SanctumSchema
+    from .tracker import SanctumTracker
 
 
 class Sanctum(Ruleset[State]):
     id = "sanctum"
-    ROLES = (SanctumSchema, SanctumFold, SanctumPlanner, SanctumTracker, SanctumActs,
-             SanctumRuns, SanctumGroups)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(RosterSchema, ".schema:SanctumSchema"), Later(Fold, ".fold:SanctumFold"),
+             Later(Planner, ".planner:SanctumPlanner"),
+             Later(Tracker, ".tracker:SanctumTracker"), Later(Acting, ".acting:SanctumActs"),
+             Later(Runs, ".runs:SanctumRuns"), Later(Entries, ".schema:SanctumGroups"))
     settings: Settings  # its house rules, read once with its file: what the roles read
     schema: SanctumSchema
     fold: SanctumFold

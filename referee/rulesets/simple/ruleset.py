@@ -5,16 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.engine.port import Ruleset
+from referee.engine.port import Fold, Later, Planner, Rolling, RosterSchema, Ruleset, Tracker
 from referee.engine.reading import Fields
 
 from . import settings
-from .fold import SimpleFold
-from .initiative import SimpleInitiative
-from .planner import SimplePlanner
-from .schema import SimpleSchema
 from .standing import State
-from .tracker import SimpleTracker
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -25,7 +20,10 @@ class Simple(Ruleset[State]):
     the plan by initiative, the tracker's columns and the initiative roll."""
 
     id = "simple"
-    ROLES = (SimpleSchema, SimpleFold, SimplePlanner, SimpleTracker, SimpleInitiative)
+    # each made the first time it is asked for (a plan asks for a few: start-up)
+    ROLES = (Later(RosterSchema, ".schema:SimpleSchema"), Later(Fold, ".fold:SimpleFold"),
+             Later(Planner, ".planner:SimplePlanner"), Later(Tracker, ".tracker:SimpleTracker"),
+             Later(Rolling, ".initiative:SimpleInitiative"))
     settings: Settings
 
     def read(self, f: Fields) -> None:
