@@ -387,7 +387,7 @@ def test_declarations_are_secret_until_initiative(save: Path):
     assert said not in everything and "spear" not in everything
     assert "short sword" not in everything
     # the player's own declaration is theirs to see, the goblin's is not
-    assert said in brann.asked
+    assert said.removeprefix("page: ") in brann.asked  # its own words, unmarked
     assert "short sword" not in repr(brann)
 
     table.roll_initiative()
@@ -460,6 +460,28 @@ def test_the_typed_initiative_form_starts_from_a_pages_die(save: Path):
     assert defaults == {"party": None, "goblins": None}  # an undone die is gone
     with pytest.raises(Refused, match="no field 'goblins'"):
         desk.submit("brann", DIE, {"goblins": ["1"]})  # the enemy's die is not theirs
+
+
+@pytest.mark.parametrize(("name", "who"), [("count-up", "hilde"), ("d20-dex", "ria"),
+                                          ("side-d6", "hild")])
+def test_a_pages_die_is_taken_by_every_ruleset_that_asks_one(tmp_path: Path, name, who):
+    """A die typed on a page is a roll the ruleset's fold accepts (count-up checks a roll's
+    expression) and the typed-initiative form's default; initiative entered from it."""
+    save = copy_save(tmp_path, name)
+    table = open_table(save)
+    desk = Desk(table, save)
+    (form,) = [f for f in desk.forms(who) if f.act == DIE]
+    (field,) = form.form.fields
+    (roll,) = desk.submit(who, DIE, {field.name: ["3"]})
+    assert roll.total == 3 and roll.from_device == who
+    typed = {f.name: f.default for f in table.initiative_form().fields}
+    assert typed[field.name] == 3
+    values = {f.name: f.default if f.default is not None else
+              (f.minimum if f.minimum is not None else 1) for f in
+              table.initiative_form().fields}
+    table.enter_initiative(values)
+    assert not table.initiative_due()
+    assert DIE not in {f.act for f in desk.forms(who)}
 
 
 def test_a_revoke_from_another_terminal_stops_the_old_token(save: Path):

@@ -40,7 +40,7 @@ from .follow import Follower, PlayerBeat, PlayerRow, declarations_secret, player
 from .links import LinksError, links_for, links_path, read_links
 from .questions import DIE_PURPOSE
 from .table import Table
-from .view import columns, declared_text, tracker_row
+from .view import columns, tracker_row
 
 DIE = "initiative-die"  # the act id of a player's own initiative die
 TEXT_CHARS = 200  # the longest text a page may send in one field
@@ -209,8 +209,10 @@ class Desk:
         declared = self.table.declared().get(cid)
         if any(f.act != DIE for f in forms):
             if declared is not None:
-                return (f"{name} has declared: {declared_text(fight, cid, declared)}. You may "
-                        "change it until initiative is rolled.")
+                declaring = fight.ruleset.role(Declaring)
+                said = declaring.declared_text(fight, cid, declared) if declaring else ""
+                return (f"{name} has declared: {said}. You may change it until initiative "
+                        "is rolled.")
             return f"Declare {name}'s action for round {max(fight.round, 1)}."
         if forms:
             return f"Initiative is due: type {name}'s die as it fell."
@@ -265,8 +267,9 @@ class Desk:
         values = read_values(chosen.form, raw, self.fight.roster)
         if act_id == DIE:
             (spec,) = chosen.form.fields
+            die = values[spec.name]  # a total alone, as the table reads it: "7"
             events: list[ev.Event] = [ev.Roll(
-                round=max(self.fight.round, 1), expr="initiative die", total=values[spec.name],
+                round=max(self.fight.round, 1), expr=str(die), total=die,
                 purpose=f"{DIE_PURPOSE}{spec.name})", actor=cid, real=True)]
         else:
             if chosen.clock is not None:
