@@ -23,8 +23,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.cli import main
+from referee.engine import events as ev
 from referee.phones.server import MAX_BODY, Phones
-from referee.session.desk import DIE, Desk, Refused, input_name
+from referee.session.desk import DIE, BriefWriter, Desk, HeldTable, Refused, input_name
 from referee.session.links import LinksError, links_for, links_path, read_links
 from referee.session.store import Session
 from referee.session.table import Table
@@ -74,7 +75,7 @@ async def served(save: Path, max_pages: int = 24) -> AsyncIterator[Served]:
     """The players' pages of `save` on a test server (as `phones_app` makes them, with the
     Phones object kept so a test can reach its buckets)."""
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     tokens = desk.make_links()
     app = web.Application(client_max_size=MAX_BODY)
     phones = Phones(desk, max_pages)
@@ -206,7 +207,7 @@ def _fifo(path: Path) -> None:
 ], ids=["symlink", "mode-0644", "oversize", "not-toml", "token-shape", "fifo"])
 def test_a_hostile_links_file_is_refused_with_the_file_named(save: Path, spoil, said):
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     tokens = desk.make_links()
     assert desk.player(tokens["brann"]) == "brann"
     spoil(links_path(save))
@@ -274,7 +275,7 @@ DEMON_IDOL = ["declare-P", "declare-A", "declare-B", "declare-C", "declare-E", "
 
 def test_demon_idol_offers_declarations_and_the_die_until_initiative(save: Path):
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     assert [f.act for f in desk.forms("brann")] == [*DEMON_IDOL, DIE]
     # Zed has spells: D (discharge) is his too; Brann has nothing to discharge
     assert "declare-D" in [f.act for f in desk.forms("zed")]
@@ -312,7 +313,7 @@ def test_demon_idol_offers_declarations_and_the_die_until_initiative(save: Path)
 def test_forms_offered_per_ruleset(tmp_path: Path, name, who, acts, die):
     save = copy_save(tmp_path, name)
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     assert who in desk.make_links()
     forms = desk.forms(who)
     assert [f.act for f in forms] == acts + ([DIE] if die else [])
@@ -333,7 +334,7 @@ def test_count_up_declares_in_a_later_round_until_its_first_beat(tmp_path: Path)
     pages (no die asked) until its first beat is resolved."""
     save = copy_save(tmp_path, "count-up")
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     table.roll_initiative()
     assert desk.forms("tomas") == []
     table.next_round()
@@ -353,7 +354,7 @@ def test_a_page_shows_the_own_combatant_whole_and_the_enemy_in_words(save: Path)
     table = open_table(save)
     table.damage("gob1", 3)
     table.damage("brann", 4)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     page = desk.page("brann")
     own = dict(zip([c.key for c in page.columns], [c.text for c in page.cells], strict=True))
     assert "10/14" in own.values()  # the player's own hit points, as numbers
@@ -369,7 +370,7 @@ def test_a_page_shows_the_own_combatant_whole_and_the_enemy_in_words(save: Path)
 
 def test_declarations_are_secret_until_initiative(save: Path):
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     desk.submit("brann", "declare-G", {"weapon": ["spear"], "target": ["gob2"]})
     table.declare("gob1", "G", weapon="short sword", target=("brann",))
     brann = desk.page("brann")
@@ -403,7 +404,7 @@ def test_the_clock_runs_per_player_from_the_first_page_view(save: Path):
     clock = FakeClock(100.0)
     table = open_table(save)
     told: list[list] = []
-    desk = Desk(table, save, clock=clock, written=told.append)
+    desk = Desk(HeldTable(table), save, clock=clock, written=told.append)
     assert desk.page("brann").clock_seconds == 0
     clock.now += 5
     assert desk.page("zed").clock_seconds == 0  # Zed's clock is his own
@@ -428,7 +429,7 @@ def test_the_clock_runs_per_player_from_the_first_page_view(save: Path):
 def test_the_clock_counts_whole_steps_of_six(save: Path):
     clock = FakeClock(0.0)
     table = open_table(save)
-    desk = Desk(table, save, clock=clock)
+    desk = Desk(HeldTable(table), save, clock=clock)
     desk.page("zed")
     clock.now = 5.5
     (event,) = desk.submit("zed", "declare-C", {})
@@ -443,7 +444,7 @@ def test_the_clock_counts_whole_steps_of_six(save: Path):
 
 def test_the_typed_initiative_form_starts_from_a_pages_die(save: Path):
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     defaults = {f.name: f.default for f in table.initiative_form().fields}
     assert defaults == {"party": None, "goblins": None}
     (roll,) = desk.submit("zed", DIE, {"party": ["4"]})
@@ -469,7 +470,7 @@ def test_a_pages_die_is_taken_by_every_ruleset_that_asks_one(tmp_path: Path, nam
     expression) and the typed-initiative form's default; initiative entered from it."""
     save = copy_save(tmp_path, name)
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     (form,) = [f for f in desk.forms(who) if f.act == DIE]
     (field,) = form.form.fields
     (roll,) = desk.submit(who, DIE, {field.name: ["3"]})
@@ -484,9 +485,27 @@ def test_a_pages_die_is_taken_by_every_ruleset_that_asks_one(tmp_path: Path, nam
     assert DIE not in {f.act for f in desk.forms(who)}
 
 
+def test_the_serves_writer_locks_only_to_write_and_yields_to_the_app(save: Path):
+    """`referee serve --players`'s desk: a page's act is written under the save's lock,
+    released at once (the referee's commands take turns); while the app holds the save,
+    a page is told so and nothing is written."""
+    desk = Desk(BriefWriter(save), save)
+    desk.page("brann")
+    (made,) = desk.submit("brann", "declare-C", {})
+    assert made.from_device == "brann" and '"from_device" = "brann"' in save.read_text()
+    with Session.open(save, lock=True) as app:  # free again: the app could open it
+        app.append(ev.Note(round=1, text="the referee's own"))
+    assert "the referee's own" in desk.page("zed").log[-1]  # read as the file changed
+    with Session.open(save, lock=True):
+        before = save.read_bytes()
+        with pytest.raises(Refused, match="the referee's app has the save open"):
+            desk.submit("zed", "declare-C", {})
+        assert save.read_bytes() == before
+
+
 def test_a_revoke_from_another_terminal_stops_the_old_token(save: Path):
     table = open_table(save)
-    desk = Desk(table, save)
+    desk = Desk(HeldTable(table), save)
     tokens = desk.make_links()
     assert desk.player(tokens["zed"]) == "zed"
     assert desk.player("x" * 32) is None

@@ -30,14 +30,14 @@ async def start_phones(app: object, table: Table, path: Path, host: str, first: 
     from aiohttp import web
 
     from referee.phones.server import MAX_BODY, Phones
-    from referee.session.desk import Desk
+    from referee.session.desk import Desk, HeldTable
 
     from .watch import free_port, local_addresses
 
     await stop_phones(app)
     if not player_combatants(table.fight):
         return []
-    desk = Desk(table, path, clock=clock, written=written)
+    desk = Desk(HeldTable(table), path, clock=clock, written=written)
     try:
         tokens = desk.make_links()
     except LinksError:

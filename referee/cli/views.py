@@ -136,25 +136,27 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
 
 
 def player_pages(path: Path, host: str, port: int) -> Any:
-    """The players' pages of the save, served by this process, which holds the save's
-    one writer (the lock): their links printed, one line a player."""
+    """The players' pages of the save, served by this process: the save locked only for
+    the moment a page's act is written (the referee's own commands take turns with it), and
+    refused while the app has it open (its `V` serves them). Their links printed."""
     import random
 
     from referee.app.watch import local_addresses
     from referee.engine.text import shown
     from referee.phones.server import Phones
-    from referee.session.desk import Desk
+    from referee.session.desk import BriefWriter, Desk
     from referee.session.links import LinksError
-    from referee.session.table import Table
+    from referee.session.lock import SaveLocked, ensure_free
 
-    from .common import open_for_writing
-
-    session = open_for_writing(path)
-    desk = Desk(Table(session, random.Random()), path)
+    try:
+        ensure_free(path)
+    except SaveLocked as error:
+        raise UsageError(f"{error}: with the app open, its V serves the players' pages") \
+            from None
+    desk = Desk(BriefWriter(path, random.Random()), path)
     try:
         tokens = desk.make_links()
     except LinksError as error:
-        session.close()
         raise UsageError(f"{path}: {error}") from None
     base = local_addresses(host, port)[-1]
     print("The players' own pages (send each player theirs):")

@@ -22,10 +22,11 @@ from __future__ import annotations
 import hmac
 import math
 import os
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from referee.engine import Fight, RefereeError
 from referee.engine import events as ev
@@ -36,6 +37,7 @@ from referee.engine.record import field, record, replace
 from referee.engine.specs import Act, Cell, Column, Field, Form, Timer
 from referee.engine.text import has_controls
 
+from .errors import SaveError
 from .follow import Follower, PlayerBeat, PlayerRow, declarations_secret, players_view
 from .links import LinksError, links_for, links_path, read_links
 from .questions import DIE_PURPOSE
@@ -80,14 +82,73 @@ class PlayerPage:
     notice: str = ""  # the save cannot be read right now
 
 
-class Desk:
-    """The players' pages of one save, over the table that writes it. `clock`: the
-    declaration clock's time source; `written`: told of each act a page wrote (the app
-    redraws)."""
+class Writer(Protocol):
+    """Where a desk reads the table and writes what a page sends: the save's one writer."""
 
-    def __init__(self, table: Table, save: Path, clock: Callable[[], float] = time.monotonic,
+    @property
+    def table(self) -> Table: ...
+
+    def append(self, events: list[ev.Event]) -> list[ev.Event]: ...
+
+
+class HeldTable:
+    """The table the app holds (and its lock, for as long as it is open)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def append(self, events: list[ev.Event]) -> list[ev.Event]:
+        return self.table.append(events)
+
+
+class BriefWriter:
+    """`referee serve --players`: the save read as it changes, and locked only for the
+    moment a page's act is written, so that the referee's own commands (`referee
+    initiative SAVE` …) take turns with it; with the app open (its lock held), a page is
+    told the app has the save."""
+
+    def __init__(self, save: Path, rng: random.Random | None = None) -> None:
+        self.save, self.rng = save, rng
+        self._table: Table | None = None
+        self._key: tuple[int, ...] | None = None
+
+    @property
+    def table(self) -> Table:
+        found = os.stat(self.save)
+        key = (found.st_ino, found.st_size, found.st_mtime_ns)
+        if self._table is None or key != self._key:
+            from .store import Session
+
+            self._table, self._key = Table(Session.open(self.save), self.rng), key
+        return self._table
+
+    def append(self, events: list[ev.Event]) -> list[ev.Event]:
+        from .lock import SaveLocked
+        from .store import Session
+
+        seen = len(self.table.fight.log)
+        try:
+            session = Session.open(self.save, lock=True)
+        except SaveLocked:
+            raise Refused("the referee's app has the save open: its pages are served from "
+                          "there (V)", 409) from None
+        try:
+            if len(session.fight.log) != seen:  # written between the page's look and now
+                raise Refused("the fight moved on meanwhile: look again, then send", 409)
+            return session.append(*events)
+        finally:
+            session.close()
+            self._key = None
+
+
+class Desk:
+    """The players' pages of one save, read and written through `writer` (the app's held
+    table, or the serve's brief writer). `clock`: the declaration clock's time source;
+    `written`: told of each act a page wrote (the app redraws)."""
+
+    def __init__(self, writer: Writer, save: Path, clock: Callable[[], float] = time.monotonic,
                  written: Callable[[list[ev.Event]], None] | None = None) -> None:
-        self.table, self.save, self.clock, self.written = table, save, clock, written
+        self.writer, self.save, self.clock, self.written = writer, save, clock, written
         self.follower = Follower(save)
         self._tokens: dict[str, str] = {}  # token -> combatant
         self._links_key: tuple[int, ...] | None = None  # the links file as last read
@@ -137,6 +198,10 @@ class Desk:
         return found
 
     # -- what is open ------------------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        return self.writer.table
 
     @property
     def fight(self) -> Fight:
@@ -284,8 +349,8 @@ class Desk:
                 raise Refused(f"{act.label}: {error}") from None
         marked = [replace(e, from_device=cid) for e in events]
         try:
-            written = self.table.append(marked)
-        except IllegalEvent as error:
+            written = self.writer.append(marked)
+        except (RefereeError, SaveError) as error:  # refused by the fold, or not written
             raise Refused(str(error)) from None
         if self.written is not None:
             self.written(written)
