@@ -83,9 +83,12 @@ applies = APPLIES.handles
 class Route:
     """One event class's way through a fight's check and fold (`Fight._route`)."""
 
-    __slots__ = ("check", "roll", "undoing", "shapes", "apply", "effects", "step")
+    __slots__ = ("moves_on", "check", "own_check", "roll", "undoing", "shapes", "apply",
+                 "effects", "step")
 
+    moves_on: bool  # it moves the fight on: refused once the fight has ended
     check: Callable[[Fight, Any], None] | None  # the core's check of it
+    own_check: Callable[[Fight, Any], None] | None  # the ruleset's (its schema's) check
     roll: bool  # a roll: its total is held to its dice
     undoing: bool  # an undo or a redo: it takes events back or brings them back
     shapes: bool | None  # whether it shapes the plan (None: the ruleset says, each event)
@@ -218,15 +221,19 @@ class Fight:
         # `check`, then `_take`'s step for a plain event, written out: a long save's load
         # runs this for each event
         route = self._routes.get(type(event)) or self._route(type(event))
-        if self.state.ended and event.MOVES_ON:
+        if route.moves_on and self.state.ended:
             raise IllegalEvent(OVER, ("type",))
-        if route.check is not None:
-            route.check(self, event)
-        self.ruleset.schema.check_event(self, event)
+        check = route.check
+        if check is not None:
+            check(self, event)
+        check = route.own_check
+        if check is not None:
+            check(self, event)
         if route.roll:  # after the ruleset's own word on it, which may say more
             self._roll_adds_up(event)
-        for observe in self.observers:
-            observe(self, event)
+        if self.observers:
+            for observe in self.observers:
+                observe(self, event)
         log = self.log
         index = len(log)
         log.append(event)
@@ -397,11 +404,12 @@ class Fight:
 
     def check(self, event: ev.Event) -> None:
         route = self._routes.get(type(event)) or self._route(type(event))
-        if self.state.ended and event.MOVES_ON:
+        if route.moves_on and self.state.ended:
             raise IllegalEvent(OVER, ("type",))
         if route.check is not None:
             route.check(self, event)
-        self.ruleset.schema.check_event(self, event)
+        if route.own_check is not None:
+            route.own_check(self, event)
         if route.roll:  # after the ruleset's own word on it, which may say more
             self._roll_adds_up(event)
 
@@ -548,14 +556,17 @@ class Fight:
             state.rs = route.step(self, state.rs, event)
 
     def _route(self, cls: type[ev.Event]) -> Route:
-        """How events of class `cls` go through this fight's fold, worked out at its
-        first: the core's check and step for it, and which of the ruleset's fold hooks
+        """How events of class `cls` go through this fight's check and fold, worked out at
+        its first: the core's check and step for it, the ruleset's check of it (none where
+        its schema has nothing to say of the class), and which of the ruleset's fold hooks
         have anything to say of it (one it does not override, or whose `steps` leaves the
         class out, is not called)."""
         fold = self.ruleset.fold
         kind = type(fold)
         route = Route()
+        route.moves_on = cls.MOVES_ON
         route.check = CHECKS[cls]
+        route.own_check = self.ruleset.schema.event_check(cls)
         route.roll = cls is ev.Roll
         route.undoing = cls is ev.Undo or cls is ev.Redo
         route.shapes = (cls.TYPE in fold.SHAPING if kind.shapes_plan is Fold.shapes_plan

@@ -8,7 +8,7 @@ A role reaches the rest of its ruleset through `self.rs` (`self.rs.tracker`,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from . import events as ev
@@ -145,6 +145,16 @@ class RosterSchema(Role[S]):
 
     def check_encounter(self, encounter: Encounter) -> None:
         """Rules over the whole roster (squad sizes, groups of one side ...)."""
+
+    def event_check(self, kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
+        """What checks the events of class `kind` (asked once a class and fight: the fold
+        calls it for each such event), None where `check_event` has nothing to say of the
+        class: by default `check_event` itself, which the engine's own says of
+        declarations alone."""
+        if type(self).check_event is RosterSchema.check_event and not issubclass(kind,
+                                                                                  ev.Declare):
+            return None
+        return self.check_event
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         """Refuse an event the rules do not allow now (`IllegalEvent`)."""

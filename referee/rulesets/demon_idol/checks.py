@@ -58,6 +58,20 @@ def check_declare(role_of: dict[str, str], fight: Fight, d: di.Declare) -> None:
         discharge.check(d, fight.roster[d.actor])
 
 
+# The fields of a declaration that `check_declare` reads nothing of, or reads only to ask
+# the role of its action: a declaration that gives no other field (the rest keep their
+# defaults, none of them, which every check but a D's passes) is checked by `check_plain`.
+PLAIN = frozenset({"round", "follows", "from_device", "actor", "action", "target",
+                   "replaces", "note"})
+
+
+def check_plain(role_of: dict[str, str], fight: Fight, d: di.Declare) -> None:
+    """`check_declare` of a declaration whose own fields are all in PLAIN: what is left
+    of it is a D's (it names nothing, which the actor must be able to discharge)."""
+    if role_of[d.action] == "discharge":
+        discharge.check(d, fight.roster[d.actor])
+
+
 def check_distance(fight: Fight, d: di.Declare) -> None:
     rate = stats.move(fight.roster[d.actor])
     if d.distance is not None and d.distance < 0:

@@ -4,6 +4,7 @@ events (events.py), and its checks of them (checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from referee.engine import events as ev
@@ -34,6 +35,10 @@ class DemonIdolSchema(Settled[State], RosterSchema[State]):
     def events(self) -> tuple[type[ev.Event], ...]:
         return di.EVENTS
 
+    def event_check(self, kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
+        check = CHECKS.get(kind)  # its own check of the class alone: none, none called
+        return None if check is None else partial(check, self)
+
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         check = CHECKS.get(type(event))
         if check is not None:
@@ -45,6 +50,9 @@ class DemonIdolSchema(Settled[State], RosterSchema[State]):
 
 def check_declare(schema: DemonIdolSchema, fight: Fight, event: di.Declare) -> None:
     RosterSchema.check_event(schema, fight, event)  # an action of its letters
+    if event.__dict__.keys() <= checks.PLAIN:  # a long log's usual declaration: the
+        checks.check_plain(schema.settings.role_of, fight, event)  # rest at its defaults
+        return
     ranges.check_fields(event, ranges.DECLARE, ())
     checks.check_declare(schema.settings.role_of, fight, event)
 
