@@ -636,3 +636,18 @@ async def test_a_name_full_of_markup_is_shown_escaped(tmp_path: Path):
             assert "&lt;img src=x onerror=alert(2)&gt;" in page
             scripts = parsed(page).scripts
             assert len(scripts) == 1  # the page's own, nothing from the save
+
+
+def test_a_request_line_in_the_access_log_shows_no_token():
+    """aiohttp's access log (the serve's console) gets each request line whole; a player's
+    token in it is cut short and a control in it drawn visibly."""
+    import logging
+
+    from referee.phones.server import HiddenTokens
+
+    token = "A" * 32
+    record = logging.LogRecord("aiohttp.access", logging.INFO, __file__, 1,
+                               f'"GET /p/{token}/live HTTP/1.1" 200 \x1b[31m', None, None)
+    assert HiddenTokens().filter(record)
+    assert token not in record.msg and "/p/AAAA…" in record.msg
+    assert "\x1b" not in record.msg

@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -86,6 +87,7 @@ class Phones:
         self.closing = False
 
     def attach(self, app: web.Application) -> None:
+        hide_tokens(logging.getLogger("aiohttp.access"))
         app.router.add_get("/p/{token}", self.page)
         app.router.add_post("/p/{token}/act/{act}", self.act)
         app.router.add_get("/p/{token}/live", self.follow)
@@ -278,6 +280,24 @@ def _same_site(request: web.Request) -> bool:
         return False
     origin = request.headers.get("Origin")
     return origin in (None, "null") or urlsplit(origin).netloc == request.host
+
+
+_TOKEN_PATH = re.compile(r"/p/([A-Za-z0-9_-]{4})[A-Za-z0-9_%-]*")
+
+
+class HiddenTokens(logging.Filter):
+    """A request line in a log shows a player's token cut short: whoever reads the log must
+    not be able to act as the player (and the line is shown, never a control)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and not record.args:
+            record.msg = shown(_TOKEN_PATH.sub(r"/p/\1…", record.msg))
+        return True
+
+
+def hide_tokens(logger: logging.Logger) -> None:
+    if not any(isinstance(f, HiddenTokens) for f in logger.filters):
+        logger.addFilter(HiddenTokens())
 
 
 def _path(request: web.Request) -> str:
