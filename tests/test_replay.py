@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.cli import main
 from referee.engine import events as ev
@@ -94,6 +96,33 @@ def test_replay_json_lists_every_event_with_its_plan(fought, capsys):
     assert [e["n"] for e in data["events"]] == list(range(1, 14))
     assert data["events"][0]["event"]["type"] == "declare"
     assert data["rounds"][0]["plan"]["beats"][0]["actions"][0]["actor"] == "brann"
+
+
+@pytest.mark.parametrize("save", [None, "demo.toml", "count-up.toml", "phases.toml",
+                                  "sanctum.toml", "agility-order.toml"])
+def test_replay_json_is_written_as_it_is_made_the_same_text(fought, capsys, save):
+    """`replay --json` writes its document piece by piece (never held whole): the text
+    `json.dumps(replay_json(...), indent=2)` gives, to the byte, for a few saves, and
+    with pieces of one item each as with pieces of many."""
+    from referee.session import render
+    from referee.session.replay import told
+
+    path = fought if save is None else ROOT / "saves" / save
+    loaded, story = told(path)
+    whole = json.dumps(render.replay_json(story, loaded.fight.log), indent=2) + "\n"
+    assert run(["replay", str(path), "--json"], capsys)[1] == whole
+    assert "".join(render.replay_json_pieces(story, loaded.fight.log, size=1)) == whole
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: (st.lists(inner) | st.tuples(inner, inner) | st.dictionaries(st.text(), inner)
+                   | st.dictionaries(st.integers(), inner)), max_leaves=20),
+    st.sampled_from(["", "  ", "    "]))
+def test_indented_json_is_the_standard_encoders(value, indent):
+    from referee.session.render import indented
+
+    assert indented(value, indent) == json.dumps(value, indent=2).replace("\n", "\n" + indent)
 
 
 def test_markdown_export_leaves_out_what_was_undone(fought, capsys, tmp_path):

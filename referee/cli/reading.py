@@ -198,11 +198,12 @@ def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
         for piece in render.replay_pieces(story):  # never held whole
             sys.stdout.write(piece)
         return 0
-    if upto is None:
-        output = json.dumps(render.replay_json(story, save.fight.log), indent=2) + "\n"
-    else:
-        output = (json.dumps(render.state_json(story, upto), indent=2) + "\n"
-                  if as_json else render.state_text(story, upto))
+    if upto is None:  # the same, written as it is made
+        for piece in render.replay_json_pieces(story, save.fight.log):
+            sys.stdout.write(piece)
+        return 0
+    output = (json.dumps(render.state_json(story, upto), indent=2) + "\n"
+              if as_json else render.state_text(story, upto))
     sys.stdout.write(output)
     return 0
 

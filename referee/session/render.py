@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.engine import Fight
@@ -134,6 +134,78 @@ def replay_json(story: Chronicle, save_log: list[Any]) -> dict[str, Any]:
         "rounds": [{"round": r.number, "plan": r.plan.to_json() if r.plan else None,
                     "fell": r.fell} for r in story.rounds],
     }
+
+
+def replay_json_pieces(story: Chronicle, save_log: list[Any],
+                       size: int = 2048) -> Iterator[str]:
+    """`json.dumps(replay_json(story, save_log), indent=2) + "\n"`, the same text, in
+    pieces of about `size` events or rounds each (`referee replay --json`): a long log's
+    JSON written as it is made, never held whole, neither as data nor as text."""
+    yield (f'{{\n  "title": {indented(story.title, "  ")},\n  "ruleset": '
+           f'{indented(story.ruleset, "  ")},\n  "events": ')
+    yield from _listed(({"n": n, "round": r, "text": text,
+                         "event": save_log[n - 1].to_dict()} for n, r, text in story.lines),
+                       size)
+    yield ',\n  "rounds": '
+    yield from _listed(({"round": r.number, "plan": r.plan.to_json() if r.plan else None,
+                         "fell": r.fell} for r in story.rounds), size)
+    yield "\n}\n"
+
+
+def _listed(items: Iterator[Any], size: int) -> Iterator[str]:
+    """A list under the top level's keys, as `json.dumps(..., indent=2)` writes it there,
+    `size` items a piece."""
+    first, done = True, []
+    for item in items:
+        done.append(indented(item, "    "))
+        if len(done) >= size:
+            yield ("[\n    " if first else ",\n    ") + ",\n    ".join(done)
+            first, done = False, []
+    if done:
+        yield ("[\n    " if first else ",\n    ") + ",\n    ".join(done)
+        first = False
+    yield "[]" if first else "\n  ]"
+
+
+def indented(value: Any, indent: str) -> str:
+    """`json.dumps(value, indent=2)` of a value written at `indent` (its lines after the
+    first start with it), the same text: plain data written directly (the standard
+    encoder writes an indented document in Python, a generator a value); anything else
+    (a float, a subclass, a key that is not a string) by `json.dumps` itself."""
+    from json.encoder import encode_basestring_ascii
+
+    return _indented(value, indent, encode_basestring_ascii)
+
+
+def _indented(value: Any, indent: str, string: Callable[[str], str]) -> str:
+    kind = type(value)
+    if kind is str:
+        return string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        return ("[\n" + inner
+                + (",\n" + inner).join([_indented(v, inner, string) for v in value])
+                + "\n" + indent + "]")
+    if kind is dict and all(type(key) is str for key in value):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        return ("{\n" + inner + (",\n" + inner).join([
+            string(key) + ": " + _indented(v, inner, string) for key, v in value.items()])
+            + "\n" + indent + "}")
+    import json
+
+    return json.dumps(value, indent=2).replace("\n", "\n" + indent)
 
 
 def state_json(story: Chronicle, upto: int) -> dict[str, Any]:
