@@ -137,3 +137,33 @@ def test_every_role_of_every_ruleset_is_pure():
                       if isinstance(later, Later)})
     assert modules
     assert impure(modules_after(f"import {', '.join(modules)}")) == set()
+
+
+COUNT_COMPILES = """\
+import builtins, io, sys
+compiled, real = [], builtins.compile
+def counted(source, filename, *args, **kwargs):
+    if not sys._getframe(1).f_code.co_filename.startswith("<frozen"):  # not a module's source
+        compiled.append(filename)
+    return real(source, filename, *args, **kwargs)
+builtins.compile = counted
+from referee.cli import main
+out, sys.stdout = sys.stdout, io.StringIO()
+main(["plan", SAVE, "--json"])
+sys.stdout = out
+print(compiled)
+"""
+
+
+@pytest.mark.parametrize("logic", SHIPPED)
+def test_plan_json_compiles_no_source(logic):
+    """A plan compiles nothing but a module's own source (when its cached bytecode is
+    stale): Python's first compile() makes every class of its syntax tree, a few
+    milliseconds, and a type given by name (typing's ForwardRef: `TypeVar(bound="...")`)
+    is compiled where it is made."""
+    folder = ROOT / "tests" / "scenarios" / logic
+    save = next(p for p in sorted(folder.glob("*.toml")) if not p.name.endswith(".expect.toml"))
+    code = COUNT_COMPILES.replace("SAVE", repr(str(save)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]"]

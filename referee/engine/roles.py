@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 
 S = TypeVar("S")
-R = TypeVar("R", bound="Role[Any]")
 
 
 class Checks(Protocol):
@@ -65,6 +64,12 @@ class Role(Generic[S]):
     def state(self, fight: Fight) -> S:
         """The ruleset's state as the fight's fold has it now (held untyped there)."""
         return cast(S, fight.rs)
+
+
+# bound by the class itself: a bound given by name is compiled when the module is imported,
+# and Python's first compile() makes every class of its syntax tree (a few milliseconds of
+# every command's start)
+R = TypeVar("R", bound=Role[Any])
 
 
 C = TypeVar("C")

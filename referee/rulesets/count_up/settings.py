@@ -22,14 +22,13 @@ ID = "count-up"  # the ruleset's own id (a house copy's file may call itself oth
 ADDS = ("", "weapon", "spell")
 
 
-class ActionRule(NamedTuple):
-    """One row of CU-3's table, as the ruleset file gives it."""
-
-    name: str
-    modifier: int
-    adds: str  # "weapon", "spell" or "": whose speed is added
-    hotkey: str
-    weapon_optional: bool  # naming no weapon means not attacking: speed 0
+# One row of CU-3's table, as the ruleset file gives it: `adds` is "weapon", "spell" or ""
+# (whose speed is added); `weapon_optional`, that naming no weapon means not attacking
+# (speed 0). Made with its types, not their names (this module's annotations are strings):
+# typing compiles a type given by name, and Python's first compile() costs a few
+# milliseconds of start-up.
+ActionRule = NamedTuple("ActionRule", [("name", str), ("modifier", int), ("adds", str),  # noqa: UP014
+                                       ("hotkey", str), ("weapon_optional", bool)])
 
 
 @record(frozen=True)
