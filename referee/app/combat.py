@@ -152,6 +152,16 @@ class CombatScreen(Filing):
         if waiting is not None:
             self.query_one(Tracker).select(waiting)
 
+    def cursor_after(self, after: str, acting: list[str], actor: str | None) -> str | None:
+        """Where the cursor goes once an act is done (`Act.after`): who acts or declares
+        now, the next to declare, or None (it stays)."""
+        if after == "work" or (after == "follow" and self.table.acting() != acting):
+            return self.table.working()
+        if after == "declare":
+            following = self.table.next_undeclared(actor)
+            return self.table.working() if following is None else following
+        return None
+
     # -- refreshing ---------------------------------------------------------------------
 
     def plan(self) -> Plan | None:
@@ -161,13 +171,16 @@ class CombatScreen(Filing):
             self.notify(str(error), severity="error")
             return None
 
-    def refresh_view(self) -> None:
+    def refresh_view(self, cursor: Callable[[], str | None] | None = None) -> None:
+        """Everything drawn from the fight; `cursor`: where the tracker's cursor goes
+        (asked as the tracker is drawn: the cursor moves before its rows are worked out,
+        so those worked out are the ones in view after it moves)."""
         table = self.table
         plan = self.plan()
         shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
         self.query_one(StatusLine).show(with_pages(self.app, shown.status),
                                         safe(table.session.path.name))
-        self.query_one(Tracker).show(table.fight, plan, shown.acting)
+        self.query_one(Tracker).show(table.fight, plan, shown.acting, cursor)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
         self.query_one(KeyLine).offer(self.footer)
@@ -196,13 +209,14 @@ class CombatScreen(Filing):
         finally:
             self.shown_acts = {}
 
-    def shown_appended(self, lines: list[LogLine]) -> None:
+    def shown_appended(self, lines: list[LogLine],
+                       cursor: Callable[[], str | None] | None = None) -> None:
         """Events are on disk: their log lines and the view drawn at once, while a form
         that made them is still open, so that its closing draws the screen once with
         everything in it (drawn later, the tracker, plan and log were drawn a second
-        time, a frame after the form's)."""
+        time, a frame after the form's); `cursor`: where the tracker's cursor goes."""
         self.query_one(LogView).add([str(line) for line in lines])
-        self.refresh_view()
+        self.refresh_view(cursor)
 
     def on_events_appended(self, message: EventsAppended) -> None:
         """What the rules announced, after what the act itself says."""
@@ -213,19 +227,22 @@ class CombatScreen(Filing):
     # -- doing --------------------------------------------------------------------------
 
     def attempt(self, work: Callable[..., list[ev.Event]], *args: Any,
+                cursor: Callable[[], str | None] | None = None,
                 **kwargs: Any) -> list[ev.Event] | None:
         """Run a table operation; a refusal or a failed save is shown, never a crash
         (None: refused)."""
         try:
-            return self.apply(work, *args, **kwargs)
+            return self.apply(work, *args, cursor=cursor, **kwargs)
         except Refused as refusal:
             self.notify(refusal.message, title="Not done", severity="error", timeout=8)
             return None
 
     def apply(self, work: Callable[..., list[ev.Event]], *args: Any,
+              cursor: Callable[[], str | None] | None = None,
               **kwargs: Any) -> list[ev.Event]:
         """Run a table operation for a form: a refusal or a failed save raises Refused,
-        and the form stays open with what was typed."""
+        and the form stays open with what was typed. Done, the tracker's cursor goes
+        where `cursor` says (refused, it stays)."""
         try:
             events = work(*args, **kwargs)
         except (RefereeError, SaveError, OSError, ValueError) as error:
@@ -235,7 +252,7 @@ class CombatScreen(Filing):
             self.shown_appended([line for line in self.table.told() if line.number <= kept])
             raise refused(error) from None
         lines = self.table.told()
-        self.shown_appended(lines)
+        self.shown_appended(lines, cursor)
         if any(event.follows and event.ANNOUNCED for event in events):
             self.post_message(EventsAppended(events, lines))
         return events
@@ -314,24 +331,17 @@ class CombatScreen(Filing):
         form open), then the cursor goes where the act says."""
         acting = self.table.acting()
         notices = act.notices(self.table.fight) if act.notices else []
+
+        def cursor() -> str | None:
+            return self.cursor_after(act.after, acting, actor)
+
         if lenient:
-            if self.attempt(self.table.do, act, actor, values) is None:
+            if self.attempt(self.table.do, act, actor, values, cursor=cursor) is None:
                 return
         else:
-            self.apply(self.table.do, act, actor, values)
-        self.moved(act.after, acting, actor)
+            self.apply(self.table.do, act, actor, values, cursor=cursor)
         for title, text in notices:
             self.notify(text, title=title, severity="warning")
-
-    def moved(self, after: str, acting: list[str], actor: str | None) -> None:
-        if after == "work" or (after == "follow" and self.table.acting() != acting):
-            self.point_at_work()
-        elif after == "declare":
-            following = self.table.next_undeclared(actor)
-            if following is None:
-                self.point_at_work()
-            else:
-                self.query_one(Tracker).select(following)
 
     def show_report(self, act: Act, values: dict[str, Any]) -> None:
         from .report import ReportScreen

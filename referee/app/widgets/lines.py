@@ -91,8 +91,8 @@ class LineTable(ScrollView, can_focus=True):
         grown = False
         for n in changed:  # a row that did not change cannot widen a column
             grown = (not self.spans(n) and self.widen(rows[n])) or grown
-        if grown or moved_keys or len(changed) > 20:
-            self.strips.clear()
+        if grown or moved_keys or sum(rows[n] is not None for n in changed) > 20:
+            self.strips.clear()  # (a row given as None is checked when drawn)
         size = self.drawn_size()
         if size != self.virtual_size:  # a new size lays the screen out again
             self.virtual_size = size
@@ -153,7 +153,9 @@ class LineTable(ScrollView, can_focus=True):
     def follow(self, row: int) -> None:
         """Move the cursor to `row` as the fight moves on: a row out of view is brought in
         with the rows after it in the direction it came from, so the next ones are seen
-        and the next presses need not scroll (a scroll redraws the whole pane)."""
+        and the next presses need not scroll (a scroll redraws the whole pane); a jump
+        down the table (on to the next beat's actors) brings the row in near the top,
+        the rows after it below it."""
         self.leaping = True
         try:
             self.cursor = row
@@ -171,12 +173,20 @@ class LineTable(ScrollView, can_focus=True):
     def watch_cursor(self, old: int, new: int) -> None:
         self.refresh_row(old)
         self.refresh_row(new)
-        self.scroll_to_row(new, leap=self.leaping and abs(new - old) <= 1)
+        self.scroll_to_row(new, leap=self.leaping and (abs(new - old) <= 1 or new > old))
 
     def scroll_to_row(self, row: int, leap: bool = False) -> None:
         """The least scroll that shows `row`; with `leap`, a step of one row past the edge
         turns the page instead: the row lands next to the far edge, one row of context
         kept behind it."""
+        top = self.scroll_offset.y
+        y = self.scroll_target(row, leap, row > 0 and self.spans(row - 1))
+        if y != top:
+            self.scroll_to(y=y, animate=False)
+
+    def scroll_target(self, row: int, leap: bool, heading_above: bool) -> int:
+        """The top row `scroll_to_row` scrolls to (`heading_above`: the row before `row`
+        is a heading)."""
         top, height = self.scroll_offset.y, max(self.size.height - 1, 1)
         before = min(1, height - 1)
         y = top
@@ -184,10 +194,9 @@ class LineTable(ScrollView, can_focus=True):
             y = max(row - (height - 1 - before if leap else 0), 0)
         elif row >= top + height:
             y = row - (before if leap else height - 1)
-        if y == row and row > 0 and height > 1 and self.spans(row - 1):
+        if y == row and row > 0 and height > 1 and heading_above:
             y -= 1  # a row at the top edge keeps its group's heading in view above it
-        if y != top:
-            self.scroll_to(y=y, animate=False)
+        return y
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in `crop`, their width, room and scroll worked out once for all."""

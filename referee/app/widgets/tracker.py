@@ -4,6 +4,7 @@ when its combatant changed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.binding import Binding
@@ -15,7 +16,8 @@ from referee.session import view
 from .lines import LineTable
 from .tones import styled
 
-# what a row was worked out from, and its cells (None until the row is first drawn)
+# what a row was worked out from, and its cells (None until the row is first drawn); a
+# row off screen keeps them, and `load` takes them again while its basis stays
 Shown = tuple[tuple[Any, ...], tuple[tuple[str, str], ...] | None]
 
 
@@ -36,7 +38,11 @@ class Tracker(LineTable):
         # the rows placed: what they were worked out from, the round's order, the rows
         self.placed: tuple[tuple[Any, ...], list[str], list[tuple[str, str]]] | None = None
 
-    def show(self, fight: Fight, plan: Plan | None, acting: set[str]) -> None:
+    def show(self, fight: Fight, plan: Plan | None, acting: set[str],
+             cursor: Callable[[], str | None] | None = None) -> None:
+        """The fight's rows; the cursor stays on its combatant, or goes to the one
+        `cursor` names. The rows worked out now are those in view once it has moved
+        (a page turned to the next beat's actors works out none of the page before)."""
         self.last = (fight, plan, acting)
         cols = view.columns(fight)
         if cols != self.columns:
@@ -50,28 +56,35 @@ class Tracker(LineTable):
             found = groups.get(cid)
             if found is not None:
                 members[found[0]] = members.get(found[0], 0) + 1
+        keys = [key for key, _ in entries]
+        keep = self.selected()
+        target = cursor() if cursor is not None else None
+        going = target if target is not None and target in keys else keep
         rows: dict[str, Shown] = {}
-        seen = self.on_screen()
+        given: list[tuple[tuple[str, str], ...] | None] = []
+        shown = self.shown
+        seen = self.on_screen(self.top_after(entries, keys, going))
         for n, (key, label) in enumerate(entries):
+            old = shown.get(key)
             if label:  # a group's heading
                 group = key[len(view.GROUP):]
                 basis = (label, group in self.folded, members.get(group, 0))
-                old = self.shown.get(key)
-                rows[key] = old if old is not None and old[0] == basis and old[1] else \
+                entry = old if old is not None and old[0] == basis and old[1] else \
                     (basis, self.heading(key, basis) if n in seen else None)
             elif n in seen:  # worked out now: a row that reads the same is not redrawn
                 basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
-                old = self.shown.get(key)
-                rows[key] = old if old is not None and old[0] == basis and old[1] else \
+                entry = old if old is not None and old[0] == basis and old[1] else \
                     (basis, self.cells(key))
-            else:  # worked out if it is ever drawn: most of a big roster is not
-                rows[key] = ((), None)
-        keep = self.selected()
+            else:  # checked when it is drawn (`load`): most of a big roster never is
+                rows[key] = old if old is not None else ((), None)
+                given.append(None)
+                continue
+            rows[key] = entry
+            given.append(entry[1])
         self.shown = rows
-        keys = [key for key, _ in entries]
-        self.set_rows(keys, [rows[key][1] for key in keys])
-        if keep is not None:
-            self.select(keep)
+        self.set_rows(keys, given)
+        if going is not None:
+            self.select(going)
 
     def entries(self, fight: Fight, plan: Plan | None) -> list[tuple[str, str]]:
         """The rows in order, with the groups' headings: kept while the plan, the groups
@@ -103,10 +116,24 @@ class Tracker(LineTable):
     def spans(self, row: int) -> bool:
         return self.keys[row].startswith(view.GROUP)
 
-    def on_screen(self) -> range:
-        """The rows in view, and those around the cursor a select may bring into it."""
+    def on_screen(self, top: int | None = None) -> range:
+        """The rows in view from row `top` (where the view is, by default): under the
+        header. A row that comes into view later is worked out as it is drawn."""
+        top = self.scroll_offset.y if top is None else top
+        return range(top, top + self.size.height - 1)
+
+    def top_after(self, entries: list[tuple[str, str]], keys: list[str],
+                  going: str | None) -> int:
+        """The top row of the view once the cursor is on `going` (as `select` moves it)."""
         top = self.scroll_offset.y
-        return range(max(top - 2, 0), top + self.size.height + 2)
+        if going is None or going not in keys:
+            return top
+        row = keys.index(going)
+        old = min(self.cursor, max(len(entries) - 1, 0))
+        if row == old:
+            return top
+        heading = row > 0 and bool(entries[row - 1][1])
+        return self.scroll_target(row, abs(row - old) <= 1 or row > old, heading)
 
     def cells(self, key: str) -> tuple[tuple[str, str], ...]:
         assert self.last is not None, "a row is drawn before the tracker is shown"
@@ -121,9 +148,11 @@ class Tracker(LineTable):
         if key.startswith(view.GROUP):
             basis = self.shown[key][0]
             cells = self.heading(key, basis)
-        else:
+        else:  # kept while it reads the same: a row scrolled back into view
             basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
-            cells = self.cells(key)
+            old = self.shown.get(key)
+            cells = old[1] if old is not None and old[1] and old[0] == basis else \
+                self.cells(key)
         self.shown[key] = (basis, cells)
         return cells
 
