@@ -199,9 +199,11 @@ class CombatScreen(Filing):
         self.shown_acts = {a.id: a for a in self.table.acts()}
         try:
             places = {f"command('{a.id}')": a.place for a in self.shown_acts.values()}
-            moving = [b for b in bindings if places.get(b.action) in FIRST]
-            own = [b for b in bindings if places.get(b.action) == "act"]
-            rest = [b for b in bindings if b not in moving and b not in own]
+            place = [places.get(b.action) for b in bindings]
+            moving = [b for b, at in zip(bindings, place, strict=True) if at in FIRST]
+            own = [b for b, at in zip(bindings, place, strict=True) if at == "act"]
+            rest = [b for b, at in zip(bindings, place, strict=True)
+                    if at not in FIRST and at != "act"]
             offered = working_keys(self, own)
             if len(offered) >= FOLD:
                 offered = [(",".join(key for key, _ in offered), "Act")]

@@ -22,9 +22,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 Cell = tuple[str, str]  # text, style
-# what a row's strip is drawn from: its cells, on the cursor, focused, the width and
-# the room for its text (less a scrollbar that came or went)
-Basis = tuple[tuple[Cell, ...], bool, bool, int, int]
+# what a row's strip is drawn from: its cells, on the cursor, the cursor's look (focused
+# or not), the width and the room for its text (less a scrollbar that came or went)
+Basis = tuple[tuple[Cell, ...], bool, Style | None, int, int]
 GAP = 2
 SHORT = 7  # a folding column shortened on a narrow screen: "The pa…", "prone …"
 LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
@@ -67,6 +67,8 @@ class LineTable(ScrollView, can_focus=True):
         # while lines are drawn: (the width, the room, the top row) they are drawn for,
         # asked of every line and the same for all of them
         self.drawing: tuple[int, int, int] | None = None
+        self.looks: dict[tuple[str, bool], Style] = {}  # `component_style`
+        self.header: tuple[tuple[Any, ...], Strip] | None = None  # the header's strip
 
     # -- content -------------------------------------------------------------------------
 
@@ -99,11 +101,8 @@ class LineTable(ScrollView, can_focus=True):
         self.cursor = min(self.cursor, max(len(rows) - 1, 0))
         if grown or moved_keys:
             self.refresh()
-        else:
-            top, height = self.scroll_offset.y, self.size.height
-            for n in changed:  # only those on screen: most of a big table's are not
-                if 0 < n + 1 - top < height:
-                    self.refresh_row(n)
+        else:  # only those on screen: most of a big table's are not
+            self.refresh_rows(changed)
 
     def drawn_size(self) -> Size:
         """The header and the rows, and no less than the pane: a row more or less that
@@ -165,14 +164,28 @@ class LineTable(ScrollView, can_focus=True):
     # -- drawing ---------------------------------------------------------------------------
 
     def refresh_row(self, row: int) -> None:
-        y = row + 1 - self.scroll_offset.y  # the line on screen (under the header)
-        if 0 < y < self.size.height:
-            # not refresh_line: that one takes a line of the content and scrolls it itself
-            self.refresh(Region(0, y, self.size.width, 1))
+        self.refresh_rows((row,))
+
+    def refresh_rows(self, rows: Sequence[int]) -> None:
+        """The lines of `rows` that are on screen drawn again: one refresh for all, each
+        run of neighbouring lines one region (not refresh_line: that one takes a line of
+        the content and scrolls it itself). Only the room for the text: a region over the
+        scrollbar draws the whole bar again."""
+        top, height = self.scroll_offset.y, self.size.height
+        width = self.scrollable_content_region.width
+        lines = sorted({y for y in (row + 1 - top for row in rows) if 0 < y < height})
+        regions: list[Region] = []
+        for y in lines:  # the line on screen, under the header
+            last = regions[-1] if regions else None
+            if last is not None and last.bottom == y:
+                regions[-1] = Region(0, last.y, width, last.height + 1)
+            else:
+                regions.append(Region(0, y, width, 1))
+        if regions:
+            self.refresh(*regions)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_row(old)
-        self.refresh_row(new)
+        self.refresh_rows((old, new))
         self.scroll_to_row(new, leap=self.leaping and (abs(new - old) <= 1 or new > old))
 
     def scroll_to_row(self, row: int, leap: bool = False) -> None:
@@ -216,20 +229,39 @@ class LineTable(ScrollView, can_focus=True):
             return Strip.blank(width)
         on_cursor = row == self.cursor
         cells = self.row_cells(row)
-        # focus changes how the cursor's row looks, no other's
-        basis = (cells, on_cursor, on_cursor and self.has_focus, width, room)
+        # focus (and the theme) change how the cursor's row looks, no other's
+        style = self.component_style("linetable--cursor") if on_cursor else None
+        basis = (cells, on_cursor, style, width, room)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
-            style = self.get_component_rich_style("linetable--cursor") if on_cursor else None
             draw = self.span_strip if self.spans(row) else self.row_strip
             cached = (basis, draw(cells, style))
             self.strips[row] = cached
         return cached[1]
 
     def header_strip(self) -> Strip:
-        style = self.get_component_rich_style("linetable--header")
-        cells = tuple((label, "") for label in self.labels)
-        return self.row_strip(cells, style)
+        """The labels: drawn again only when the columns, their widths or the room
+        change (a page turned redraws every line but this one's look)."""
+        style = self.component_style("linetable--header")
+        basis = (self.labels, self.fit(), self.gap, self.room, style)
+        if self.header is None or self.header[0] != basis:
+            cells = tuple((label, "") for label in self.labels)
+            self.header = (basis, self.row_strip(cells, style))
+        return self.header[1]
+
+    def component_style(self, name: str) -> Style:
+        """A part's style, by focus, kept until the styles change (Textual's own is
+        worked out again after every refresh: a few times a key press)."""
+        key = (name, self.has_focus)
+        found = self.looks.get(key)
+        if found is None:
+            found = self.looks[key] = self.get_component_rich_style(name)
+        return found
+
+    def notify_style_update(self) -> None:
+        """The styles changed (a theme): the parts' looks are worked out again."""
+        super().notify_style_update()
+        self.looks.clear()
 
     @property
     def room(self) -> int:

@@ -9,7 +9,7 @@ still scrolls by wheel and keys)."""
 from __future__ import annotations
 
 from rich.segment import Segment
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -27,6 +27,10 @@ class LogView(ScrollView, can_focus=True):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[str] = []
+        # the strips drawn, by line number and width: a new line scrolls the pane by one,
+        # and every line but the newest is drawn as it was
+        self.strips: dict[tuple[int, int], Strip] = {}
+        self.drawing: tuple[int, int] | None = None  # while lines are drawn: width, top
 
     @property
     def line_count(self) -> int:
@@ -34,6 +38,7 @@ class LogView(ScrollView, can_focus=True):
 
     def show_all(self, lines: list[str]) -> None:
         self.lines = list(lines)
+        self.strips.clear()
         self.resize()
         self.refresh()
         self.call_after_refresh(self.to_end)
@@ -65,10 +70,26 @@ class LogView(ScrollView, can_focus=True):
         if top != self.scroll_offset.y:
             self.scroll_to(y=top, animate=False)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in `crop`, their width and scroll worked out once for all."""
+        self.drawing = (self.scrollable_content_region.width, self.scroll_offset.y)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self.drawing = None
+
     def render_line(self, y: int) -> Strip:
-        number = y + self.scroll_offset.y
-        text = self.lines[number] if number < len(self.lines) else ""
-        width = self.scrollable_content_region.width
-        if len(text) > width:
-            text = text[: max(width - 1, 0)] + "…"
-        return Strip([Segment(text)]).extend_cell_length(width)
+        width, top = self.drawing or (self.scrollable_content_region.width,
+                                      self.scroll_offset.y)
+        number = y + top
+        if number >= len(self.lines):  # no line yet (one may come): never kept
+            return Strip([Segment("")]).extend_cell_length(width)
+        found = self.strips.get((number, width))
+        if found is None:
+            if len(self.strips) > 4 * max(self.size.height, 16):
+                self.strips.clear()
+            text = self.lines[number]
+            if len(text) > width:
+                text = text[: max(width - 1, 0)] + "…"
+            found = self.strips[number, width] = Strip([Segment(text)]).extend_cell_length(width)
+        return found
