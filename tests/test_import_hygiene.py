@@ -167,3 +167,35 @@ def test_plan_json_compiles_no_source(logic):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.split() == ["[]"]
+
+
+COUNT_PATTERNS = """\
+import io, re, sys
+compile, unused = re.compile, {}
+class Kept:  # a pattern referee compiled, which says when it is used
+    def __init__(self, pattern, where):
+        self.pattern, unused[id(self)] = pattern, where
+    def __getattr__(self, name):
+        unused.pop(id(self), None)
+        return getattr(self.pattern, name)
+def counted(pattern, flags=0):
+    made, code = compile(pattern, flags), sys._getframe(1).f_code
+    return Kept(made, code.co_filename) if "referee" in code.co_filename else made
+re.compile = counted
+from referee.cli import main
+out, sys.stdout = sys.stdout, io.StringIO()
+main(["plan", SAVE, "--json"])
+sys.stdout = out
+print(sorted(unused.values()))
+"""
+
+
+def test_plan_json_compiles_only_the_patterns_it_uses():
+    """Each regular expression a module compiles at import costs about as much as a
+    small module's import: of referee's, `plan --json` compiles only those it uses (the
+    others are compiled the first time they are asked for: text.compiled_later)."""
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    code = COUNT_PATTERNS.replace("SAVE", repr(str(save)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]"]

@@ -14,9 +14,19 @@ and a line break made a space, so a name cannot open a heading, a link or a tag.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from functools import cache
+from typing import Any, AnyStr
 
 from .errors import FormatError
+
+
+def compiled_later(pattern: AnyStr, flags: int = 0) -> Callable[[], re.Pattern[AnyStr]]:
+    """A regular expression compiled the first time it is asked for (`_ESCAPE()`), not at
+    import: each compile costs about as much as importing a small module, and a command's
+    start-up pays for every one its modules compile whether it uses them or not."""
+    return cache(lambda: re.compile(pattern, flags))
+
 
 # C0 but tab and newline, DEL, C1; the bidi embeddings, overrides and isolates
 CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
@@ -27,9 +37,9 @@ _CONTROL = re.compile(f"[{CONTROLS}]")
 # can (only in a text that is not all ASCII), and so can an escape: \b \f \r \e \xHH, \u
 # or \U of the ranges (over-matching a few harmless ones), unless its backslash is itself
 # escaped (a shown `\u009b` written back as `\\u009b` is no control).
-_RAW_UTF8 = (re.compile(b"\xc2[\x80-\x9f]"), re.compile(b"\xe2\x80[\xaa-\xae]"),
-             re.compile(b"\xe2\x81[\xa6-\xa9]"))  # one literal start each: a fast search
-_ESCAPE = re.compile(r"\\(?:[befrx]|u00[01789]|u20[26]|U0000(?:00[01789]|20[26]))")
+_RAW_UTF8 = (compiled_later(b"\xc2[\x80-\x9f]"), compiled_later(b"\xe2\x80[\xaa-\xae]"),
+             compiled_later(b"\xe2\x81[\xa6-\xa9]"))  # one literal start each: a fast search
+_ESCAPE = compiled_later(r"\\(?:[befrx]|u00[01789]|u20[26]|U0000(?:00[01789]|20[26]))")
 
 
 def shown(text: str) -> str:
@@ -64,7 +74,7 @@ def source_may_hold_controls(source: str) -> bool:
     means they surely do not. A few scans of the raw text (about 1 ms for a 1 MB save),
     never a walk of what was parsed."""
     if "\\" in source:
-        for found in _ESCAPE.finditer(source):
+        for found in _ESCAPE().finditer(source):
             start = before = found.start()
             while before and source[before - 1] == "\\":
                 before -= 1
@@ -73,7 +83,7 @@ def source_may_hold_controls(source: str) -> bool:
     if source.isascii():
         return False
     data = source.encode("utf-8", "surrogatepass")
-    return any(pattern.search(data) is not None for pattern in _RAW_UTF8)
+    return any(pattern().search(data) is not None for pattern in _RAW_UTF8)
 
 
 def shown_data(data: Any) -> Any:
@@ -97,8 +107,8 @@ def refuse_controls(text: str, what: str, path: tuple[Any, ...] = ()) -> str:
     return text
 
 
-_MARKDOWN = re.compile(r"([\\`*_\[\]~])")
-_BLOCK = re.compile(r"^([ \t]*(?:\d+)?)([-+=#.)])")  # what would open a list or a heading
+_MARKDOWN = compiled_later(r"([\\`*_\[\]~])")
+_BLOCK = compiled_later(r"^([ \t]*(?:\d+)?)([-+=#.)])")  # what would open a list or a heading
 _HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 
@@ -109,8 +119,8 @@ def markdown_text(text: str) -> str:
     flat = shown(text)
     if "\n" in flat or "\t" in flat:
         flat = " ".join(flat.replace("\t", " ").splitlines())
-    flat = _MARKDOWN.sub(r"\\\1", flat)
-    flat = _BLOCK.sub(r"\1\\\2", flat)
+    flat = _MARKDOWN().sub(r"\\\1", flat)
+    flat = _BLOCK().sub(r"\1\\\2", flat)
     return re.sub(r"[<>&]", lambda m: _HTML[m.group()], flat)
 
 

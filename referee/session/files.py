@@ -21,7 +21,7 @@ from referee.engine.errors import FormatError
 from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
-from referee.engine.text import shown, shown_data, source_may_hold_controls
+from referee.engine.text import compiled_later, shown, shown_data, source_may_hold_controls
 from referee.rulesets import make_ruleset
 
 SAVE_FORMAT = "referee-save"
@@ -107,7 +107,7 @@ def read_text(path: Path, kind: str = "a save") -> str:
         raise LoadError(name, "is not valid UTF-8 text", line) from None
 
 
-_FORMAT_LINE = re.compile(
+_FORMAT_LINE = compiled_later(
     r'^[ \t]*"?format"?[ \t]*=[ \t]*["\']referee-(ruleset|roster|catalogue)["\']', re.MULTILINE)
 
 
@@ -122,7 +122,7 @@ def read_any(path: Path) -> str:
         return read_text(path, kind)
     try:
         if stat.S_ISREG(os.fstat(fd).st_mode):
-            found = _FORMAT_LINE.search(os.read(fd, 65536).decode("utf-8", "replace"))
+            found = _FORMAT_LINE().search(os.read(fd, 65536).decode("utf-8", "replace"))
             if found is not None:
                 kind = "a " + found.group(1)
     except OSError:
@@ -346,7 +346,7 @@ def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
     block without its `round` (the writer puts `round` last, so a block cut at a line
     boundary lacks it). A cut inside the header line itself (`[[eve`) tears that new
     block, not the complete one before it."""
-    headers = [m.start() for m in _EVENTS_HEADER.finditer(text)]
+    headers = [m.start() for m in _EVENTS_HEADER().finditer(text)]
     last = text.rfind("\n", 0, len(text.rstrip())) + 1  # where the last line starts
     cut = text[last:].strip()
     if cut and "[[events]]".startswith(cut) and cut != "[[events]]" and (headers or len(cut) > 2):
@@ -360,14 +360,14 @@ def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
     incomplete = error.reason.startswith("TOML syntax error") or (
         error.reason.startswith("missing required field")
         and error.field.startswith(f"events[{index}].")
-        and _ROUND_LINE.search(block) is None)
+        and _ROUND_LINE().search(block) is None)
     if not incomplete or (error.line is not None and error.line < first_line):
         return None
     return start, index
 
 
-_EVENTS_HEADER = re.compile(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
-_ROUND_LINE = re.compile(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
+_EVENTS_HEADER = compiled_later(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
+_ROUND_LINE = compiled_later(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
 
 
 def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
@@ -492,15 +492,15 @@ def joining_ids(raw_events: list[Any]) -> set[str]:
     return ids
 
 
-_TABLE_LINE = re.compile(r"^\[", re.MULTILINE)
-_ROUND_LINE = re.compile(r'^"?round"?\s*=\s*(\d+)', re.MULTILINE)
+_TABLE_LINE = compiled_later(r"^\[", re.MULTILINE)
+_ROUND_LINE = compiled_later(r'^"?round"?\s*=\s*(\d+)', re.MULTILINE)
 
 
 def save_header(path: Path) -> dict[str, Any]:
     """Title, ruleset and the round reached, from the header and the last event alone:
     what the saves list shows, without reading a long log."""
     text = read_text(path)
-    start = _TABLE_LINE.search(text)
+    start = _TABLE_LINE().search(text)
     head = text[: start.start()] if start else text
     try:
         data = safe(toml_reader.loads(head), head)
@@ -508,17 +508,17 @@ def save_header(path: Path) -> dict[str, Any]:
         data = parse_toml(text, str(path))  # reports the fault with its line
     if data.get("format") != SAVE_FORMAT or not isinstance(data.get("ruleset"), str):
         raise LoadError(str(path), "not a referee save")
-    rounds = _ROUND_LINE.findall(text[-4000:]) if "[[events]]" in text else []
+    rounds = _ROUND_LINE().findall(text[-4000:]) if "[[events]]" in text else []
     title = data.get("title")
     return {"title": title if isinstance(title, str) else "", "ruleset": data["ruleset"],
             "round": int(rounds[-1]) if rounds else 0, "ended": ended(text),
             "started": "[[events]]" in text}
 
 
-_EVENT_TYPE = re.compile(r"""^[ \t]*(?:"type"|type)[ \t]*=[ \t]*["']([\w-]+)["']""",
-                         re.MULTILINE)
-_EVENTS_LINE = re.compile(r"^\[\[events\]\][ \t]*(?:#.*)?$", re.MULTILINE)
-_FOLLOWS = re.compile(r"""^[ \t]*(?:"follows"|follows)[ \t]*=[ \t]*true""", re.MULTILINE)
+_EVENT_TYPE = compiled_later(r"""^[ \t]*(?:"type"|type)[ \t]*=[ \t]*["']([\w-]+)["']""",
+                             re.MULTILINE)
+_EVENTS_LINE = compiled_later(r"^\[\[events\]\][ \t]*(?:#.*)?$", re.MULTILINE)
+_FOLLOWS = compiled_later(r"""^[ \t]*(?:"follows"|follows)[ \t]*=[ \t]*true""", re.MULTILINE)
 
 
 def ended(text: str) -> bool:
@@ -529,8 +529,8 @@ def ended(text: str) -> bool:
         return False
     batches: list[list[str]] = []
     undone: list[list[str]] = []
-    for block in _EVENTS_LINE.split(text)[1:]:
-        found = _EVENT_TYPE.search(block)
+    for block in _EVENTS_LINE().split(text)[1:]:
+        found = _EVENT_TYPE().search(block)
         kind = found.group(1) if found else ""
         if kind == "undo":
             if batches:
@@ -538,7 +538,7 @@ def ended(text: str) -> bool:
         elif kind == "redo":
             if undone:
                 batches.append(undone.pop())
-        elif _FOLLOWS.search(block) and batches:
+        elif _FOLLOWS().search(block) and batches:
             batches[-1].append(kind)
         else:
             batches.append([kind])
