@@ -39,9 +39,14 @@ LIVE = """
     clock.textContent=Math.floor(s/60)+':'+String(s%60).padStart(2,'0'); }
   setInterval(tick,1000);
   function typing(){ var a=document.activeElement; return a && a.form; }
+  var busy=false, again=false;
   function refresh(){
+    if(busy){ again=true; return; }
+    busy=true;
     fetch(location.pathname,{credentials:'same-origin'}).then(function(r){
-      if(!r.ok){return null;} return r.text();}).then(function(text){
+      if(!r.ok){return null;} return r.text();})
+    .catch(function(){return null;}).then(function(text){
+      busy=false; if(again){ again=false; setTimeout(refresh,0); }
       if(text===null){return;}
       var doc=new DOMParser().parseFromString(text,'text/html');
       var fresh=doc.getElementById('live'); if(!fresh){return;}

@@ -46,8 +46,9 @@ MAX_PAGES = 24  # live pages at once: 8 players on three devices each
 PAGES_PER_TOKEN = 3
 POLL = 0.1  # seconds between looks at the save
 KEEPALIVE = 15.0  # seconds between comments on a quiet live page
+GONE_CHECK = 1.0  # seconds between looks at whether a live page's browser has left
 LIVE_FOR = 3600.0  # a live page's stream ends after this long (its browser reconnects)
-RATE, BURST = 2.0, 20  # requests a second a token may make on average, and at once
+RATE, BURST = 5.0, 30  # requests a second a token may make on average, and at once
 COOKIE = "referee-page"
 GONE = "This link is not a player's page of this fight (the fight may be over, or the " \
        "referee made new links): ask the referee for yours."
@@ -245,7 +246,7 @@ class Phones:
             "X-Accel-Buffering": "no"})
         await response.prepare(request)
         loop = asyncio.get_running_loop()
-        ends = loop.time() + LIVE_FOR
+        ends, quiet = loop.time() + LIVE_FOR, loop.time()
         with contextlib.suppress(ConnectionError, asyncio.CancelledError):
             await response.write(b"retry: 1000\n\n")
             while not self.closing and loop.time() < ends:
@@ -253,15 +254,25 @@ class Phones:
                 if changed is None:
                     break
                 try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE)
+                    await asyncio.wait_for(changed.wait(), GONE_CHECK)
                 except TimeoutError:
-                    await response.write(b": still here\n\n")
+                    if _left(request):  # its slot is free at once, not at the next write
+                        break
+                    if loop.time() >= quiet + KEEPALIVE:
+                        quiet = loop.time()
+                        await response.write(b": still here\n\n")
                     continue
                 if self.desk.player(token) is None:  # revoked, or the fight is over
                     await response.write(b"data: gone\n\n")
                     break
                 await response.write(b"data: changed\n\n")
         return response
+
+
+def _left(request: web.Request) -> bool:
+    """Whether the page's browser has gone (its connection closed)."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 def _done(written: Sequence[object]) -> str:
