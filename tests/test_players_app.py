@@ -59,3 +59,33 @@ async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Pat
         finally:
             await stop_phones(app)
             await stop_serving(app)
+
+
+async def test_the_pages_stop_when_another_save_is_opened(tmp_path: Path) -> None:
+    save, other = tmp_path / "ford.toml", tmp_path / "road.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", other)
+    app = RefereeApp(save, tmp_path, random.Random(3), clock=FakeClock(),
+                     settings=Config(view_port=free_port()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V")
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(200):
+            if players_of(app):
+                break
+            await pilot.pause(0.05)
+        try:
+            assert desk_of(app) is not None
+            await pilot.press("escape")
+            app.switch_to(other)  # its players are others: the old links stop
+            for _ in range(100):
+                if desk_of(app) is None:
+                    break
+                await pilot.pause(0.05)
+            assert desk_of(app) is None
+            assert "The players' pages are no longer served" in \
+                [n.message for n in app._notifications][-1]
+        finally:
+            await stop_phones(app)
+            await stop_serving(app)

@@ -48,7 +48,10 @@ class Filing(Screen[None]):
         session = self.table.session
 
         def save_as(target: Path, force: bool, _: dict[str, Any]) -> str:
+            from .app import pages_end
+
             session.save_as(target, replace=force)
+            pages_end(self.app, "the fight goes on in another file")
             self.refresh_view()
             return f"saved as {target}; the fight goes on there"
 
