@@ -293,3 +293,14 @@ async def test_too_many_live_pages_at_once(save: Path, caplog):
         assert (await s.client.get(f"/p/{s.tokens['mira']}")).status == 200
         for response in streams:
             response.close()
+
+
+async def test_a_flood_of_unknown_links_is_refused_without_flooding_the_log(save: Path, caplog):
+    """Each unknown link is refused; the log says so for the first few from an address,
+    then holds its peace (it would otherwise be a way to flood the referee's terminal)."""
+    async with served(save) as s:
+        with caplog.at_level(logging.INFO, logger=LOGGER):
+            for number in range(60):
+                response = await s.client.get(f"/p/{'B' * 31}{number % 10}")
+                assert response.status == 404
+        assert 1 <= len(phone_records(caplog)) <= 12

@@ -81,6 +81,7 @@ class Phones:
         self.desk, self.max_pages, self.poll = desk, max_pages, poll
         self.key = secrets.token_bytes(32)  # signs each page's CSRF token
         self.buckets: dict[str, Bucket] = {}
+        self.strangers: dict[str, Bucket] = {}  # log lines for unknown links, by address
         self.live: dict[str, int] = {}  # live pages by token
         self.said: dict[str, tuple[str, bool]] = {}  # the last answer to each player's post
         self._changed: asyncio.Event | None = None
@@ -136,6 +137,11 @@ class Phones:
         bucket = self.buckets.get(token) if len(token) == 32 else None
         cid = self.desk.player(token) if len(token) <= 64 else None
         if cid is None:
+            said = self.strangers.setdefault(str(request.remote), Bucket(1.0, 10))
+            if len(self.strangers) > 1024:  # a flood from many addresses forgets the oldest
+                del self.strangers[next(iter(self.strangers))]
+            if not said.take():  # refused all the same; the log is not flooded
+                return _html(gone_page(GONE), 404)
             log.warning("refused %s %s from %s: not a player's link", request.method,
                         _path(request), request.remote)
             return _html(gone_page(GONE), 404)
