@@ -31,8 +31,9 @@ ORDERS = {
              ["S", "--demo", "--seed", "4", "--ruleset", "count-up"]),
     "demo": (["--ruleset", "count-up"], ["--ruleset", "count-up"]),
     "watch": (["S"], ["S"]),
-    "serve": (["--port", "8001", "--host", "0.0.0.0", "S"],
-              ["S", "--host", "0.0.0.0", "--port", "8001"]),
+    "serve": (["--port", "8001", "--host", "0.0.0.0", "--players", "S"],
+              ["S", "--host", "0.0.0.0", "--players", "--port", "8001"]),
+    "links": (["--revoke", "--port", "8001", "S"], ["S", "--port", "8001", "--revoke"]),
     "config": (["--path"], ["--path"]),
     "completion": (["bash"], ["bash"]),
 }
