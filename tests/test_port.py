@@ -237,6 +237,8 @@ ONE_RULESET_OVERRIDES = {
     "reader": "the event reader built from its events (sanctum: fields it reads itself)",
     "damage_default": "the acting weapon's damage (demon-idol: the declared action's)",
     "new_round": "the fold as it was (phases: the round's phases worked out)",
+    "row_basis": "what a combatant's row reads: the ruleset's whole state (phases: the "
+                 "unit's own part of the round)",
 }
 
 

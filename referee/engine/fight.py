@@ -36,7 +36,7 @@ from .model import Combatant, Encounter, check_side
 from .options import Declaring, Ending, apply_heal
 from .plan import Plan, action_key
 from .record import replace
-from .roles import Fold
+from .roles import Fold, event_check
 from .view import Effects as Effects
 from .view import Status as Status
 
@@ -566,7 +566,7 @@ class Fight:
         route = Route()
         route.moves_on = cls.MOVES_ON
         route.check = CHECKS[cls]
-        route.own_check = self.ruleset.schema.event_check(cls)
+        route.own_check = event_check(self.ruleset.schema, cls)
         route.roll = cls is ev.Roll
         route.undoing = cls is ev.Undo or cls is ev.Redo
         route.shapes = (cls.TYPE in fold.SHAPING if kind.shapes_plan is Fold.shapes_plan

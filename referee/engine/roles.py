@@ -96,6 +96,28 @@ class Settled(Role[S], Generic[S, C]):
         self.settings = settings_of(rs, self.SETTINGS)
 
 
+CheckEvent = TypeVar("CheckEvent", bound=Callable[..., None])
+
+
+def checks_only(*kinds: type[ev.Event]) -> Callable[[CheckEvent], CheckEvent]:
+    """Marks a schema's `check_event` as saying something of events of `kinds` (and their
+    subclasses) alone, so that the fold asks it of no other (its checks, once a class)."""
+    def mark(method: CheckEvent) -> CheckEvent:
+        method.only = kinds  # type: ignore[attr-defined]
+        return method
+    return mark
+
+
+def event_check(schema: RosterSchema[Any],
+                kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
+    """What checks the events of class `kind` (the fold asks once a class and fight):
+    the schema's `check_event`, or None where it says it has nothing to say of them."""
+    only = getattr(type(schema).check_event, "only", None)
+    if only is not None and not issubclass(kind, only):
+        return None
+    return schema.check_event
+
+
 class RosterSchema(Role[S]):
     """What a save of this ruleset may hold: the keys it adds to the roster, the gear
     its combatants carry, its own events, and its checks of both."""
@@ -151,18 +173,11 @@ class RosterSchema(Role[S]):
     def check_encounter(self, encounter: Encounter) -> None:
         """Rules over the whole roster (squad sizes, groups of one side ...)."""
 
-    def event_check(self, kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
-        """What checks the events of class `kind` (asked once a class and fight: the fold
-        calls it for each such event), None where `check_event` has nothing to say of the
-        class: by default `check_event` itself, which the engine's own says of
-        declarations alone."""
-        if type(self).check_event is RosterSchema.check_event and not issubclass(kind,
-                                                                                  ev.Declare):
-            return None
-        return self.check_event
-
+    @checks_only(ev.Declare)
     def check_event(self, fight: Fight, event: ev.Event) -> None:
-        """Refuse an event the rules do not allow now (`IllegalEvent`)."""
+        """Refuse an event the rules do not allow now (`IllegalEvent`). A ruleset whose
+        check has nothing to say of most event classes names those it checks
+        (`checks_only`): the fold calls it for theirs alone."""
         if isinstance(event, ev.Declare):
             declaring = self.rs._declaring
             if declaring is None:

@@ -4,12 +4,11 @@ events (events.py), and its checks of them (checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.roles import RosterSchema
+from referee.engine.roles import RosterSchema, checks_only
 from referee.engine.specs import Field
 from referee.engine.view import Fight
 
@@ -34,10 +33,6 @@ class DemonIdolSchema(Settled[State], RosterSchema[State]):
 
     def events(self) -> tuple[type[ev.Event], ...]:
         return di.EVENTS
-
-    def event_check(self, kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
-        check = CHECKS.get(kind)  # its own check of the class alone: none, none called
-        return None if check is None else partial(check, self)
 
     def check_event(self, fight: Fight, event: ev.Event) -> None:
         check = CHECKS.get(type(event))
@@ -91,3 +86,5 @@ CHECKS: dict[type[ev.Event], Callable[[DemonIdolSchema, Fight, Any], None]] = {
     ev.Damage: check_damage,
     di.SpellLost: check_spell_lost,
 }
+# its check says something of these classes alone: the fold asks it of no other event
+checks_only(*CHECKS)(DemonIdolSchema.check_event)
