@@ -8,6 +8,8 @@ import random
 import shutil
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from referee.app.app import RefereeApp
 from referee.app.phones import desk_of, players_of, stop_phones
 from referee.app.watch import stop_serving
@@ -17,19 +19,28 @@ from tests.test_players_browser import FakeClock, free_port
 from tests.test_players_view import svg_text
 
 
+def app_on(save: Path) -> RefereeApp:
+    return RefereeApp(save, save.parent, random.Random(3), clock=FakeClock(),
+                      settings=Config(view_port=free_port()))
+
+
+async def serve_pages(pilot: Pilot[None]) -> None:
+    """`V`, this machine only: the view and the players' pages served."""
+    await pilot.press("V")
+    await pilot.pause()
+    await pilot.press("enter")
+    for _ in range(200):
+        if players_of(pilot.app):
+            return
+        await pilot.pause(0.05)
+
+
 async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Path) -> None:
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
-    app = RefereeApp(save, tmp_path, random.Random(3), clock=FakeClock(),
-                     settings=Config(view_port=free_port()))
+    app = app_on(save)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("V")
-        await pilot.pause()
-        await pilot.press("enter")
-        for _ in range(200):
-            if players_of(app):
-                break
-            await pilot.pause(0.05)
+        await serve_pages(pilot)
         try:
             desk = desk_of(app)
             assert desk is not None
@@ -65,16 +76,9 @@ async def test_the_pages_stop_when_another_save_is_opened(tmp_path: Path) -> Non
     save, other = tmp_path / "ford.toml", tmp_path / "road.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     shutil.copyfile(ROOT / "saves" / "count-up.toml", other)
-    app = RefereeApp(save, tmp_path, random.Random(3), clock=FakeClock(),
-                     settings=Config(view_port=free_port()))
+    app = app_on(save)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("V")
-        await pilot.pause()
-        await pilot.press("enter")
-        for _ in range(200):
-            if players_of(app):
-                break
-            await pilot.pause(0.05)
+        await serve_pages(pilot)
         try:
             assert desk_of(app) is not None
             await pilot.press("escape")

@@ -19,13 +19,9 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     import argparse
 
     save_argument(parser)
-    parser.add_argument("--host", metavar="H",
-                        help="the address to listen on (default: the settings' view_host, "
-                             "else 127.0.0.1: this machine only; 0.0.0.0 puts the view on "
-                             "the network, on purpose)")
-    parser.add_argument("--port", type=whole, metavar="P",
-                        help="the port to listen on (default: the settings' view_port, "
-                             "else 8000)")
+    address_arguments(parser, "the address to listen on (default: the settings' view_host, "
+                              "else 127.0.0.1: this machine only; 0.0.0.0 puts the view on "
+                              "the network, on purpose)", "the port to listen on")
     parser.add_argument("--token", metavar="T",
                         help="only the address with ?token=T opens the view (default: a "
                              "random token when the host is not this machine only)")
@@ -35,23 +31,26 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 14400: an evening)")
     parser.add_argument("--players", action="store_true",
                         help="serve each player's own page too (their links: referee links "
-                             "SAVE); the serve then writes the save, so the app cannot have "
-                             "it open")
+                             "SAVE); the save is locked only while a page's act is written, "
+                             "and the serve does not start while the app has it open (the "
+                             "app's V serves them)")
     # the app's own serve: it stops when the app that started it is gone (a closed terminal)
     parser.add_argument("--exit-with", type=whole, metavar="PID", help=argparse.SUPPRESS)
 
 
 def links_arguments(parser: argparse.ArgumentParser) -> None:
     save_argument(parser)
-    parser.add_argument("--host", metavar="H",
-                        help="the address the players reach this machine by (default: this "
-                             "machine's address on the network, else the settings' "
-                             "view_host)")
-    parser.add_argument("--port", type=whole, metavar="P",
-                        help="the port the pages are served on (default: the settings' "
-                             "view_port, else 8000)")
+    address_arguments(parser, "the address the players reach this machine by (default: "
+                              "this machine's address on the network, else the settings' "
+                              "view_host)", "the port the pages are served on")
     parser.add_argument("--revoke", action="store_true",
                         help="make new links: the old ones stop working")
+
+
+def address_arguments(parser: argparse.ArgumentParser, host: str, port: str) -> None:
+    parser.add_argument("--host", metavar="H", help=host)
+    parser.add_argument("--port", type=whole, metavar="P",
+                        help=f"{port} (default: the settings' view_port, else 8000)")
 
 
 def run_links(args: argparse.Namespace) -> int:
