@@ -651,3 +651,19 @@ def test_a_request_line_in_the_access_log_shows_no_token():
     assert HiddenTokens().filter(record)
     assert token not in record.msg and "/p/AAAA…" in record.msg
     assert "\x1b" not in record.msg
+
+
+def test_a_page_says_what_its_combatant_still_has(save: Path):
+    """The spells a demon-idol caster still has (its ruleset's Carrying role), less a
+    spell lost to damage while casting (DI-15)."""
+    table = open_table(save)
+    desk = Desk(HeldTable(table), save)
+    assert desk.page("zed").kept == [("spells left", "sleep, magic missile, web")]
+    assert desk.page("brann").kept == [("spells left", "none")]
+    table.declare("zed", "D", spell="web", target=("gob1",))
+    for cid in ("brann", "mira", "odo", "gob1", "gob2", "gob3", "ogre", "shaman"):
+        action = "D" if cid == "shaman" else "G"
+        table.declare(cid, action, **table.prefill(cid, action))
+    table.enter_initiative({"party": 1, "goblins": 6})
+    table.damage("zed", 1, source="gob1")  # hit while casting: the spell is lost
+    assert desk.page("zed").kept == [("spells left", "sleep, magic missile")]

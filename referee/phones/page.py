@@ -100,6 +100,8 @@ def _main(page: PlayerPage, token: str, csrf: str, said: str,
     for column, cell in zip(page.columns, page.cells, strict=True):
         if cell.text:
             yield f"<dt>{h(column.label)}</dt><dd>{h(cell.text)}</dd>"
+    for label, text in page.kept:
+        yield f"<dt>{h(label)}</dt><dd>{h(text)}</dd>"
     yield "</dl>"
     yield from _forms(page.forms, token, csrf)
     if page.plan:

@@ -32,7 +32,7 @@ from referee.engine import Fight, RefereeError
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.forms import target_options
-from referee.engine.options import Declaring, Rolling
+from referee.engine.options import Carrying, Declaring, Rolling
 from referee.engine.record import field, record, replace
 from referee.engine.specs import Act, Cell, Column, Field, Form, Timer
 from referee.engine.text import has_controls
@@ -80,6 +80,7 @@ class PlayerPage:
     log: list[str] = field(default_factory=list)
     clock_seconds: float | None = None  # on the player's declaration clock so far
     notice: str = ""  # the save cannot be read right now
+    kept: list[tuple[str, str]] = field(default_factory=list)  # what it still has: spells …
 
 
 class Writer(Protocol):
@@ -265,7 +266,7 @@ class Desk:
                           shown.ended, cols, row.cells,
                           [r for r in shown.rows if r.key != cid], shown.plan,
                           shown.secret, self.asked(cid, forms), forms, shown.log, seconds,
-                          self.follower.notice)
+                          self.follower.notice, kept(self.fight, cid))
 
     def asked(self, cid: str, forms: Sequence[PlayerForm]) -> str:
         fight, name = self.fight, self.table.name(cid)
@@ -381,6 +382,27 @@ class Desk:
 
 
 # -- reading a page's fields ---------------------------------------------------------------
+
+
+def kept(fight: Fight, cid: str) -> list[tuple[str, str]]:
+    """What the combatant still has that its ruleset carries from fight to fight (its
+    spells, less those cast or lost …), each key as a line of words."""
+    carrying = fight.ruleset.role(Carrying)
+    if carrying is None:
+        return []
+    answers = {f.name: f.default for f in carrying.questions(fight)}
+    try:
+        found = carrying.carried(fight, cid, answers)
+    except RefereeError:
+        return []
+    return [(f"{key.replace('_', ' ')} left", _words(value)) for key, value in found.items()]
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        names = [str(v.get("name", v)) if isinstance(v, dict) else str(v) for v in value]
+        return ", ".join(names) or "none"
+    return str(value)
 
 
 def input_name(name: str) -> str:
