@@ -145,28 +145,31 @@ class Filing(Screen[None]):
         self.run_worker(self.serve_on(values["where"]))
 
     async def serve_on(self, where: str) -> None:
+        """The players' own pages first, on the settings' view_port (where `referee links`
+        says they are), then the view on the next free port; a save without players' sides
+        has the view alone, there."""
+        from .phones import pages_port
         from .watch import ServeError, ServingScreen, start_serving
 
         network = where == "network"
         try:
+            players = await self.serve_phones(network)
             address = await start_serving(self.app, self.table.session.path, network,
-                                          self.app.max_viewers)
-            players = await self.serve_phones(address, network)
+                                          self.app.max_viewers,
+                                          pages_port(self.app) + 1 if players else None)
         except ServeError as error:
             self.notify(str(error), title="Players' view", severity="error", timeout=10)
             return
         self.app.push_screen(ServingScreen(address, network, players))
 
-    async def serve_phones(self, address: str, network: bool) -> list[tuple[str, str]]:
-        """The players' own pages, served from this app (it holds the save's writer) on
-        the port after the view's: each player's name and address."""
-        from urllib.parse import urlsplit
-
+    async def serve_phones(self, network: bool) -> list[tuple[str, str]]:
+        """The players' own pages, served from this app (it holds the save's writer):
+        each player's name and address."""
         from .phones import start_phones
         from .watch import DEFAULT_HOST, DEFAULT_PORT, ServeError
 
         host = "0.0.0.0" if network else DEFAULT_HOST
-        first = (urlsplit(address).port or DEFAULT_PORT) + 1
+        first = self.app.settings.view_port or DEFAULT_PORT
         try:
             return await start_phones(self.app, self.table, self.table.session.path, host,
                                       first, self.from_page, self.app.clock)

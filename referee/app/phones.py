@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from referee.session.desk import Desk
     from referee.session.table import Table
 
-_SERVED: dict[int, tuple[web.AppRunner, Desk, str]] = {}  # id(app) -> runner, desk, base
+_SERVED: dict[int, tuple[web.AppRunner, Desk, str, int]] = {}  # id(app) -> runner, desk,
+# the address the links start with, the port
 
 
 async def start_phones(app: object, table: Table, path: Path, host: str, first: int,
@@ -49,7 +50,7 @@ async def start_phones(app: object, table: Table, path: Path, host: str, first: 
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     base = local_addresses(host, port)[-1]
-    _SERVED[id(app)] = (runner, desk, base)
+    _SERVED[id(app)] = (runner, desk, base, port)
     return [(table.name(cid), f"{base}/p/{token}") for cid, token in tokens.items()]
 
 
@@ -65,12 +66,18 @@ def desk_of(app: object) -> Desk | None:
     return served[1] if served is not None else None
 
 
+def pages_port(app: object) -> int:
+    """The port the players' pages are served on (0: they are not)."""
+    served = _SERVED.get(id(app))
+    return served[3] if served is not None else 0
+
+
 def players_of(app: object) -> list[tuple[str, str]]:
     """Each player's name and address while the pages are served."""
     served = _SERVED.get(id(app))
     if served is None:
         return []
-    _, desk, base = served
+    _, desk, base, _ = served
     try:
         tokens = desk.make_links()
     except LinksError:

@@ -328,9 +328,10 @@ async def stop_serving(app: App[Any]) -> str:
 
 
 async def start_serving(app: App[Any], path: Path, network: bool,
-                        max_viewers: int | None = None) -> str:
+                        max_viewers: int | None = None, first: int | None = None) -> str:
     """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
     the table's network (the laptop's address, with a token in it); the address to open.
+    It takes the first free port from `first` (default: the settings' view_port).
     ServeError when it cannot be served."""
     import asyncio
     import atexit
@@ -341,7 +342,7 @@ async def start_serving(app: App[Any], path: Path, network: bool,
     await stop_serving(app)
     host = "0.0.0.0" if network else DEFAULT_HOST
     settings = getattr(app, "settings", None)  # the referee's view_port: looked for first
-    port = free_port(host, getattr(settings, "view_port", None) or DEFAULT_PORT)
+    port = free_port(host, first or getattr(settings, "view_port", None) or DEFAULT_PORT)
     token = secrets.token_urlsafe(9) if network else None
     command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
                "--port", str(port), "--exit-with", str(os.getpid())] + (
