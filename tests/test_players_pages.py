@@ -667,3 +667,16 @@ def test_a_page_says_what_its_combatant_still_has(save: Path):
     table.enter_initiative({"party": 1, "goblins": 6})
     table.damage("zed", 1, source="gob1")  # hit while casting: the spell is lost
     assert desk.page("zed").kept == [("spells left", "sleep, magic missile")]
+
+
+def test_replay_and_export_say_what_came_from_a_page(save: Path):
+    from referee.session.render import markdown
+    from referee.session.replay import told
+
+    table = open_table(save)
+    desk = Desk(HeldTable(table), save)
+    desk.submit("brann", "declare-C", {})
+    table.session.close()
+    _, chronicle = told(save)
+    assert chronicle.lines[-1][2].endswith("(from Brann the fighter's page)")
+    assert "(from Brann the fighter's page)" in markdown(chronicle)

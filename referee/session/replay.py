@@ -156,7 +156,7 @@ class Teller:
         if told is None:
             teller = TELLERS.get(event.TYPE)
             told = teller(fight, event) if teller else generic(fight, event)
-        self.text = told
+        self.text = told if event.from_device is None else sent_from(fight, event, told)
         if isinstance(event, (ev.NewRound, ev.End)):
             close_round(self.story, fight, len(fight.log) + 1)
 
@@ -323,8 +323,12 @@ def describe(fight: Fight, event: ev.Event) -> str:
     if told is None:
         teller = TELLERS.get(event.TYPE)
         told = teller(fight, event) if teller else generic(fight, event)
-    device = event.from_device
-    return told if device is None else f"{told} (from {name(fight, device)}'s page)"
+    return told if event.from_device is None else sent_from(fight, event, told)
+
+
+def sent_from(fight: Fight, event: ev.Event, told: str) -> str:
+    """An event's line, saying it came from a player's own page."""
+    return f"{told} (from {name(fight, str(event.from_device))}'s page)"
 
 
 def generic(fight: Fight, event: ev.Event) -> str:
