@@ -680,3 +680,13 @@ def test_replay_and_export_say_what_came_from_a_page(save: Path):
     _, chronicle = told(save)
     assert chronicle.lines[-1][2].endswith("(from Brann the fighter's page)")
     assert "(from Brann the fighter's page)" in markdown(chronicle)
+
+
+def test_a_page_says_the_die_it_sent(tmp_path: Path):
+    save = copy_save(tmp_path, "d20-dex")
+    table = open_table(save)
+    desk = Desk(HeldTable(table), save)
+    assert desk.page("ria").asked == "Initiative is due: type Ria's die as it fell."
+    desk.submit("ria", DIE, {"ria": ["17"]})
+    assert desk.page("ria").asked.startswith("Your die is in: 17.")
+    assert desk.page("borin").asked == "Initiative is due: type Borin's die as it fell."

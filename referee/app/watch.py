@@ -403,9 +403,9 @@ class ServingScreen(ModalScreen[None]):
                 yield Static(Text(qr_text(self.address).strip("\n"), no_wrap=True),
                              id="serving-code")
             if self.players:
-                yield Static("Each player's own page, to declare from (keep them private: "
-                             "a link acts for its player; referee links SAVE --revoke makes "
-                             "new ones):", id="serving-players")
+                yield Static("Each player's own page, to declare and type their dice "
+                             "(keep them private: a link acts for its player; referee links "
+                             "SAVE --revoke makes new ones):", id="serving-players")
             for name, link in self.players:
                 yield Static(Text(f"{name}: {link}", no_wrap=True), classes="serving-player")
                 if self.network:
@@ -416,7 +416,7 @@ class ServingScreen(ModalScreen[None]):
         box = self.query_one("#serving")
         box.border_title = "Serving the players' view"
         box.border_subtitle = "Esc close · V stop serving" + (
-            " · d close declarations on the pages" if self.players else "")
+            " · d close declarations on the pages" if self.declaring() else "")
         self.set_interval(0.5, self.check)
 
     def check(self) -> None:
@@ -426,13 +426,22 @@ class ServingScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def declaring(self) -> bool:
+        """Whether the players' pages take declarations (their ruleset has them)."""
+        from referee.engine.options import Declaring
+
+        from .phones import desk_of
+
+        desk = desk_of(self.app)
+        return desk is not None and desk.fight.ruleset.role(Declaring) is not None
+
     def action_declarations(self) -> None:
         """The referee says declarations are closed on the players' pages this round (or
         open again): a page that sends one after is refused."""
         from .phones import desk_of
 
         desk = desk_of(self.app)
-        if desk is None:
+        if desk is None or not self.declaring():
             return
         closing = desk.closed != max(desk.fight.round, 1)
         desk.close_declarations(closing)

@@ -40,7 +40,7 @@ from referee.engine.text import has_controls
 from .errors import SaveError
 from .follow import Follower, PlayerBeat, PlayerRow, declarations_secret, players_view
 from .links import LinksError, links_for, links_path, read_links
-from .questions import DIE_PURPOSE
+from .questions import DIE_PURPOSE, device_dice
 from .table import Table
 from .view import columns, tracker_row
 
@@ -280,7 +280,12 @@ class Desk:
                 return (f"{name} has declared: {said}. You may change it until initiative "
                         "is rolled.")
             return f"Declare {name}'s action for round {max(fight.round, 1)}."
-        if forms:
+        die = next((f for f in forms if f.act == DIE), None)
+        if die is not None:
+            sent = device_dice(fight).get(die.form.fields[0].name)
+            if sent is not None:
+                return (f"Your die is in: {sent}. The referee enters initiative from it (you "
+                        "may send it again until then).")
             return f"Initiative is due: type {name}'s die as it fell."
         if fight.ruleset.role(Declaring) is not None and declarations_secret(fight):
             return "Declarations are closed: the referee rolls initiative."
