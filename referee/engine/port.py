@@ -76,11 +76,10 @@ class Later:
 
     def role_class(self, package: str | None) -> type[Role[Any]]:
         """Its class, imported (relative to `package`) and checked."""
+        from importlib import import_module  # loaded by then: the ruleset was found by it
+
         module, _, name = self.where.partition(":")
-        bare = module.lstrip(".")  # (__import__, as an import statement: not importlib's)
-        found = __import__(bare, {"__package__": package}, None, (name,),
-                           len(module) - len(bare))
-        cls = getattr(found, name)
+        cls = getattr(import_module(module, package), name)
         filled = [k for k in KINDS if isinstance(cls, type) and issubclass(cls, k)]
         if filled != [self.kind]:
             raise TypeError(f"{self.where} fills {[k.__name__ for k in filled]}, "
