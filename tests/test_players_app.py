@@ -8,31 +8,18 @@ import random
 import shutil
 from pathlib import Path
 
-from textual.pilot import Pilot
-
 from referee.app.app import RefereeApp
-from referee.app.phones import desk_of, players_of, stop_phones
-from referee.app.watch import stop_serving
+from referee.app.phones import desk_of, stop_phones
+from referee.app.watch import ServingScreen, stop_serving
 from referee.session.config import Config
 from tests.conftest import ROOT
-from tests.test_players_browser import FakeClock, free_port
+from tests.test_players_browser import FakeClock, free_port, serve_pages, until
 from tests.test_players_view import svg_text
 
 
 def app_on(save: Path) -> RefereeApp:
     return RefereeApp(save, save.parent, random.Random(3), clock=FakeClock(),
                       settings=Config(view_port=free_port()))
-
-
-async def serve_pages(pilot: Pilot[None]) -> None:
-    """`V`, this machine only: the view and the players' pages served."""
-    await pilot.press("V")
-    await pilot.pause()
-    await pilot.press("enter")
-    for _ in range(200):
-        if players_of(pilot.app):
-            return
-        await pilot.pause(0.05)
 
 
 async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Path) -> None:
@@ -58,14 +45,12 @@ async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Pat
             assert "(from Brann the fighter's page)" in screen  # in the log
 
             await pilot.press("V")  # the panel again, where d closes declarations
-            await pilot.pause()
+            assert await until(pilot, lambda: isinstance(app.screen, ServingScreen))
             await pilot.press("d")
-            await pilot.pause()
-            assert not desk.declaring_open()
+            assert await until(pilot, lambda: not desk.declaring_open())
             assert all(not f.act.startswith("declare-") for f in desk.forms("zed"))
             await pilot.press("d")
-            await pilot.pause()
-            assert desk.declaring_open()
+            assert await until(pilot, desk.declaring_open)
             assert any(f.act == "declare-G" for f in desk.forms("zed"))
         finally:
             await stop_phones(app)

@@ -11,8 +11,11 @@ import random
 import shutil
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from textual.pilot import Pilot
 
 from referee.app.app import RefereeApp
 from referee.app.phones import desk_of, players_of, stop_phones
@@ -51,6 +54,25 @@ def phone() -> Any:
         options.add_argument(flag)
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
     return webdriver.Chrome(options=options, service=service)
+
+
+async def until(pilot: Pilot[None], done: Callable[[], bool], tries: int = 200) -> bool:
+    """Whether `done` comes true within `tries` pauses (a loaded machine is slow)."""
+    for _ in range(tries):
+        if done():
+            return True
+        await pilot.pause(0.05)
+    return done()
+
+
+async def serve_pages(pilot: Pilot[None]) -> None:
+    """`V`, this machine only: the view and the players' pages served."""
+    from referee.app.forms import FormScreen
+
+    await pilot.press("V")
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen))
+    await pilot.press("enter")
+    assert await until(pilot, lambda: bool(players_of(pilot.app)))
 
 
 async def page_text(driver: Any, selector: str = "main") -> str:
@@ -109,13 +131,7 @@ async def test_two_players_declare_in_secret_from_their_phones(tmp_path: Path) -
                      settings=Config(view_port=free_port()))
     brann = zed = None
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("V")
-        await pilot.pause()
-        await pilot.press("enter")  # this machine only
-        for _ in range(200):
-            if players_of(app):
-                break
-            await pilot.pause(0.05)
+        await serve_pages(pilot)
         links = dict(players_of(app))
         assert set(links) == {"Brann the fighter", "Zed the magic-user", "Mira the ranger",
                               "Brother Odo"}
@@ -166,12 +182,11 @@ async def test_two_players_declare_in_secret_from_their_phones(tmp_path: Path) -
             # Zed types the party's die from his page; the referee's form starts from it
             await declare(zed, "initiative-die", {"party": "5"})
             await shows(zed, "Your die is in")
-            await pilot.pause(0.2)
             await pilot.press("I")
-            await pilot.pause()
+            assert await until(pilot, lambda: bool(app.screen.query("#f-party")))
             assert app.screen.query_one("#f-party").value == "5"  # type: ignore[attr-defined]
             await pilot.press("tab", "2", "enter")
-            await pilot.pause(0.2)
+            assert await until(pilot, lambda: not table.initiative_due())
             (initiative,) = [e for e in table.fight.events if e.TYPE == "initiative"]
             assert initiative.rolls == {"party": 5, "goblins": 2}  # type: ignore[attr-defined]
             assert table.plan().beats  # the plan is made from it

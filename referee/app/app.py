@@ -117,6 +117,8 @@ class RefereeApp(App[None]):
         self.session.close()
         self.session = session
         self.table = Table(self.session)
+        from .phones import pages_end
+
         pages_end(self, "another save is open")
         remember_save(path)
         self.switch_screen(combat_screen(self.table, setup=setup,
@@ -126,16 +128,6 @@ class RefereeApp(App[None]):
 
 if TYPE_CHECKING:  # the screens ask the app for no more than a Host: mypy holds it to one
     _host: type[Host] = RefereeApp
-
-
-def pages_end(app: App[None], why: str) -> None:
-    """The players' pages of the save left behind stop (their links were its players')."""
-    from .phones import desk_of, stop_phones
-
-    if desk_of(app) is not None:
-        app.run_worker(stop_phones(app))
-        app.notify(f"The players' pages are no longer served: {why} (V serves this one's).",
-                   title="Players' pages")
 
 
 def remember_save(path: Path) -> None:

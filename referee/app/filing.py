@@ -48,7 +48,7 @@ class Filing(Screen[None]):
         session = self.table.session
 
         def save_as(target: Path, force: bool, _: dict[str, Any]) -> str:
-            from .app import pages_end
+            from .phones import pages_end
 
             session.save_as(target, replace=force)
             pages_end(self.app, "the fight goes on in another file")
@@ -148,8 +148,10 @@ class Filing(Screen[None]):
         """The players' own pages first, on the settings' view_port (where `referee links`
         says they are), then the view on the next free port; a save without players' sides
         has the view alone, there."""
+        from referee.phones.addresses import ServeError
+
         from .phones import pages_port
-        from .watch import ServeError, ServingScreen, start_serving
+        from .watch import ServingScreen, start_serving
 
         network = where == "network"
         try:
@@ -165,8 +167,9 @@ class Filing(Screen[None]):
     async def serve_phones(self, network: bool) -> list[tuple[str, str]]:
         """The players' own pages, served from this app (it holds the save's writer):
         each player's name and address."""
+        from referee.phones.addresses import DEFAULT_HOST, DEFAULT_PORT, ServeError
+
         from .phones import start_phones
-        from .watch import DEFAULT_HOST, DEFAULT_PORT, ServeError
 
         host = "0.0.0.0" if network else DEFAULT_HOST
         first = self.app.settings.view_port or DEFAULT_PORT

@@ -14,6 +14,7 @@ from referee.session.links import LinksError, player_combatants
 
 if TYPE_CHECKING:
     from aiohttp import web
+    from textual.app import App
 
     from referee.engine import events as ev
     from referee.session.desk import Desk
@@ -30,10 +31,9 @@ async def start_phones(app: object, table: Table, path: Path, host: str, first: 
     combatant's name and address; none when no side is run by the players."""
     from aiohttp import web
 
+    from referee.phones.addresses import free_port, local_addresses
     from referee.phones.server import MAX_BODY, Phones
     from referee.session.desk import Desk, HeldTable
-
-    from .watch import free_port, local_addresses
 
     await stop_phones(app)
     if not player_combatants(table.fight):
@@ -99,4 +99,12 @@ def phones_note(app: object) -> str:
     return " · ".join(parts)
 
 
-__all__ = ["desk_of", "phones_note", "players_of", "start_phones", "stop_phones"]
+def pages_end(app: App[None], why: str) -> None:
+    """The players' pages of the save left behind stop (their links were its players')."""
+    if desk_of(app) is not None:
+        app.run_worker(stop_phones(app))
+        app.notify(f"The players' pages are no longer served: {why} (V serves this one's).",
+                   title="Players' pages")
+
+
+__all__ = ["desk_of", "pages_end", "phones_note", "players_of", "start_phones", "stop_phones"]

@@ -55,8 +55,8 @@ def address_arguments(parser: argparse.ArgumentParser, host: str, port: str) -> 
 
 def run_links(args: argparse.Namespace) -> int:
     """One line a player combatant: its id, its name, its link (tab-separated)."""
-    from referee.app.watch import local_addresses
     from referee.engine.text import shown
+    from referee.phones.addresses import local_addresses
     from referee.session.links import LinksError, links_for
 
     from .common import opened
@@ -114,7 +114,8 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
               parent: int | None = None, players: bool = False) -> int:
     import secrets
 
-    from referee.app.watch import ServeError, loopback, serve
+    from referee.app.watch import serve
+    from referee.phones.addresses import ServeError, loopback
 
     if not 0 < port < 65536:
         raise UsageError(f"port {port}: takes a number from 1 to 65535")
@@ -140,8 +141,8 @@ def player_pages(path: Path, host: str, port: int) -> Any:
     refused while the app has it open (its `V` serves them). Their links printed."""
     import random
 
-    from referee.app.watch import local_addresses
     from referee.engine.text import shown
+    from referee.phones.addresses import local_addresses
     from referee.phones.server import Phones
     from referee.session.desk import BriefWriter, Desk
     from referee.session.links import LinksError
