@@ -690,3 +690,17 @@ def test_a_page_says_the_die_it_sent(tmp_path: Path):
     desk.submit("ria", DIE, {"ria": ["17"]})
     assert desk.page("ria").asked.startswith("Your die is in: 17.")
     assert desk.page("borin").asked == "Initiative is due: type Borin's die as it fell."
+
+
+def test_referee_links_loads_no_textual_nor_any_server(save: Path):
+    """Printing the links is a headless command: no Textual, Rich or aiohttp loaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from referee.cli import main; "
+            f"main(['links', {str(save)!r}, '--host', '127.0.0.1']); "
+            "print('\\n'.join(sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT, timeout=120).stdout.split()
+    assert any("/p/" in line for line in out)  # the links were printed
+    assert not [m for m in out if m.split(".")[0] in ("textual", "rich", "aiohttp")]
