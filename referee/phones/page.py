@@ -62,8 +62,9 @@ LIVE = """
     });
   }
   if(window.EventSource){
-    var live=new EventSource(location.pathname+'/live');
+    var live=new EventSource(location.pathname+'/live'), opened=false;
     live.onmessage=refresh;
+    live.onopen=function(){ if(opened){ refresh(); } opened=true; };  // back from a sleep
   }
 })();
 """
