@@ -330,6 +330,15 @@ class Fight:
         else:  # its last change was further back than those kept: the one refolded stays
             kept.append((count, self.state.rs))
 
+    def keep_state(self, every: int | None = None) -> None:
+        """Keep the state as it stands as an undo's checkpoint, unless one is kept fewer
+        than `every` events in effect before it: the table keeps one as it opens a fight
+        and as the fight goes on, so an undo refolds the few events since, never the
+        whole log (a load keeps none: most are never undone)."""
+        count = len(self.events)
+        if count - max(self.checkpoints) >= (every or CHECKPOINT_EVERY):
+            self.checkpoints[count] = self.state.copy()
+
     def pop(self) -> ev.Event:
         """Take the last event off the log (a programmer's undo; referees push Undo)."""
         event = self.log.pop()

@@ -86,12 +86,15 @@ class Table(Questions):
                 self._watched.observers.remove(self._tell)
             fight.observers.append(self._tell)
             self._watched = fight
+            fight.keep_state()  # an undo at the table refolds from here, not the start
         return fight
 
     def _tell(self, fight: Fight, event: ev.Event) -> None:
-        """Each new event told against the state just before it, for the log."""
+        """Each new event told against the state just before it, for the log (and that
+        state kept for an undo every so many events)."""
         from .replay import describe
 
+        fight.keep_state()
         self._told.append(LogLine(len(fight.log) + 1, event.round, describe(fight, event)))
 
     def told(self) -> list[LogLine]:
