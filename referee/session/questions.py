@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from referee.engine import Combatant, Fight
 from referee.engine import events as ev
@@ -51,13 +51,29 @@ def present(role: R | None, refusal: str) -> R:
 
 class Questions:
     """What the table asks of the fight as it stands (its plan worked out once per change
-    of the log)."""
+    of the log, and the answers that read the round — who acts, what is recorded, who
+    declares — once per state of the fight: a key press asks them many times over)."""
 
     def __init__(self, session: Session, rng: random.Random | None = None) -> None:
         self.session = session
         self.injected = rng  # tests inject one generator; otherwise see `rng`
         self._plan: Plan | None = None
         self._plan_key: tuple[int, int, int] | None = None
+        self._now: dict[str, Any] = {}
+        self._now_key: tuple[int, int, int] | None = None
+
+    def kept(self, name: str, work: Callable[[], R]) -> R:
+        """`work`'s answer, worked out once per state of the fight: the same fight (its
+        identity), the same plan revision (a refold gets a new one) and the same length
+        of log (every event, an undo too, adds to it) are the same state."""
+        fight = self.fight
+        key = (id(fight), fight.plan_revision, len(fight.log))
+        if key != self._now_key:
+            self._now, self._now_key = {}, key
+        now = self._now
+        if name not in now:
+            now[name] = work()
+        return cast(R, now[name])
 
     @property
     def fight(self) -> Fight:
@@ -94,17 +110,23 @@ class Questions:
                        "act through its acts")
 
     def declared(self) -> dict[str, ev.Declare]:
+        return dict(self.kept("declared", self._declared))
+
+    def _declared(self) -> dict[str, ev.Declare]:
         return {d.actor: d for _, d in self.fight.declared(self.round)
                 if d.step is None}
 
     def undeclared(self) -> list[str]:
         """Combatants still to declare this round who can act, in roster order."""
-        if self.fight.ruleset.role(Declaring) is None:
+        return list(self.kept("undeclared", self._undeclared))
+
+    def _undeclared(self) -> list[str]:
+        fight = self.fight
+        if fight.ruleset.role(Declaring) is None:
             return []
-        done = self.declared()
-        can_act = self.fight.ruleset.planner.can_act
-        return [cid for cid in self.fight.roster
-                if cid not in done and not can_act(self.fight, cid)]
+        done = self.kept("declared", self._declared)
+        can_act = fight.ruleset.planner.can_act
+        return [cid for cid in fight.roster if cid not in done and not can_act(fight, cid)]
 
     def next_undeclared(self, after: str | None = None) -> str | None:
         waiting = self.undeclared()
@@ -140,10 +162,16 @@ class Questions:
         return self.declaring.further(self.fight, actor, earlier, action)
 
     def initiative_due(self) -> bool:
+        return self.kept("initiative_due", self._initiative_due)
+
+    def _initiative_due(self) -> bool:
         rolling = self.fight.ruleset.role(Rolling)
         return rolling is not None and rolling.initiative_due(self.fight)
 
     def initiative_blocks(self) -> bool:
+        return self.kept("initiative_blocks", self._initiative_blocks)
+
+    def _initiative_blocks(self) -> bool:
         rolling = self.fight.ruleset.role(Rolling)
         return rolling is not None and rolling.initiative_blocks(self.fight)
 
@@ -169,10 +197,13 @@ class Questions:
 
     def current_beat(self) -> int | None:
         """The next beat to resolve (1-based), or None when the round is done."""
-        return self.plan().current(self.resolved())
+        return self.kept("current_beat", lambda: self.plan().current(self.resolved()))
 
     def acting(self) -> list[str]:
         """Who acts in the current beat, in the beat's order."""
+        return list(self.kept("acting", self._acting))
+
+    def _acting(self) -> list[str]:
         beat = self.current_beat()
         if beat is None:
             return []
@@ -191,14 +222,18 @@ class Questions:
 
     def recorded(self) -> list[ev.Damage | ev.Note]:
         """The hits and misses recorded in the beat under way, in order."""
+        return list(self.kept("recorded", self._recorded))
+
+    def _recorded(self) -> list[ev.Damage | ev.Note]:
         beat = self.current_beat()
         if beat is None or self.initiative_blocks():
             return []
         found = []
+        round_ = self.round
         for e in reversed(self.fight.events):  # the log is in round order: this round's last
-            if e.round < self.round:
+            if e.round < round_:
                 break
-            if (isinstance(e, (ev.Damage, ev.Note)) and e.round == self.round
+            if (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
                     and e.beat == beat and e.source is not None):
                 found.append(e)
         found.reverse()
@@ -208,10 +243,13 @@ class Questions:
         """The current beat's actions with nothing recorded yet, in the beat's order: an
         actor's hits and misses in the beat answer its actions in turn (a volley's shots,
         a second attack routine), so the first one left is who (and which shot) is next."""
+        return list(self.kept("to_record", self._to_record))
+
+    def _to_record(self) -> list[PlannedAction]:
         beat = self.current_beat()
         if beat is None or self.initiative_blocks():
             return []
-        done = Counter(str(e.source) for e in self.recorded())
+        done = Counter(str(e.source) for e in self.kept("recorded", self._recorded))
         seen: Counter[str] = Counter()
         left = []
         for action in self.plan().beats[beat - 1].actions:
@@ -331,6 +369,9 @@ class Questions:
     def working(self) -> str | None:
         """Who the referee's attention goes to: the current beat's next actor with nothing
         recorded (else its first), else the next combatant to declare."""
+        return self.kept("working", self._working)
+
+    def _working(self) -> str | None:
         acting = self.acting() if not self.initiative_blocks() else []
         left = [a.actor for a in self.to_record()]
         return (left or acting)[0] if acting else self.next_undeclared()
