@@ -28,7 +28,7 @@ from referee.engine.view import Fight
 from . import events as ph
 from . import manoeuvres, squads, stats
 from .rounds import KINDS, STATUSES
-from .standing import can_act, croaked, now_pos, run_of, statuses
+from .standing import can_act, croaked, now_kept, run_of, statuses
 from .state import State, state_of
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def current_phase(fight: Fight) -> int:
     log = state_of(fight).now
     if not log.order:
         return 0
-    now = now_pos(fight)
+    now = now_kept(fight)
     return log.order[max(now, 0)]
 
 

@@ -201,6 +201,25 @@ def now_pos(fight: Fight) -> int:
     return max(log.reached, first)
 
 
+def now_kept(fight: Fight) -> int:
+    """`now_pos`, worked out once a state for the same round of the fight and the same
+    actions resolved (a Resolve adds to the fight's set in place, the state staying;
+    an undo folds a copy of it): the acts ask it several times over for one footer (a
+    Move's phase, an Action's)."""
+    state = state_of(fight)
+    round_ = max(fight.round, 1)
+    done = fight.resolved.get(state.now.round)
+    size = len(done) if done is not None else 0
+    kept = state.memo.get("now_pos")
+    if kept is not None and kept[0] == round_ and kept[2] == size and (
+            kept[1] is done or kept[3] == (done or frozenset())):
+        found: int = kept[4]
+        return found
+    found = now_pos(fight)
+    state.memo["now_pos"] = (round_, done, size, frozenset(done or ()), found)
+    return found
+
+
 def effective(fight: Fight, cid: str) -> tuple[int, int]:
     c = fight.roster[cid]
     state = state_of(fight)
@@ -209,5 +228,5 @@ def effective(fight: Fight, cid: str) -> tuple[int, int]:
                                statuses(fight, cid))
 
 
-__all__ = ["at_round", "bound", "croaked", "effective", "fresh_run", "now_pos",
-           "out_of_fight", "roll", "run_of", "runs", "runs_since", "statuses", "unit"]
+__all__ = ["at_round", "bound", "croaked", "effective", "fresh_run", "now_kept",
+           "now_pos", "out_of_fight", "roll", "run_of", "runs", "runs_since", "statuses", "unit"]
