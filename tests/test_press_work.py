@@ -1,0 +1,138 @@
+"""The work a key press costs outside the widgets, counted (never timed): the table's
+questions of the round (who acts, what is recorded) are worked out once per state of the
+fight however often the press asks them; the footer asks each act once a drawing; the
+first undo of a session refolds the events since the save was opened, not the whole log;
+phases' acts work out where the round is once for one footer."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.app.combat import CombatScreen
+from referee.engine.fight import Fight
+from referee.engine.plan import Plan
+from referee.rulesets.phases import standing
+from referee.session.questions import Questions
+from referee.session.store import Session
+from referee.session.table import Table
+from tests.test_app_frames import settled
+from tests.test_table_ready import LARGE, app_on, declare_round, demo
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str,
+             counts: Counter[str], label: str | None = None) -> None:
+    """`owner.name` counted under `label` (its name) each time it is called."""
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[label or name] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+async def test_a_beat_checked_off_asks_the_round_once(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch):
+    """`n` in the demo: the round's events read for what is recorded once a press, the
+    beat under way found at most three times (the act, the plan pane, the cursor), each
+    act asked whether the footer offers it once a drawing."""
+    counts: Counter[str] = Counter()
+    asked: list[Counter[str]] = []
+    counting(monkeypatch, Questions, "_recorded", counts, "events read")
+    counting(monkeypatch, Plan, "current", counts, "beat found")
+    offered, footer = Table.offered, CombatScreen.footer
+
+    def drawing(self: CombatScreen) -> list[tuple[str, str]]:
+        asked.append(Counter())
+        return footer(self)
+
+    def offer(self: Table, act: Any, actor: str | None) -> bool:
+        asked[-1][act.id] += 1
+        return offered(self, act, actor)
+
+    monkeypatch.setattr(CombatScreen, "footer", drawing)
+    monkeypatch.setattr(Table, "offered", offer)
+    async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+        await declare_round(pilot)
+        await pilot.press("i")
+        await settled(pilot)
+        log = pilot.app.table.fight.log
+        for _ in range(3):
+            counts.clear()
+            asked.clear()
+            events = len(log)
+            await pilot.press("n")
+            await settled(pilot)
+            assert len(log) == events + 1
+            assert counts["events read"] <= 1, counts
+            assert counts["beat found"] <= 3, counts
+            assert asked and all(max(each.values()) == 1 for each in asked), asked
+
+
+def long_save(tmp_path: Path, notes: int) -> Path:
+    """The demo with `notes` notes more in its log: a long save."""
+    path = demo(tmp_path)
+    table = Table(Session.open(path), random.Random(4))
+    for number in range(notes):
+        table.note(f"note {number}")
+    table.session.close()
+    return path
+
+
+def test_the_first_undo_refolds_the_events_since_the_save_was_opened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = long_save(tmp_path, 450)
+    table = Table(Session.open(path), random.Random(4))
+    counts: Counter[str] = Counter()
+    counting(monkeypatch, Fight, "_apply", counts, "folded")
+    for number in range(3):
+        table.note(f"after {number}")
+    before = len(table.fight.events)
+    counts.clear()
+    table.undo()
+    assert len(table.fight.events) == before - 1
+    assert counts["folded"] <= 2, counts  # the two notes entered since it was opened
+    fresh = Fight(table.fight.encounter, table.fight.ruleset)
+    fresh.log = list(table.fight.log)
+    fresh.refold()  # the same state as a whole fold
+    assert fresh.status == table.fight.status and fresh.events == table.fight.events
+    table.session.close()
+
+
+def test_a_long_session_keeps_a_checkpoint_every_so_often(tmp_path: Path) -> None:
+    """Events entered at the table keep the state every 200 events: an undo after many
+    acts refolds fewer than 200 events."""
+    table = Table(Session.open(demo(tmp_path)), random.Random(4))
+    fight = table.fight
+    for number in range(450):
+        table.note(f"note {number}")
+    count = len(fight.events)
+    assert count - max(fight.checkpoints) < 200, sorted(fight.checkpoints)
+    table.session.close()
+
+
+def test_phases_acts_work_out_where_the_round_is_once_a_footer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_phases_table import siege
+
+    table = Table(Session.open(siege(tmp_path)), random.Random(4))
+    fight = table.fight
+    counts: Counter[str] = Counter()
+    counting(monkeypatch, standing, "now_pos", counts)
+    actor = next(cid for cid in fight.roster if not standing.can_act(fight, cid))
+    acts = table.acts()
+    first = [table.offered(act, actor) for act in acts]
+    assert counts["now_pos"] <= 1, counts  # the Move's phase and the Action's, shared
+    assert [table.offered(act, actor) for act in acts] == first
+    assert counts["now_pos"] <= 1, counts
+    table.note("a note")  # a new state: worked out once again
+    counts.clear()
+    for act in acts:
+        table.offered(act, actor)
+    assert counts["now_pos"] <= 1, counts
+    table.session.close()
