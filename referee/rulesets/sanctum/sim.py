@@ -68,7 +68,8 @@ class Roster:
         self.dh: list[int] = []
         self.damage_cap: list[int] = []
         self.keyed: dict[int, tuple[list[int], int, int]] = {}  # see `ranking`
-        self.info: list[tuple[int, int, int, int, int]] = []
+        self.info: list[tuple[int, int, int, int]] = []
+        self.info1: list[tuple[int, int, int, int]] = []
         self.start1: list[int] = []
         self.start: list[int] = []
         self.steers: list[bool] = []
@@ -94,9 +95,10 @@ class Roster:
         # SA-8's tiebreaker 5 (its highest damage, capped: a higher one ties)
         self.damage_cap = [min(self.maxdmg[i], (1 << 20) - 1) for i in n]
         self.keyed = {}
-        # per minion: (level, hand attacks, round 1 damage, missile damage, hand damage)
-        self.info = [(self.level[i], self.hand_n[i], self.dm1[i], self.dm[i], self.dh[i])
-                     for i in n]
+        # per minion: (level, hand attacks, missile damage, hand damage), in round 1 both
+        # the round's missile damage (SA-4: missiles only, at the round's penalty)
+        self.info = [(self.level[i], self.hand_n[i], self.dm[i], self.dh[i]) for i in n]
+        self.info1 = [(self.level[i], self.hand_n[i], self.dm1[i], self.dm1[i]) for i in n]
         # attacks at the start of a round: round 1 (missiles only, SA-4), later rounds
         self.start1 = [0 if self.noatk[i] else self.mis_n[i] for i in n]
         self.start = [0 if self.noatk[i] else self.mis_n[i] + self.hand_n[i] for i in n]
@@ -227,9 +229,10 @@ class Combat:
         self.shift = shift
         self.need = [0] * n
         self.choice = rng.choice
+        self.bits = rng.getrandbits  # a further attack's draw (`strike`)
         self.sink, self.log = sink, sink.on
         self.promoted = promoted
-        self.level, self.info = R.level, R.info
+        self.level, self.info = R.level, R.info  # the round's (`start_round`)
         self.quasi_a = R.any_quasi[ga]  # SA-10: whether any can steer
         self.quasi_b = R.any_quasi[gb]
         self.compels = R.any_must[ga] or R.any_must[gb]
@@ -270,6 +273,7 @@ class Combat:
         # every minion's, the fallen's too (never read): copied whole, not one by one
         self.cur[:] = armor
         self.rem[:] = R.start1 if r == 1 else R.start
+        self.info = R.info1 if r == 1 else R.info
         for i in la + lb:
             need[i] = hp[i] + armor[i]
             v = victim[i]
@@ -447,26 +451,20 @@ class Combat:
 
     def best(self, cands: list[int], mine: int, known: dict[int, int]) -> list[int]:
         """SA-8's tiebreakers 2-5 among `cands` (`best`), for a minion dealing `mine`
-        this round while the rest of its group deals what `known` says. Most choices can
-        kill nobody (the most anyone deals falls short of the least any needs), and then
-        only the keys count: built-ins find the top ones, with no loop in Python."""
+        this round while the rest of its group deals what `known` says: one pass in
+        Python (cheaper than built-ins' several: min, max and count each call the
+        comparison of two objects for every one)."""
         need, key = self.need, self.key
-        if mine < min(map(need.__getitem__, cands)) and not any_kill(need, mine, known):
-            return top_of(cands, key)
         if known:
             return best(key, need, self.bit, cands, mine, known)
         return best_alone(key, need, self.bit, cands, mine)
 
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
-        """SA-9: `i`'s attacks this round, missiles first, the first on `v` and each
-        further one on a living enemy at random (SA-7): a hit when the victim's level is
-        at most `i`'s plus its misses since its last hit; armor soaks first."""
+        """SA-9: `i`'s attacks, missiles first, the first on `v`, each further one on a living
+        enemy at random (SA-7): a hit at most `i`'s level plus misses; armor soaks first."""
         hp, cur, level = self.hp, self.cur, self.level  # (in threes: no tuple is built)
-        need, key, top = self.need, self.key, self.top
-        choice, log = self.choice, self.log
-        lvi, hand, dm1, dm, dh = self.info[i]
-        if r == 1:
-            dm = dh = dm1  # SA-4: missiles only, at the round's penalty
+        need, key, log = self.need, self.key, self.log
+        lvi, hand, dm, dh = self.info[i]  # the round's damage (`start_round`)
         left, missed, kills = self.rem[i], self.misses[i], 0
         while True:
             if level[v] > lvi + missed:
@@ -481,7 +479,7 @@ class Combat:
                 else:
                     cur[v] = 0
                     h = need[v] = hp[v] = hp[v] - dmg + soak
-                    key[v] = top[v] - (h << self.shift)
+                    key[v] = self.top[v] - (h << self.shift)
                     if h <= 0:  # killed: out of the living
                         foes.remove(v)
                         kills += 1
@@ -491,7 +489,11 @@ class Combat:
             left -= 1
             if left <= 0 or not foes:
                 break
-            v = choice(foes)
+            n = len(foes)  # rng.choice(foes) as `random.Random` draws it: bits of the
+            x = self.bits(k := n.bit_length())  # length's width until below it (the same
+            while x >= n:  # draws)
+                x = self.bits(k)
+            v = foes[x]
             if log:
                 self.sink.drawn(self, r, i, v, foes)
         self.victim[i], self.rem[i], self.misses[i] = v, left, missed
@@ -556,10 +558,12 @@ def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
     group can kill this round (`mine` and what `known` says the others deal)."""
     get = known.get
     tied: list[int] = []
-    top = 0
+    top = -1  # below every key
     for j in cands:
-        k = key[j] + bit if mine + get(j, 0) >= need[j] else key[j]
-        if not tied or k > top:
+        k = key[j]
+        if need[j] <= mine + get(j, 0):
+            k += bit
+        if k > top:
             top = k
             tied = [j]
         elif k == top:
@@ -572,31 +576,17 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
     """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
     same loop without its look-ups: round 1's choices are the most)."""
     tied: list[int] = []
-    top = 0
+    top = -1  # below every key
     for j in cands:
-        k = key[j] + bit if mine >= need[j] else key[j]
-        if not tied or k > top:
+        k = key[j]
+        if need[j] <= mine:
+            k += bit
+        if k > top:
             top = k
             tied = [j]
         elif k == top:
             tied.append(j)
     return tied
-
-
-def any_kill(need: list[int], mine: int, known: dict[int, int]) -> bool:
-    """Whether `mine` with what `known` says the others deal to a victim kills it this
-    round (of the living victims `known` names, a fallen one needing nothing: a quick
-    test that may say yes where `cands` leave that victim out)."""
-    return any(0 < need[j] <= mine + dealt for j, dealt in known.items())
-
-
-def top_of(cands: list[int], key: list[int]) -> list[int]:
-    """Those of `cands` with the highest `key`, in their order."""
-    keys = list(map(key.__getitem__, cands))
-    top = max(keys)
-    if keys.count(top) == 1:
-        return [cands[keys.index(top)]]
-    return [j for j, k in zip(cands, keys, strict=True) if k == top]
 
 
 def ranked(key: list[int], need: list[int], cands: list[int]) -> Ranking:
