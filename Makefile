@@ -23,10 +23,15 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium chromium-driver)
 
-# the suite on every core (JOBS=1: one process, as a single test file runs by default)
-JOBS ?= auto
+# the suite in two workers a core (JOBS=1: one process, as a single test file runs by
+# default): an app test or a served view waits half its time (Textual's pilot waits for
+# the app to be idle, a subprocess or a browser answers), and a second worker on the core
+# runs meanwhile. Bytecode is written even where PYTHONDONTWRITEBYTECODE is set, so that
+# pytest's rewritten test modules (and the package's own) are compiled once, not in each
+# worker and each `python -m referee` of every run.
+JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 	$(BIN)/ruff check referee tests benchmarks
 	$(BIN)/mypy
 
