@@ -12,7 +12,7 @@ from referee.session import fastload
 from referee.session.fastload import loads
 from referee.session.writer import save_text
 from tests.conftest import ROOT
-from tests.test_writer import events
+from tests.test_writer import demo_encounter, events
 
 
 @pytest.fixture(autouse=True)
@@ -38,10 +38,7 @@ def same(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(events, min_size=1, max_size=6))
 def test_written_saves(log):
-    from referee.session.files import load_save
-
-    encounter = load_save(ROOT / "saves" / "demo.toml").encounter
-    same(save_text(encounter, log))
+    same(save_text(demo_encounter(), log))
 
 
 lines = st.sampled_from([

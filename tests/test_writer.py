@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tomllib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +24,12 @@ words = text.filter(str.strip)
 maybe = st.none() | words
 
 READER = load_ruleset("demon-idol").schema.reader
+
+
+@functools.cache
+def demo_encounter():
+    """The bundled demo's encounter, read once (it is frozen)."""
+    return load_save(ROOT / "saves" / "demo.toml").encounter
 
 
 def read_event(data, path):
@@ -64,7 +72,7 @@ def test_one_block_parses_back_to_the_same_event(event):
 @settings(max_examples=100, deadline=None)
 @given(st.lists(events, max_size=8))
 def test_appended_blocks_equal_a_full_rewrite(log):
-    encounter = load_save(ROOT / "saves" / "demo.toml").encounter
+    encounter = demo_encounter()
     whole = tomllib.loads(save_text(encounter, log))
     appended = tomllib.loads(save_text(encounter, []) + "".join("\n" + event_block(e)
                                                                for e in log))
@@ -77,19 +85,25 @@ def test_strings_survive_any_character(value):
     assert tomllib.loads(f"v = {string(value)}")["v"] == value
 
 
-def test_full_save_of_every_scenario_loads_back_identical(tmp_path):
-    for source in sorted((ROOT / "tests" / "scenarios").glob("*/*.toml")):
-        if source.name.endswith(".expect.toml"):
-            continue
+SCENARIOS = sorted(path.name for path in (ROOT / "tests" / "scenarios").iterdir()
+                   if path.is_dir())
+
+
+@pytest.mark.parametrize("scenarios", SCENARIOS)  # every scenario: a folder a test
+def test_full_save_of_every_scenario_loads_back_identical(tmp_path, scenarios):
+    here = ROOT / "tests" / "scenarios" / scenarios
+    sources = [source for source in sorted(here.glob("*.toml"))
+               if not source.name.endswith(".expect.toml")]
+    assert sources
+    # laid out as in tests/, so a ruleset named by a relative path is found as it was
+    folder = tmp_path / "scenarios" / scenarios
+    for rulesets, there in ((ROOT / "tests" / "rulesets", tmp_path / "rulesets"),
+                            (here / "rulesets", folder / "rulesets")):
+        if rulesets.is_dir():
+            shutil.copytree(rulesets, there, ignore=shutil.ignore_patterns("__pycache__"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sources:
         save = load_save(source)
-        # laid out as in tests/, so a ruleset named by a relative path is found as it was
-        folder = tmp_path / "scenarios" / source.parent.name
-        for rulesets, there in ((ROOT / "tests" / "rulesets", tmp_path / "rulesets"),
-                                (source.parent / "rulesets", folder / "rulesets")):
-            if rulesets.is_dir():
-                shutil.copytree(rulesets, there, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__"))
-        folder.mkdir(parents=True, exist_ok=True)
         copy = folder / source.name
         copy.write_text(save_text(save.encounter, save.fight.log))
         again = load_save(copy)
