@@ -35,6 +35,9 @@ async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Pat
             assert "Each player's own page" in screen and "/p/" in screen
             await pilot.press("escape")
 
+            desk.page("zed")  # Zed's page is open: the tracker says he is deciding there
+            assert await until(pilot, lambda: "deciding… (page)" in svg_text(
+                app.export_screenshot()), tries=60)
             desk.page("brann")
             desk.submit("brann", "declare-C", {})
             await pilot.pause(0.3)

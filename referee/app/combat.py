@@ -180,7 +180,9 @@ class CombatScreen(Filing):
         shown = view.build(table.fight, plan, table.session.encounter.title, rows=False)
         self.query_one(StatusLine).show(with_pages(self.app, shown.status),
                                         safe(table.session.path.name))
-        self.query_one(Tracker).show(table.fight, plan, shown.acting, cursor)
+        tracker = self.query_one(Tracker)
+        tracker.deciding = deciding(self.app)
+        tracker.show(table.fight, plan, shown.acting, cursor)
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
         self.query_one(KeyLine).offer(self.footer)
@@ -350,6 +352,14 @@ class CombatScreen(Filing):
 
         self.app.push_screen(ReportScreen(act.label, self.table.reporter(act, values),
                                           self.table.write_run))
+
+
+def deciding(app: object) -> frozenset[str]:
+    """The players deciding on their own pages now (none unless the pages are served)."""
+    from .phones import desk_of
+
+    desk = desk_of(app)
+    return frozenset(desk.deciding()) if desk is not None else frozenset()
 
 
 def with_pages(app: object, status: str) -> str:

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from .host import HostApp
 
 
+PAGES_TICK = 1.0  # seconds between looks at who is deciding on the players' pages
+
+
 class Filing(Screen[None]):
     """The combat screen's base: each of these keys' work, asking through the combat
     screen's forms."""
@@ -156,6 +159,9 @@ class Filing(Screen[None]):
         network = where == "network"
         try:
             players = await self.serve_phones(network)
+            if players and not getattr(self, "pages_ticking", False):
+                self.pages_ticking = True
+                self.set_interval(PAGES_TICK, self.pages_tick)
             address = await start_serving(self.app, self.table.session.path, network,
                                           self.app.max_viewers,
                                           pages_port(self.app) + 1 if players else None)
@@ -179,6 +185,17 @@ class Filing(Screen[None]):
         except OSError as error:
             raise ServeError(f"the players' pages cannot be served: "
                              f"{error.strerror or error}") from None
+
+    def pages_tick(self) -> None:
+        """While the players' pages are served: the screen drawn again when who is deciding
+        on a page changed (a page opened or left tells the log nothing)."""
+        from .phones import desk_of
+
+        desk = desk_of(self.app)
+        now = frozenset(desk.deciding()) if desk is not None else frozenset()
+        if now != getattr(self, "pages_deciding", frozenset()):
+            self.pages_deciding = now
+            self.refresh_view()
 
     def from_page(self, events: list[ev.Event]) -> None:
         """Events a player's page entered: drawn as the referee's own are, and said."""

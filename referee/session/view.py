@@ -78,6 +78,10 @@ def row_groups(fight: Fight) -> Mapping[str, tuple[str, str]]:
     return grouping.row_groups(fight) if grouping is not None else NO_GROUPS
 
 
+# a player's declared cell while their own page is open and they have not declared
+DECIDING = Cell("deciding… (page)", "dim")
+
+
 def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
     """A declaration in the tracker's few columns, as its ruleset words it ("" none),
     marked when it came from the player's own page."""

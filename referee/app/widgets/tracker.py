@@ -35,6 +35,9 @@ class Tracker(LineTable):
         self.folded: set[str] = set()  # the groups shown as one heading row
         self.groups: set[str] = set()
         self.last: tuple[Fight, Plan | None, set[str]] | None = None
+        # players whose own page is open while they decide (the players' pages): their
+        # declared cell says so until they declare
+        self.deciding: frozenset[str] = frozenset()
         # the rows placed: what they were worked out from, the round's order, the rows
         self.placed: tuple[tuple[Any, ...], list[str], list[tuple[str, str]]] | None = None
 
@@ -72,7 +75,7 @@ class Tracker(LineTable):
                 entry = old if old is not None and old[0] == basis and old[1] else \
                     (basis, self.heading(key, basis) if n in seen else None)
             elif n in seen:  # worked out now: a row that reads the same is not redrawn
-                basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
+                basis = self.basis(fight, key, acting)
                 entry = old if old is not None and old[0] == basis and old[1] else \
                     (basis, self.cells(key))
             else:  # checked when it is drawn (`load`): most of a big roster never is
@@ -135,11 +138,19 @@ class Tracker(LineTable):
         heading = row > 0 and bool(entries[row - 1][1])
         return self.scroll_target(row, abs(row - old) <= 1 or row > old, heading)
 
+    def basis(self, fight: Fight, key: str, acting: set[str]) -> tuple[Any, ...]:
+        return view.row_basis(fight, key, key in acting, self.decls.get(key)) + (
+            key in self.deciding,)
+
     def cells(self, key: str) -> tuple[tuple[str, str], ...]:
         assert self.last is not None, "a row is drawn before the tracker is shown"
         fight, _, acting = self.last
         found = view.tracker_row(fight, key, key in acting, self.decls.get(key), self.columns)
-        return tuple(styled(cell) for cell in found.cells)
+        cells = found.cells
+        if key in self.deciding and key not in self.decls:
+            cells = tuple(view.DECIDING if column.key == "declared" else cell
+                          for column, cell in zip(self.columns, cells, strict=True))
+        return tuple(styled(cell) for cell in cells)
 
     def load(self, row: int) -> tuple[tuple[str, str], ...]:
         assert self.last is not None, "a row is drawn before the tracker is shown"
@@ -149,7 +160,7 @@ class Tracker(LineTable):
             basis = self.shown[key][0]
             cells = self.heading(key, basis)
         else:  # kept while it reads the same: a row scrolled back into view
-            basis = view.row_basis(fight, key, key in acting, self.decls.get(key))
+            basis = self.basis(fight, key, acting)
             old = self.shown.get(key)
             cells = old[1] if old is not None and old[1] and old[0] == basis else \
                 self.cells(key)
