@@ -304,3 +304,32 @@ async def test_a_flood_of_unknown_links_is_refused_without_flooding_the_log(save
                 response = await s.client.get(f"/p/{'B' * 31}{number % 10}")
                 assert response.status == 404
         assert 1 <= len(phone_records(caplog)) <= 12
+
+
+async def test_a_save_that_cannot_be_read_is_said_once_and_the_link_waits(save: Path, caplog):
+    """`referee serve --players` reads the save as it changes: while it cannot be read (a
+    damaged file), a page answers that it cannot be read just now (503), the log says why
+    once — not at every request — and no traceback; the link works again once it reads."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from referee.phones.server import MAX_BODY, Phones
+    from referee.session.desk import BriefWriter, Desk
+
+    desk = Desk(BriefWriter(save), save)
+    token = desk.make_links()["brann"]
+    good = save.read_bytes()
+    app = web.Application(client_max_size=MAX_BODY)
+    Phones(desk).attach(app)
+    async with TestClient(TestServer(app)) as client:
+        assert (await client.get(f"/p/{token}")).status == 200
+        save.write_bytes(b"format = 3\nthis is = = not a save\n")
+        with caplog.at_level(logging.INFO, logger=LOGGER):
+            for _ in range(5):
+                response = await client.get(f"/p/{token}")
+                assert response.status == 503
+                assert "cannot be read just now" in await response.text()
+        assert len(phone_records(caplog)) == 1
+        assert "Traceback" not in caplog.text
+        save.write_bytes(good)
+        assert (await client.get(f"/p/{token}")).status == 200

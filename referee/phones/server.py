@@ -87,6 +87,8 @@ class Phones:
         self._changed: asyncio.Event | None = None
         self._ticker: asyncio.Task[None] | None = None
         self.closing = False
+        self.last_warning = ""  # the trouble last said (`warn`)
+        self.unreadable = False  # the last link asked for found the save unreadable
 
     def attach(self, app: web.Application) -> None:
         hide_tokens(logging.getLogger("aiohttp.access"))
@@ -117,11 +119,32 @@ class Phones:
             try:
                 self.desk.poll()
             except Exception as error:  # a save that cannot be read is the page's notice
-                log.warning("the players' pages cannot follow the save: %s", shown(str(error)))
+                self.warn(f"the players' pages cannot follow the save: {error}")
             now = self.desk.version()
             if now != version:
                 version = now
                 self.changed()
+
+    def warn(self, said: str) -> None:
+        """A trouble of the save or the links file, said once while it lasts (the pages
+        ask ten times a second: the log is not flooded with it)."""
+        if said != self.last_warning:
+            self.last_warning = said
+            log.warning("%s", shown(said))
+
+    def _who(self, token: str) -> str | None:
+        """The combatant of a link, None when it is no link of this fight or the save
+        cannot be read now (said once in the log)."""
+        self.unreadable = False
+        try:
+            cid = self.desk.player(token) if len(token) <= 64 else None
+        except Exception as error:  # a save being replaced, a file gone: the link waits
+            self.warn(f"the players' pages cannot read the save: {error}")
+            self.unreadable = True
+            return None
+        if self.desk.problem:
+            self.warn(self.desk.problem)
+        return cid
 
     def changed(self) -> None:
         """Wake every live page (the fight changed, or the server stops)."""
@@ -135,7 +158,10 @@ class Phones:
         """The token and its combatant, or the answer that turns the request away."""
         token = request.match_info.get("token", "")
         bucket = self.buckets.get(token) if len(token) == 32 else None
-        cid = self.desk.player(token) if len(token) <= 64 else None
+        cid = self._who(token)
+        if cid is None and self.unreadable:
+            return _html(gone_page("The fight's save cannot be read just now: try again in "
+                                   "a moment."), 503)
         if cid is None:
             said = self.strangers.setdefault(str(request.remote), Bucket(1.0, 10))
             if len(self.strangers) > 1024:  # a flood from many addresses forgets the oldest
@@ -172,7 +198,7 @@ class Phones:
             text = render(self.desk.page(cid), token, self._csrf(cookie, token), nonce,
                           message, refused)
         except Exception as error:  # a fault of ours must never take the server down
-            log.exception("the page of %s could not be made: %s", shown(cid), error)
+            log.error("the page of %s could not be made: %s", shown(cid), shown(repr(error)))
             return _html(gone_page("The page could not be made: tell the referee."), 500)
         response = _html(text, status, nonce)
         if fresh:
@@ -198,7 +224,7 @@ class Phones:
             return self._page(request, token, cid, why.args[1] if len(why.args) > 1 else 400,
                               (f"Not done: {why.args[0]}", True))
         except Exception as error:  # a fault of ours: nothing written, the server goes on
-            log.exception("%s of %s failed: %s", shown(act_id), shown(cid), error)
+            log.error("%s of %s failed: %s", shown(act_id), shown(cid), shown(repr(error)))
             return self._page(request, token, cid, 500,
                               ("Not done: something went wrong; tell the referee.", True))
         self.said[token] = (_done(written), False)
@@ -209,7 +235,12 @@ class Phones:
         """The posted fields, once the post is shown to come from the player's own page."""
         if request.content_length is not None and request.content_length > MAX_BODY:
             raise Refused(f"a form of over {MAX_BODY} bytes", 413)
-        body = await request.content.read(MAX_BODY + 1)
+        body = b""  # read to the cap, however the body comes (a chunk at a time)
+        while len(body) <= MAX_BODY:
+            chunk = await request.content.read(MAX_BODY + 1 - len(body))
+            if not chunk:
+                break
+            body += chunk
         if len(body) > MAX_BODY:
             raise Refused(f"a form of over {MAX_BODY} bytes", 413)
         if request.content_type != "application/x-www-form-urlencoded":
@@ -268,7 +299,7 @@ class Phones:
                         quiet = loop.time()
                         await response.write(b": still here\n\n")
                     continue
-                if self.desk.player(token) is None:  # revoked, or the fight is over
+                if self._who(token) is None:  # revoked, or the fight is over
                     await response.write(b"data: gone\n\n")
                     break
                 await response.write(b"data: changed\n\n")
