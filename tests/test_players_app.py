@@ -81,3 +81,27 @@ async def test_the_pages_stop_when_another_save_is_opened(tmp_path: Path) -> Non
         finally:
             await stop_phones(app)
             await stop_serving(app)
+
+
+async def test_a_pages_text_is_shown_as_typed_never_as_markup(tmp_path: Path) -> None:
+    """A player's note is text from a client: the notice that says it shows it as typed,
+    never as Rich markup (bold, a link, an action)."""
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = app_on(save)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await serve_pages(pilot)
+        try:
+            desk = desk_of(app)
+            assert desk is not None
+            await pilot.press("escape")
+            desk.page("brann")
+            desk.submit("brann", "declare-A", {"note": ["[b]run[/b] away [@click=app.quit]x[/]"]})
+            await pilot.pause()
+            (notice,) = [n for n in app._notifications if n.title == "From a player's page"]
+            assert "[b]run[/b] away" in notice.message and not notice.markup
+            assert "[b]run[/b] away" in svg_text(app.export_screenshot())  # the log, too
+            assert app.is_running
+        finally:
+            await stop_phones(app)
+            await stop_serving(app)

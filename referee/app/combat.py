@@ -226,7 +226,7 @@ class CombatScreen(Filing):
         """What the rules announced, after what the act itself says."""
         for event, line in zip(message.events, message.lines, strict=False):
             if event.follows and event.ANNOUNCED:
-                self.notify(line.text, severity="warning")
+                self.notify(line.text, severity="warning", markup=False)
 
     # -- doing --------------------------------------------------------------------------
 

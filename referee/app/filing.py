@@ -202,6 +202,6 @@ class Filing(Screen[None]):
         lines = self.table.told()
         self.shown_appended(lines)
         for line in lines:
-            self.notify(line.text, title="From a player's page", timeout=6)
+            self.notify(line.text, title="From a player's page", timeout=6, markup=False)
 
 
