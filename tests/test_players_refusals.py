@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from referee.phones.server import BURST, PAGES_PER_TOKEN, Bucket
+from referee.phones.server import BURST, PAGES_PER_TOKEN, RATE, Bucket
 from referee.session.links import links_for
 from tests.test_players_pages import FakeClock, Served, copy_save, load, open_table, served
 
@@ -254,7 +254,7 @@ async def test_too_many_requests_from_one_token(save: Path, caplog):
     async with served(save) as s:
         token = s.tokens["brann"]
         clock = FakeClock()  # the bucket's time stands still: no refill while we ask
-        s.phones.buckets[token] = Bucket(clock=clock)
+        s.phones.buckets[token] = Bucket(BURST, RATE, clock=clock)
         _, csrf = await load(s.client, token)
         for _ in range(BURST - 1):
             assert (await s.client.get(f"/p/{token}")).status == 200

@@ -23,33 +23,18 @@ from typing import Any
 from textual import events
 from textual.drivers.web_driver import WebDriver
 
+from referee.phones.limits import Bucket
+
 USED_KEYS = frozenset({"q", "up", "down", "pageup", "pagedown", "home", "end"})
 BURST, PER_SECOND = 40, 20.0  # input events taken at once, and refilled each second
 WRITE_STALL = 10.0  # seconds a write may wait for the server before the view gives up
 GRACE = 2.0  # seconds a view asked to leave has to quit cleanly before it is ended
 
 
-class Bucket:
-    """A rate: at most `burst` at once, refilled at `per_second`; what is over is dropped."""
-
-    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND) -> None:
-        self.burst, self.per_second = burst, per_second
-        self.tokens, self.refilled = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.per_second)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class ViewDriver(WebDriver):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._input = Bucket()
+        self._input = Bucket(BURST, PER_SECOND)
         self._writing_since = 0.0  # when the write under way began (0: none)
         self._leaving = False
         threading.Thread(target=self._watch_writes, name="view-watchdog", daemon=True).start()

@@ -39,7 +39,9 @@ from aiohttp.typedefs import Handler, Middleware
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from .viewdriver import Bucket
+from referee.phones.limits import Bucket
+
+from .viewdriver import BURST, PER_SECOND
 
 log = logging.getLogger("textual-serve")
 
@@ -185,7 +187,8 @@ class ViewServer(Server):
 
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService) -> None:
-        forwarded = Bucket()  # a person presses a few keys a second; a flood is dropped
+        # a person presses a few keys a second; a flood is dropped
+        forwarded = Bucket(BURST, PER_SECOND)
         loop = asyncio.get_running_loop()
         heard = [loop.time()]  # when the browser last sent anything
         watch = asyncio.create_task(self._close_when_idle(websocket, heard))

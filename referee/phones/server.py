@@ -26,7 +26,6 @@ import hmac
 import logging
 import re
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from urllib.parse import parse_qs, urlsplit
 
@@ -36,6 +35,7 @@ from referee.engine.text import shown
 from referee.session.desk import Desk, Refused
 from referee.session.links import LinksError
 
+from .limits import Bucket
 from .page import gone_page, render
 
 log = logging.getLogger("referee.phones")
@@ -54,24 +54,6 @@ GONE = "This link is not a player's page of this fight (the fight may be over, o
        "referee made new links): ask the referee for yours."
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class Bucket:
-    """A token bucket: `take()` says whether one more request may go now."""
-
-    def __init__(self, rate: float = RATE, burst: int = BURST,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.level, self.at = float(burst), clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 class Phones:
@@ -163,7 +145,7 @@ class Phones:
             return _html(gone_page("The fight's save cannot be read just now: try again in "
                                    "a moment."), 503)
         if cid is None:
-            said = self.strangers.setdefault(str(request.remote), Bucket(1.0, 10))
+            said = self.strangers.setdefault(str(request.remote), Bucket(10, 1.0))
             if len(self.strangers) > 1024:  # a flood from many addresses forgets the oldest
                 del self.strangers[next(iter(self.strangers))]
             if not said.take():  # refused all the same; the log is not flooded
@@ -172,7 +154,7 @@ class Phones:
                         _path(request), request.remote)
             return _html(gone_page(GONE), 404)
         if bucket is None:
-            bucket = self.buckets[token] = Bucket()
+            bucket = self.buckets[token] = Bucket(BURST, RATE)
         if not bucket.take():
             log.warning("refused %s from %s for %s: too many requests", request.method,
                         request.remote, shown(cid))
