@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import CORE, main, parse
+from referee.cli import CORE, PLAIN, command_parser, main, parse, plain_arguments
 from referee.cli.act_words import act_order
 from tests.conftest import ROOT
 
@@ -82,3 +82,42 @@ def test_a_name_matches_anywhere_in_an_entry(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().out.startswith("demon-idol weapon: bec de corbin\n")
     assert main(["catalogue", "demon-idol", "zzz"]) == 1
     assert "no entry 'zzz'" in capsys.readouterr().err
+
+
+# the plain arguments of the commands scripts run, read without argparse (PLAIN), and
+# some that are not plain: each is read as the command's own parser reads it, or left to it
+PLAIN_ARGVS = [
+    ["S"], ["S", "--json"], ["--json", "S"], ["S", "--json", "--json"], [""],
+    ["S", "--round", "2"], ["--round", "2", "S"], ["S", "--round=3"], ["S", "--round=-3"],
+    ["S", "--round", " 4"], ["S", "--round", "1", "--round", "5"], ["S", "--to", "7"],
+    ["S", "--to=0", "--json"], ["S", "--round", "-1"], ["S", "--round"], ["S", "--round="],
+    ["S", "--round", "x"], ["S", "T"], [], ["--json"], ["S", "--js"], ["S", "--json=1"],
+    ["S", "-h"], ["S", "--help"], ["--", "S"], ["-", "--json"], ["S", "-j"],
+    ["S", "--round", "--json"], ["S", "--ROUND", "1"], ["-S"],
+]
+
+
+@pytest.mark.parametrize("command", sorted(PLAIN))
+def test_plain_arguments_read_as_the_commands_parser_reads_them(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = command_parser(None, command, CORE[command])
+    read = 0
+    for argv in PLAIN_ARGVS:
+        plain = plain_arguments(command, argv)
+        try:
+            parsed = vars(parser.parse_intermixed_args(argv)) | {"command": command}
+        except SystemExit:
+            assert plain is None, argv  # argparse refuses it (or helps): so must we
+            continue
+        if plain is not None:
+            assert vars(plain) == parsed, argv
+            read += 1
+        else:
+            assert argv[0:1] in (["--"], ["-"]) or any(a.startswith("-") for a in argv), argv
+    capsys.readouterr()
+    assert read >= 2  # the plain path is taken at all
+
+
+def test_plan_json_is_read_without_argparse() -> None:
+    args, _ = parse(["plan", "S", "--json"])
+    assert type(args).__name__ == "SimpleNamespace" and args.json and args.save == "S"

@@ -67,7 +67,8 @@ def test_plan_json_imports_only_what_it_needs():
     """`referee plan SAVE --json` (scripts run it; its start-up is its speed) loads the
     save's ruleset package and no other, and nothing a plan does not use: no Textual, no
     shell completion, manual page or platform directories, no dice roller's generator
-    (a plan rolls nothing) and no fractions (only a distance to close needs them)."""
+    (a plan rolls nothing), no fractions (only a distance to close needs them), and no
+    argparse (its plain arguments are read without it: cli.PLAIN)."""
     save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
     loaded = modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
                            f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
@@ -76,7 +77,8 @@ def test_plan_json_imports_only_what_it_needs():
     packages = {m.split(".")[2] for m in loaded if m.startswith("referee.rulesets.")}
     assert packages == {"demon_idol"}
     unwanted = {"textual", "rich", "argcomplete", "argparse_manpage", "platformdirs",
-                "random", "fractions", "decimal", "referee.app", "referee.cli.acts"}
+                "random", "fractions", "decimal", "referee.app", "referee.cli.acts",
+                "argparse", "gettext", "locale"}
     assert {m for m in loaded if m in unwanted or m.split(".")[0] in unwanted} == set()
 
 

@@ -53,6 +53,9 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
     """
     word = argv[0] if argv else None
     if word in CORE:
+        plain = plain_arguments(word, argv[1:])
+        if plain is not None:
+            return plain, run_of(word)
         parser = command_parser(None, word, CORE[word])
         if word == "act":  # its ACT's options follow it: in order, after SAVE and ACT
             from referee.cli.act_words import act_order
@@ -79,6 +82,55 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Handler | None]:
     if getattr(args, "seed", None) is None:  # `referee --seed N play NEW` as `play --seed N`
         args.seed = args.top_seed
     return args, None if args.command is None else run_of(args.command)
+
+
+# The commands scripts run, read without argparse when their arguments are plain: the
+# positional (its name), the flags (store_true) and the options of a whole number, each
+# `--NAME` as its dest. Importing argparse (with gettext and locale) and building the
+# parser was a fifth of `plan --json`'s start-up. Anything else (--help, a mistake, `--`,
+# a dash-led value, a second positional) goes to the command's own parser, which reads it
+# or says what is wrong as before; tests/test_cli_order.py holds the two to the same result.
+PLAIN: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "plan": ("save", ("json",), ("round",)),
+    "replay": ("save", ("json",), ("to",)),
+    "check": ("file", (), ()),
+}
+
+
+def plain_arguments(word: str, argv: list[str]) -> Any:
+    """`word`'s arguments (an argparse.Namespace's attributes) when `argv` is plain
+    (PLAIN), read without argparse; None for anything its parser must read."""
+    if word not in PLAIN:
+        return None
+    positional, flags, wholes = PLAIN[word]
+    found: dict[str, Any] = dict.fromkeys(flags, False) | dict.fromkeys(wholes)
+    found[positional] = None
+    rest = iter(argv)
+    for arg in rest:
+        if not arg.startswith("-"):
+            if found[positional] is not None:
+                return None
+            found[positional] = arg
+            continue
+        name, equals, value = arg[2:].partition("=")
+        if arg.startswith("--") and name in flags and not equals:
+            found[name] = True
+            continue
+        if not (arg.startswith("--") and name in wholes):
+            return None
+        if not equals:
+            value = next(rest, "-")
+            if value.startswith("-"):
+                return None
+        try:
+            found[name] = int(value)  # as common.whole reads it
+        except ValueError:
+            return None
+    if found[positional] is None:
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(**found, command=word)
 
 
 def full_parser() -> tuple[argparse.ArgumentParser, Subparsers]:
