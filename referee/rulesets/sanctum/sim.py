@@ -24,7 +24,6 @@ The draws happen where the pipeline reaches them, so they interleave in pipeline
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
@@ -332,20 +331,20 @@ class Combat:
             return
         pend = pending(R, self.hp, own, victim, rem, r)
         every, aimed = self.rankings(foes, fq)
-        most = max(pend.values(), default=0)
-        get, hand_n, missiles, whole, log = pend.get, R.hand_n, R.steers, R.whole, self.log
+        most = max(pend)
+        hand_n, missiles, whole, log = R.hand_n, R.steers, R.whole, self.log
         for i in idle:
             mine = whole[i]  # nobody has attacked yet
             line, keys, need, tied, least = \
                 aimed if rem[i] > hand_n[i] and missiles[i] else every  # `steering`
             if mine + most >= least:  # 2. one the group can kill this round, if any
-                tied = killable(line, keys, need, mine, get) or tied
+                tied = killable(line, keys, need, mine, pend) or tied
             j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
             if log:
                 self.sink.wise(self, r, i, j, foes, pend, "SA-6", tied)
             victim[i] = j
             if mine:
-                total = pend[j] = get(j, 0) + mine
+                total = pend[j] = pend[j] + mine
                 if total > most:
                     most = total
 
@@ -354,7 +353,7 @@ class Combat:
         for i in idle:
             self.victim[i] = foes[0]
             if self.log:
-                self.sink.wise(self, r, i, foes[0], foes, {}, "SA-6", foes)
+                self.sink.wise(self, r, i, foes[0], foes, None, "SA-6", foes)
 
     def rankings(self, foes: list[int], fq: bool) -> tuple[Ranking, Ranking]:
         """`foes` ranked by SA-8's tiebreakers 3-5 (`ranked`): all of them, and those a
@@ -371,7 +370,7 @@ class Combat:
         """SA-7: `group`'s minions attack in order, each with its attacks left, while
         `foes` (its living enemies) has any; `fq`: whether any of them is quasi-immune."""
         hp, rem, victim, mis_n = self.hp, self.rem, self.victim, self.R.mis_n
-        self.known: dict[int, int] | None = None  # see `pending_of`
+        self.known: list[int] | None = None  # see `pending_of`
         self.kept: tuple[int, list[int]] | None = None  # see `steered_of`
         for i in group:
             if hp[i] <= 0 or rem[i] <= 0:
@@ -409,21 +408,21 @@ class Combat:
         cands = foes
         if fq and len(foes) > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
             cands = self.steered_of(foes)  # (`steering`, written out: this is hot)
-        known: dict[int, int] = {}
+        known: list[int] | None = None
         if len(cands) == 1:
             tied = cands
-        else:
-            if r > 1:  # in round 1 nobody else of the group has a victim and attacks left
-                known = self.pending_of(r, i, own)
-            mine = (R.whole1 if r == 1 else R.whole)[i]  # no attack of its own yet
-            tied = self.best(cands, mine, known)
+        elif r > 1:  # the others' pending damage (`pending_of`) and its own (not yet
+            known = self.pending_of(r, i, own)  # attacked): SA-8's tiebreakers 2-5
+            tied = best(self.key, self.need, self.bit, cands, R.whole[i], known)
+        else:  # in round 1 nobody else of the group has a victim and attacks left
+            tied = best_alone(self.key, self.need, self.bit, cands, R.whole1[i])
         j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
         if self.log:
             self.sink.wise(self, r, i, j, foes, known, "SA-7", tied)
         self.victim[i] = j
         return j
 
-    def pending_of(self, r: int, i: int, own: list[int]) -> dict[int, int]:
+    def pending_of(self, r: int, i: int, own: list[int]) -> list[int]:
         """`pending` for `i`'s wise choice in `own`'s attacks: worked out at the first
         choice of the round's attacks, then kept (`known`), each minion's share taken out
         as it comes to attack (`unpend`). It stays exact: in its own attacks no minion of
@@ -448,16 +447,6 @@ class Combat:
         if kept is None or kept[0] != len(foes):
             kept = self.kept = (len(foes), steered(self.R, foes))
         return kept[1]
-
-    def best(self, cands: list[int], mine: int, known: dict[int, int]) -> list[int]:
-        """SA-8's tiebreakers 2-5 among `cands` (`best`), for a minion dealing `mine`
-        this round while the rest of its group deals what `known` says: one pass in
-        Python (cheaper than built-ins' several: min, max and count each call the
-        comparison of two objects for every one)."""
-        need, key = self.need, self.key
-        if known:
-            return best(key, need, self.bit, cands, mine, known)
-        return best_alone(key, need, self.bit, cands, mine)
 
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks, missiles first, the first on `v`, each further one on a living
@@ -520,11 +509,12 @@ def damage_left(R: Roster, i: int, left: int, r: int) -> int:
 
 
 def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: list[int],
-            r: int, skip: int = -1) -> dict[int, int]:
+            r: int, skip: int = -1) -> list[int]:
     """SA-8's estimate: what the remaining attacks of `own`'s minions deal to each of
-    their victims this round."""
+    their victims this round, per minion (a list read by index: cheaper than a dict's
+    `get` in the tiebreakers' loops)."""
     dm1, dm, dh, hand_n = R.dm1, R.dm, R.dh, R.hand_n
-    pend: dict[int, int] = {}
+    pend = [0] * len(hp)
     for m in own:
         v = victim[m]
         left = rem[m]
@@ -535,8 +525,7 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
         else:
             ms = left - hand_n[m]
             d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
-        if d:
-            pend[v] = pend.get(v, 0) + d
+        pend[v] += d
     return pend
 
 
@@ -552,16 +541,15 @@ def steered(R: Roster, foes: list[int]) -> list[int]:
 
 
 def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
-         known: dict[int, int]) -> list[int]:
+         known: list[int]) -> list[int]:
     """SA-8's tiebreakers 2-5 in one pass, the tied ones in roster order: the highest of
     armor, HP and damage in one number (`key`), `bit` above them all for a victim the
     group can kill this round (`mine` and what `known` says the others deal)."""
-    get = known.get
     tied: list[int] = []
     top = -1  # below every key
     for j in cands:
         k = key[j]
-        if need[j] <= mine + get(j, 0):
+        if need[j] <= mine + known[j]:
             k += bit
         if k > top:
             top = k
@@ -600,13 +588,13 @@ def ranked(key: list[int], need: list[int], cands: list[int]) -> Ranking:
 
 
 def killable(line: list[int], keys: list[int], need: list[int], mine: int,
-             get: Callable[[int, int], int]) -> list[int]:
+             known: list[int]) -> list[int]:
     """Tiebreaker 2 on a ranking, then 3-5: the first enemy the group can kill this round
-    (`mine` and what `get` says the others deal), with those tied with it on 3-5 that it
+    (`mine` and what `known` says the others deal), with those tied with it on 3-5 that it
     can kill too, in roster order; [] when it can kill none."""
     n = len(line)
     k = 0
-    while k < n and mine + get(line[k], 0) < need[k]:
+    while k < n and mine + known[line[k]] < need[k]:
         k += 1
     if k == n:
         return []
@@ -614,7 +602,7 @@ def killable(line: list[int], keys: list[int], need: list[int], mine: int,
     for m in range(k + 1, n):
         if keys[m] != keys[k]:
             break
-        if mine + get(line[m], 0) >= need[m]:
+        if mine + known[line[m]] >= need[m]:
             tied.append(line[m])
     return tied
 
@@ -647,7 +635,7 @@ class Quiet:
         pass
 
     def wise(self, c: Combat, r: int, i: int, j: int, foes: list[int],
-             pend: dict[int, int], rule: str, tied: list[int]) -> None:
+             pend: list[int] | None, rule: str, tied: list[int]) -> None:
         pass
 
     def retaliates(self, c: Combat, r: int, i: int, j: int) -> None:
@@ -718,7 +706,7 @@ class Log(Quiet):
         self.victim(c, r, i, j, "compelled", (rule,), "a \"must attack\" effect")
 
     def wise(self, c: Combat, r: int, i: int, j: int, foes: list[int],
-             pend: dict[int, int], rule: str, tied: list[int]) -> None:
+             pend: list[int] | None, rule: str, tied: list[int]) -> None:
         R = c.R
         stage = settled_by(c, r, i, foes, pend)
         draw = ""
@@ -786,7 +774,7 @@ class Log(Quiet):
                     hp=hp, why=why)
 
 
-def settled_by(c: Combat, r: int, i: int, foes: list[int], pend: dict[int, int]) -> int:
+def settled_by(c: Combat, r: int, i: int, foes: list[int], pend: list[int] | None) -> int:
     """For the log: which of SA-8's tiebreakers settled `i`'s choice among the living
     `foes` (`pend`: what the rest of its group deals to each this round), narrowing the
     candidates one tiebreaker at a time as SA-8 reads: 5 when there was no choice, 0-4
@@ -799,7 +787,8 @@ def settled_by(c: Combat, r: int, i: int, foes: list[int], pend: dict[int, int])
     if len(cands) == 1:
         return 0
     mine = damage_left(R, i, left, r)
-    kept = [j for j in cands if mine + pend.get(j, 0) >= hp[j] + cur[j]]
+    known = pend or [0] * len(hp)  # None: nothing known
+    kept = [j for j in cands if mine + known[j] >= hp[j] + cur[j]]
     if len(kept) == 1:
         return 1
     return settled(R, hp, kept or cands)
