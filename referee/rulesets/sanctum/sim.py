@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
+from operator import add
 from typing import Any
 
 # SA-4: misses "infinite" in round 1: far above any level (ranges.LEVEL), and a small int
@@ -273,8 +274,8 @@ class Combat:
         self.cur[:] = armor
         self.rem[:] = R.start1 if r == 1 else R.start
         self.info = R.info1 if r == 1 else R.info
+        need[:] = map(add, hp, armor)  # (the fallen's too: never read)
         for i in la + lb:
-            need[i] = hp[i] + armor[i]
             v = victim[i]
             if mis_n[i] or (v >= 0 and hp[v] <= 0):
                 victim[i] = -1
@@ -551,11 +552,12 @@ def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
         k = key[j]
         if need[j] <= mine + known[j]:
             k += bit
-        if k > top:
-            top = k
-            tied = [j]
-        elif k == top:
-            tied.append(j)
+        if k >= top:  # (most are below: one comparison for those)
+            if k > top:
+                top = k
+                tied = [j]
+            else:
+                tied.append(j)
     return tied
 
 
@@ -569,11 +571,12 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
         k = key[j]
         if need[j] <= mine:
             k += bit
-        if k > top:
-            top = k
-            tied = [j]
-        elif k == top:
-            tied.append(j)
+        if k >= top:  # (most are below: one comparison for those)
+            if k > top:
+                top = k
+                tied = [j]
+            else:
+                tied.append(j)
     return tied
 
 
