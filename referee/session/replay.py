@@ -148,16 +148,25 @@ class Teller:
         self.story = story
         self.words = state_words(fight)
         self.text = ""
-        self.tell = fight.ruleset.tracker.tell  # looked up once: a long log tells each event
+        tracker = fight.ruleset.tracker  # looked up once: a long log tells each event
+        self.tell, self.word = tracker.tell, tracker.state_word
         self.current: Round | None = None  # the round the last event was told in
+        self.kinds: dict[type[ev.Event], Kind] = {}  # by event class: what is constant
+        # rounds known to have a plan still in effect (has_plan): an event appended keeps
+        # every one in effect; an undo or a redo forgets them
+        self.planned: set[int] = set()
+
+    def kind(self, cls: type[ev.Event]) -> Kind:
+        found = self.kinds[cls] = Kind(cls)
+        return found
 
     def before(self, fight: Fight, event: ev.Event) -> None:
+        kind = self.kinds.get(type(event)) or self.kind(type(event))
         told = self.tell(fight, event)  # `describe`, written out
         if told is None:
-            teller = TELLERS.get(event.TYPE)
-            told = teller(fight, event) if teller else generic(fight, event)
+            told = kind.teller(fight, event)
         self.text = told if event.from_device is None else sent_from(fight, event, told)
-        if isinstance(event, (ev.NewRound, ev.End)):
+        if kind.ends_round:
             close_round(self.story, fight, len(fight.log) + 1)
 
     def after(self, fight: Fight, event: ev.Event) -> None:
@@ -165,26 +174,71 @@ class Teller:
         number, text = len(log), self.text
         if log[-1] is not event:  # a resolve by number, kept by its actions: told
             text = describe(fight, log[-1])  # as kept (it changes no one's name)
-        line = (number, event.round, text)
+        round_ = event.round
+        line = (number, round_, text)
         story.lines.append(line)
+        kind = self.kinds.get(type(event)) or self.kind(type(event))
+        if kind.jumps:
+            self.planned.clear()
         # the round it is told in (the round met last kept at hand)
         current = self.current
-        if event.round == 0 and not story.rounds:
+        if round_ == 0 and not story.rounds:
             current = None
-        elif current is None or current.number != max(event.round, 1):
-            current = self.current = round_of(story, max(event.round, 1))
+        elif current is None or current.number != (round_ if round_ > 1 else 1):
+            current = self.current = round_of(story, round_ if round_ > 1 else 1)
         if current is not None:
             current.told.append(line)
-            current.kinds.append(event.TYPE)
-            if isinstance(event, ev.Resolve) and not has_plan(fight, current):
-                current.candidates.append((number, fight.plan(current.number), number - 1))
-        if event.TYPE not in STILL:
-            note_falls(current, fight, event, number, self.words)
+            current.kinds.append(kind.type)
+            if kind.resolve and current.number not in self.planned:
+                if has_plan(fight, current):
+                    self.planned.add(current.number)
+                else:
+                    current.candidates.append((number, fight.plan(current.number),
+                                               number - 1))
+        if not kind.still:
+            self.falls(current, fight, event, kind, number)
+
+    def falls(self, current: Round | None, fight: Fight, event: ev.Event, kind: Kind,
+              number: int) -> None:
+        """After event `number` (not a STILL one): whoever it left worse off (down, dying,
+        dead) fell in `current`. `self.words` holds each combatant's state word as of the
+        event before."""
+        words = self.words
+        if kind.jumps:  # the state jumps; undo and redo never count
+            words.update(state_words(fight))
+            return
+        roster = fight.roster
+        target = getattr(event, "target", None) if kind.targeted else None
+        # a new round, a join, a ruleset's own event: anyone may have changed
+        ids = (target,) if target is not None and target in roster else list(roster)
+        word_of, get = self.word, SEVERITY.get
+        for cid in ids:
+            word = word_of(fight, cid)
+            if kind.death and cid == target and get(word, 0) < SEVERITY["dead"]:
+                word = "dead"
+            before, words[cid] = words.get(cid, ""), word
+            if current is not None and get(word, 0) > get(before, 0):
+                current.falls.append((number, cid, name(fight, cid), word))
 
     def done(self, fight: Fight) -> None:
         close_round(self.story, fight, None)
         settle(self.story, kept_numbers(fight))
         self.story.fight = fight
+
+
+class Kind:
+    """What the chronicle needs of an event's class, worked out once a class: its core
+    teller, its type, and which of the chronicle's cases it is."""
+
+    def __init__(self, cls: type[ev.Event]) -> None:
+        self.type = cls.TYPE
+        self.teller: Any = TELLERS.get(cls.TYPE) or generic
+        self.ends_round = issubclass(cls, (ev.NewRound, ev.End))
+        self.jumps = issubclass(cls, (ev.Undo, ev.Redo))
+        self.resolve = issubclass(cls, ev.Resolve)
+        self.still = cls.TYPE in STILL
+        self.targeted = issubclass(cls, TARGETED)
+        self.death = issubclass(cls, ev.Death)
 
 
 def kept_numbers(fight: Fight) -> Container[int]:
@@ -263,28 +317,6 @@ def close_round(story: Chronicle, fight: Fight, anchor: int | None) -> None:
 def state_words(fight: Fight) -> dict[str, str]:
     word = fight.ruleset.tracker.state_word
     return {cid: word(fight, cid) for cid in fight.roster}
-
-
-def note_falls(current: Round | None, fight: Fight, event: ev.Event, number: int,
-               words: dict[str, str]) -> None:
-    """After event `number` (not a STILL one): whoever it left worse off (down, dying,
-    dead) fell in `current`. `words` holds each combatant's state word as of the event
-    before."""
-    if isinstance(event, (ev.Undo, ev.Redo)):  # the state jumps; undo and redo never count
-        words.update(state_words(fight))
-        return
-    if isinstance(event, TARGETED) and event.target in fight.roster:
-        ids = [event.target]
-    else:  # a new round, a join, a ruleset's own event: anyone may have changed
-        ids = list(fight.roster)
-    for cid in ids:
-        word = fight.ruleset.tracker.state_word(fight, cid)
-        if isinstance(event, ev.Death) and cid == event.target and \
-                SEVERITY.get(word, 0) < SEVERITY["dead"]:
-            word = "dead"
-        before, words[cid] = words.get(cid, ""), word
-        if current is not None and SEVERITY.get(word, 0) > SEVERITY.get(before, 0):
-            current.falls.append((number, cid, name(fight, cid), word))
 
 
 # -- one line per event -------------------------------------------------------------
