@@ -201,3 +201,17 @@ def test_plan_json_compiles_only_the_patterns_it_uses():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.split() == ["[]"]
+
+
+def test_plan_json_as_a_program_leaves_its_objects_to_the_end_of_the_process():
+    """Run as the program (not called by a test), a reading command freezes what it made:
+    the interpreter's shutdown does not walk it all once more with the collector."""
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    code = ("import gc, io, sys; from referee.cli import main; real = sys.stdout; "
+            f"sys.argv = ['referee', 'plan', {str(save)!r}, '--json']; "
+            "sys.stdout = io.StringIO(); main(); sys.stdout = real; "
+            "print(gc.get_freeze_count() > 0); main(['plan', '--json', sys.argv[2]])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    first, plan = out.stdout.split("\n", 1)
+    assert first == "True" and plan.startswith("{")
