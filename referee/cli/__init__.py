@@ -19,15 +19,18 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import CORE, Command, Handler, UsageError, formatter, whole
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     # what add_subparsers returns: argparse's own (private) class, generic in typeshed
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    from referee.hints import Any
 
 
 DESCRIPTION = "A referee assistant for tabletop combat."

@@ -10,13 +10,17 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from referee.session.config import Config
     from referee.session.files import Save
+else:
+    from referee.hints import Any
 
 Handler = Callable[["argparse.Namespace"], int]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import (
     UsageError,
@@ -16,12 +15,16 @@ from referee.cli.common import (
     whole,
     write_output,
 )
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from referee.engine.plan import Plan
     from referee.session.files import Save
+else:
+    from referee.hints import Any
 
 
 def plan_arguments(parser: argparse.ArgumentParser) -> None:

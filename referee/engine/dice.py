@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+
+from referee.hints import TYPE_CHECKING
 
 from .record import record
 
 if TYPE_CHECKING:
     import random
+    from typing import Any
+else:
+    from referee.hints import Any
 
 MAX_LENGTH = 1000  # also keeps digit runs far below int()'s 4300-digit limit
 MAX_TERMS = 50

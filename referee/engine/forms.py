@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+
+from referee.hints import TYPE_CHECKING
 
 from .specs import Field
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .events import Declare
     from .model import Combatant
     from .view import Fight
+else:
+    from referee.hints import Any
 
 NONE = ("—", None)
 

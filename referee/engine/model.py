@@ -8,12 +8,18 @@ record's `stats`, exactly as the file gives them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol, TypeVar
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import DuplicateId, FormatError, Path, UnknownSide
 from .reading import LARGEST, describe, out_of_range
 from .record import field, record
 from .stats import KeySpec, Schema, plain
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeVar
+else:
+    from referee.hints import Any, Protocol, TypeVar
 
 R = TypeVar("R")
 

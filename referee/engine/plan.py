@@ -6,9 +6,14 @@ they go into `plan --json` as they are, and `tag` is how the beat is labelled on
 
 from __future__ import annotations
 
-from typing import Any
+from referee.hints import TYPE_CHECKING
 
 from .record import field, record
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 @record(frozen=True)

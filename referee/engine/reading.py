@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from typing import Any
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import FormatError, Path
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 _MISSING = object()
 

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import OVER, IllegalEvent
 from .record import record
 
 if TYPE_CHECKING:  # the acts' signatures only: the fight imports these specs
     import random  # annotations only: a plan rolls nothing (start-up)
+    from typing import Any
 
     from .events import Event
     from .view import Fight
+else:
+    from referee.hints import Any
 
 # What a field holds, and so how it is read from a file and which widget edits it.
 KINDS = ("text", "int", "number", "bool", "choice", "dice", "id", "ids", "texts", "table",

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, cast
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import FormatError, Path
 from .reading import LARGEST, describe, out_of_range
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol, cast
+else:
+    from referee.hints import Any, Protocol, cast
 
 Reader = Callable[[Any, Path, str], Any]  # (value, path of its table, its key)
 

@@ -16,9 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any, AnyStr
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import FormatError
+
+if TYPE_CHECKING:
+    from typing import Any, AnyStr
+else:
+    from referee.hints import Any, AnyStr
 
 
 def compiled_later(pattern: AnyStr, flags: int = 0) -> Callable[[], re.Pattern[AnyStr]]:

@@ -8,12 +8,18 @@ roles, the options and the port need not import it either.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+
+from referee.hints import TYPE_CHECKING
 
 from . import events as ev
 from .model import Combatant, Encounter
 from .plan import Plan
 from .record import field, record
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    from referee.hints import Any, Protocol
 
 
 @record(frozen=True)

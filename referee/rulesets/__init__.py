@@ -13,10 +13,15 @@ import re
 from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 from referee.engine.errors import FormatError
 from referee.engine.port import Ruleset
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 # (directory, import prefix) to look in; the tests add a folder of their own.
 PACKAGE_DIRS: list[tuple[Path, str]] = [(Path(__file__).resolve().parent, __name__)]

@@ -5,14 +5,19 @@ faster weapon strikes again)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, cast
+
+from referee.hints import TYPE_CHECKING
 
 from .board import ready
 from .items import Item, by_place, factor_of
 from .pairwise import Pairwise
 
 if TYPE_CHECKING:
+    from typing import cast
+
     from referee.engine.plan import Beat
+else:
+    from referee.hints import cast
 
 
 class AttackRules(Pairwise):

@@ -8,9 +8,14 @@ they already have breaks what the rule demands.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from referee.engine.plan import Beat
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 def ready(beat: Beat) -> bool:

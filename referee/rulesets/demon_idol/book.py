@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from math import ceil
-from typing import TYPE_CHECKING, Any, cast
 
 from referee.engine.plan import Plan
+from referee.hints import TYPE_CHECKING
 
 from . import events as di
 from . import stats
@@ -22,6 +22,7 @@ from .wording import segments as counted
 
 if TYPE_CHECKING:
     from fractions import Fraction
+    from typing import Any, cast
 
     from referee.engine.model import Combatant, Weapon
     from referee.engine.view import Fight
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from .board import Board
     from .items import Item
     from .settings import Settings
+else:
+    from referee.hints import Any, cast
 
 # who declared an E in a round (`movers`), looked up once a plan by the rules that ask
 Moving = Callable[[int], frozenset[str]]

@@ -4,12 +4,17 @@ the segment of the caster's side's die) and DMG-64 (a device on its usage time).
 
 from __future__ import annotations
 
-from typing import cast
+from referee.hints import TYPE_CHECKING
 
 from . import stats
 from .items import Item
 from .pairwise import Pairwise
 from .wording import delayed, possessive, timed
+
+if TYPE_CHECKING:
+    from typing import cast
+else:
+    from referee.hints import cast
 
 
 class CasterRules(Pairwise):

@@ -3,7 +3,7 @@ charge), the segments an E takes to close, and a further declaration after its E
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from referee.hints import TYPE_CHECKING
 
 from . import book, stats
 from .items import Item

@@ -5,12 +5,11 @@ damage against the damage roll logged with it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, Roll
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
 from referee.engine.words import counted
+from referee.hints import TYPE_CHECKING
 
 from . import discharge, routines, stats
 from . import events as di
@@ -19,7 +18,11 @@ from .items import INITIATIVE
 from .state import state_of
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.view import Fight
+else:
+    from referee.hints import Any
 
 
 def check_declare(role_of: dict[str, str], fight: Fight, d: di.Declare) -> None:

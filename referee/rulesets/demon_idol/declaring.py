@@ -5,7 +5,6 @@ the further declaration after an E (book.py); a declaration's cell in the tracke
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.forms import last_declaration, prefill
@@ -13,12 +12,18 @@ from referee.engine.options import Declaring
 from referee.engine.record import replace
 from referee.engine.specs import ActionKind, Field, Form, Timer
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import discharge, routines, stats, volleys
 from . import events as di
 from .settings import Settings, Settled
 from .state import State, state_of
 from .wording import name
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 # DI-16: each full 6 seconds a player dithers over a declaration delays it 1 segment
 DECLARATION_CLOCK = Timer(6, "delay", "seg", "DI-16")

@@ -5,16 +5,20 @@ refused, in a save as in the form, and one with nothing to discharge cannot decl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from referee.engine.errors import IllegalDeclaration
+from referee.hints import TYPE_CHECKING
 
 from . import stats
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.model import Combatant
 
     from .events import Declare
+else:
+    from referee.hints import Any
 
 WHAT = "a missile or thrown weapon, a device, a spell or turning undead"
 

@@ -4,9 +4,8 @@ stands as the one under way, and the plan says what the recovery turn allows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.plan import action_key
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from referee.engine.plan import Plan

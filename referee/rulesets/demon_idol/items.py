@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
 
 from referee.engine.model import Combatant, Weapon
 from referee.engine.plan import PlannedAction
+from referee.hints import TYPE_CHECKING
 
 from . import stats
 from .events import Declare
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class Item:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+
+from referee.hints import TYPE_CHECKING
 
 from .items import Item, by_place, factor_of
 from .wording import possessive, segments

@@ -5,12 +5,18 @@ charge's contact)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import cast
+
+from referee.hints import TYPE_CHECKING
 
 from . import book
 from .items import Item, by_place
 from .pairwise import Pairwise
 from .wording import delayed, possessive
+
+if TYPE_CHECKING:
+    from typing import cast
+else:
+    from referee.hints import cast
 
 
 class MissileRules(Pairwise):

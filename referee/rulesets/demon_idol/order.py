@@ -13,12 +13,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Mapping
 from operator import is_
-from typing import TYPE_CHECKING, Any, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.words import counted
+from referee.hints import TYPE_CHECKING
 
 from . import book, ending, stats
 from . import events as di
@@ -36,11 +36,15 @@ from .state import state_of
 from .surprise import surprise_beats
 
 if TYPE_CHECKING:
+    from typing import Any, cast
+
     from referee.engine.model import Combatant, Weapon
     from referee.engine.port import Ruleset
     from referee.engine.view import Fight
 
     from .settings import Settings
+else:
+    from referee.hints import Any, cast
 
 
 # -- collecting the round's actions -------------------------------------------------

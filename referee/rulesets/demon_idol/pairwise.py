@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+
+from referee.hints import TYPE_CHECKING
 
 from . import book
 

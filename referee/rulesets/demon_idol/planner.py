@@ -3,14 +3,18 @@ it: the dead, the dying and the down (DI-19), save in the beat they fell in (DI-
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.plan import Plan
 from referee.engine.roles import Planner, marked_unable
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class DemonIdolPlanner(Settled[State], Planner[State]):

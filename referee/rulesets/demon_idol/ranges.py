@@ -5,11 +5,16 @@ never planned. (The roster's numbers carry their range on their `Field`, stats.p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine.errors import FormatError, Path
+from referee.hints import TYPE_CHECKING
 
 from .stats import SEGMENTS
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 Ranges = Mapping[str, tuple[int, int]]
 

@@ -16,15 +16,18 @@ last, never back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from referee.engine.errors import IllegalDeclaration
+from referee.hints import TYPE_CHECKING
 
 from .events import Declare
 from .items import INITIATIVE, TIMING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.model import Combatant
+else:
+    from referee.hints import Any
 
 KEYS = ("weapon", "initiative", "timing")
 MOST = 20  # routines a round: as many as `attacks` may give (stats.COMBATANT)

@@ -3,15 +3,18 @@ keeps it as the fight's `rs`: this package reads it through `state_of` alone).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from referee.engine import events as ev
 from referee.engine.record import field, record
+from referee.hints import TYPE_CHECKING
 
 from . import events as di
 
 if TYPE_CHECKING:
+    from typing import cast
+
     from referee.engine.view import Fight
+else:
+    from referee.hints import cast
 
 
 @record(frozen=True)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.plan import Beat
+from referee.hints import TYPE_CHECKING
 
 from .items import Item, by_place
 from .wording import segments

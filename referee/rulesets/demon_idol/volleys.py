@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from referee.engine.errors import IllegalDeclaration
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from referee.engine.view import Fight

@@ -4,9 +4,8 @@ declaration delay, and when that delay changed a comparison (DI-16)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.words import counted
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from referee.engine.view import Fight
