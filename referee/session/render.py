@@ -15,9 +15,12 @@ from .replay import Chronicle
 
 
 def table(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return [indent + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1]))
-            + "  " + row[-1] for row in rows]
+    """The rows in columns two spaces apart, each as wide as its widest cell (the last
+    column as it is)."""
+    widths = [max(map(len, column)) for column in list(zip(*rows, strict=True))[:-1]]
+    ljust = str.ljust
+    return [indent + "  ".join(map(ljust, row[:-1], widths)) + "  " + row[-1]
+            for row in rows]
 
 
 def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None,
@@ -90,18 +93,21 @@ def replay_pieces(story: Chronicle, size: int = 4096) -> Iterator[str]:
     current, seen = 0, set[int]()
     for r in orders.get(0, []):
         lines += order_lines(r)
+    append = lines.append
     for number, round_, text in story.lines:
         if round_ != current and round_ >= 1:
             lines += ["", round_heading(round_, current, seen)]
             current = round_
             seen.add(round_)
-        lines.append(f"{number:>5}. {text}")
-        for r in orders.get(number, []):
-            lines += order_lines(r)
+        append(f"{number:>5}. {text}")
+        if number in orders:
+            for r in orders[number]:
+                lines += order_lines(r)
         if len(lines) >= size:
-            lines.append("")  # each line of a piece ends with its newline
+            append("")  # each line of a piece ends with its newline
             yield "\n".join(lines)
             lines = []
+            append = lines.append
     if lines:
         lines.append("")
         yield "\n".join(lines)
@@ -141,23 +147,28 @@ def replay_json_pieces(story: Chronicle, save_log: list[Any],
     """`json.dumps(replay_json(story, save_log), indent=2) + "\n"`, the same text, in
     pieces of about `size` events or rounds each (`referee replay --json`): a long log's
     JSON written as it is made, never held whole, neither as data nor as text."""
+    from json.encoder import encode_basestring_ascii as string
+
     yield (f'{{\n  "title": {indented(story.title, "  ")},\n  "ruleset": '
            f'{indented(story.ruleset, "  ")},\n  "events": ')
-    yield from _listed(({"n": n, "round": r, "text": text,
-                         "event": save_log[n - 1].to_dict()} for n, r, text in story.lines),
-                       size)
+    item, at = _indented, "      "  # an event's keys are written at six spaces
+    yield from _listed((f'{{\n      "n": {item(n, at, string)},\n      "round": '
+                        f'{item(r, at, string)},\n      "text": {item(text, at, string)},'
+                        f'\n      "event": {item(save_log[n - 1].to_dict(), at, string)}'
+                        '\n    }' for n, r, text in story.lines), size)
     yield ',\n  "rounds": '
-    yield from _listed(({"round": r.number, "plan": r.plan.to_json() if r.plan else None,
-                         "fell": r.fell} for r in story.rounds), size)
+    yield from _listed((indented({"round": r.number,
+                                  "plan": r.plan.to_json() if r.plan else None,
+                                  "fell": r.fell}, "    ") for r in story.rounds), size)
     yield "\n}\n"
 
 
-def _listed(items: Iterator[Any], size: int) -> Iterator[str]:
-    """A list under the top level's keys, as `json.dumps(..., indent=2)` writes it there,
-    `size` items a piece."""
+def _listed(items: Iterator[str], size: int) -> Iterator[str]:
+    """A list under the top level's keys, its items written (`indented` at four spaces),
+    as `json.dumps(..., indent=2)` writes it there, `size` items a piece."""
     first, done = True, []
     for item in items:
-        done.append(indented(item, "    "))
+        done.append(item)
         if len(done) >= size:
             yield ("[\n    " if first else ",\n    ") + ",\n    ".join(done)
             first, done = False, []
@@ -181,14 +192,14 @@ def _indented(value: Any, indent: str, string: Callable[[str], str]) -> str:
     kind = type(value)
     if kind is str:
         return string(value)
+    if kind is int:
+        return int.__repr__(value)
     if value is None:
         return "null"
     if value is True:
         return "true"
     if value is False:
         return "false"
-    if kind is int:
-        return int.__repr__(value)
     if kind is list or kind is tuple:
         if not value:
             return "[]"
@@ -196,13 +207,19 @@ def _indented(value: Any, indent: str, string: Callable[[str], str]) -> str:
         return ("[\n" + inner
                 + (",\n" + inner).join([_indented(v, inner, string) for v in value])
                 + "\n" + indent + "]")
-    if kind is dict and all(type(key) is str for key in value):
+    if kind is dict:
         if not value:
             return "{}"
         inner = indent + "  "
-        return ("{\n" + inner + (",\n" + inner).join([
-            string(key) + ": " + _indented(v, inner, string) for key, v in value.items()])
-            + "\n" + indent + "}")
+        parts = []
+        for key, v in value.items():
+            if type(key) is not str:  # written by json.dumps, as a whole
+                break
+            kind = type(v)  # a string or a number in line: most of a log's values
+            parts.append(string(key) + ": " + (string(v) if kind is str else int.__repr__(v)
+                                               if kind is int else _indented(v, inner, string)))
+        else:
+            return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
     import json
 
     return json.dumps(value, indent=2).replace("\n", "\n" + indent)
