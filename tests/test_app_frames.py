@@ -9,12 +9,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
 from referee.app.combat import CombatScreen
 from referee.app.forms import FormScreen
-from referee.app.widgets import LogView, PlanView, Tracker
+from referee.app.widgets import LogView, PlanView, Tracker, plain
 from tests.test_table_ready import LARGE, app_on, declare_round, demo, form
 
 
@@ -23,7 +24,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many times each of the combat screen's parts was asked for its lines (once a
     frame that shows it), and how many of the screen's own lines were worked out."""
     counts: Counter[str] = Counter()
-    render_lines = Widget.render_lines
+    render_lines, plain_lines = Widget.render_lines, plain.plain_lines
 
     def counted(self: Widget, crop: object) -> list[Strip]:
         counts[type(self).__name__ if not isinstance(self, CombatScreen) else "screen"] += 1
@@ -33,7 +34,14 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counts["screen line"] += 1
         return Widget.render_line(self, y)
 
+    def plainly(widget: Widget, crop: Region) -> list[Strip] | None:
+        lines = plain_lines(widget, crop)  # drawn without Widget.render_lines
+        if lines is not None:
+            counts[type(widget).__name__] += 1
+        return lines
+
     monkeypatch.setattr(Widget, "render_lines", counted)
+    monkeypatch.setattr(plain, "plain_lines", plainly)
     monkeypatch.setattr(CombatScreen, "render_line", background)
     return counts
 

@@ -6,6 +6,7 @@ phases' acts work out where the round is once for one footer."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from referee.app.collector import COLLECTOR
 from referee.app.combat import CombatScreen
 from referee.engine.fight import Fight
 from referee.engine.plan import Plan
@@ -136,3 +138,112 @@ def test_phases_acts_work_out_where_the_round_is_once_a_footer(
         table.offered(act, actor)
     assert counts["now_pos"] <= 1, counts
     table.session.close()
+
+
+class Drawing:
+    """What Textual does for a key press, counted: layout passes (a whole one, or one
+    for a scroll), frames, the screen lines repainted, and the lines Textual's styles
+    worked out again for the combat screen's panes (the line widgets draw their own);
+    and whether the garbage collector ran on its own in the middle of the press."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from textual._compositor import Compositor
+        from textual._styles_cache import StylesCache
+        from textual.screen import Screen
+
+        self.counts: Counter[str] = Counter()
+        self.lines: set[int] = set()
+        counting(monkeypatch, Screen, "_refresh_layout", self.counts, "layout")
+        counting(monkeypatch, Compositor, "reflow", self.counts, "reflow")
+        counting(monkeypatch, Compositor, "reflow_visible", self.counts, "scroll layout")
+        partial = Compositor.render_partial_update
+        styled = StylesCache.render_line
+
+        def update(compositor: Compositor) -> Any:
+            self.counts["frame"] += 1
+            for region in compositor._dirty_regions:
+                self.lines.update(region.line_range)
+            return partial(compositor)
+
+        def line(cache: StylesCache, styles: Any, y: int, size: Any, content: Any,
+                 padding: Any, base: Any, background: Any, draw: Any, *rest: Any) -> Any:
+            self.counts[f"styled {type(draw.__self__).__name__}"] += 1
+            return styled(cache, styles, y, size, content, padding, base, background, draw,
+                          *rest)
+
+        monkeypatch.setattr(Compositor, "render_partial_update", update)
+        monkeypatch.setattr(StylesCache, "render_line", line)
+        self.resting = False
+        at_rest = COLLECTOR.at_rest
+
+        def collected() -> None:
+            self.resting = True
+            try:
+                at_rest()
+            finally:
+                self.resting = False
+            self.counts["collected at rest"] += 1
+
+        def watched(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and not self.resting:
+                self.counts["collected in a press"] += 1
+
+        monkeypatch.setattr(COLLECTOR, "at_rest", collected)
+        gc.callbacks.append(watched)
+        self.watched = watched
+
+    def clear(self) -> None:
+        self.counts.clear()
+        self.lines.clear()
+
+    def close(self) -> None:
+        gc.callbacks.remove(self.watched)
+
+
+async def test_a_key_press_repaints_what_changed_with_no_layout(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cursor moved and a beat checked off: no layout pass of any kind, one frame,
+    only the rows that changed repainted (a cursor moved: its two rows and the footer),
+    no line of the tracker, plan or log styled again by Textual, and the garbage
+    collector never running in the middle of the press (it runs once the frame is
+    drawn)."""
+    from referee.app.widgets import Tracker
+
+    drawing = Drawing(monkeypatch)
+    try:
+        async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+            await declare_round(pilot)
+            await pilot.press("i")
+            await settled(pilot)
+            tracker = pilot.app.screen.query_one(Tracker)
+            top = tracker.region.y + 1 - tracker.scroll_offset.y  # the first row's line
+            for _ in range(2):
+                drawing.clear()
+                row = tracker.cursor
+                await pilot.press("down")
+                await settled(pilot)
+                assert tracker.cursor == row + 1
+                counts = drawing.counts
+                assert counts["layout"] == counts["reflow"] == counts["scroll layout"] == 0, \
+                    counts
+                assert counts["frame"] == 1, counts
+                footer = pilot.app.screen.size.height - 1
+                assert drawing.lines <= {top + row, top + row + 1, footer}, drawing.lines
+                assert not any(key.startswith("styled") for key in counts), counts
+            log = pilot.app.table.fight.log
+            for _ in range(3):
+                drawing.clear()
+                events = len(log)
+                await pilot.press("n")
+                await settled(pilot)
+                assert len(log) == events + 1
+                counts = drawing.counts
+                assert counts["layout"] == counts["reflow"] == counts["scroll layout"] == 0, \
+                    counts
+                assert counts["frame"] == 1, counts
+                assert not any(key.startswith("styled") and key != "styled StatusLine"
+                               for key in counts), counts
+                assert counts["collected in a press"] == 0, counts
+                assert counts["collected at rest"] == 1, counts
+    finally:
+        drawing.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import re
@@ -19,6 +18,7 @@ from referee.session.files import LoadError
 from referee.session.store import SaveError, Session, write_atomic
 from referee.session.table import Table
 
+from .collector import COLLECTOR
 from .combat import combat_screen
 from .commands import ScreenCommands
 from .nocolor import honour_no_color
@@ -148,11 +148,8 @@ def known_theme(settings: Config) -> None:
 
 
 def settled() -> None:
-    """What is loaded now lives as long as the save is open: the garbage collector need
-    not look through it again. A big battle is many objects, and a full collection that
-    walks them all in the middle of a key press costs more than the press. (Freezing is
-    cheap; nothing is collected first, so a start-up costs no more.)"""
-    gc.freeze()
+    """What is loaded now lives as long as the save is open (`Collector.settled`)."""
+    COLLECTOR.settled()
 
 
 def fresh_demo(saves: Path, bundled: Path, seed: int | None = None) -> Path:

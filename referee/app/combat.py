@@ -29,6 +29,7 @@ from referee.session.store import SaveError
 from referee.session.table import DeclarationClock, Table
 from referee.session.view import LogLine
 
+from .collector import COLLECTOR
 from .filing import Filing
 from .refusal import Refused, refused
 from .widgets import LogView, PlanView, StatusLine, Tracker
@@ -91,6 +92,7 @@ class CombatScreen(Filing):
         self.told = told  # the log's lines as the load told them (None: told on mount)
         self.start_in_setup = setup
         self.shown_acts: dict[str, Act] = {}  # while the footer is worked out
+        self.collecting = False  # a collection at rest is asked for (`refresh_view`)
 
     # -- layout -------------------------------------------------------------------------
 
@@ -186,6 +188,13 @@ class CombatScreen(Filing):
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
         self.query_one(KeyLine).offer(self.footer)
+        if not self.collecting:  # what the change made is collected once it is drawn
+            self.collecting = True
+            self.call_after_refresh(self.collect)
+
+    def collect(self) -> None:
+        self.collecting = False
+        COLLECTOR.at_rest()
 
     def cursor_moved(self) -> None:
         self.query_one(KeyLine).offer(self.footer)

@@ -13,9 +13,12 @@ from rich.segment import Segment
 from rich.text import Text
 from textual.actions import parse
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+from . import plain
 
 
 class KeyLine(Widget):
@@ -75,6 +78,10 @@ class KeyLine(Widget):
         for key in pinned:
             append(line, key)
         return line
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = plain.plain_lines(self, crop)  # the line's strip kept as filtered
+        return super().render_lines(crop) if lines is None else lines
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width

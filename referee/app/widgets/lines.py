@@ -19,7 +19,10 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+
+from . import plain
 
 Cell = tuple[str, str]  # text, style
 # what a row's strip is drawn from: its cells, on the cursor, the cursor's look (focused
@@ -216,7 +219,8 @@ class LineTable(ScrollView, can_focus=True):
         self.drawing = (self.size.width, self.scrollable_content_region.width,
                         self.scroll_offset.y)
         try:
-            return super().render_lines(crop)
+            lines = plain.plain_lines(self, crop)
+            return super().render_lines(crop) if lines is None else lines
         finally:
             self.drawing = None
 
@@ -371,6 +375,17 @@ class LineTable(ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh_row(self.cursor)
 
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual's vertical scrollbar, as Textual makes it, but one that keeps its
+        lines (`KeptBar`)."""
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = KeptBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
+
     # -- moving ------------------------------------------------------------------------------
 
     def action_move(self, by: int) -> None:
@@ -381,6 +396,42 @@ class LineTable(ScrollView, can_focus=True):
         row = event.y - 1 + self.scroll_offset.y
         if 0 <= row < len(self.rows):
             self.cursor = row
+
+
+class KeptBar(ScrollBar):
+    """Textual's scrollbar, its lines kept by what they are drawn from. A page turned
+    moves the thumb, and Textual draws the whole bar again through Rich: twenty lines
+    cost more than the rows of the page. A table comes back to the same few places
+    (each round's beats, an undo and its redo), and the bar there is drawn once."""
+
+    KEEP = 64  # bars kept (then dropped all at once)
+
+    def __init__(self, vertical: bool = True, name: str | None = None, *,
+                 thickness: int = 1) -> None:
+        super().__init__(vertical, name, thickness=thickness)
+        self.kept: dict[tuple[Any, ...], list[Strip]] = {}
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        bar = self.render()  # only what it is drawn from: the drawing is Rich's
+        key = (crop, self.size, type(bar), getattr(bar, "style", None),
+               getattr(bar, "virtual_size", None), getattr(bar, "window_size", None),
+               getattr(bar, "position", None), getattr(bar, "thickness", None),
+               self.background_colors, tuple(self.get_line_filters()), self.styles.opacity,
+               self.styles.tint, self.styles.text_opacity)
+        found = self.kept.get(key)
+        if found is None:
+            if len(self.kept) >= self.KEEP:
+                self.kept.clear()
+            # drawn afresh, as the key says: Textual may still hold the bar from before
+            # a size it was given without a refresh
+            self._styles_cache.clear()
+            self._dirty_regions.add(self.size.region)
+            found = self.kept[key] = super().render_lines(crop)
+        return list(found)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.kept.clear()
 
 
 def fitted_strip(segments: list[Segment], used: int, room: int, base: Style | None) -> Strip:

@@ -13,6 +13,8 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from . import plain
+
 STEP = 256  # lines of room added at a time
 
 
@@ -74,7 +76,8 @@ class LogView(ScrollView, can_focus=True):
         """The lines in `crop`, their width and scroll worked out once for all."""
         self.drawing = (self.scrollable_content_region.width, self.scroll_offset.y)
         try:
-            return super().render_lines(crop)
+            lines = plain.plain_lines(self, crop)
+            return super().render_lines(crop) if lines is None else lines
         finally:
             self.drawing = None
 
