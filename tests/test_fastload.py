@@ -276,3 +276,13 @@ def test_written_events_with_inline_tables_take_the_json_path():
     assert fastload._events_json(rest) == tomllib.loads(text)["events"]
     twice = rest.replace('"goblins" = 6', '"party" = 6')
     assert fastload._events_json(twice) is None  # a key written twice in an inline table
+
+
+@pytest.mark.parametrize("value", ['\n1', ' \n1', '\n"x"', '[1,\n2]', '{ "a" = 1,\n "b" = 2 }'])
+def test_a_value_across_lines_is_read_as_the_parser_reads_it(value):
+    """JSON takes a value on the line after its key, which TOML refuses: the JSON path
+    leaves any line break that starts no key line, blank line or header to the others."""
+    same(HEAD + '\n[[events]]\n"type" = "note"\n"text" = "a"\n"round" = 1\n'
+         + '\n[[events]]\n"type" = "note"\n"x" =' + (value if value[0] in " \n" else " " + value)
+         + '\n"round" = 1\n')
+

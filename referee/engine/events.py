@@ -400,10 +400,10 @@ def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...],
             for name in names) or any(name not in keys for name in shape.required):
         return None
     checks = [(name, _PLAIN_KINDS.get(shape.kinds[name]), shape.readers[name],
-               shape.kinds[name] == "ids", shape.kinds[name] in ("str", "ids"))
+               shape.kinds[name], shape.kinds[name] in ("str", "ids"))
               for name in names]
     factories = [(name, factory) for name, factory in shape.factories if name not in keys]
-    quick: Quick = quick_reader(cls, ROUNDS, checks, factories, keep)
+    quick: Quick = quick_reader(cls, ROUNDS, LARGEST, checks, factories, keep)
     return quick
 
 

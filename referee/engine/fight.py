@@ -18,6 +18,7 @@ import itertools
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -467,8 +468,9 @@ class Fight:
                 raise UnknownCombatant(
                     f"unknown target {target!r} (combatants: {known})",
                     ("target", index) if len(e.target) > 1 else ("target",))
-        self._check_gear(e)
-        earlier = self.state.declared_by.get(_declare_key(e))
+        if getattr(e, "weapon", None) is not None or getattr(e, "spell", None) is not None:
+            self._check_gear(e)  # (most declarations name no gear: no call for them)
+        earlier = self.state.declared_by.get((e.round, e.step, e.actor))  # _declare_key
         if e.then:
             self._check_further(e, earlier)
             return
@@ -575,14 +577,14 @@ class Fight:
         route = Route()
         route.moves_on = cls.MOVES_ON
         route.check = CHECKS[cls]
-        route.own_check = event_check(self.ruleset.schema, cls)
+        route.own_check = _direct(event_check(self.ruleset.schema, cls), cls)
         route.roll = cls is ev.Roll
         route.undoing = cls is ev.Undo or cls is ev.Redo
         route.shapes = (cls.TYPE in fold.SHAPING if kind.shapes_plan is Fold.shapes_plan
                         else None)  # None: asked of each event
         route.apply = APPLIES[cls]
         route.effects = None if kind.effects is Fold.effects else fold.effects
-        route.step = fold.apply if fold.steps(cls) else None
+        route.step = _direct(fold.apply, cls) if fold.steps(cls) else None
         self._routes[cls] = route
         return route
 
@@ -618,7 +620,7 @@ class Fight:
 
     @applies(ev.Declare)
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
-        key = _declare_key(e)
+        key = (e.round, e.step, e.actor)  # _declare_key, written out: a long log's commonest
         items = self.state.declarations.setdefault(e.round, [])
         if e.replaces:  # every declaration of the actor's goes, further ones too
             items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
@@ -699,6 +701,19 @@ class Fight:
         self.state.ended = True
         ending = self.ruleset.role(Ending)  # a step of the ruleset's own after the end
         self.state.phase = "over" if ending is None else ending.PHASE
+
+
+def _direct(hook: Callable[..., Any] | None, cls: type) -> Callable[..., Any] | None:
+    """What the fold calls for events of class `cls` in place of `hook`: the entry a hook
+    marked `by_class` would look up for them itself (None: it does nothing to them),
+    else the hook."""
+    table = getattr(hook, "table", None)
+    if hook is None or table is None:
+        return hook
+    entry = table.get(cls)
+    if entry is None or not hook.bound:  # type: ignore[attr-defined]
+        return entry
+    return partial(entry, hook.__self__)  # type: ignore[attr-defined]
 
 
 def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:

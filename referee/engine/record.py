@@ -148,17 +148,18 @@ def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
     return init
 
 
-def quick_reader(cls: type, rounds: int,
-                 checks: list[tuple[str, str | None, Any, bool, bool]],
+def quick_reader(cls: type, rounds: int, largest: int,
+                 checks: list[tuple[str, str | None, Any, str, bool]],
                  factories: list[tuple[str, Any]],
                  keep: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     """A reader of a table with exactly the fields `checks` names, in that order, into
     `cls` (events.py's quick reader): `round` first, then each field either held to its
     check (an expression of `v` from our own code) or passed to its reader (ids, an id
-    alone or a list of them, taken as they stand); None at any doubt. The round, and a
-    field marked `kept` (a string, or ids), are given as `keep(v, v)` gives them: one
-    object for the same value however often a long log repeats it. Every name compiled
-    is one of the class's own field names, which the caller has checked."""
+    alone or a list of them, and ints, a list of integers, taken as they stand); None at
+    any doubt. The round, a field marked `kept` (a string, or ids) and a list of integers
+    are given as `keep(v, v)` gives them: one object for the same value however often a
+    long log repeats it. Every name compiled is one of the class's own field names, which
+    the caller has checked."""
     fields_of = {spec.name for spec in fields(cls)}
     if any(not name.isidentifier() or name not in fields_of for name, *_ in checks):
         raise ValueError("a quick reader compiles only the record's own field names")
@@ -169,13 +170,22 @@ def quick_reader(cls: type, rounds: int,
             f"    if type(r) is not int or not 0 <= r <= {int(rounds)}:",
             "        return None",
             "    r = keep(r, r)"]
-    for number, (name, check, reader, ids, kept) in enumerate(checks):
+    for number, (name, check, reader, kind, kept) in enumerate(checks):
         body.append(f"    v = data[{name!r}]")
         if check is not None:
             body += [f"    if not ({check}):", "        return None"]
             if kept:
                 body.append("    v = keep(v, v)")
-        elif ids:  # an id alone or a list of ids, as `id_list` reads them, without its call
+        elif kind == "ints":  # integers in range, as `_ints` reads them, without its call
+            body += ["    if type(v) is not list:",
+                     "        return None",
+                     "    for n in v:",
+                     f"        if type(n) is not int or not -{int(largest)} <= n <= "
+                     f"{int(largest)}:",
+                     "            return None",
+                     "    v = tuple(v)",
+                     "    v = keep(v, v)"]
+        elif kind == "ids":  # an id alone or a list of ids, as `id_list` reads them, no call
             body += ["    if type(v) is str and v:",
                      "        v = (keep(v, v),)",
                      "    else:",
@@ -208,9 +218,12 @@ def _quick_ids(value: Any, keep: Callable[[Any, Any], Any]) -> tuple[str, ...] |
     (the strict reader then says what is wrong)."""
     if type(value) is not list:
         return None
-    for item in value:
-        if type(item) is not str or not item:
-            return None
+    try:  # every item a string (join refuses any other) and none empty, without a loop
+        "".join(value)
+    except TypeError:
+        return None
+    if "" in value:
+        return None
     return tuple(map(keep, value, value))  # (each kept without a Python call)
 
 

@@ -108,6 +108,19 @@ def checks_only(*kinds: type[ev.Event]) -> Callable[[CheckEvent], CheckEvent]:
     return mark
 
 
+def by_class(table: Mapping[type, Callable[..., Any]],
+             bound: bool = False) -> Callable[[CheckEvent], CheckEvent]:
+    """Marks a hook (a schema's `check_event`, a fold's `apply`) that does nothing but
+    call `table[type(event)]` with its own arguments (`bound`: its object's too, first;
+    else without it), and nothing for a class not in it: the fold then calls the entry
+    for each class itself, a call fewer each event. A hook replaced (in a subclass, a
+    test) is not marked: it is called as it is."""
+    def mark(method: CheckEvent) -> CheckEvent:
+        method.table, method.bound = table, bound  # type: ignore[attr-defined]
+        return method
+    return mark
+
+
 def event_check(schema: RosterSchema[Any],
                 kind: type[ev.Event]) -> Callable[[Fight, Any], None] | None:
     """What checks the events of class `kind` (the fold asks once a class and fight):

@@ -84,16 +84,24 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
     if "\\" in rest and any(mark in rest for mark in _ESCAPES_JSON_READS_OTHERWISE):
         return None  # (multi-line strings need no check: JSON refuses them)
     # a comma before every key line but a block's first (a header then no key line: JSON
-    # refuses what is left of the header)
-    text = rest.replace('\n"', '\n,"').replace(HEADER + ",", "\n},{\n").replace('" = ', '": ')
+    # refuses what is left of the header); each replacement's count is what it changed of
+    # the length (a pass fewer each)
+    commas = rest.replace('\n"', '\n,"')
+    blocks = commas.replace(HEADER + ",", "\n},{\n")
+    text = blocks.replace('" = ', '": ')
     try:
         events: list[dict[str, Any]] = json.loads("[{" + text + "}]", parse_constant=_refuse)
     except ValueError:
         return None
-    lines = rest.count('\n"') + 1  # key lines: each holds one pair of its block
+    lines = len(commas) - len(rest) + 1  # key lines: each holds one pair of its block
     if sum(map(len, events)) != lines:
         return None  # two pairs on one line, or a key written twice in a block
-    pairs = rest.count('" = ')  # every pair, in the blocks and in their inline tables
+    # every line break ends the text or starts a key line, a blank line or a header (one
+    # a block): JSON takes a value on the line after its key, or an inline table across
+    # lines, which TOML refuses (an array across lines is left to the other readers too)
+    if rest.count("\n") != lines - 1 + rest.count("\n\n") + len(events) - 1 + rest.endswith("\n"):
+        return None
+    pairs = len(blocks) - len(text)  # every pair, in the blocks and in their inline tables
     if pairs != lines and pairs != lines + _inner_keys(rest, events):
         return None  # a key written twice in an inline table
     return events

@@ -175,7 +175,7 @@ def read_regular(path: Path, name: str, cap: int = MAX_BYTES, kind: str = "a sav
 
 
 def parse_toml(text: str, name: str) -> dict[str, Any]:
-    if not text.strip():
+    if not text or text.isspace():  # (`not text.strip()` without a copy of a long text)
         raise LoadError(name, "the file is empty")
     from .fastload import loads
 

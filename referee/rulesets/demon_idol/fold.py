@@ -10,7 +10,7 @@ from typing import Any
 from referee.engine import events as ev
 from referee.engine.options import Ending
 from referee.engine.record import replace
-from referee.engine.roles import Fold
+from referee.engine.roles import Fold, by_class
 from referee.engine.view import Fight
 
 from . import events as di
@@ -94,6 +94,7 @@ STEPS: dict[type[ev.Event], Callable[[Fight, State, Any], State]] = {
     di.Surprise: surprise,
     ev.Morale: morale,
 }
+by_class(STEPS)(DemonIdolFold.apply)  # its apply only looks its step up: the fold calls it
 
 
 class DemonIdolEnding(Ending[State]):

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
-from referee.engine.roles import RosterSchema, checks_only
+from referee.engine.roles import RosterSchema, by_class, checks_only
 from referee.engine.specs import Field
 from referee.engine.view import Fight
 
@@ -88,3 +88,4 @@ CHECKS: dict[type[ev.Event], Callable[[DemonIdolSchema, Fight, Any], None]] = {
 }
 # its check says something of these classes alone: the fold asks it of no other event
 checks_only(*CHECKS)(DemonIdolSchema.check_event)
+by_class(CHECKS, bound=True)(DemonIdolSchema.check_event)  # and it only looks them up
