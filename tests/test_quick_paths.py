@@ -75,7 +75,7 @@ def tables(draw, schema, skip):
     return {key: value for key, value in table.items() if value is not None}
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)  # 10 (ruleset, schema) pairs, ~20 draws each
 @given(st.data())
 def test_schema_reads_as_its_readers_do(data):
     ruleset = data.draw(st.sampled_from(rulesets()), label="ruleset")

@@ -350,7 +350,7 @@ def literal(value, multiline):
     return tomli_w.dumps({"k": value}, multiline_strings=multiline).split("\n")[0][4:]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(DOCUMENT, st.booleans())
 def test_every_leaf_of_a_written_document_is_found(data, multiline):
     text = tomli_w.dumps(data, multiline_strings=multiline)
@@ -368,14 +368,14 @@ TOMLISH = st.text(alphabet="ab=.,#[]{}\"' \t\n\r\\1é", max_size=80)
 PATHS = st.lists(st.one_of(st.text(max_size=3), st.integers(-2, 5)), max_size=5).map(tuple)
 
 
-@settings(max_examples=500)
+@settings(max_examples=250)
 @given(st.one_of(st.text(max_size=80), TOMLISH), PATHS)
 def test_never_raises_on_any_text(text, path):
     line = locate(text, path)
     assert line is None or 1 <= line <= text.count("\n") + 1
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(DOCUMENT, st.data())
 def test_never_raises_on_damaged_documents(data, draw):
     text = tomli_w.dumps(data, multiline_strings=True)
