@@ -210,17 +210,21 @@ def test_an_idle_viewer_is_closed(serve):
     assert "nothing from it for 2 s" in log.read_text()
 
 
-@pytest.mark.parametrize("message", [
-    "[" * 8000 + "]" * 8000,  # nested too deep, under 16 KiB
-    '["stdin", "\\ud800"]',  # a lone surrogate in a keystroke
-    '["resize", "\\udfff"]',
-    "[" * 3000 + '"stdin"' + "]" * 3000,
-], ids=["nested", "surrogate-key", "surrogate-other", "nested-envelope"])
-def test_an_unreadable_message_is_refused_with_one_line_and_no_traceback(serve, message):
-    save, port, server, log = serve()
-    assert len(message.encode()) < 16 * 1024
+UNREADABLE = {
+    "nested": "[" * 8000 + "]" * 8000,  # nested too deep, under 16 KiB
+    "surrogate-key": '["stdin", "\\ud800"]',  # a lone surrogate in a keystroke
+    "surrogate-other": '["resize", "\\udfff"]',
+    "nested-envelope": "[" * 3000 + '"stdin"' + "]" * 3000,
+}
 
-    async def send() -> aiohttp.WSMsgType:
+
+def test_an_unreadable_message_is_refused_with_one_line_and_no_traceback(serve):
+    """Each message on a connection of its own, to one serve (one serve for the four: a
+    serve and its viewers cost seconds each): each is refused with one line of its own
+    and its connection closed, and the serve goes on serving others."""
+    save, port, server, log = serve()
+
+    async def send(message: str) -> aiohttp.WSMsgType:
         async with aiohttp.ClientSession() as client, client.ws_connect(
                 f"http://127.0.0.1:{port}/ws?width=80&height=24") as ws:
             await drawing(ws, 3)
@@ -230,14 +234,20 @@ def test_an_unreadable_message_is_refused_with_one_line_and_no_traceback(serve, 
                 if got.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
                     return got.type
 
-    assert asyncio.run(send()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    assert none_left(save)
+    for name, message in UNREADABLE.items():
+        assert len(message.encode()) < 16 * 1024, name
+        said = len(log.read_text())  # the serve's log lines are written as they are logged
+        # (after a refusal, the next connection is taken: the serve still serves others)
+        assert asyncio.run(send(message)) in (aiohttp.WSMsgType.CLOSE,
+                                              aiohttp.WSMsgType.CLOSED), name
+        assert none_left(save), name
+        assert log.read_text()[said:].count("refused a message") == 1, (name, log.read_text())
     assert isinstance(asyncio.run(hold(port, 3)), int)  # still serving others
     os.killpg(server.pid, signal.SIGTERM)
     server.wait(10)
     text = log.read_text()
     assert "Traceback" not in text and "Error" not in text, text
-    assert text.count("refused a message") == 1, text
+    assert text.count("refused a message") == len(UNREADABLE), text
 
 
 def test_garbage_of_the_old_kind_still_never_stops_the_server(serve):
