@@ -215,3 +215,17 @@ def test_plan_json_as_a_program_leaves_its_objects_to_the_end_of_the_process():
                          check=True, cwd=ROOT)
     first, plan = out.stdout.split("\n", 1)
     assert first == "True" and plan.startswith("{")
+
+
+def test_plan_json_of_a_small_save_compiles_no_pattern_of_ours():
+    """The command line's words and a plain save's text are checked for control
+    characters without a pattern (printable ASCII holds none), and a ruleset's name
+    without one: `plan --json` of a small save compiles none of referee's patterns."""
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    code = COUNT_PATTERNS.replace("SAVE", repr(str(save))).replace(
+        "print(sorted(unused.values()))", "print(len(unused) + len(used))").replace(
+        "unused.pop(id(self), None)", "used[id(self)] = unused.pop(id(self), None)").replace(
+        "compile, unused = re.compile, {}", "compile, unused, used = re.compile, {}, {}")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.split() == ["0"]

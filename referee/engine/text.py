@@ -36,7 +36,7 @@ def compiled_later(pattern: AnyStr, flags: int = 0) -> Callable[[], re.Pattern[A
 
 # C0 but tab and newline, DEL, C1; the bidi embeddings, overrides and isolates
 CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
-_CONTROL = re.compile(f"[{CONTROLS}]")
+_CONTROL = compiled_later(f"[{CONTROLS}]")  # most text is plain: `_plain`
 # What in a TOML file's raw text can give a parsed string one of them. A raw C0 or DEL
 # cannot: the parser refuses it anywhere in a file (and a CRLF's CR is a line break), and
 # the fast reader (fastload.py) takes nothing the parser refuses. A raw C1 or bidi control
@@ -51,9 +51,9 @@ _ESCAPE = compiled_later(r"\\(?:[befrx]|u00[01789]|u20[26]|U0000(?:00[01789]|20[
 def shown(text: str) -> str:
     """`text` with every control character drawn visibly: C0 as its control picture
     (U+2400 + code: `␛`), DEL as `␡`, C1 and the bidi controls as `\\uXXXX`."""
-    if _CONTROL.search(text) is None:
+    if _plain(text) or _CONTROL().search(text) is None:
         return text
-    return _CONTROL.sub(_picture, text)
+    return _CONTROL().sub(_picture, text)
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -65,13 +65,18 @@ def _picture(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
+def _plain(text: str) -> bool:
+    """Printable ASCII (no C0, no DEL; nothing above): surely no control, no pattern run."""
+    return text.isascii() and text.isprintable()
+
+
 def has_controls(text: str) -> bool:
-    return _CONTROL.search(text) is not None
+    return not _plain(text) and _CONTROL().search(text) is not None
 
 
 def control(text: str) -> str | None:
     """The first control character in `text`, if any."""
-    found = _CONTROL.search(text)
+    found = None if _plain(text) else _CONTROL().search(text)
     return None if found is None else found.group()
 
 
@@ -106,7 +111,7 @@ def shown_data(data: Any) -> Any:
 def refuse_controls(text: str, what: str, path: tuple[Any, ...] = ()) -> str:
     """`text` as it is; a FormatError naming `what` when it holds a control character
     (an argument, a form's field): such text is refused where it is typed."""
-    found = _CONTROL.search(text)
+    found = None if _plain(text) else _CONTROL().search(text)
     if found is not None:
         raise FormatError(f"{what}: a control character ({shown(found.group())}) is not "
                           "allowed here", path)

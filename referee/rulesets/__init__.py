@@ -9,7 +9,6 @@ rule id of its spec, and where it lives).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
@@ -26,7 +25,13 @@ else:
 # (directory, import prefix) to look in; the tests add a folder of their own.
 PACKAGE_DIRS: list[tuple[Path, str]] = [(Path(__file__).resolve().parent, __name__)]
 
-_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def is_logic_name(logic: str) -> bool:
+    """`logic` is `[a-z][a-z0-9]*(?:-[a-z0-9]+)*`: lowercase ASCII words and numbers
+    joined by single hyphens, a letter first (checked without compiling a pattern)."""
+    return logic[:1].isalpha() and all(part.isascii() and part.isalnum()
+                                       and part == part.lower() for part in logic.split("-"))
 
 
 def package_name(logic: str) -> str:
@@ -41,7 +46,7 @@ def available() -> list[str]:
             continue
         for child in sorted(folder.iterdir()):
             logic = child.name.replace("_", "-")
-            if (child / "__init__.py").is_file() and _NAME.fullmatch(logic) \
+            if (child / "__init__.py").is_file() and is_logic_name(logic) \
                     and logic not in found:
                 found.append(logic)
     return found
@@ -49,7 +54,7 @@ def available() -> list[str]:
 
 def module_of(logic: str) -> str | None:
     """The import path of the package for `logic`, or None if we ship none."""
-    if not isinstance(logic, str) or not _NAME.fullmatch(logic):
+    if not isinstance(logic, str) or not is_logic_name(logic):
         return None
     for folder, prefix in PACKAGE_DIRS:
         if (folder / package_name(logic) / "__init__.py").is_file():
