@@ -65,7 +65,7 @@ def one_run(setup: Setup, seed: int) -> Run:
         _, _, rounds, _, s1, s2 = result
         winner = 0 if s1 and not s2 else 1 if s2 and not s1 else 2
         combats.append((winner, rounds, len(s1), len(s2)))
-    left = tuple(sum(1 for i in members if hp[i] > 0) for members in setup.members)
+    left = tuple(len([i for i in members if hp[i] > 0]) for members in setup.members)
     alive = {setup.group_side[k] for k, count in enumerate(left) if count}
     winner = alive.pop() if len(alive) == 1 else -1
     return (winner, left, tuple(combats))

@@ -24,8 +24,8 @@ The draws happen where the pipeline reaches them, so they interleave in pipeline
 from __future__ import annotations
 
 import random
-from itertools import compress
-from operator import add
+from itertools import compress, repeat
+from operator import add, lshift, sub
 from typing import Any
 
 # SA-4: misses "infinite" in round 1: far above any level (ranges.LEVEL), and a small int
@@ -225,7 +225,7 @@ class Combat:
         # than they change): tiebreakers 3-5 in one number (`ranking`), and what killing
         # it this round takes (hit points and armor)
         self.top, shift, self.bit = R.ranking(max(hp, default=0))
-        self.key = [t - (h << shift) for t, h in zip(self.top, hp, strict=False)]
+        self.key = list(map(sub, self.top, map(lshift, hp, repeat(shift, len(hp)))))
         self.shift = shift
         self.need = [0] * n
         self.choice = rng.choice
@@ -378,8 +378,11 @@ class Combat:
                 continue
             if not foes:
                 return
-            if self.known is not None:
-                self.unpend(r, i)
+            known = self.known
+            if known is not None:  # `i` comes to attack: what `known` (`pending_of`)
+                v = victim[i]  # counts it to deal to its victim is no longer pending
+                if v >= 0:
+                    known[v] -= self.dealt(r, i)
             v = victim[i]
             if v < 0 or hp[v] <= 0:  # a victim: a compulsion, else a wise choice for a
                 victim[i] = -1  # shooter, else retaliation for a basher
@@ -432,14 +435,11 @@ class Combat:
             self.known = pending(self.R, self.hp, own, self.victim, self.rem, r, i)
         return self.known
 
-    def unpend(self, r: int, i: int) -> None:
-        """`i` (standing, with attacks left) comes to attack: what `known` counts it to
-        deal to its victim is no longer pending."""
-        v = self.victim[i]
-        if v >= 0:
-            dealt = damage_left(self.R, i, self.rem[i], r)
-            if dealt:
-                self.known[v] -= dealt  # type: ignore[index]
+    def dealt(self, r: int, i: int) -> int:
+        """What `i`'s attacks left deal this round (SA-8's estimate): a whole round's (made
+        once, `Roster.whole`) while it has not attacked, as when it comes to attack."""
+        R, left = self.R, self.rem[i]
+        return R.whole[i] if r > 1 and left == R.start[i] else damage_left(R, i, left, r)
 
     def steered_of(self, foes: list[int]) -> list[int]:
         """`steered(foes)`, kept while `foes` loses nobody (it only shrinks, by a kill,
@@ -514,7 +514,7 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
     """SA-8's estimate: what the remaining attacks of `own`'s minions deal to each of
     their victims this round, per minion (a list read by index: cheaper than a dict's
     `get` in the tiebreakers' loops)."""
-    dm1, dm, dh, hand_n = R.dm1, R.dm, R.dh, R.hand_n
+    dm1, dm, dh, hand_n, start, whole = R.dm1, R.dm, R.dh, R.hand_n, R.start, R.whole
     pend = [0] * len(hp)
     for m in own:
         v = victim[m]
@@ -523,6 +523,8 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
             continue
         if r == 1:  # as `damage_left`, written out: this loop is hot
             d = left * dm1[m]
+        elif left == start[m]:  # (not attacked yet: a whole round's, made once)
+            d = whole[m]
         else:
             ms = left - hand_n[m]
             d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
