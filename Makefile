@@ -29,11 +29,17 @@ browser:
 # runs meanwhile. Bytecode is written even where PYTHONDONTWRITEBYTECODE is set, so that
 # pytest's rewritten test modules (and the package's own) are compiled once, not in each
 # worker and each `python -m referee` of every run.
+# ruff and mypy (a cold mypy is ~13 CPU-s, on one core) run beside the suite, their output
+# held until it ends; make fails if any of the three fails, and each says why.
 JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: $(STAMP) browser
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
-	$(BIN)/ruff check referee tests benchmarks
-	$(BIN)/mypy
+	@lint=$$(mktemp); \
+	( $(BIN)/ruff check referee tests benchmarks; r=$$?; $(BIN)/mypy; m=$$?; \
+	  exit $$(( r || m )) ) >"$$lint" 2>&1 & linting=$$!; \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(JOBS) --dist worksteal; tested=$$?; \
+	wait $$linting; linted=$$?; \
+	echo "$(BIN)/ruff check referee tests benchmarks; $(BIN)/mypy"; cat "$$lint"; rm -f "$$lint"; \
+	test $$tested -eq 0 -a $$linted -eq 0
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee tests benchmarks
