@@ -20,7 +20,8 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from referee.hints import TYPE_CHECKING
 
 from . import events as ev
 from .dice import DiceError, total_of
@@ -42,7 +43,11 @@ from .view import Effects as Effects
 from .view import Status as Status
 
 if TYPE_CHECKING:
+    from typing import Any, TypeVar, cast
+
     from .port import Ruleset
+else:
+    from referee.hints import Any, TypeVar, cast
 
 
 class Handlers(dict[type, Any]):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from referee.hints import TYPE_CHECKING
 
 from . import events as ev
 from .errors import FormatError, IllegalDeclaration
@@ -18,10 +19,13 @@ from .specs import Act, ActionKind, Field, Form, actor_act, until_over
 
 if TYPE_CHECKING:
     import random  # annotations only: a plan rolls nothing (start-up)
+    from typing import Any, ClassVar, TypeVar
 
     from .model import Combatant, Encounter
     from .roles import Kit
     from .view import Fight, Status
+else:
+    from referee.hints import Any, ClassVar, TypeVar
 
 
 S = TypeVar("S")

@@ -16,7 +16,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+from referee.hints import TYPE_CHECKING
 
 from . import events as ev
 from .dice import DiceError, Roll, from_values
@@ -39,6 +40,9 @@ from .roles import Damage, Fold, Planner, Role, RosterSchema, Tracker
 
 if TYPE_CHECKING:
     import random  # annotations only: a plan rolls nothing (start-up)
+    from typing import Any, ClassVar, Generic, TypeVar, cast
+else:
+    from referee.hints import Any, ClassVar, Generic, TypeVar, cast
 
 __all__ = ["Acting", "Carrying", "Damage", "Declaring", "Ending", "Entries", "Fold", "Grouping",
            "Healing", "Joining", "KINDS", "Later", "NO_GROUPS", "Planner", "Role", "Rolling",

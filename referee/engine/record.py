@@ -10,7 +10,13 @@ code. Only what this package uses is supported.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+
+from referee.hints import TYPE_CHECKING
+
+if not TYPE_CHECKING:  # (this way round, linters read `overload` as typing's)
+    from referee.hints import Any, TypeVar, dataclass_transform, overload
+else:
+    from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
 

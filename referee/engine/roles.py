@@ -9,7 +9,8 @@ A role reaches the rest of its ruleset through `self.rs` (`self.rs.tracker`,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+
+from referee.hints import TYPE_CHECKING
 
 from . import events as ev
 from .errors import IllegalDeclaration
@@ -17,8 +18,12 @@ from .plan import Plan, action_key
 from .specs import Cell, Column, Field
 
 if TYPE_CHECKING:
+    from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+
     from .model import Combatant, Encounter, Schemas
     from .view import Effects, Fight, Status
+else:
+    from referee.hints import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 
 S = TypeVar("S")

@@ -24,7 +24,13 @@ import json
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 HEADER = "\n[[events]]\n"
 FAST_FROM = 32_768  # a shorter text goes straight to the parser: quick, and no patterns to compile

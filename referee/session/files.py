@@ -13,7 +13,6 @@ import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
 
 import referee
 from referee.engine import Encounter, Fight, RefereeError, Ruleset
@@ -22,7 +21,13 @@ from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
 from referee.engine.text import compiled_later, shown, shown_data, source_may_hold_controls
+from referee.hints import TYPE_CHECKING
 from referee.rulesets import make_ruleset
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    from referee.hints import Any, Protocol
 
 SAVE_FORMAT = "referee-save"
 RULESET_FORMAT = "referee-ruleset"

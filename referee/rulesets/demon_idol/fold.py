@@ -5,17 +5,22 @@ the end (DI-20); what the rules add after an event is in consequences.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.options import Ending
 from referee.engine.record import replace
 from referee.engine.roles import Fold, by_class
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as di
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class DemonIdolFold(Settled[State], Fold[State]):

@@ -4,18 +4,23 @@ events (events.py), and its checks of them (checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.roles import RosterSchema, by_class, checks_only
 from referee.engine.specs import Field
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import checks, ranges, stats
 from . import events as di
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class DemonIdolSchema(Settled[State], RosterSchema[State]):

@@ -3,15 +3,19 @@ DI-19), the letters and the role each stands for, and the by-the-book switches."
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 from referee.engine import roles
 from referee.engine.errors import FormatError
 from referee.engine.port import unique_keys
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
 
 from . import ranges
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+else:
+    from referee.hints import Any, TypeVar
 
 S = TypeVar("S")
 ID = "demon-idol"  # the ruleset's own id (a house copy's file may call itself otherwise)
