@@ -76,9 +76,11 @@ def start(save: Path, port: int, *more: str, out: Any = subprocess.PIPE,
     return server
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
-    save = tmp_path / "ford.toml"
+@pytest.fixture(scope="module")
+def one_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int]]:
+    """One serve for the module's clients (a serve costs a second of CPU to start): each
+    test leaves none of its views behind and the save as it was, and says so."""
+    save = tmp_path_factory.mktemp("served") / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     port = free_port()
     # room for every client these tests open at once (the bound: test_serve_limits.py)
@@ -88,6 +90,16 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(10)
+        for pid in viewers(save):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def served(one_serve: tuple[Path, int]) -> Iterator[tuple[Path, int]]:
+    save, _ = one_serve
+    try:
+        yield one_serve
+    finally:
         for pid in viewers(save):  # never leave one behind, whatever the test found
             os.kill(pid, signal.SIGKILL)
 
