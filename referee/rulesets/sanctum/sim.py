@@ -411,12 +411,15 @@ class Combat:
         R = self.R
         cands = foes
         if fq and len(foes) > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
-            cands = self.steered_of(foes)  # (`steering`, written out: this is hot)
-        known: list[int] | None = None
+            kept = self.kept  # (`steering`, written out: this is hot) `steered_of`, its
+            cands = kept[1] if kept is not None and kept[0] == len(foes) else \
+                self.steered_of(foes)  # kept list read here without a call
+        known = self.known
         if len(cands) == 1:
             tied = cands
-        elif r > 1:  # the others' pending damage (`pending_of`) and its own (not yet
-            known = self.pending_of(r, i, own)  # attacked): SA-8's tiebreakers 2-5
+        elif r > 1:  # the others' pending damage (`pending_of`, kept) and its own (not
+            if known is None:  # yet attacked): SA-8's tiebreakers 2-5
+                known = self.pending_of(r, i, own)
             tied = best(self.key, self.need, self.bit, cands, R.whole[i], known)
         else:  # in round 1 nobody else of the group has a victim and attacks left
             tied = best_alone(self.key, self.need, self.bit, cands, R.whole1[i])
@@ -429,7 +432,7 @@ class Combat:
     def pending_of(self, r: int, i: int, own: list[int]) -> list[int]:
         """`pending` for `i`'s wise choice in `own`'s attacks: worked out at the first
         choice of the round's attacks, then kept (`known`), each minion's share taken out
-        as it comes to attack (`unpend`). It stays exact: in its own attacks no minion of
+        as it comes to attack (`attack_group`). It stays exact: in its own attacks no minion of
         `own` falls, and only the one attacking changes its victim or attacks left."""
         if self.known is None:
             self.known = pending(self.R, self.hp, own, self.victim, self.rem, r, i)
