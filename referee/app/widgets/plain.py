@@ -32,8 +32,9 @@ def plain_lines(widget: Widget, crop: Region) -> list[Strip] | None:
             return None
     base_background, background = widget.background_colors
     inner = widget._styles_cache.get_inner_outer(base_background, background)[0].rich_style
-    width, height = widget.region.size
-    content_width, content_height = widget.content_region.size
+    region = widget.region  # the compositor's, looked up once
+    width = region.width
+    content_width, content_height = region.shrink(styles.gutter).size
     top = styles.gutter.top  # a top border's lines: Textual's own
     filters = widget.get_line_filters()
     whole = crop.column_span == (0, width)
