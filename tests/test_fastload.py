@@ -67,7 +67,7 @@ quoted = st.sampled_from([
 ])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(quoted, min_size=1, max_size=12))
 def test_quoted_event_lines(body):
     same(HEAD + "\n[[events]]\n" + "\n".join(body) + "\n")
@@ -235,7 +235,7 @@ plain_lines = st.sampled_from([
 ])
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.lists(plain_lines, max_size=14))
 def test_any_plain_lines(body):
     same_plain("\n".join(body) + "\n")
