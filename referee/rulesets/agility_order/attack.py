@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values, parse
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import budget, stats, turns, units
 from . import events as ao
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .planner import AgilityPlanner
     from .settings import Settings
+else:
+    from referee.hints import Any
 
 
 def typed_ints(text: Any, what: str) -> list[int] | None:

@@ -5,17 +5,22 @@ disagrees is refused with the field at fault and both values, never folded."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, from_values
 from referee.engine.errors import IllegalEvent, Path
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import attack, stats, units
 from . import events as ao
 from . import ranges as rg
 from .ranges import within
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 LEVELS = {"critical": ("a critical hit", "a super critical", "a decisive victory"),
           "fumble": ("a natural 1", "a tragedy", "a death")}

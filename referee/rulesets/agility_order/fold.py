@@ -5,12 +5,12 @@ the rules add: a hit's wound, the battle's end (AO-15)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.record import replace
 from referee.engine.roles import Fold
 from referee.engine.view import Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import events as ao
 from . import lineup as lu
@@ -19,6 +19,11 @@ from . import units, wounds
 from .planner import Planned
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class AgilityFold(Settled[State], Planned[State], Fold[State]):

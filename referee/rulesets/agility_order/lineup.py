@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.record import record
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import stats, units
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 @record(frozen=True)

@@ -4,12 +4,12 @@ while the log stays the same, and whose turn it is now."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.engine.errors import IllegalEvent
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner, Role
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import lineup as lu
 from . import units
@@ -17,7 +17,11 @@ from .settings import ID, Settled
 from .state import State
 
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from referee.engine.port import Ruleset
+else:
+    from referee.hints import Any, TypeVar
 
 S = TypeVar("S")
 KEPT = 256  # lineups kept (by plan revision and round) before the cache starts afresh

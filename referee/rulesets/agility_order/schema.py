@@ -4,7 +4,6 @@ and the checks of both (the dice and numbers in checks.py, a turn's own in turns
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import OVER, IllegalEvent
@@ -12,12 +11,18 @@ from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
 from referee.engine.view import Fight
 from referee.engine.words import counted
+from referee.hints import TYPE_CHECKING
 
 from . import checks, stats, turns, units
 from . import events as ao
 from .planner import Planned
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class AgilitySchema(Settled[State], Planned[State], RosterSchema[State]):

@@ -4,15 +4,19 @@ dice (AO-8, AO-9), each within the range the rules make sense in (ranges.py)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from referee.engine import roles
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
 
 from . import ranges as rg
 from .ranges import within
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+else:
+    from referee.hints import TypeVar
 
 S = TypeVar("S")
 ID = "agility-order"  # the ruleset's own id (a house copy's file may call itself otherwise)

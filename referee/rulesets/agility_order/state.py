@@ -3,12 +3,16 @@ free hits, wounds, the +1s bought with Bonus Actions, MP (immutable: `apply` mak
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine import events as ev
 from referee.engine.record import field, record, replace
+from referee.hints import TYPE_CHECKING
 
 from . import events as ao
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 Budget = tuple[int, int, int]  # AA, MA, BA spent
 NONE: Budget = (0, 0, 0)

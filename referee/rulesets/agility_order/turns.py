@@ -5,10 +5,9 @@ acts check what they make."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.errors import IllegalEvent
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as ao
 from . import ranges as rg

@@ -4,13 +4,17 @@ takes a turn (AO-15). Pure functions of the fight."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import state as st
 from . import stats
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import cast
+else:
+    from referee.hints import cast
 
 FLAT = ("flat-footed", "snuck", "tied", "frozen", "paralysed", "paralyzed")
 CHANNEL = ("channelling", "channeling")

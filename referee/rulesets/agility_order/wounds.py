@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.record import replace
 from referee.engine.specs import Field, Form
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as ao
 from . import stats, units
 from .attack import dice, typed_ints
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 NOBODY = ("— nobody named", "")
 # the wound form's fatal d4: the same every fight

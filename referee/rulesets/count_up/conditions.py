@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from referee.hints import TYPE_CHECKING
 
 from . import stats
 

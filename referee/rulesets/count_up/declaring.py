@@ -4,16 +4,21 @@ the weapon or spell whose speed it adds, and a note for the log."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.options import Declaring
 from referee.engine.specs import ActionKind, Field, Form
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from .fold import State
 from .naming import name
 from .settings import Settled
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 # the declaration forms' own field: a word on what the actor means to do (issue 24, 17)
 NOTE = Field("note", "note", help="for the log: aims at the eyes …")

@@ -5,17 +5,22 @@ combat injuries suffered (CU-9), who died when (CU-4, CU-8) and the fight's surp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
 
 from referee.engine import events as ev
 from referee.engine.model import Combatant
 from referee.engine.record import field, record, replace
 from referee.engine.roles import Fold
 from referee.engine.view import Effects, Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import events as cu
 from . import morale, stats
 from .conditions import condition
+
+if TYPE_CHECKING:
+    from typing import Any, cast
+else:
+    from referee.hints import Any, cast
 
 
 @record(frozen=True)

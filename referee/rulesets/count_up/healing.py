@@ -8,7 +8,6 @@ it, and the heal event keeps the check and the TN beside the verdict.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
@@ -16,6 +15,7 @@ from referee.engine.options import Healing
 from referee.engine.record import replace
 from referee.engine.specs import Field
 from referee.engine.view import Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import events as cu
 from .conditions import condition
@@ -24,7 +24,11 @@ from .ranges import CHECK
 from .settings import Settled
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .settings import Settings
+else:
+    from referee.hints import Any
 
 
 def largest_wound(fight: Fight, cid: str) -> int:

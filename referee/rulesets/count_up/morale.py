@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from referee.engine import events as ev
 from referee.engine.dice import roll as roll_dice
 from referee.engine.errors import IllegalEvent
 from referee.engine.record import record
 from referee.engine.view import Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import outcomes, stats
 

@@ -14,19 +14,22 @@ purpose the program gives it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from referee.engine import events as ev
 from referee.engine.dice import Constant, DiceError, Expression, from_values, parse
 from referee.engine.dice import Roll as DiceRoll
 from referee.engine.errors import IllegalEvent
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as cu
 from . import stats
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .settings import Settings
+else:
+    from referee.hints import Any
 
 # the purposes the program gives the rolls of each act (morale.py, injuries.py,
 # session/table.py)

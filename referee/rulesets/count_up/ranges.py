@@ -8,11 +8,16 @@ far ahead of the fight is refused rather than walked to.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.model import Combatant, Encounter
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 Bounds = tuple[int, int]
 

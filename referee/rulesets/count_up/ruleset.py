@@ -8,8 +8,6 @@ injuries.py), the heal check (healing.py) and a latecomer's join (joining.py).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.port import (
     Acting,
     Carrying,
@@ -26,6 +24,7 @@ from referee.engine.port import (
     Tracker,
 )
 from referee.engine.reading import Fields
+from referee.hints import TYPE_CHECKING
 
 from . import settings
 from .fold import State

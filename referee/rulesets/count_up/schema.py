@@ -5,7 +5,6 @@ held to its dice (outcomes.py, morale.py, healing.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalDeclaration, IllegalEvent
@@ -13,11 +12,17 @@ from referee.engine.model import Encounter
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as cu
 from . import healing, morale, outcomes, ranges, stats
 from .fold import State
 from .settings import Settled
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class CountUpSchema(Settled[State], RosterSchema[State]):

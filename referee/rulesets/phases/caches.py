@@ -13,12 +13,16 @@ an `id()`, which a collected object could hand on) or by value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.model import Combatant
 
     from .rounds import Unit
+else:
+    from referee.hints import Any
 
 
 class Caches:

@@ -6,12 +6,17 @@ rider)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from referee.engine.errors import FormatError
 from referee.engine.model import Combatant
+from referee.hints import TYPE_CHECKING
 
 from . import stats
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 def involved(c: Combatant) -> bool:

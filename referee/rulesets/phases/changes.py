@@ -5,11 +5,10 @@ returns a new state and never changes the one it is given."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.model import Combatant
 from referee.engine.record import replace
 from referee.engine.view import Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import events as ph
 from . import squads, stats
@@ -17,6 +16,11 @@ from .rounds import Op, RoundLog, added
 from .squads import Squad
 from .standing import bound, croaked
 from .state import State, carried
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 ELITE_HITS = 5
 OUT_NAMES = ("fled", "removed")  # conditions that take a unit out of the fight (PH-21)

@@ -5,13 +5,13 @@ the steps), and the events the rules add: Calm broken, surrenders (PH-10), decay
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
 from referee.engine.model import Combatant
 from referee.engine.record import replace
 from referee.engine.view import Effects, Fight, Status
+from referee.hints import TYPE_CHECKING
 
 from . import events as ph
 from . import squads, stats
@@ -32,6 +32,11 @@ from .rounds import BOTH, STATUSES, Op, RoundLog, Start, added, phase_order
 from .settings import Settled
 from .standing import bound, croaked, now_pos, roll, statuses
 from .state import State, carried
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class Fold(Settled[State], roles.Fold[State]):

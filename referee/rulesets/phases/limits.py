@@ -5,14 +5,18 @@ million rounds worked out one by one."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent, Path
 from referee.engine.model import Combatant
+from referee.hints import TYPE_CHECKING
 
 from .squads import COORDINATE
 from .stats import RANGES
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 PHASE = (0, 99)  # a phase is a base Combat score (PH-2), and those stop at 99
 AHEAD = 1  # an event may name the round after the fight's (an order for its start, PH-9)

@@ -4,11 +4,11 @@ croaked unit, or one out of the fight (PH-21)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine import roles
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import stats
 from .manoeuvres import name
@@ -17,6 +17,11 @@ from .rounds import DROPPED, HELD, KINDS, WORD, RoundLog, Run
 from .settings import Settled
 from .standing import at_round, can_act, runs
 from .state import State, state_of
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class Planner(Settled[State], roles.Planner[State]):

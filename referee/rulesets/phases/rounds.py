@@ -8,10 +8,14 @@ checks and the tracker all read that one simulation.
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.errors import IllegalEvent
 from referee.engine.record import field, record
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 KINDS = ("move", "action")
 BOTH = frozenset(KINDS)

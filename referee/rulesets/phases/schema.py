@@ -4,7 +4,6 @@ and the checks of both (the checks of its events are in checks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine import roles
@@ -12,11 +11,17 @@ from referee.engine.errors import FormatError, IllegalEvent
 from referee.engine.model import Encounter, Schemas
 from referee.engine.specs import Field
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import carrying, checks, limits, modifiers, outcomes, squads, stats
 from . import events as ph
 from .settings import Settings, Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 # phases' own events that move a fight on, refused once it has ended (as the core refuses
 # its own): a status, damage or a surrender may still follow the end

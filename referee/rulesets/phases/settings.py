@@ -4,14 +4,19 @@ most units (PH-7) and the decay of the Uncroaked (PH-17), each within its range.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeVar
 
 from referee.engine import roles
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
 
 from . import limits
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+else:
+    from referee.hints import TypeVar
 
 S = TypeVar("S")
 

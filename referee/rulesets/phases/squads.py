@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine.errors import FormatError, Path
 from referee.engine.model import Combatant, Encounter
@@ -11,8 +10,14 @@ from referee.engine.reading import describe
 from referee.engine.record import record
 from referee.engine.specs import Field
 from referee.engine.stats import Schema
+from referee.hints import TYPE_CHECKING
 
 from . import stats
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 LIMITS = {"stack": 8, "horde": 24}
 HORDE_TRAITS = ("Uncroaked", "Thriller", "Bone Warlord")

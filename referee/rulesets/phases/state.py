@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
-
 from referee.engine.record import field, record
+from referee.hints import TYPE_CHECKING
 
 from .caches import Caches
 from .rounds import RoundLog
 from .squads import Squad
 
 if TYPE_CHECKING:
+    from typing import Any, cast
+
     from referee.engine.view import Fight
+else:
+    from referee.hints import Any, cast
 
 
 @record(frozen=True)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.model import Combatant, Side
 from referee.engine.specs import Field
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 TRAITS = ("Agile", "Heavy", "Elite", "Construct", "Uncroaked", "Leadership", "Paragon",
           "Caster", "Military", "Skeletal", "Beast", "Scout", "Thriller", "Bone Warlord",

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, Path
 from referee.engine.events import event_field as f
 from referee.engine.reading import describe
 from referee.engine.record import record, replace
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 @record(frozen=True)

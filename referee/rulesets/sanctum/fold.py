@@ -6,19 +6,24 @@ step is held to (SA-11), and the steps still to log from it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.record import replace
 from referee.engine.roles import Fold
 from referee.engine.view import Effects, Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as se
 from . import stats, turns
 from .seeded import Opening
 from .settings import Settled
 from .state import State, counted
+
+if TYPE_CHECKING:
+    from typing import Any, cast
+else:
+    from referee.hints import Any, cast
 
 
 class SanctumFold(Settled[State], Fold[State]):

@@ -3,15 +3,19 @@ minions in SA-7's attack order (SA-1, SA-2, SA-3)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import sim, turns
 from .settings import Settled
 from .state import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class SanctumPlanner(Settled[State], Planner[State]):

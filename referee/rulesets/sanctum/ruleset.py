@@ -12,8 +12,6 @@ record (settings.py) that the roles read, not the ruleset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.port import (
     Acting,
     Entries,
@@ -26,6 +24,7 @@ from referee.engine.port import (
     Tracker,
 )
 from referee.engine.reading import Fields
+from referee.hints import TYPE_CHECKING
 
 from . import settings
 from .settings import Settings

@@ -5,7 +5,6 @@ and the groups set-up makes as minions name them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import FormatError, IllegalEvent
@@ -14,6 +13,7 @@ from referee.engine.options import Entries
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import events as se
 from . import ranges, stats
@@ -21,6 +21,11 @@ from .fold import SanctumFold
 from .seeded import check_step
 from .state import State
 from .turns import OVER
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 class SanctumSchema(RosterSchema[State]):

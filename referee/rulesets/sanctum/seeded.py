@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import random
 from operator import attrgetter
-from typing import Any
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
 from referee.engine.record import fields
+from referee.hints import TYPE_CHECKING
 
 from . import sim
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 # what a step says about itself rather than about the fight
 UNCOMPARED = frozenset({"round", "follows", "why", "rules"})

@@ -5,13 +5,17 @@ without end."""
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from referee.engine import roles
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
 
 from . import ranges, sim
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+else:
+    from referee.hints import TypeVar
 
 S = TypeVar("S")
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
-
 from referee.engine.record import field, record
+from referee.hints import TYPE_CHECKING
 
 from .seeded import Opening
 
 if TYPE_CHECKING:
+    from typing import Any, cast
+
     from referee.engine.view import Fight
+else:
+    from referee.hints import Any, cast
 
 
 @record(frozen=True)

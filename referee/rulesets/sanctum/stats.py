@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine.model import Combatant, Encounter, Side
 from referee.engine.specs import Field
+from referee.hints import TYPE_CHECKING
 
 from .ranges import ATTACKS, CREATED, DAMAGE, LEVEL
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 STANDINGS = ("initiative", "neutral", "other")  # SA-1: precedence, highest first
 

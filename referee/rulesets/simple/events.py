@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.engine import events as ev
 from referee.engine.events import event_field
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 
 @record(frozen=True)

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from referee.engine.plan import Beat, Plan, PlannedAction
 from referee.engine.roles import Planner
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import order, standing
 from .settings import Settled
 from .standing import State
+
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    from referee.hints import Any
 
 ACT = "act"
 

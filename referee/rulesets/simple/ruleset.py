@@ -3,10 +3,9 @@ file"): roll a die, add a roster key, go in order, ties as the file says."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.engine.port import Fold, Later, Planner, Rolling, RosterSchema, Ruleset, Tracker
 from referee.engine.reading import Fields
+from referee.hints import TYPE_CHECKING
 
 from . import settings
 from .standing import State

@@ -4,7 +4,6 @@ events, and the checks of the rolls in them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from referee.engine import events as ev
 from referee.engine.dice import DiceError, Roll
@@ -12,6 +11,7 @@ from referee.engine.errors import IllegalEvent
 from referee.engine.roles import RosterSchema
 from referee.engine.specs import Field
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import standing
 from .events import EVENTS, Initiative, Tie
@@ -19,7 +19,11 @@ from .settings import Settled
 from .standing import State
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.port import Ruleset
+else:
+    from referee.hints import Any
 
 
 class SimpleSchema(Settled[State], RosterSchema[State]):

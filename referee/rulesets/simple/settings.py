@@ -7,13 +7,18 @@ and nothing else (README, "Your own system in a file").
 from __future__ import annotations
 
 import re
-from typing import TypeVar
 
 from referee.engine import roles
 from referee.engine.dice import Dice, DiceError, parse
 from referee.engine.errors import FormatError
 from referee.engine.reading import Fields
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+else:
+    from referee.hints import TypeVar
 
 S = TypeVar("S")
 

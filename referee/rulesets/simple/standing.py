@@ -5,13 +5,18 @@ functions, shared by the planner, the tracker and the initiative role."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import cast
 
 from referee.engine.record import record
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import order
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from typing import cast
+else:
+    from referee.hints import cast
 
 
 @record(frozen=True)

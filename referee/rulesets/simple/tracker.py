@@ -3,12 +3,11 @@ initiative and the roster keys the file names (SI-9)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from referee.engine import events as ev
 from referee.engine.roles import Tracker
 from referee.engine.specs import Cell, Column
 from referee.engine.view import Fight
+from referee.hints import TYPE_CHECKING
 
 from . import standing
 from .events import Initiative, Tie
@@ -16,7 +15,11 @@ from .settings import Settled
 from .standing import State
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.port import Ruleset
+else:
+    from referee.hints import Any
 
 
 class SimpleTracker(Settled[State], Tracker[State]):
