@@ -7,12 +7,18 @@ writer serve them all, so adding an event type is one small class.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+
+from referee.hints import TYPE_CHECKING
 
 from .errors import FormatError, Path
 from .model import Combatant
 from .reading import LARGEST, describe, id_list, int_table, out_of_range
 from .record import MISSING, field, fields, quick_reader, record
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+else:
+    from referee.hints import Any, ClassVar
 
 
 def _f(kind: str, default: Any = None) -> Any:
@@ -289,7 +295,10 @@ class EventReader:
         what is wrong exactly as always."""
         if type(data) is dict:
             kind = data.get("type")
-            known = self.quick.get(kind) if type(kind) is str else None
+            try:  # (only a string names a type: any other kind finds none)
+                known = self.quick.get(kind)  # type: ignore[arg-type]
+            except TypeError:  # a list or a table is no key at all
+                known = None
             if known is not None:
                 keys = tuple(data)
                 quick = known.get(keys) or self._quick(known, str(kind), keys)

@@ -715,7 +715,7 @@ def _direct(hook: Callable[..., Any] | None, cls: type) -> Callable[..., Any] | 
     table = getattr(hook, "table", None)
     if hook is None or table is None:
         return hook
-    entry = table.get(cls)
+    entry: Callable[..., Any] | None = table.get(cls)
     if entry is None or not hook.bound:  # type: ignore[attr-defined]
         return entry
     return partial(entry, hook.__self__)  # type: ignore[attr-defined]

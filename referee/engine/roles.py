@@ -113,14 +113,17 @@ def checks_only(*kinds: type[ev.Event]) -> Callable[[CheckEvent], CheckEvent]:
     return mark
 
 
+Hook = TypeVar("Hook", bound=Callable[..., Any])
+
+
 def by_class(table: Mapping[type, Callable[..., Any]],
-             bound: bool = False) -> Callable[[CheckEvent], CheckEvent]:
+             bound: bool = False) -> Callable[[Hook], Hook]:
     """Marks a hook (a schema's `check_event`, a fold's `apply`) that does nothing but
     call `table[type(event)]` with its own arguments (`bound`: its object's too, first;
     else without it), and nothing for a class not in it: the fold then calls the entry
     for each class itself, a call fewer each event. A hook replaced (in a subclass, a
     test) is not marked: it is called as it is."""
-    def mark(method: CheckEvent) -> CheckEvent:
+    def mark(method: Hook) -> Hook:
         method.table, method.bound = table, bound  # type: ignore[attr-defined]
         return method
     return mark
