@@ -68,7 +68,8 @@ def test_plan_json_imports_only_what_it_needs():
     save's ruleset package and no other, and nothing a plan does not use: no Textual, no
     shell completion, manual page or platform directories, no dice roller's generator
     (a plan rolls nothing), no fractions (only a distance to close needs them), and no
-    argparse (its plain arguments are read without it: cli.PLAIN)."""
+    argparse (its plain arguments are read without it: cli.PLAIN), and no typing (its
+    modules take their typing names from referee.hints at run time)."""
     save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
     loaded = modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
                            f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
@@ -78,7 +79,7 @@ def test_plan_json_imports_only_what_it_needs():
     assert packages == {"demon_idol"}
     unwanted = {"textual", "rich", "argcomplete", "argparse_manpage", "platformdirs",
                 "random", "fractions", "decimal", "referee.app", "referee.cli.acts",
-                "argparse", "gettext", "locale"}
+                "argparse", "gettext", "locale", "typing"}
     assert {m for m in loaded if m in unwanted or m.split(".")[0] in unwanted} == set()
 
 
@@ -229,3 +230,28 @@ def test_plan_json_of_a_small_save_compiles_no_pattern_of_ours():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.split() == ["0"]
+
+
+@pytest.mark.parametrize("logic", ["agility-order", "demon-idol", "phases", "simple"])
+def test_plan_json_imports_no_typing(logic):
+    """The modules a plan imports take typing's names from referee.hints at run time
+    (typing itself, about a twelfth of `plan --json`'s start-up, is for the type checker)."""
+    folder = ROOT / "tests" / "scenarios" / logic
+    save = next(p for p in sorted(folder.glob("*.toml")) if not p.name.endswith(".expect.toml"))
+    assert "typing" not in plan_json_modules(save)
+
+
+def test_the_stand_ins_for_typing_do_what_typing_does_in_our_code():
+    from referee import hints
+
+    class Box(hints.Generic[hints.TypeVar("T")]):
+        __slots__ = ("x",)
+
+    class IntBox(Box[int]):
+        __slots__ = ()
+
+    assert Box[int] is Box and IntBox.__mro__[1] is Box and not hasattr(IntBox(), "__dict__")
+    assert hints.cast(hints.Any, 3) == 3 and hints.cast("list[int] | None", None) is None
+    assert dict[str, hints.Any] and (hints.Any | None) and (hints.TypeVar("S") | None)
+    assert hints.overload(len) is len and hints.dataclass_transform(field_specifiers=())(len) is len
+    assert hints.TYPE_CHECKING is False
