@@ -27,7 +27,7 @@ import shutil
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -287,10 +287,17 @@ def test_a_roster_key_it_does_not_know_names_the_ruleset(demo: Demo, tmp_path: P
     assert found.value.field.endswith("no_such_key") and found.value.line is not None
 
 
+@cache
+def loaded(path: Path) -> Any:
+    """The save at `path` as load_save reads it, read once a worker for the three tests
+    below that only read it (the round trip, apply, the checkpoint): none changes it."""
+    return load_save(path)
+
+
 @pytest.mark.parametrize(("logic", "path"), SAVES)
 def test_stats_and_events_round_trip_through_the_writer_and_the_fast_reader(
         logic: str, path: Path, tmp_path: Path) -> None:
-    save = load_save(path)
+    save = loaded(path)
     assert save.ruleset.id == logic
     text = save_text(save.encounter, save.fight.log)
     assert loads(text, tomllib.loads) == tomllib.loads(text)
@@ -313,7 +320,7 @@ def state_of(fight: Fight) -> Any:
 
 @pytest.mark.parametrize(("logic", "path"), SAVES)
 def test_apply_never_changes_its_input(logic: str, path: Path) -> None:
-    save = load_save(path)
+    save = loaded(path)
     fight = Fight(save.encounter, save.ruleset)
     fight.later = set(save.fight.later)
     for event in save.fight.log:
@@ -326,7 +333,7 @@ def test_apply_never_changes_its_input(logic: str, path: Path) -> None:
 @pytest.mark.parametrize(("logic", "path"), SAVES)
 def test_a_checkpoint_and_the_rest_of_the_log_equal_the_full_fold(logic: str,
                                                                   path: Path) -> None:
-    fight = load_save(path).fight
+    fight = loaded(path).fight
     for cut in range(len(fight.log) + 1):
         part = fight.at(cut)
         for event in fight.log[cut:]:
