@@ -9,6 +9,7 @@ place would change the past."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -87,19 +88,30 @@ def statuses_kept(fight: Fight) -> list[tuple[Status, Any]]:
     return [(s, value(s)) for s in found.values()]
 
 
-@pytest.fixture
-def folds_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[tuple[str, str]]]:
-    """Every ruleset's fold held to being pure for the test; yields the (ruleset id,
-    event type) of each event folded."""
-    seen: set[tuple[str, str]] = set()
+@cache
+def roles_to_hold() -> tuple[frozenset[type[Any]], tuple[type[Any], ...]]:
+    """Every ruleset file's fold class and healing role class, in the files' order (a
+    file's ruleset has the same classes at every load: read once a worker, not 11 files
+    for each of the 300 tests)."""
     classes: set[type[Any]] = set()
+    healers: list[type[Any]] = []
     for file in RULESET_FILES:
         ruleset = load_ruleset(str(file.path))
         classes.add(type(ruleset.fold))
         healing = ruleset.role(Healing)
         if healing is not None:
-            monkeypatch.setattr(type(healing), "apply_heal",
-                                held(type(healing).apply_heal, "apply_heal"))
+            healers.append(type(healing))
+    return frozenset(classes), tuple(healers)
+
+
+@pytest.fixture
+def folds_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[tuple[str, str]]]:
+    """Every ruleset's fold held to being pure for the test; yields the (ruleset id,
+    event type) of each event folded."""
+    seen: set[tuple[str, str]] = set()
+    classes, healers = roles_to_hold()
+    for healer in healers:
+        monkeypatch.setattr(healer, "apply_heal", held(healer.apply_heal, "apply_heal"))
     for cls in classes | {Fold}:
         for name in HOOKS:
             monkeypatch.setattr(cls, name, held(getattr(cls, name), f"{cls.__name__}.{name}"))
