@@ -92,14 +92,18 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
     # a comma before every key line but a block's first (a header then no key line: JSON
     # refuses what is left of the header); each replacement's count is what it changed of
     # the length (a pass fewer each)
-    commas = rest.replace('\n"', '\n,"')
-    blocks = commas.replace(HEADER + ",", "\n},{\n")
-    text = blocks.replace('" = ', '": ')
+    text = rest.replace('\n"', '\n,"')
+    lines = len(text) - len(rest) + 1  # key lines: each holds one pair of its block
+    text = text.replace(HEADER + ",", "\n},{\n")  # (each step's text let go: a long
+    pairs = len(text)  # log's peak)
+    text = text.replace('" = ', '": ')
+    pairs -= len(text)  # every pair, in the blocks and in their inline tables
+    text = "[{" + text + "}]"
     try:
-        events: list[dict[str, Any]] = json.loads("[{" + text + "}]", parse_constant=_refuse)
+        events: list[dict[str, Any]] = json.loads(text, parse_constant=_refuse)
     except ValueError:
         return None
-    lines = len(commas) - len(rest) + 1  # key lines: each holds one pair of its block
+    del text
     if sum(map(len, events)) != lines:
         return None  # two pairs on one line, or a key written twice in a block
     # every line break ends the text or starts a key line, a blank line or a header (one
@@ -107,7 +111,6 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
     # lines, which TOML refuses (an array across lines is left to the other readers too)
     if rest.count("\n") != lines - 1 + rest.count("\n\n") + len(events) - 1 + rest.endswith("\n"):
         return None
-    pairs = len(blocks) - len(text)  # every pair, in the blocks and in their inline tables
     if pairs != lines and pairs != lines + _inner_keys(rest, events):
         return None  # a key written twice in an inline table
     return events
