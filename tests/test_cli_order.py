@@ -121,3 +121,31 @@ def test_plain_arguments_read_as_the_commands_parser_reads_them(
 def test_plan_json_is_read_without_argparse() -> None:
     args, _ = parse(["plan", "S", "--json"])
     assert type(args).__name__ == "SimpleNamespace" and args.json and args.save == "S"
+
+
+def test_plan_json_text_is_json_dumps() -> None:
+    """plan --json's one line is made without importing json: exactly what json.dumps
+    makes, for every scenario's plan and for values of every kind."""
+    import json
+
+    from referee.cli.reading import json_text
+    from referee.session.files import load_save
+
+    values: list[object] = [
+        {"a": [1, 2.5, -0.0, 1e300, float("inf"), float("-nan")], "é\u2028": None, "t": True},
+        "a string \x00 é", [], {}, (1, "x"), 3, {1: "int key", 2.5: "float key", None: 0},
+        {"nested": [{"deep": [[[]]]}]}]
+    for folder in sorted((ROOT / "tests" / "scenarios").iterdir()):
+        for path in sorted(folder.glob("*.toml"))[:6]:
+            if path.name.endswith(".expect.toml"):
+                continue
+            try:
+                values.append(load_save(path).fight.plan(None).to_json())
+            except Exception:  # a scenario of a fault: nothing to plan
+                continue
+    assert len(values) > 20
+    for value in values:
+        assert json_text(value) == json.dumps(value)
+        assert json_text(value, 2) == json.dumps(value, indent=2)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        json_text({"x": object()})

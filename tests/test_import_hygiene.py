@@ -69,7 +69,9 @@ def test_plan_json_imports_only_what_it_needs():
     shell completion, manual page or platform directories, no dice roller's generator
     (a plan rolls nothing), no fractions (only a distance to close needs them), and no
     argparse (its plain arguments are read without it: cli.PLAIN), and no typing (its
-    modules take their typing names from referee.hints at run time)."""
+    modules take their typing names from referee.hints at run time); no json either (a
+    small save goes straight to the TOML parser, and the plan's line is made by json's
+    own C encoder)."""
     save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
     loaded = modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
                            f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
@@ -79,7 +81,8 @@ def test_plan_json_imports_only_what_it_needs():
     assert packages == {"demon_idol"}
     unwanted = {"textual", "rich", "argcomplete", "argparse_manpage", "platformdirs",
                 "random", "fractions", "decimal", "referee.app", "referee.cli.acts",
-                "argparse", "gettext", "locale", "typing"}
+                "argparse", "gettext", "locale", "typing", "json",
+                "referee.session.fastload"}
     assert {m for m in loaded if m in unwanted or m.split(".")[0] in unwanted} == set()
 
 
@@ -255,3 +258,11 @@ def test_the_stand_ins_for_typing_do_what_typing_does_in_our_code():
     assert dict[str, hints.Any] and (hints.Any | None) and (hints.TypeVar("S") | None)
     assert hints.overload(len) is len and hints.dataclass_transform(field_specifiers=())(len) is len
     assert hints.TYPE_CHECKING is False
+
+
+def test_a_short_save_is_read_by_the_parser_as_the_fast_reader_would():
+    """parse_toml hands a text shorter than the fast reader's FAST_FROM to the TOML
+    parser itself, as the fast reader would: a small save imports neither it nor json."""
+    from referee.session import fastload, files
+
+    assert files.SHORT_TEXT == fastload.FAST_FROM

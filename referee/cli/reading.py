@@ -78,16 +78,38 @@ def cmd_plan(path: Path, as_json: bool, round_: int | None) -> int:
     save = opened(path)
     plan = plan_of(save, round_)
     if as_json:
-        import json
-
         # indented for a person at a terminal; one line (the C encoder, quick) for a script
-        print(json.dumps(plan.to_json(), indent=2 if sys.stdout.isatty() else None))
+        print(json_text(plan.to_json(), indent=2 if sys.stdout.isatty() else None))
     else:
         from referee.session.render import render_plan
 
         print(f"{save.encounter.title} — {save.ruleset.name}")
         print(render_plan(plan, save.fight.resolved.get(plan.round)))
     return 0
+
+
+def json_text(data: Any, indent: int | None = None) -> str:
+    """`json.dumps(data, indent=indent)`. On one line, made as json.dumps makes it (its C
+    encoder, with the same arguments) without importing `json`, whose decoder and encoder
+    compile six patterns at import (a fortieth of `plan --json`'s start-up); json.dumps
+    itself wherever that encoder is not there as this Python's json calls it."""
+    if indent is None:
+        try:
+            from _json import encode_basestring_ascii, make_encoder
+
+            chunks = make_encoder({}, _unserializable, encode_basestring_ascii, None, ": ",
+                                  ", ", False, False, True)(data, 0)
+        except (ImportError, TypeError):
+            pass
+        else:
+            return "".join(chunks)
+    import json
+
+    return json.dumps(data, indent=indent)
+
+
+def _unserializable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def plan_of(save: Save, round_: int | None) -> Plan:

@@ -49,6 +49,7 @@ CATALOGUE_BYTES = 4 * MIB
 CAPS = {"a save": SAVE_BYTES, "a ruleset": RULESET_BYTES, "a roster": ROSTER_BYTES,
         "a catalogue": CATALOGUE_BYTES}
 SEEDS = 2**63 - 1  # a save's seed: any 64-bit number (the app draws them below 2**31)
+SHORT_TEXT = 32_768  # fastload.FAST_FROM: a shorter text goes straight to the parser
 NESTING = 100  # no save or ruleset nests values more than a few levels; a file may not
 
 
@@ -182,10 +183,13 @@ def read_regular(path: Path, name: str, cap: int = MAX_BYTES, kind: str = "a sav
 def parse_toml(text: str, name: str) -> dict[str, Any]:
     if not text or text.isspace():  # (`not text.strip()` without a copy of a long text)
         raise LoadError(name, "the file is empty")
-    from .fastload import loads
-
     try:
-        data = loads(text, toml_reader.loads)
+        if len(text) < SHORT_TEXT:  # the parser reads it: the fast reader is not imported
+            data = toml_reader.loads(text)
+        else:
+            from .fastload import loads
+
+            data = loads(text, toml_reader.loads)
     except toml_reader.TOMLDecodeError as error:
         from .syntax import explain
 
