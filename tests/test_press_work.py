@@ -156,6 +156,7 @@ class Drawing:
         counting(monkeypatch, Screen, "_refresh_layout", self.counts, "layout")
         counting(monkeypatch, Compositor, "reflow", self.counts, "reflow")
         counting(monkeypatch, Compositor, "reflow_visible", self.counts, "scroll layout")
+        counting(monkeypatch, Compositor, "_arrange_root", self.counts, "arranged")
         partial = Compositor.render_partial_update
         styled = StylesCache.render_line
 
@@ -202,16 +203,18 @@ class Drawing:
 
 async def test_a_key_press_repaints_what_changed_with_no_layout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cursor moved and a beat checked off: no layout pass of any kind, one frame,
+    """A cursor moved and a beat checked off (the log scrolling by its new line): no
+    layout pass of any kind (not even the compositor arranging the screen again, as a
+    refresh of a widget not on screen made it: the log's scrollbar), one frame,
     only the rows that changed repainted (a cursor moved: its two rows and the footer),
     no line of the tracker, plan or log styled again by Textual, and the garbage
     collector never running in the middle of the press (it runs once the frame is
     drawn)."""
-    from referee.app.widgets import Tracker
+    from referee.app.widgets import LogView, Tracker
 
     drawing = Drawing(monkeypatch)
     try:
-        async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+        async with app_on(long_save(tmp_path, 60)).run_test(size=LARGE) as pilot:
             await declare_round(pilot)
             await pilot.press("i")
             await settled(pilot)
@@ -226,20 +229,26 @@ async def test_a_key_press_repaints_what_changed_with_no_layout(
                 counts = drawing.counts
                 assert counts["layout"] == counts["reflow"] == counts["scroll layout"] == 0, \
                     counts
+                assert counts["arranged"] == 0, counts
                 assert counts["frame"] == 1, counts
                 footer = pilot.app.screen.size.height - 1
                 assert drawing.lines <= {top + row, top + row + 1, footer}, drawing.lines
                 assert not any(key.startswith("styled") for key in counts), counts
             log = pilot.app.table.fight.log
+            log_view = pilot.app.screen.query_one(LogView)
+            scrolled = log_view.scroll_offset.y
             for _ in range(3):
                 drawing.clear()
                 events = len(log)
                 await pilot.press("n")
                 await settled(pilot)
                 assert len(log) == events + 1
+                assert log_view.scroll_offset.y > scrolled  # the log scrolled by its line
+                scrolled = log_view.scroll_offset.y
                 counts = drawing.counts
                 assert counts["layout"] == counts["reflow"] == counts["scroll layout"] == 0, \
                     counts
+                assert counts["arranged"] == 0, counts
                 assert counts["frame"] == 1, counts
                 assert not any(key.startswith("styled") and key != "styled StatusLine"
                                for key in counts), counts

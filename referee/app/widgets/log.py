@@ -67,6 +67,13 @@ class LogView(ScrollView, can_focus=True):
         self.to_end()
         self.refresh()
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """ScrollView's, less moving the scrollbar: it has no room and is never drawn,
+        and a refresh of a widget that is not on screen makes Textual arrange the whole
+        screen again (a key press adds a line, and scrolls the log by one)."""
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+
     def to_end(self) -> None:
         top = max(len(self.lines) - self.size.height, 0)
         if top != self.scroll_offset.y:
