@@ -118,9 +118,13 @@ def refuse_controls(text: str, what: str, path: tuple[Any, ...] = ()) -> str:
     return text
 
 
-_MARKDOWN = compiled_later(r"([\\`*_\[\]~])")
-_BLOCK = compiled_later(r"^([ \t]*(?:\d+)?)([-+=#.)])")  # what would open a list or a heading
-_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# Markdown's specials backslash-escaped and HTML's as entities, in one pass: what the
+# one adds (backslashes) the other leaves, so it is both in turn
+_ESCAPED = str.maketrans({**{c: "\\" + c for c in "\\`*_[]~"},
+                          "<": "&lt;", ">": "&gt;", "&": "&amp;"})
+# what would open a list or a heading at the start (neither pass makes or unmakes it)
+_BLOCK = compiled_later(r"^([ \t]*(?:\d+)?)([-+=#.)])")
+_BLOCK_START = frozenset(" \t-+=#.)")  # or a digit (\d: any decimal digit, as isdecimal)
 
 
 def markdown_text(text: str) -> str:
@@ -130,9 +134,10 @@ def markdown_text(text: str) -> str:
     flat = shown(text)
     if "\n" in flat or "\t" in flat:
         flat = " ".join(flat.replace("\t", " ").splitlines())
-    flat = _MARKDOWN().sub(r"\\\1", flat)
-    flat = _BLOCK().sub(r"\1\\\2", flat)
-    return re.sub(r"[<>&]", lambda m: _HTML[m.group()], flat)
+    flat = flat.translate(_ESCAPED)
+    if flat and (flat[0] in _BLOCK_START or flat[0].isdecimal()):
+        flat = _BLOCK().sub(r"\1\\\2", flat)
+    return flat
 
 
 def html_text(text: object) -> str:

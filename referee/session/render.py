@@ -243,10 +243,12 @@ def markdown(story: Chronicle) -> str:
     out = [f"# {md(story.title)}", "", f"*{md(story.ruleset)}*", ""]
     for r in story.rounds:
         out += [f"## Round {r.number}", ""]
-        if r.initiative:
-            out += [f"**Initiative:** {md(r.initiative.split(': ', 1)[-1])}", ""]
-        if r.declarations:
-            out += ["**Declarations**", ""] + [f"- {md(d)}" for d in r.declarations] + [""]
+        initiative, declarations, happened, fell = r.initiative, r.declarations, \
+            r.happened, r.fell  # each a pass over the round's events: once
+        if initiative:
+            out += [f"**Initiative:** {md(initiative.split(': ', 1)[-1])}", ""]
+        if declarations:
+            out += ["**Declarations**", ""] + [f"- {md(d)}" for d in declarations] + [""]
         if r.plan is not None and r.plan.beats:
             out += ["**Order**", ""]
             for row in view.plan_rows(r.plan, set()):
@@ -254,10 +256,9 @@ def markdown(story: Chronicle) -> str:
                     out.append(f"{md(row.label)}. {md(row.actions)} — {md(row.why)} "
                                f"({md(row.rules)})")
             out.append("")
-        if r.happened:
-            out += ["**What happened**", ""] + [f"- {md(h)}" for h in r.happened] + [""]
-        fell = ", ".join(md(name) for name in r.fell) if r.fell else "nobody"
-        out += [f"**Fell:** {fell}", ""]
+        if happened:
+            out += ["**What happened**", ""] + [f"- {md(h)}" for h in happened] + [""]
+        out += [f"**Fell:** {', '.join(md(name) for name in fell) if fell else 'nobody'}", ""]
     fight = story.fight
     if fight is not None and fight.ended:
         end = next((e for e in reversed(fight.events) if isinstance(e, ev.End)), None)

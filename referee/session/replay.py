@@ -42,6 +42,8 @@ SEVERITY = {"down": 1, "incapacitated": 1, "unconscious": 1, "dying": 2, "dead":
 # Events that change no one's state: no need to ask the ruleset after them.
 STILL = frozenset({"declare", "initiative", "resolve", "roll", "note", "phase"})
 TARGETED = (ev.Damage, ev.Heal, ev.Death, ev.Condition)  # they change their target only
+# Events the recap's "what happened" leaves out (told elsewhere in it, or not at all)
+QUIET = frozenset({"initiative", "declare", "round", "phase", "resolve", "undo", "redo"})
 
 
 @record
@@ -66,7 +68,9 @@ class Round:
                                                                strict=True)]
 
     def texts(self, *types: str) -> list[str]:
-        return [text for n, kind, text in self.entries if kind in types and n in self.kept]
+        kept = self.kept
+        return [text for (n, _, text), kind in zip(self.told, self.kinds, strict=True)
+                if kind in types and n in kept]
 
     @property
     def initiative(self) -> str:
@@ -79,8 +83,9 @@ class Round:
 
     @property
     def happened(self) -> list[str]:
-        quiet = {"initiative", "declare", "round", "phase", "resolve", "undo", "redo"}
-        return [text for n, kind, text in self.entries if kind not in quiet and n in self.kept]
+        kept = self.kept
+        return [text for (n, _, text), kind in zip(self.told, self.kinds, strict=True)
+                if kind not in QUIET and n in kept]
 
     @property
     def in_effect(self) -> bool:
