@@ -236,6 +236,8 @@ class Combat:
         self.quasi_a = R.any_quasi[ga]  # SA-10: whether any can steer
         self.quasi_b = R.any_quasi[gb]
         self.compels = R.any_must[ga] or R.any_must[gb]
+        self.known: list[int] | None = None  # a group's attacks' (`pending_of`)
+        self.kept: tuple[int, list[int]] | None = None  # and theirs (`steered_of`)
 
     def fight(self) -> tuple[Any, ...]:
         """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
@@ -371,8 +373,7 @@ class Combat:
         """SA-7: `group`'s minions attack in order, each with its attacks left, while
         `foes` (its living enemies) has any; `fq`: whether any of them is quasi-immune."""
         hp, rem, victim, mis_n = self.hp, self.rem, self.victim, self.R.mis_n
-        self.known: list[int] | None = None  # see `pending_of`
-        self.kept: tuple[int, list[int]] | None = None  # see `steered_of`
+        self.forget()
         for i in group:
             if hp[i] <= 0 or rem[i] <= 0:
                 continue
@@ -392,6 +393,12 @@ class Combat:
                         self.retaliate(r, i, foes)
             if v >= 0:
                 self.strike(r, i, v, foes)
+
+    def forget(self) -> None:
+        """A group's attacks begin: nothing of another's kept (a method, so that the type
+        checker reads `known` and `kept` as they may be after a call, not as set here)."""
+        self.known = None
+        self.kept = None
 
     def retaliate(self, r: int, i: int, foes: list[int]) -> int:
         """SA-7: a basher without a victim attacks the first enemy attacking it; without
