@@ -61,3 +61,25 @@ def test_bad_arguments_are_type_errors():
         Point(1, 2, [], 4)
     with pytest.raises(TypeError):
         Point(1, w=3)
+
+
+def test_the_first_instances_and_the_compiled_init_build_the_same():
+    """A class's first GENERIC_FIRST instances are built by the generic __init__, the
+    rest by one compiled for it: both give the same objects and refuse the same calls."""
+    from referee.engine.record import GENERIC_FIRST
+
+    @record(frozen=True)
+    class Pair:
+        a: int
+        b: str = "x"
+        c: list = field(default_factory=list)
+
+    calls = [((1,), {}), ((1, "y"), {}), ((), {"a": 2, "c": [3]}), ((4,), {"b": "z"})]
+    built = [[(p.a, p.b, p.c) for p in (Pair(*args, **kwargs) for args, kwargs in calls)]
+             for _ in range(GENERIC_FIRST // len(calls) + 2)]
+    assert Pair.__init__.__name__ == "__init__" and "__record_made__" in Pair.__dict__
+    assert all(batch == built[0] for batch in built)
+    assert built[0] == [(1, "x", []), (1, "y", []), (2, "x", [3]), (4, "z", [])]
+    for args, kwargs in [((), {}), ((1, "y", [], 4), {}), ((1,), {"w": 3}), ((1,), {"a": 1})]:
+        with pytest.raises(TypeError):
+            Pair(*args, **kwargs)

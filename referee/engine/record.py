@@ -118,10 +118,20 @@ def _build(cls: type, frozen: bool, eq: bool) -> type:
     return cls
 
 
+GENERIC_FIRST = 16  # a class's first instances are built by the generic __init__
+
+
 def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Compile a specialised __init__ the first time a class is built (cheap imports,
-    fast construction afterwards), then use it."""
+    """The generic __init__ for a class's first few instances, then a specialised one
+    compiled and used from then on (cheap imports, fast construction of a long log's
+    thousands): a short command (`plan` of a small save) makes a handful of most
+    classes, fewer than would repay the compile."""
     cls = type(self)
+    made = cls.__dict__.get("__record_made__", 0)
+    if made < GENERIC_FIRST:
+        cls.__record_made__ = made + 1
+        _init(cls.__record_fields__)(self, *args, **kwargs)
+        return
     cls.__init__ = _compiled_init(cls.__record_fields__) or _init(cls.__record_fields__)
     cls.__init__(self, *args, **kwargs)
 
