@@ -266,3 +266,19 @@ def test_a_short_save_is_read_by_the_parser_as_the_fast_reader_would():
     from referee.session import fastload, files
 
     assert files.SHORT_TEXT == fastload.FAST_FROM
+
+
+def test_plan_json_as_a_program_runs_no_collection_and_the_cli_imports_no_pathlib():
+    """Run as the program, a reading command runs without the cyclic collector from its
+    first import on (no collection at all while it runs), and importing the command line
+    imports no pathlib (its many objects would be made before the collector is off)."""
+    assert "pathlib" not in modules_after("import referee.cli")
+    save = ROOT / "tests" / "scenarios" / "demon-idol" / "di-03-melee-vs-caster.toml"
+    code = ("import gc, io, sys; from referee.cli import main; real = sys.stdout; "
+            f"sys.argv = ['referee', 'plan', {str(save)!r}, '--json']; "
+            "made = sum(s['collections'] for s in gc.get_stats()); "
+            "sys.stdout = io.StringIO(); main(); sys.stdout = real; "
+            "print(sum(s['collections'] for s in gc.get_stats()) - made)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.split() == ["0"]

@@ -262,6 +262,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         complete()  # answers and exits
     program = argv is None  # the process ends when this returns (not a test's call)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if program and argv[:1] and argv[0] in PLAIN:
+        import gc
+
+        # A reading command runs without the cyclic collector (it makes no cycles worth
+        # collecting): from its first import on, not only once the save is read.
+        gc.disable()
     from referee.engine.text import has_controls, shown
 
     for arg in argv:  # nothing typed on the command line reaches a terminal as a control

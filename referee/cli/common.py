@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 
 from referee.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
     from typing import Any
 
     from referee.session.config import Config
@@ -95,6 +95,8 @@ def output_arguments(parser: argparse.ArgumentParser, what: str, metavar: str = 
 
 def write_output(output: str, text: str, inputs: Sequence[Path], force: bool) -> Path:
     """`text` written to `output` as `output_arguments` promise; a refusal is a UsageError."""
+    from pathlib import Path
+
     from referee.session.output import write_output as write
     from referee.session.store import SaveError
 
@@ -108,6 +110,8 @@ def write_output(output: str, text: str, inputs: Sequence[Path], force: bool) ->
 
 def claim_output(output: str, inputs: Sequence[Path], force: bool) -> None:
     """Refuse an output path before any work is done (the write checks again)."""
+    from pathlib import Path
+
     from referee.session.output import claim
     from referee.session.store import SaveError
 
