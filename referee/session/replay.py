@@ -235,6 +235,9 @@ class Kind:
     """What the chronicle needs of an event's class, worked out once a class: its core
     teller, its type, and which of the chronicle's cases it is."""
 
+    __slots__ = ("death", "ends_round", "jumps", "resolve", "still", "targeted", "teller",
+                 "type")
+
     def __init__(self, cls: type[ev.Event]) -> None:
         self.type = cls.TYPE
         self.teller: Any = TELLERS.get(cls.TYPE) or generic

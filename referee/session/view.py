@@ -276,12 +276,13 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
     reached = reached_beat(plan, resolved, now)
     for number, beat in enumerate(plan.beats, start=1):
         rows += points.pop(number, [])
-        keys = beat.action_keys()
         # a beat with nothing to do (a phase where all hold) is passed, not done, until
         # the round has gone past it; one whose actions were resolved is done, though
-        # some in it could not act (skipped)
-        done = all(key in resolved or action.flag("skipped") for key, action in
-                   zip(keys, beat.actions, strict=True)) and any(
+        # some in it could not act (skipped); with none resolved (a past round's order
+        # in a replay), no key is looked for
+        keys = beat.action_keys() if resolved else beat.actions
+        done = bool(resolved) and all(key in resolved or action.flag("skipped") for key, action
+                                      in zip(keys, beat.actions, strict=True)) and any(
             key in resolved for key in keys) if keys else number < reached
         mark = "✓" if done else "▶" if number == now else ""
         found = _ROWS.get((id(beat), number, mark))
