@@ -13,7 +13,7 @@ from referee.engine import IllegalEvent
 from referee.engine import events as ev
 from referee.rulesets.demon_idol import events as di
 from referee.session import store
-from referee.session.files import load_save
+from referee.session.files import LoadError, load_save
 from referee.session.store import SaveError, Session
 from tests.conftest import ROOT
 
@@ -218,3 +218,14 @@ def test_a_new_roster_with_clashing_ids_is_refused(tmp_path):
     with pytest.raises(UnknownSide, match="unknown side 'nowhere'"):
         session.replace_encounter(replace(encounter, combatants=encounter.combatants + (lost,)))
     assert load_save(path).encounter == encounter  # nothing written
+
+
+def test_a_last_event_missing_a_field_past_its_round_line_is_an_error_not_a_cut(tmp_path):
+    # its round line (indented, as a hand may write it) was written: the block was not cut
+    # short, so nothing is dropped and the fault is named
+    path = copy(DEMO, tmp_path)
+    with Session.open(path) as session:
+        a_round(session)
+    path.write_text(path.read_text() + '\n[[events]]\n  "type" = "note"\n  round = 1\n')
+    with pytest.raises(LoadError, match="text"):
+        load_save(path)

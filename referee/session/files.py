@@ -382,14 +382,14 @@ def torn_tail(text: str, error: LoadError) -> tuple[int, int] | None:
     incomplete = error.reason.startswith("TOML syntax error") or (
         error.reason.startswith("missing required field")
         and error.field.startswith(f"events[{index}].")
-        and _ROUND_LINE().search(block) is None)
+        and _ROUND_KEY().search(block) is None)
     if not incomplete or (error.line is not None and error.line < first_line):
         return None
     return start, index
 
 
 _EVENTS_HEADER = compiled_later(r"^\[\[events\]\][ \t]*(#.*)?$", re.MULTILINE)
-_ROUND_LINE = compiled_later(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
+_ROUND_KEY = compiled_later(r'^[ \t]*("round"|round)[ \t]*=', re.MULTILINE)
 
 
 def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
