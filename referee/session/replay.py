@@ -221,7 +221,10 @@ class Teller:
             word = word_of(fight, cid)
             if kind.death and cid == target and get(word, 0) < SEVERITY["dead"]:
                 word = "dead"
-            before, words[cid] = words.get(cid, ""), word
+            before = words.get(cid, "")
+            if word == before:  # (most often: the same word, no fall)
+                continue
+            words[cid] = word
             if current is not None and get(word, 0) > get(before, 0):
                 current.falls.append((number, cid, name(fight, cid), word))
 
