@@ -123,7 +123,7 @@ class RefereeApp(App[None]):
         remember_save(path)
         self.switch_screen(combat_screen(self.table, setup=setup,
                                          told=told.lines(session.fight)))
-        self.call_next(settled)  # after the switch: once the old screen (the old fight) is gone
+        settled()
 
 
 if TYPE_CHECKING:  # the screens ask the app for no more than a Host: mypy holds it to one

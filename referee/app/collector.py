@@ -27,13 +27,7 @@ class Collector:
         """What is loaded now lives as long as the save is open: the collector need not
         look through it again. A big battle is many objects, and a full collection that
         walks them all in the middle of a key press costs more than the press. (Freezing
-        is cheap; nothing is collected first, so a start-up costs no more.) Another save
-        opened: what the last one held is thawed and collected first, or its fight (whose
-        objects refer to each other) would stay frozen, never freed, for every save
-        opened."""
-        if gc.get_freeze_count():
-            gc.unfreeze()
-            gc.collect()
+        is cheap; nothing is collected first, so a start-up costs no more.)"""
         gc.freeze()
         threshold = gc.get_threshold()
         if threshold[0] and threshold[0] < YOUNG:  # 0: collection is off; leave it so
