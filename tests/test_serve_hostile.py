@@ -254,6 +254,18 @@ def screen_lines(app) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
+def own_port_app(save: Path) -> Any:
+    """The app on `save`, its view served from a port of its own: from the settings'
+    view_port, the first free port is looked for and then taken by another process, so
+    two workers starting from the same one could race for it."""
+    import random
+
+    from referee.app import RefereeApp
+    from referee.session.config import Config
+
+    return RefereeApp(save, save.parent, random.Random(3), settings=Config(view_port=free_port()))
+
+
 async def wait_for(pilot, done, seconds: float = 10) -> bool:
     deadline = time.monotonic() + seconds
     while not done() and time.monotonic() < deadline:
@@ -265,15 +277,13 @@ async def test_v_asks_who_may_watch_and_serves_the_network_with_a_token(tmp_path
     """Issue 30 B13: the address is shown in a panel the referee closes (Esc), whole on
     one line at 80x24 (its token unbroken), with its QR code; V shows it again, V there
     stops serving and the panel goes."""
-    import random
 
-    from referee.app import RefereeApp
     from referee.app.forms import FormScreen
     from referee.app.watch import ServingScreen, served_address, serving
 
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
-    app = RefereeApp(save, tmp_path, random.Random(3))
+    app = own_port_app(save)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("V")
         assert isinstance(app.screen, FormScreen)
@@ -304,14 +314,12 @@ async def test_v_asks_who_may_watch_and_serves_the_network_with_a_token(tmp_path
 
 async def test_the_address_panel_goes_when_serving_stops(tmp_path):
     """The panel never outlives the serve: a server that ends takes its address away."""
-    import random
 
-    from referee.app import RefereeApp
     from referee.app.watch import _SERVING, ServingScreen, serving
 
     save = tmp_path / "ford.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
-    app = RefereeApp(save, tmp_path, random.Random(3))
+    app = own_port_app(save)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("V", "enter")  # this machine only
         assert await wait_for(pilot, lambda: isinstance(app.screen, ServingScreen))
