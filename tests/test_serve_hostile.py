@@ -255,15 +255,19 @@ def screen_lines(app) -> list[str]:
 
 
 def own_port_app(save: Path) -> Any:
-    """The app on `save`, its view served from a port of its own: from the settings'
-    view_port, the first free port is looked for and then taken by another process, so
-    two workers starting from the same one could race for it."""
+    """The app on `save`, its view served from ports of this worker's own: from the
+    settings' view_port the first free port is looked for and then taken by another
+    process, so two workers starting from the same one could race for it (and a port the
+    kernel hands out, as `free_port` does, may meanwhile be a client's own end: below
+    the kernel's range, a hundred a worker)."""
     import random
 
     from referee.app import RefereeApp
     from referee.session.config import Config
 
-    return RefereeApp(save, save.parent, random.Random(3), settings=Config(view_port=free_port()))
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    return RefereeApp(save, save.parent, random.Random(3),
+                      settings=Config(view_port=21_000 + 100 * worker))
 
 
 async def wait_for(pilot, done, seconds: float = 10) -> bool:
