@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 
 from referee.app.app import RefereeApp
 from referee.app.phones import desk_of, players_of, stop_phones
-from referee.app.watch import stop_serving
+from referee.app.watch import ServingScreen, stop_serving
 from referee.session.config import Config
 from tests.conftest import ROOT
 from tests.test_players_view import svg_text
@@ -73,6 +73,9 @@ async def serve_pages(pilot: Pilot[None]) -> None:
     assert await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen))
     await pilot.press("enter")
     assert await until(pilot, lambda: bool(players_of(pilot.app)))
+    # the panel once the view takes connections too (a served process starting)
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, ServingScreen))
+    await pilot.pause()  # and drawn
 
 
 async def page_text(driver: Any, selector: str = "main") -> str:

@@ -31,7 +31,7 @@ async def start_phones(app: object, table: Table, path: Path, host: str, first: 
     combatant's name and address; none when no side is run by the players."""
     from aiohttp import web
 
-    from referee.phones.addresses import free_port, local_addresses
+    from referee.phones.addresses import local_addresses
     from referee.phones.server import MAX_BODY, Phones
     from referee.session.desk import Desk, HeldTable
 
@@ -45,13 +45,38 @@ async def start_phones(app: object, table: Table, path: Path, host: str, first: 
         return []
     site_app = web.Application(client_max_size=MAX_BODY)
     Phones(desk).attach(site_app)
-    port = free_port(host, first)
     runner = web.AppRunner(site_app, access_log=None, handle_signals=False)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    try:
+        port = await listen(runner, host, first)
+    except BaseException:
+        await runner.cleanup()
+        raise
     base = local_addresses(host, port)[-1]
     _SERVED[id(app)] = (runner, desk, base, port)
     return [(table.name(cid), f"{base}/p/{token}") for cid, token in tokens.items()]
+
+
+async def listen(runner: web.AppRunner, host: str, first: int, tries: int = 3) -> int:
+    """Listen on the first free port from `first`: the port it listens on. A port taken
+    by another program between the look and the listen: the next free one."""
+    import errno
+
+    from aiohttp import web
+
+    from referee.phones.addresses import free_port
+
+    port = free_port(host, first)
+    for _ in range(tries - 1):
+        try:
+            await web.TCPSite(runner, host, port).start()
+            return port
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+        port = free_port(host, port + 1)
+    await web.TCPSite(runner, host, port).start()
+    return port
 
 
 async def stop_phones(app: object) -> None:

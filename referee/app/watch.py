@@ -276,27 +276,27 @@ async def stop_serving(app: App[Any]) -> str:
 async def start_serving(app: App[Any], path: Path, network: bool,
                         max_viewers: int | None = None, first: int | None = None) -> str:
     """Serve `path` to browsers (a `referee serve` process): on this machine only, or on
-    the table's network (the laptop's address, with a token in it); the address to open.
-    It takes the first free port from `first` (default: the settings' view_port).
-    ServeError when it cannot be served."""
-    import asyncio
+    the table's network (the laptop's address, with a token in it); the address to open,
+    once it takes connections. It takes the first free port from `first` (default: the
+    settings' view_port); if another program takes that port before the view listens on
+    it, the next free one. ServeError when it cannot be served."""
     import atexit
-    import os
     import secrets
-    import sys
 
     await stop_serving(app)
     host = "0.0.0.0" if network else DEFAULT_HOST
     settings = getattr(app, "settings", None)  # the referee's view_port: looked for first
-    port = free_port(host, first or getattr(settings, "view_port", None) or DEFAULT_PORT)
+    port = first or getattr(settings, "view_port", None) or DEFAULT_PORT
     token = secrets.token_urlsafe(9) if network else None
-    command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
-               "--port", str(port), "--exit-with", str(os.getpid())] + (
-                   ["--token", token] if token else []) + (
-                   ["--max-viewers", str(max_viewers)] if max_viewers else [])
-    with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
-        process = await asyncio.create_subprocess_exec(
-            *command, stdin=null, stdout=null, stderr=null, start_new_session=True)
+    for _ in range(STARTS):
+        port = free_port(host, port)
+        process = await served_process(path, host, port, token, max_viewers)
+        if await listens(process, host, port):
+            break
+        port += 1  # taken between the look and the listen (or it could not start there)
+    else:
+        raise ServeError(f"the players' view could not be started ({STARTS} tries, "
+                         f"up to port {port - 1})")
     address = with_token(local_addresses(host, port)[-1], token)
     _SERVING[id(app)] = (process, address)
 
@@ -306,6 +306,47 @@ async def start_serving(app: App[Any], path: Path, network: bool,
 
     atexit.register(stop)
     return address
+
+
+STARTS = 3  # ports tried when the served view's process ends before it listens
+START_WAIT = 20.0  # seconds for it to listen; a slow machine's start is not a failure
+
+
+async def served_process(path: Path, host: str, port: int, token: str | None,
+                         max_viewers: int | None) -> Any:
+    """A `referee serve` of `path` on `port`, ending with this process."""
+    import asyncio
+    import os
+    import sys
+
+    command = [sys.executable, "-m", "referee", "serve", str(path), "--host", host,
+               "--port", str(port), "--exit-with", str(os.getpid())] + (
+                   ["--token", token] if token else []) + (
+                   ["--max-viewers", str(max_viewers)] if max_viewers else [])
+    with open(os.devnull, "r+b") as null:  # the server's own output goes nowhere
+        return await asyncio.create_subprocess_exec(
+            *command, stdin=null, stdout=null, stderr=null, start_new_session=True)
+
+
+async def listens(process: Any, host: str, port: int) -> bool:
+    """Whether the served view takes connections on `port` (True) or its process ended
+    first (False). Still starting after START_WAIT: True (its screen says if it ends)."""
+    import asyncio
+    import time
+
+    target = DEFAULT_HOST if host == "0.0.0.0" else host
+    deadline = time.monotonic() + START_WAIT
+    while time.monotonic() < deadline:
+        if process.returncode is not None:
+            return False
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(target, port), 1)
+        except OSError:  # refused, or no answer in a second (TimeoutError is one)
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        return process.returncode is None
+    return process.returncode is None
 
 
 def served_address(app: App[Any]) -> str | None:
