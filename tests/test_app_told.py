@@ -16,6 +16,7 @@ from referee.session.store import Session
 from referee.session.table import Table
 from tests.conftest import ROOT
 from tests.test_contract import DEMOS, copy_of
+from tests.test_replay import folded_events
 from tests.test_table_ready import LARGE, app_on, demo
 
 SAVES = [d.path for d in DEMOS] + sorted(
@@ -61,14 +62,7 @@ def test_undone_redone_and_torn_saves_are_told_alike(tmp_path: Path) -> None:
 
 async def test_opening_a_save_folds_its_log_once(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    pushed = []
-    push = Fight.push
-
-    def counted(self: Fight, event: object) -> None:
-        pushed.append(event)
-        push(self, event)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Fight, "push", counted)
+    pushed = folded_events(monkeypatch, Fight)
     path = demo(tmp_path)
     session = Session.open(path)
     table = Table(session)

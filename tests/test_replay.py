@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cli import main
+from referee.engine import Fight
 from referee.engine import events as ev
 from referee.rulesets.demon_idol import events as di
 from referee.session.store import Session
@@ -186,24 +188,45 @@ def test_a_replay_marks_no_past_round_with_the_current_beat(capsys):
 
 
 
+def folded_events(monkeypatch: pytest.MonkeyPatch, fight: type[Fight]) -> list[ev.Event]:
+    """Each event pushed onto a fight from now on, in order, whether one `push` at a time
+    or a loaded log's `extend` (an undo or redo there goes through `push`: once)."""
+    pushed: list[ev.Event] = []
+    inside: list[bool] = []
+    push, extend = fight.push, fight.extend
+
+    def counted(self: Fight, event: ev.Event) -> None:
+        if not inside:
+            pushed.append(event)
+        push(self, event)
+
+    def counted_all(self: Fight, events: Iterable[ev.Event]) -> None:
+        def each() -> Iterator[ev.Event]:
+            for event in events:
+                pushed.append(event)
+                yield event
+
+        inside.append(True)
+        try:
+            extend(self, each())
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(fight, "push", counted)
+    monkeypatch.setattr(fight, "extend", counted_all)
+    return pushed
+
+
 def test_replay_folds_each_event_of_the_log_once(fought, capsys, monkeypatch):
     """`referee replay` tells the log as the load folds it: one fold, as many pushes as
     a load alone makes, not a load's and then a chronicle's; the text is the same as the
     chronicle of the loaded save."""
-    from referee.engine.fight import Fight
     from referee.session import render
     from referee.session.files import load_save
     from referee.session.replay import chronicle
 
     expected = render.replay_text(chronicle(load_save(fought)))
-    pushed: list[object] = []
-    push = Fight.push
-
-    def counted(self: Fight, event: ev.Event) -> None:
-        pushed.append(event)
-        push(self, event)
-
-    monkeypatch.setattr(Fight, "push", counted)
+    pushed = folded_events(monkeypatch, Fight)
     log = [e.TYPE for e in load_save(fought).fight.log]
     assert [e.TYPE for e in pushed] == log
     pushed.clear()

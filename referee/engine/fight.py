@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from operator import attrgetter
 
@@ -258,6 +258,64 @@ class Fight:
         self.revisions.append(self.plan_revision)  # at len(events)
         if self.state.rs is not self.kept_rs[-1][1]:
             self.kept_rs.append((len(events), self.state.rs))
+
+    def extend(self, events: Iterable[ev.Event]) -> None:
+        """`push` each of `events` in turn (a loaded log): the same checks, the same
+        state and the same errors, in one loop with the per-event look-ups made once.
+        An event that fails its checks leaves the state as it was before it, with the
+        events before it pushed. An undo or a redo, or a fight with observers, goes
+        through `push` itself."""
+        routes, route_of = self._routes, self._route
+        log = self.log
+        effective, positions, batches = self.events, self.positions, self.batches
+        revisions, kept = self.revisions, self.kept_rs
+        shaping = self.ruleset.fold.shapes_plan
+        enter_round, take_effects = self._enter_round, self._take_effects
+        roll_adds_up = self._roll_adds_up
+        state = self.state
+        for event in events:
+            cls = type(event)
+            route = routes.get(cls) or route_of(cls)
+            if route.undoing or self.observers:
+                self.push(event)
+                state = self.state  # an undo folds the state again from a checkpoint
+                continue
+            if route.moves_on and state.ended:
+                raise IllegalEvent(OVER, ("type",))
+            check = route.check
+            if check is not None:
+                check(self, event)
+            check = route.own_check
+            if check is not None:
+                check(self, event)
+            if route.roll:  # after the ruleset's own word on it, which may say more
+                roll_adds_up(event)
+            index = len(log)
+            log.append(event)
+            if not event.follows or not batches:
+                start = len(effective)  # the log's own index when nothing was undone
+                batches.append(index if start == index else start)
+                if self.undone:
+                    self.undone.clear()
+            effective.append(event)
+            positions.append(index)
+            # `_apply`, written out
+            shapes = route.shapes
+            if shapes or (shapes is None and shaping(event)):
+                self.plan_revision = next(_REVISIONS)
+            if event.round > state.round:
+                enter_round(event.round)
+            if route.apply is not None:
+                route.apply(self, index, event)
+            if route.effects is not None:
+                effects = route.effects(self, event)
+                if effects is not None:
+                    take_effects(event.round, effects)
+            if route.step is not None:
+                state.rs = route.step(self, state.rs, event)
+            revisions.append(self.plan_revision)  # at len(effective)
+            if state.rs is not kept[-1][1]:
+                kept.append((len(effective), state.rs))
 
     def enter(self, event: ev.Event, follows: bool = False) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.

@@ -414,25 +414,43 @@ def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
     fight = Fight(encounter, ruleset)
     if "join" in text:
         fight.later = joining_ids(raw_events)
-    read, push = ruleset.schema.reader.read, fight.push
+    read = ruleset.schema.reader.read
     watcher = None if watch is None else watch(fight)
     if watcher is not None:
         fight.observers.append(watcher.before)
-    for index, raw in enumerate(raw_events):
-        try:
-            event = read(raw, ("events", index))
-            raw_events[index] = None  # each table let go once read: a long log's peak
-            push(event)
-            if watcher is not None:
-                watcher.after(fight, event)
-        except RefereeError as error:
-            if not error.path or error.path[0] != "events":
-                error.at("events", index)
-            raise fault(name, text, error) from None
+    fold(fight, raw_events, read, name, text, watcher)
     if watcher is not None:
         fight.observers.remove(watcher.before)
         watcher.done(fight)
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
+
+
+def fold(fight: Fight, raw_events: list[Any], read: Callable[[Any, Any], Any], name: str,
+         text: str, watcher: Watcher | None = None) -> None:
+    """Each event of `raw_events` read and pushed onto `fight` in turn, each table let go
+    once read (a long log's peak); the first fault, reading or folding, names its event.
+    Without a watcher, the fight folds them in one loop (`Fight.extend`)."""
+    index = 0
+
+    def events() -> Iterator[Any]:
+        nonlocal index
+        for index, raw in enumerate(raw_events):  # noqa: B007 - the fault's event
+            event = read(raw, ("events", index))
+            raw_events[index] = None
+            yield event
+
+    try:
+        if watcher is None:
+            fight.extend(events())
+            return
+        push, after = fight.push, watcher.after
+        for event in events():
+            push(event)
+            after(fight, event)
+    except RefereeError as error:
+        if not error.path or error.path[0] != "events":
+            error.at("events", index)
+        raise fault(name, text, error) from None
 
 
 def save_ruleset(data: dict[str, Any], text: str, path: Path) -> Ruleset[Any]:
