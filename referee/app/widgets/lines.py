@@ -23,12 +23,14 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from . import plain
+from .bar import KeptBar
 
 Cell = tuple[str, str]  # text, style
 # what a row's strip is drawn from: its cells, on the cursor, the cursor's look (focused
 # or not), the width and the room for its text (less a scrollbar that came or went)
 Basis = tuple[tuple[Cell, ...], bool, Style | None, int, int]
 GAP = 2
+DRAWN = 2048  # strips kept by what they were drawn from (then dropped all at once)
 SHORT = 7  # a folding column shortened on a narrow screen: "The pa…", "prone …"
 LOOKS: dict[tuple[str, Style | None], Style] = {}  # a few tones over a few row styles
 
@@ -61,6 +63,10 @@ class LineTable(ScrollView, can_focus=True):
         self.rows: list[tuple[Cell, ...] | None] = []  # None: worked out when first drawn
         self.widths = [len(label) for label in labels]
         self.strips: dict[int, tuple[Basis, Strip]] = {}
+        # the strips drawn, by what they were drawn from (and whether a heading's), in
+        # whichever row: a row that reads again as it read before (a beat's mark taken
+        # back by an undo, a page turned back to) is not drawn again
+        self.drawn: dict[tuple[Basis, bool], Strip] = {}
         self.leaping = False  # the cursor is being moved for the user, not by the user
         self.caps: dict[int, float] = {}  # column -> the share of the room it may take
         self.gap = GAP  # cells between columns: one on a screen that needs it
@@ -81,7 +87,7 @@ class LineTable(ScrollView, can_focus=True):
         self.folds = folds or tuple(0 for _ in labels)
         self.widths = [len(label) for label in labels]
         self.keys, self.rows = [], []
-        self.strips.clear()
+        self.forget()
         self.refresh()
 
     def set_rows(self, keys: list[str], rows: Sequence[tuple[Cell, ...] | None]) -> None:
@@ -96,7 +102,9 @@ class LineTable(ScrollView, can_focus=True):
         grown = False
         for n in changed:  # a row that did not change cannot widen a column
             grown = (not self.spans(n) and self.widen(rows[n])) or grown
-        if grown or moved_keys or sum(rows[n] is not None for n in changed) > 20:
+        if grown:
+            self.forget()
+        elif moved_keys or sum(rows[n] is not None for n in changed) > 20:
             self.strips.clear()  # (a row given as None is checked when drawn)
         size = self.drawn_size()
         if size != self.virtual_size:  # a new size lays the screen out again
@@ -136,7 +144,7 @@ class LineTable(ScrollView, can_focus=True):
             cells = self.rows[row] = self.load(row)
             # a heading runs across the columns: it widens none (as in set_rows)
             if not self.spans(row) and self.widen(cells):  # every line drawn again
-                self.strips.clear()
+                self.forget()
                 self.call_later(self.refresh)
         return cells
 
@@ -238,10 +246,21 @@ class LineTable(ScrollView, can_focus=True):
         basis = (cells, on_cursor, style, width, room)
         cached = self.strips.get(row)
         if cached is None or cached[0] != basis:
-            draw = self.span_strip if self.spans(row) else self.row_strip
-            cached = (basis, draw(cells, style))
+            spans = self.spans(row)
+            strip = self.drawn.get((basis, spans))
+            if strip is None:
+                if len(self.drawn) >= DRAWN:
+                    self.drawn.clear()
+                strip = self.drawn[basis, spans] = (self.span_strip if spans else
+                                                    self.row_strip)(cells, style)
+            cached = (basis, strip)
             self.strips[row] = cached
         return cached[1]
+
+    def forget(self) -> None:
+        """Every strip drawn again (the columns' widths or the looks changed)."""
+        self.strips.clear()
+        self.drawn.clear()
 
     def header_strip(self) -> Strip:
         """The labels: drawn again only when the columns, their widths or the room
@@ -266,6 +285,7 @@ class LineTable(ScrollView, can_focus=True):
         """The styles changed (a theme): the parts' looks are worked out again."""
         super().notify_style_update()
         self.looks.clear()
+        self.forget()
 
     @property
     def room(self) -> int:
@@ -365,7 +385,7 @@ class LineTable(ScrollView, can_focus=True):
         return fitted_strip(segments, used, room, base)
 
     def on_resize(self) -> None:
-        self.strips.clear()
+        self.forget()
         self.virtual_size = self.drawn_size()
         self.refresh()
 
@@ -396,42 +416,6 @@ class LineTable(ScrollView, can_focus=True):
         row = event.y - 1 + self.scroll_offset.y
         if 0 <= row < len(self.rows):
             self.cursor = row
-
-
-class KeptBar(ScrollBar):
-    """Textual's scrollbar, its lines kept by what they are drawn from. A page turned
-    moves the thumb, and Textual draws the whole bar again through Rich: twenty lines
-    cost more than the rows of the page. A table comes back to the same few places
-    (each round's beats, an undo and its redo), and the bar there is drawn once."""
-
-    KEEP = 64  # bars kept (then dropped all at once)
-
-    def __init__(self, vertical: bool = True, name: str | None = None, *,
-                 thickness: int = 1) -> None:
-        super().__init__(vertical, name, thickness=thickness)
-        self.kept: dict[tuple[Any, ...], list[Strip]] = {}
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        bar = self.render()  # only what it is drawn from: the drawing is Rich's
-        key = (crop, self.size, type(bar), getattr(bar, "style", None),
-               getattr(bar, "virtual_size", None), getattr(bar, "window_size", None),
-               getattr(bar, "position", None), getattr(bar, "thickness", None),
-               self.background_colors, tuple(self.get_line_filters()), self.styles.opacity,
-               self.styles.tint, self.styles.text_opacity)
-        found = self.kept.get(key)
-        if found is None:
-            if len(self.kept) >= self.KEEP:
-                self.kept.clear()
-            # drawn afresh, as the key says: Textual may still hold the bar from before
-            # a size it was given without a refresh
-            self._styles_cache.clear()
-            self._dirty_regions.add(self.size.region)
-            found = self.kept[key] = super().render_lines(crop)
-        return list(found)
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self.kept.clear()
 
 
 def fitted_strip(segments: list[Segment], used: int, room: int, base: Style | None) -> Strip:

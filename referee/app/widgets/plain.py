@@ -11,9 +11,17 @@ top border, and any widget with more styling, are drawn by Textual as before."""
 
 from __future__ import annotations
 
+from typing import Any
+from weakref import WeakKeyDictionary
+
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+# a widget's top border lines as Textual drew them, by what they were drawn from: the
+# border is in every frame that repaints any line of the pane (the frame's region is all
+# the lines between the first and the last repainted), and is the same each time
+EDGES: WeakKeyDictionary[Widget, tuple[tuple[Any, ...], list[Strip]]] = WeakKeyDictionary()
 
 
 def plain_lines(widget: Widget, crop: Region) -> list[Strip] | None:
@@ -39,10 +47,12 @@ def plain_lines(widget: Widget, crop: Region) -> list[Strip] | None:
     filters = widget.get_line_filters()
     whole = crop.column_span == (0, width)
     strips: list[Strip] = []
+    edge: list[Strip] = []
+    if crop.y < top:
+        edge = top_border(widget, crop, top, (base_background, background, tuple(filters)))
     for y in crop.line_range:
         if y < top:
-            strips.append(widget._styles_cache.render_widget(
-                widget, Region(crop.x, y, crop.width, 1))[0])
+            strips.append(edge[y - crop.y])
             continue
         row = y - top
         line = (widget.render_line(row).adjust_cell_length(content_width, inner)
@@ -51,3 +61,20 @@ def plain_lines(widget: Widget, crop: Region) -> list[Strip] | None:
             line = line.apply_filter(line_filter, background)
         strips.append(line if whole else line.crop(crop.x, crop.right))
     return strips
+
+
+def top_border(widget: Widget, crop: Region, top: int, looks: tuple[Any, ...]) -> list[Strip]:
+    """The lines of the top border in `crop`, as Textual draws them: kept while what they
+    are drawn from stays (the size, the border, the colours, the filters; a border
+    with a title is drawn each time)."""
+    lines = range(crop.y, min(top, crop.bottom))
+    if widget.border_title is not None or widget.border_subtitle is not None:
+        return [widget._styles_cache.render_widget(widget, Region(crop.x, y, crop.width, 1))[0]
+                for y in lines]
+    key = (lines, crop.x, crop.width, widget.region.size, widget.styles.border, looks)
+    kept = EDGES.get(widget)
+    if kept is None or kept[0] != key:
+        kept = EDGES[widget] = (key, [
+            widget._styles_cache.render_widget(widget, Region(crop.x, y, crop.width, 1))[0]
+            for y in lines])
+    return kept[1]

@@ -30,6 +30,9 @@ class Tracker(LineTable):
     def __init__(self, id: str | None = None) -> None:
         super().__init__((), id=id)
         self.shown: dict[str, Shown] = {}
+        # each row's cells before its last change: a row that reads again as it read
+        # before (an undo, a redo: a beat's actors marked and unmarked) takes them back
+        self.before: dict[str, Shown] = {}
         self.decls: dict[str, Any] = {}
         self.columns: tuple[Any, ...] = ()
         self.folded: set[str] = set()  # the groups shown as one heading row
@@ -49,7 +52,7 @@ class Tracker(LineTable):
         self.last = (fight, plan, acting)
         cols = view.columns(fight)
         if cols != self.columns:
-            self.columns, self.shown = cols, {}
+            self.columns, self.shown, self.before = cols, {}, {}
             self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
         self.decls = view.declarations(fight)
         entries = self.entries(fight, plan)
@@ -77,7 +80,7 @@ class Tracker(LineTable):
             elif n in seen:  # worked out now: a row that reads the same is not redrawn
                 basis = self.basis(fight, key, acting)
                 entry = old if old is not None and old[0] == basis and old[1] else \
-                    (basis, self.cells(key))
+                    self.again_or_anew(key, basis, old)
             else:  # checked when it is drawn (`load`): most of a big roster never is
                 rows[key] = old if old is not None else ((), None)
                 given.append(None)
@@ -163,9 +166,20 @@ class Tracker(LineTable):
             basis = self.basis(fight, key, acting)
             old = self.shown.get(key)
             cells = old[1] if old is not None and old[1] and old[0] == basis else \
-                self.cells(key)
+                self.again_or_anew(key, basis, old)[1]
         self.shown[key] = (basis, cells)
         return cells
+
+    def again_or_anew(self, key: str, basis: tuple[Any, ...], old: Shown | None
+                      ) -> tuple[tuple[Any, ...], tuple[tuple[str, str], ...]]:
+        """A row whose basis changed: its cells from before its last change if it reads
+        as it did then, else worked out; what it showed until now kept as before."""
+        before = self.before.get(key)
+        if old is not None and old[1]:
+            self.before[key] = old
+        if before is not None and before[1] and before[0] == basis:
+            return basis, before[1]
+        return basis, self.cells(key)
 
     def combatant(self) -> str | None:
         """The combatant under the cursor (None on a group's heading)."""

@@ -1,0 +1,92 @@
+"""A table's scrollbar: Textual's, its lines kept.
+
+A page turned moves the thumb, and Textual draws the whole bar again through Rich and
+its styles: twenty lines of it cost more than the rows of the page. A bar's line is one
+of a few kinds (the track above the thumb, the thumb, the track below it, the thumb's
+two ends in eighths of a cell), each drawn the same wherever it falls: a bar in a new
+place is put together from the kinds drawn before, and Textual draws one only when a
+kind in it has not been seen yet with these looks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.geometry import Region
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.strip import Strip
+
+Kind = tuple[str, bool, bool, bool, object]
+
+
+class KeptBar(ScrollBar):
+    """Textual's vertical scrollbar, drawn by Textual once for each kind of line."""
+
+    KEEP = 64  # whole bars kept by place (then dropped all at once)
+    KINDS = 256  # lines kept by kind and looks (then dropped all at once)
+
+    def __init__(self, vertical: bool = True, name: str | None = None, *,
+                 thickness: int = 1) -> None:
+        super().__init__(vertical, name, thickness=thickness)
+        self.kept: dict[tuple[Any, ...], list[Strip]] = {}
+        self.kinds: dict[tuple[Any, Kind], Strip] = {}
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        bar = self.render()  # only what it is drawn from: the drawing is Rich's
+        size = self.size
+        looks = (size, type(bar), getattr(bar, "style", None),
+                 getattr(bar, "thickness", None), self.background_colors,
+                 tuple(self.get_line_filters()), self.styles.opacity, self.styles.tint,
+                 self.styles.text_opacity)
+        key = (looks, getattr(bar, "virtual_size", None), getattr(bar, "window_size", None),
+               getattr(bar, "position", None))
+        lines = self.kept.get(key)
+        if lines is None:
+            if len(self.kept) >= self.KEEP:
+                self.kept.clear()
+            lines = self.kept[key] = self.whole(bar, looks)
+        lines = lines[crop.y:crop.bottom]
+        if crop.column_span != (0, size.width):
+            lines = [line.crop(crop.x, crop.right) for line in lines]
+        return lines
+
+    def whole(self, bar: object, looks: tuple[Any, ...]) -> list[Strip]:
+        """Every line of the bar: from the kinds drawn before, or drawn by Textual."""
+        kinds = self.line_kinds(bar)
+        kept = self.kinds
+        if kinds is not None and all((looks, kind) in kept for kind in kinds):
+            return [kept[looks, kind] for kind in kinds]
+        # drawn afresh: Textual may still hold the bar from before a size it was given
+        # without a refresh
+        self._styles_cache.clear()
+        self._dirty_regions.add(self.size.region)
+        lines = super().render_lines(self.size.region)
+        if kinds is not None and len(kinds) == len(lines):
+            if len(kept) >= self.KINDS:
+                kept.clear()
+            for kind, line in zip(kinds, lines, strict=True):
+                kept[looks, kind] = line
+        return lines
+
+    def line_kinds(self, bar: object) -> list[Kind] | None:
+        """Each line's kind, as Textual's own renderer lays the bar out (None: a bar
+        drawn some other way, drawn whole)."""
+        if type(bar) is not ScrollBarRender or not self.vertical:
+            return None
+        height = self.size.height
+        # the colours only mark which segments are the thumb's: the looks are Textual's
+        laid = ScrollBarRender.render_bar(
+            size=height, virtual_size=bar.virtual_size, window_size=bar.window_size,
+            position=bar.position, thickness=self.size.width, vertical=True)
+        kinds: list[Kind] = []
+        for segment in list(laid.segments)[:height]:
+            style = segment.style
+            if style is None:
+                return None
+            kinds.append((segment.text, bool(style.reverse), style.color is not None,
+                          style.bgcolor is not None, style.meta.get("@mouse.down")))
+        return kinds
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.kept.clear()
+        self.kinds.clear()
