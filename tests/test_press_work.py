@@ -256,3 +256,46 @@ async def test_a_key_press_repaints_what_changed_with_no_layout(
                 assert counts["collected at rest"] == 1, counts
     finally:
         drawing.close()
+
+
+async def test_a_tables_scrollbar_is_drawn_as_textual_draws_it_and_by_textual_once_a_kind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scrollbar of a long table scrolled a row at a time, down and back: Textual
+    drew the bar only where a kind of line in it had not been seen before (the thumb's
+    ends come in eighths of a cell), far fewer times than the places; and every place
+    reads as Textual draws it (drawn again by Textual, to compare)."""
+    from textual.app import App, ComposeResult
+    from textual.scrollbar import ScrollBar
+
+    from referee.app.widgets.lines import LineTable
+
+    counts: Counter[str] = Counter()
+    counting(monkeypatch, ScrollBar, "render_lines", counts, "drawn by Textual")
+
+    class Long(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LineTable(("name", "hp"))
+
+    def look(strips: list[Any]) -> list[list[tuple[Any, ...]]]:
+        return [[(s.text, s.style.color, s.style.bgcolor, s.style.reverse, s.style.meta)
+                 for s in strip] for strip in strips]
+
+    async with Long().run_test(size=(40, 12)) as pilot:
+        table = pilot.app.query_one(LineTable)
+        table.set_rows([f"r{n}" for n in range(50)],
+                       [((f"row {n}", ""), (str(n), "")) for n in range(50)])
+        await pilot.pause()
+        bar = table.vertical_scrollbar
+        tops = list(range(0, 40))
+        shown = {}
+        for top in [*tops, *reversed(tops)]:
+            table.scroll_to(y=top, animate=False)
+            await pilot.pause()
+            shown[top] = look(bar.render_lines(bar.size.region))
+        assert 0 < counts["drawn by Textual"] <= len(tops) // 4, counts
+        for top in tops:  # each place as Textual draws it
+            table.scroll_to(y=top, animate=False)
+            await pilot.pause()
+            bar.kept.clear()
+            bar.kinds.clear()
+            assert shown[top] == look(bar.render_lines(bar.size.region)), top
