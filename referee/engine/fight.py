@@ -261,61 +261,69 @@ class Fight:
 
     def extend(self, events: Iterable[ev.Event]) -> None:
         """`push` each of `events` in turn (a loaded log): the same checks, the same
-        state and the same errors, in one loop with the per-event look-ups made once.
-        An event that fails its checks leaves the state as it was before it, with the
-        events before it pushed. An undo or a redo, or a fight with observers, goes
-        through `push` itself."""
-        routes, route_of = self._routes, self._route
+        state and the same errors, in one loop with the per-event look-ups made once
+        (each class's way through the fold taken as one tuple). An event that fails its
+        checks leaves the state as it was before it, the events before it pushed. An
+        undo or a redo, or every event of a fight with observers, goes through `push`."""
+        if self.observers:
+            for event in events:
+                self.push(event)
+            return
+        routes: dict[type, tuple[Any, ...]] = {}
         log = self.log
         effective, positions, batches = self.events, self.positions, self.batches
-        revisions, kept = self.revisions, self.kept_rs
+        revisions, kept, undone = self.revisions, self.kept_rs, self.undone
         shaping = self.ruleset.fold.shapes_plan
         enter_round, take_effects = self._enter_round, self._take_effects
         roll_adds_up = self._roll_adds_up
-        state = self.state
+        state, revision, last_rs = self.state, self.plan_revision, kept[-1][1]
         for event in events:
             cls = type(event)
-            route = routes.get(cls) or route_of(cls)
-            if route.undoing or self.observers:
+            way = routes.get(cls)
+            if way is None:
+                route = self._routes.get(cls) or self._route(cls)
+                way = routes[cls] = (route.undoing, route.moves_on, route.check,
+                                     route.own_check, route.roll, route.shapes,
+                                     route.apply, route.effects, route.step)
+            undoing, moves_on, check, own_check, roll, shapes, apply, effects, step = way
+            if undoing:
                 self.push(event)
-                state = self.state  # an undo folds the state again from a checkpoint
+                state, revision, last_rs = self.state, self.plan_revision, kept[-1][1]
                 continue
-            if route.moves_on and state.ended:
+            if moves_on and state.ended:
                 raise IllegalEvent(OVER, ("type",))
-            check = route.check
             if check is not None:
                 check(self, event)
-            check = route.own_check
-            if check is not None:
-                check(self, event)
-            if route.roll:  # after the ruleset's own word on it, which may say more
+            if own_check is not None:
+                own_check(self, event)
+            if roll:  # after the ruleset's own word on it, which may say more
                 roll_adds_up(event)
             index = len(log)
             log.append(event)
             if not event.follows or not batches:
                 start = len(effective)  # the log's own index when nothing was undone
                 batches.append(index if start == index else start)
-                if self.undone:
-                    self.undone.clear()
+                if undone:
+                    undone.clear()
             effective.append(event)
             positions.append(index)
             # `_apply`, written out
-            shapes = route.shapes
             if shapes or (shapes is None and shaping(event)):
-                self.plan_revision = next(_REVISIONS)
+                revision = self.plan_revision = next(_REVISIONS)
             if event.round > state.round:
                 enter_round(event.round)
-            if route.apply is not None:
-                route.apply(self, index, event)
-            if route.effects is not None:
-                effects = route.effects(self, event)
-                if effects is not None:
-                    take_effects(event.round, effects)
-            if route.step is not None:
-                state.rs = route.step(self, state.rs, event)
-            revisions.append(self.plan_revision)  # at len(effective)
-            if state.rs is not kept[-1][1]:
-                kept.append((len(effective), state.rs))
+            if apply is not None:
+                apply(self, index, event)
+            if effects is not None:
+                effected = effects(self, event)
+                if effected is not None:
+                    take_effects(event.round, effected)
+            if step is not None:
+                state.rs = step(self, state.rs, event)
+            revisions.append(revision)  # at len(effective)
+            if state.rs is not last_rs:
+                last_rs = state.rs
+                kept.append((len(effective), last_rs))
 
     def enter(self, event: ev.Event, follows: bool = False) -> list[ev.Event]:
         """Push `event` with the consequences the rules add, and return all that was pushed.
