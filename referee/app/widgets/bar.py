@@ -4,13 +4,15 @@ A page turned moves the thumb, and Textual draws the whole bar again through Ric
 its styles: twenty lines of it cost more than the rows of the page. A bar's line is one
 of a few kinds (the track above the thumb, the thumb, the track below it, the thumb's
 two ends in eighths of a cell), each drawn the same wherever it falls: a bar in a new
-place is put together from the kinds drawn before, and Textual draws one only when a
-kind in it has not been seen yet with these looks."""
+place is put together from the kinds drawn before (an end in other eighths is the end
+drawn before with its glyph changed), and Textual draws one only when a kind in it has
+not been seen yet with these looks."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from rich.cells import cell_len
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
@@ -53,8 +55,10 @@ class KeptBar(ScrollBar):
         """Every line of the bar: from the kinds drawn before, or drawn by Textual."""
         kinds = self.line_kinds(bar)
         kept = self.kinds
-        if kinds is not None and all((looks, kind) in kept for kind in kinds):
-            return [kept[looks, kind] for kind in kinds]
+        if kinds is not None:
+            found = [kept.get((looks, kind)) or self.derived(looks, kind) for kind in kinds]
+            if all(line is not None for line in found):
+                return cast("list[Strip]", found)
         # drawn afresh: Textual may still hold the bar from before a size it was given
         # without a refresh
         self._styles_cache.clear()
@@ -66,6 +70,26 @@ class KeptBar(ScrollBar):
             for kind, line in zip(kinds, lines, strict=True):
                 kept[looks, kind] = line
         return lines
+
+    def derived(self, looks: tuple[Any, ...], kind: Kind) -> Strip | None:
+        """A thumb's end in eighths not drawn yet, from one drawn in other eighths: the
+        same line with the other glyph (its colours and what a click does are the
+        same; a glyph is one cell, as wide as any other)."""
+        text = kind[0]
+        if not text.strip() or cell_len(text) != len(text):
+            return None
+        for (seen, other), line in list(self.kinds.items()):
+            if seen != looks or other[1:] != kind[1:] or len(other[0]) != len(text) \
+                    or not other[0].strip() or cell_len(other[0]) != len(other[0]):
+                continue
+            segments = list(line)
+            at = [n for n, segment in enumerate(segments) if segment.text == other[0]]
+            if len(at) != 1:
+                return None
+            segments[at[0]] = segments[at[0]]._replace(text=text)
+            made = self.kinds[looks, kind] = Strip(segments, line.cell_length)
+            return made
+        return None
 
     def line_kinds(self, bar: object) -> list[Kind] | None:
         """Each line's kind, as Textual's own renderer lays the bar out (None: a bar
