@@ -6,7 +6,9 @@ import os
 import random
 import re
 import time
+import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from .host import Host
+
+LET_GO_TRIES = 20  # a last fight still held after so many collections: frozen all the same
+LET_GO_AGAIN = 0.05  # seconds before the next try
 
 
 class RefereeApp(App[None]):
@@ -115,6 +120,7 @@ class RefereeApp(App[None]):
             self.notify(str(error), title="Not opened", severity="error", timeout=10)
             return
         self.session.close()
+        last = weakref.ref(self.session.fight)
         self.session = session
         self.table = Table(self.session)
         from .phones import pages_end
@@ -123,7 +129,16 @@ class RefereeApp(App[None]):
         remember_save(path)
         self.switch_screen(combat_screen(self.table, setup=setup,
                                          told=told.lines(session.fight)))
-        settled()
+        # the switch (the old screen removed) is the app's next callback; this one follows
+        # it, and the last save is let go once the new screen has been drawn
+        self.call_next(self.call_after_refresh, self.let_go, last, LET_GO_TRIES)
+
+    def let_go(self, last: weakref.ref[object], tries: int) -> None:
+        """The last save's fight collected and the open save frozen (`Collector.let_go`);
+        while something still holds the last fight (its screen's timers stop a moment
+        after the screen is gone), asked again a moment later, a few times at most."""
+        if not COLLECTOR.let_go(last, anyway=tries <= 1):
+            self.set_timer(LET_GO_AGAIN, partial(self.let_go, last, tries - 1))
 
 
 if TYPE_CHECKING:  # the screens ask the app for no more than a Host: mypy holds it to one

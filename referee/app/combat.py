@@ -400,7 +400,12 @@ def combat_screen(table: Table, setup: bool = False,
     """A combat screen with the table's acts bound: the core's keys, the ruleset's
     declaration keys (a–g and p, or count-up's action keys) and its own acts (morale,
     fire ...). `told`: the log's lines, as the load told them."""
-    keys = act_keys(table.acts())
-    screen_class: type[CombatScreen] = type("RulesetCombatScreen", (CombatScreen,),
-                                            {"BINDINGS": keys + BINDINGS})
+    keys = tuple(act_keys(table.acts()))
+    screen_class = _SCREENS.get(keys)
+    if screen_class is None:  # one class a set of keys: Textual's class caches keep each
+        screen_class = _SCREENS[keys] = type("RulesetCombatScreen", (CombatScreen,),
+                                             {"BINDINGS": [*keys, *BINDINGS]})
     return screen_class(table, setup, told)
+
+
+_SCREENS: dict[tuple[Binding, ...], type[CombatScreen]] = {}  # combat_screen's classes

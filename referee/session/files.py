@@ -321,9 +321,12 @@ def _aged() -> None:
     generation (freezing and thawing moves every object there, at no cost), rather than
     being walked by the young collection the next allocation would start, and again by
     the next, which it would survive (a tenth of a long load). Cycles among them are
-    still found by the next whole collection. Left alone when something is frozen (the
-    app freezes an open save): thawing would undo it."""
-    if not gc.get_freeze_count():
+    still found by the next whole collection. Left alone while the app keeps its heap
+    frozen (an open save): thawing would undo it. (`heap.frozen` says so without asking
+    gc.get_freeze_count(), which counts every frozen object: a walk of the open save.)"""
+    from referee.session import heap
+
+    if not heap.frozen:
         gc.freeze()
         gc.unfreeze()
 

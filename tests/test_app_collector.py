@@ -1,0 +1,96 @@
+"""The app keeps an open save's objects out of the collector's way (frozen). A save opened
+after another lets the first go: once its screen is gone its fight is collected (not
+frozen for as long as the app runs), and the app holds no more after many saves opened
+than after two. A load asks the session layer, not the collector, whether the heap is
+frozen (the collector's own count walks every frozen object). Counted, never timed."""
+
+from __future__ import annotations
+
+import gc
+import random
+import shutil
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.app.app import RefereeApp
+from referee.app.collector import COLLECTOR
+from referee.session import heap
+from referee.session.files import load_save
+from tests.conftest import ROOT
+
+
+def saves(tmp_path: Path) -> tuple[Path, Path]:
+    first, second = tmp_path / "ford.toml", tmp_path / "road.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", first)
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", second)
+    return first, second
+
+
+async def opened(pilot: Any, path: Path) -> None:
+    """`path` opened in the app (as ctrl+o's list opens it), and the app left until it has
+    let the last save go (its screen gone, its fight collected, the new one frozen)."""
+    let_go = COLLECTOR.lets_go
+    pilot.app.switch_to(path)
+    for _ in range(200):  # ten seconds at most: it takes one or two pauses
+        await pilot.pause(0.05)
+        if COLLECTOR.lets_go > let_go:
+            break
+    assert pilot.app.session.path == path
+
+
+async def test_a_save_opened_after_another_frees_the_first(tmp_path: Path) -> None:
+    first, second = saves(tmp_path)
+    async with RefereeApp(first, tmp_path, random.Random(1)).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert heap.frozen and gc.get_freeze_count() > 0  # the open save out of the way
+        old = weakref.ref(pilot.app.session.fight)
+        await opened(pilot, second)
+        assert old() is None  # collected, not frozen for as long as the app runs
+        assert heap.frozen and gc.get_freeze_count() > 0  # the new one out of the way
+        await pilot.press("down")  # and the app goes on
+        assert pilot.app.session.path == second
+
+
+async def test_many_saves_opened_in_turn_hold_no_more_than_two(tmp_path: Path) -> None:
+    """Twelve saves opened, each the other of the two: every fight but the open one is
+    freed, and what the app keeps frozen (all it holds) hardly grows from open to open."""
+    first, second = saves(tmp_path)
+    fights: list[weakref.ref[object]] = []
+    held: list[int] = []
+    async with RefereeApp(first, tmp_path, random.Random(1)).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for turn in range(12):
+            fights.append(weakref.ref(pilot.app.session.fight))
+            await opened(pilot, second if turn % 2 == 0 else first)
+            assert [fight() for fight in fights] == [None] * len(fights), turn
+            held.append(gc.get_freeze_count())
+    # from the fourth open on: some 120 objects an open, the entries of Textual's style
+    # cache (bounded: 1,024) for the new screen's widgets; a fight and its screen left
+    # frozen were some 2,400 an open (and a new screen class each open, ~220 more)
+    assert held[-1] - held[3] < 250 * (len(held) - 4), held
+
+
+def test_a_load_beside_a_frozen_app_does_not_count_what_is_frozen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save loaded while the app keeps its heap frozen (the command line run beside it,
+    a test's own load) neither counts the frozen objects nor thaws them; with nothing
+    frozen, the load's objects go to the oldest generation as before."""
+    first, _ = saves(tmp_path)
+    asked: list[int] = []
+    counted: Callable[[], int] = gc.get_freeze_count
+
+    def count() -> int:
+        asked.append(1)
+        return counted()
+
+    monkeypatch.setattr(gc, "get_freeze_count", count)
+    COLLECTOR.settled()
+    load_save(first)
+    assert asked == [] and heap.frozen and counted() > 0  # left frozen, not asked
+    heap.thaw()
+    load_save(first)
+    assert asked == [] and counted() == 0
