@@ -6,7 +6,7 @@ writer serve them all, so adding an event type is one small class.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from referee.hints import TYPE_CHECKING
 
@@ -306,6 +306,40 @@ class EventReader:
                 if event is not None:
                     return event
         return self.strictly(data, path)
+
+    def each(self, tables: list[Any], at: list[int]) -> Iterator[Event]:
+        """`read` of each table of `tables` in turn (a save's log: each at the path
+        ("events", its index)), each let go once read (a long log's peak); `at[0]` is
+        the index of the table read last, which a fault of its event names."""
+        if type(self).read is not EventReader.read:  # a reader of a ruleset's own
+            read = self.read
+            for index, data in enumerate(tables):
+                at[0] = index
+                event = read(data, ("events", index))
+                tables[index] = None
+                yield event
+            return
+        quick_of, strictly = self.quick, self.strictly
+        for index, data in enumerate(tables):
+            at[0] = index
+            path = ("events", index)
+            if type(data) is dict:  # `read`, written out
+                kind = data.get("type")
+                try:  # (only a string names a type: any other kind finds none)
+                    known = quick_of.get(kind)  # type: ignore[arg-type]
+                except TypeError:  # a list or a table is no key at all
+                    known = None
+                if known is not None:
+                    keys = tuple(data)
+                    quick = known.get(keys) or self._quick(known, str(kind), keys)
+                    quickly = quick(data, path)
+                    if quickly is not None:
+                        tables[index] = None
+                        yield quickly
+                        continue
+            event = strictly(data, path)
+            tables[index] = None
+            yield event
 
     def _quick(self, known: dict[tuple[Any, ...], Quick], kind: str,
                keys: tuple[Any, ...]) -> Quick:

@@ -17,6 +17,7 @@ from pathlib import Path
 import referee
 from referee.engine import Encounter, Fight, RefereeError, Ruleset
 from referee.engine.errors import FormatError
+from referee.engine.events import EventReader
 from referee.engine.model import check_roster, read_combatants, read_sides
 from referee.engine.reading import Fields
 from referee.engine.record import record
@@ -417,42 +418,33 @@ def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
     fight = Fight(encounter, ruleset)
     if "join" in text:
         fight.later = joining_ids(raw_events)
-    read = ruleset.schema.reader.read
     watcher = None if watch is None else watch(fight)
     if watcher is not None:
         fight.observers.append(watcher.before)
-    fold(fight, raw_events, read, name, text, watcher)
+    fold(fight, raw_events, ruleset.schema.reader, name, text, watcher)
     if watcher is not None:
         fight.observers.remove(watcher.before)
         watcher.done(fight)
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
 
 
-def fold(fight: Fight, raw_events: list[Any], read: Callable[[Any, Any], Any], name: str,
-         text: str, watcher: Watcher | None = None) -> None:
+def fold(fight: Fight, raw_events: list[Any], reader: EventReader, name: str, text: str,
+         watcher: Watcher | None = None) -> None:
     """Each event of `raw_events` read and pushed onto `fight` in turn, each table let go
     once read (a long log's peak); the first fault, reading or folding, names its event.
     Without a watcher, the fight folds them in one loop (`Fight.extend`)."""
-    index = 0
-
-    def events() -> Iterator[Any]:
-        nonlocal index
-        for index, raw in enumerate(raw_events):  # noqa: B007 - the fault's event
-            event = read(raw, ("events", index))
-            raw_events[index] = None
-            yield event
-
+    at = [0]
     try:
         if watcher is None:
-            fight.extend(events())
+            fight.extend(reader.each(raw_events, at))
             return
         push, after = fight.push, watcher.after
-        for event in events():
+        for event in reader.each(raw_events, at):
             push(event)
             after(fight, event)
     except RefereeError as error:
         if not error.path or error.path[0] != "events":
-            error.at("events", index)
+            error.at("events", at[0])
         raise fault(name, text, error) from None
 
 
