@@ -43,6 +43,12 @@ class Tracker(LineTable):
         self.deciding: frozenset[str] = frozenset()
         # the rows placed: what they were worked out from, the round's order, the rows
         self.placed: tuple[tuple[Any, ...], list[str], list[tuple[str, str]]] | None = None
+        # the rows `shown` is kept for, their keys and where the groups' headings are
+        self.shown_for: list[tuple[str, str]] | None = None
+        self.keys_of: list[str] = []
+        self.headings: list[int] = []
+        # the declarations of the round, and the fight and log they were read from
+        self.decls_from: tuple[Fight, int, object, int] | None = None
 
     def show(self, fight: Fight, plan: Plan | None, acting: set[str],
              cursor: Callable[[], str | None] | None = None) -> None:
@@ -54,7 +60,7 @@ class Tracker(LineTable):
         if cols != self.columns:
             self.columns, self.shown, self.before = cols, {}, {}
             self.set_labels(tuple(c.label for c in cols), tuple(c.fold for c in cols))
-        self.decls = view.declarations(fight)
+        self.decls = self.declarations(fight)
         entries = self.entries(fight, plan)
         members: dict[str, int] = {}
         groups = view.row_groups(fight)
@@ -62,35 +68,55 @@ class Tracker(LineTable):
             found = groups.get(cid)
             if found is not None:
                 members[found[0]] = members.get(found[0], 0) + 1
-        keys = [key for key, _ in entries]
+        shown = self.shown
+        if self.shown_for is not entries:  # rows placed anew: what is kept is theirs
+            self.shown_for = entries
+            self.keys_of = [key for key, _ in entries]
+            self.headings = [n for n, (_, label) in enumerate(entries) if label]
+            shown = self.shown = {key: shown[key] for key in self.keys_of if key in shown}
+        keys = self.keys_of
         keep = self.selected()
         target = cursor() if cursor is not None else None
         going = target if target is not None and target in keys else keep
-        rows: dict[str, Shown] = {}
-        given: list[tuple[tuple[str, str], ...] | None] = []
-        shown = self.shown
+        # a row off screen is checked when it is drawn (`load`): most of a big roster
+        # never is, and a press looks at the rows in view and the groups' headings only
+        given: list[tuple[tuple[str, str], ...] | None] = [None] * len(entries)
         seen = self.on_screen(self.top_after(entries, keys, going))
-        for n, (key, label) in enumerate(entries):
+        for n in self.headings:
+            key, label = entries[n]
             old = shown.get(key)
-            if label:  # a group's heading
-                group = key[len(view.GROUP):]
-                basis = (label, group in self.folded, members.get(group, 0))
-                entry = old if old is not None and old[0] == basis and old[1] else \
-                    (basis, self.heading(key, basis) if n in seen else None)
-            elif n in seen:  # worked out now: a row that reads the same is not redrawn
-                basis = self.basis(fight, key, acting)
-                entry = old if old is not None and old[0] == basis and old[1] else \
-                    self.again_or_anew(key, basis, old)
-            else:  # checked when it is drawn (`load`): most of a big roster never is
-                rows[key] = old if old is not None else ((), None)
-                given.append(None)
+            group = key[len(view.GROUP):]
+            basis = (label, group in self.folded, members.get(group, 0))
+            entry = old if old is not None and old[0] == basis and old[1] else \
+                (basis, self.heading(key, basis) if n in seen else None)
+            shown[key] = entry
+            given[n] = entry[1]
+        for n in range(max(seen.start, 0), min(seen.stop, len(entries))):
+            key, label = entries[n]
+            if label:
                 continue
-            rows[key] = entry
-            given.append(entry[1])
-        self.shown = rows
+            # worked out now: a row that reads the same is not redrawn
+            basis = self.basis(fight, key, acting)
+            old = shown.get(key)
+            entry = old if old is not None and old[0] == basis and old[1] else \
+                self.again_or_anew(key, basis, old)
+            shown[key] = entry
+            given[n] = entry[1]
         self.set_rows(keys, given)
         if going is not None:
             self.select(going)
+
+    def declarations(self, fight: Fight) -> dict[str, Any]:
+        """The round's declarations, read again only when the log has grown (or was
+        cut back and grew again: its last event is another) or the round changed."""
+        log = fight.log
+        last = log[-1] if log else None
+        kept = self.decls_from
+        if kept is not None and kept[0] is fight and kept[1] == len(log) \
+                and kept[2] is last and kept[3] == fight.round:
+            return self.decls
+        self.decls_from = (fight, len(log), last, fight.round)
+        return view.declarations(fight)
 
     def entries(self, fight: Fight, plan: Plan | None) -> list[tuple[str, str]]:
         """The rows in order, with the groups' headings: kept while the plan, the groups
