@@ -20,6 +20,8 @@ import tempfile  # noqa: E402
 
 import pytest  # noqa: E402
 
+from tests.schedule import pytest_collection_modifyitems  # noqa: E402,F401 - the order
+
 
 @pytest.fixture(scope="session")
 def own_folders(tmp_path_factory) -> Path:
