@@ -277,6 +277,8 @@ class Fight:
         enter_round, take_effects = self._enter_round, self._take_effects
         roll_adds_up = self._roll_adds_up
         state, revision, last_rs = self.state, self.plan_revision, kept[-1][1]
+        index = len(log) - 1
+        rolled: set[tuple[Any, ...]] = set()  # the rolls found to add up (expr, dice, total)
         for event in events:
             cls = type(event)
             way = routes.get(cls)
@@ -289,6 +291,7 @@ class Fight:
             if undoing:
                 self.push(event)
                 state, revision, last_rs = self.state, self.plan_revision, kept[-1][1]
+                index = len(log) - 1
                 continue
             if moves_on and state.ended:
                 raise IllegalEvent(OVER, ("type",))
@@ -296,9 +299,13 @@ class Fight:
                 check(self, event)
             if own_check is not None:
                 own_check(self, event)
-            if roll:  # after the ruleset's own word on it, which may say more
-                roll_adds_up(event)
-            index = len(log)
+            if roll:  # after the ruleset's own word on it, which may say more; a roll
+                made = (event.expr, tuple(event.dice), event.total)  # type: ignore[attr-defined]
+                if made not in rolled:  # of the same dice and total is checked once (a
+                    # long log's rolls are alike)
+                    roll_adds_up(event)
+                    rolled.add(made)
+            index += 1
             log.append(event)
             if not event.follows or not batches:
                 start = len(effective)  # the log's own index when nothing was undone

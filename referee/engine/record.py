@@ -185,7 +185,8 @@ def quick_reader(cls: type, rounds: int, largest: int,
             "    r = data['round']",
             f"    if type(r) is not int or not 0 <= r <= {int(rounds)}:",
             "        return None",
-            "    r = keep(r, r)"]
+            "    if r > 256:  # (a smaller int is one object already)",
+            "        r = keep(r, r)"]
     for number, (name, check, reader, kind, kept) in enumerate(checks):
         body.append(f"    v = data[{name!r}]")
         if check is not None:
