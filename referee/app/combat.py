@@ -92,7 +92,9 @@ class CombatScreen(Filing):
         self.told = told  # the log's lines as the load told them (None: told on mount)
         self.start_in_setup = setup
         self.shown_acts: dict[str, Act] = {}  # while the footer is worked out
+        self.shown_actor: str | None = None  # the combatant under the cursor, meanwhile
         self.collecting = False  # a collection at rest is asked for (`refresh_view`)
+        self.refreshing = False  # the view is being drawn (`refresh_view`)
 
     # -- layout -------------------------------------------------------------------------
 
@@ -126,9 +128,11 @@ class CombatScreen(Filing):
     def offers(self, action: str, parameters: tuple[object, ...]) -> bool:
         """Only the keys that work right now are shown in the footer."""
         if action == "command":
-            acts = self.shown_acts or {a.id: a for a in self.table.acts()}
+            shown = self.shown_acts
+            acts = shown or {a.id: a for a in self.table.acts()}
             act = acts.get(str(parameters[0])) if parameters else None
-            return act is not None and self.table.offered(act, self.selected())
+            actor = self.shown_actor if shown else self.selected()
+            return act is not None and self.table.offered(act, actor)
         return not self.why_not(action)
 
     def why_not(self, action: str) -> str:
@@ -184,10 +188,18 @@ class CombatScreen(Filing):
                                         safe(table.session.path.name))
         tracker = self.query_one(Tracker)
         tracker.deciding = deciding(self.app)
-        tracker.show(table.fight, plan, shown.acting, cursor)
+        self.refreshing = True  # the cursor moved meanwhile: the footer is asked below
+        try:
+            tracker.show(table.fight, plan, shown.acting, cursor)
+        finally:
+            self.refreshing = False
         self.query_one(PlanView).show(shown.plan, shown.current)
         self.sub_title = safe(str(table.session.path))
-        self.query_one(KeyLine).offer(self.footer)
+        keys = self.query_one(KeyLine)
+        if self.is_current:  # the keys worked out now: the same keys are not drawn again
+            keys.show(self.footer())
+        else:  # under a form: once it is drawn
+            keys.offer(self.footer)
         if not self.collecting:  # what the change made is collected once it is drawn
             self.collecting = True
             self.call_after_refresh(self.collect)
@@ -197,7 +209,8 @@ class CombatScreen(Filing):
         COLLECTOR.at_rest()
 
     def cursor_moved(self) -> None:
-        self.query_one(KeyLine).offer(self.footer)
+        if not self.refreshing:
+            self.query_one(KeyLine).offer(self.footer)
 
     def footer(self) -> list[tuple[str, str]]:
         """The keys that work now: the acts that move the fight on first, then the
@@ -208,6 +221,7 @@ class CombatScreen(Filing):
                         list(type(self.app).BINDINGS))
         # the table's acts made once for the whole footer (each binding asks of its own)
         self.shown_acts = {a.id: a for a in self.table.acts()}
+        self.shown_actor = self.selected()
         try:
             places = {f"command('{a.id}')": a.place for a in self.shown_acts.values()}
             place = [places.get(b.action) for b in bindings]
@@ -220,7 +234,7 @@ class CombatScreen(Filing):
                 offered = [(",".join(key for key, _ in offered), "Act")]
             return working_keys(self, moving) + offered + working_keys(self, rest)
         finally:
-            self.shown_acts = {}
+            self.shown_acts, self.shown_actor = {}, None
 
     def shown_appended(self, lines: list[LogLine],
                        cursor: Callable[[], str | None] | None = None) -> None:

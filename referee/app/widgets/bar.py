@@ -52,24 +52,32 @@ class KeptBar(ScrollBar):
         return lines
 
     def whole(self, bar: object, looks: tuple[Any, ...]) -> list[Strip]:
-        """Every line of the bar: from the kinds drawn before, or drawn by Textual."""
+        """Every line of the bar: from the kinds drawn before, or drawn by Textual (only
+        the lines from the first kind not seen yet to the last)."""
         kinds = self.line_kinds(bar)
         kept = self.kinds
-        if kinds is not None:
-            found = [kept.get((looks, kind)) or self.derived(looks, kind) for kind in kinds]
-            if all(line is not None for line in found):
-                return cast("list[Strip]", found)
-        # drawn afresh: Textual may still hold the bar from before a size it was given
-        # without a refresh
-        self._styles_cache.clear()
-        self._dirty_regions.add(self.size.region)
-        lines = super().render_lines(self.size.region)
-        if kinds is not None and len(kinds) == len(lines):
+        if kinds is None:
+            return self.drawn(self.size.region)
+        found: list[Strip | None] = []
+        for kind in kinds:
+            line = kept.get((looks, kind))
+            found.append(line if line is not None else self.derived(looks, kind))
+        missing = [y for y, line in enumerate(found) if line is None]
+        if missing:
+            lines = self.drawn(Region(0, missing[0], self.size.width,
+                                      missing[-1] - missing[0] + 1))
             if len(kept) >= self.KINDS:
                 kept.clear()
-            for kind, line in zip(kinds, lines, strict=True):
-                kept[looks, kind] = line
-        return lines
+            for y, line in zip(range(missing[0], missing[-1] + 1), lines, strict=True):
+                found[y] = kept[looks, kinds[y]] = line
+        return cast("list[Strip]", found)
+
+    def drawn(self, crop: Region) -> list[Strip]:
+        """The lines of `crop` drawn afresh by Textual (it may still hold the bar from
+        before a size it was given without a refresh)."""
+        self._styles_cache.clear()
+        self._dirty_regions.add(self.size.region)
+        return super().render_lines(crop)
 
     def derived(self, looks: tuple[Any, ...], kind: Kind) -> Strip | None:
         """A thumb's end in eighths not drawn yet, from one drawn in other eighths: the

@@ -51,7 +51,8 @@ class LogView(ScrollView, can_focus=True):
         start = len(self.lines)
         self.lines.extend(lines)
         self.resize()
-        self.to_end()
+        if self.to_end():  # scrolled: the whole pane is drawn again (`watch_scroll_y`)
+            return
         for number in range(start, len(self.lines)):
             self.refresh_line(number)  # a line of the content: Textual scrolls it
 
@@ -74,10 +75,13 @@ class LogView(ScrollView, can_focus=True):
         if round(old_value) != round(new_value):
             self.refresh(self.size.region)
 
-    def to_end(self) -> None:
+    def to_end(self) -> bool:
+        """The newest lines in view: whether the pane scrolled to them."""
         top = max(len(self.lines) - self.size.height, 0)
-        if top != self.scroll_offset.y:
-            self.scroll_to(y=top, animate=False)
+        if top == self.scroll_offset.y:
+            return False
+        self.scroll_to(y=top, animate=False)
+        return round(self.scroll_y) == top
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in `crop`, their width and scroll worked out once for all."""
