@@ -532,14 +532,15 @@ class Fight:
 
     @checks(ev.Declare)
     def _check_declare(self, e: ev.Declare) -> None:
-        if e.round < self.round:
+        state = self.state
+        if e.round < state.round:
             raise IllegalEvent(
-                f"round {e.round} is over: the fight is in round {self.round}", ("round",))
-        if e.actor not in self.state.roster:
+                f"round {e.round} is over: the fight is in round {state.round}", ("round",))
+        roster, sides = state.roster, state.sides
+        if e.actor not in roster:
             self._check_target(e.actor, "actor")
-        if self.state.status[e.actor].dead:
+        if state.status[e.actor].dead:
             raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
-        roster, sides = self.state.roster, self.state.sides
         for index, target in enumerate(e.target):
             if target not in roster and target not in sides and target not in self.later:
                 known = ", ".join(roster)
@@ -548,7 +549,7 @@ class Fight:
                     ("target", index) if len(e.target) > 1 else ("target",))
         if getattr(e, "weapon", None) is not None or getattr(e, "spell", None) is not None:
             self._check_gear(e)  # (most declarations name no gear: no call for them)
-        earlier = self.state.declared_by.get((e.round, e.step, e.actor))  # _declare_key
+        earlier = state.declared_by.get((e.round, e.step, e.actor))  # _declare_key
         if e.then:
             self._check_further(e, earlier)
             return
@@ -699,13 +700,16 @@ class Fight:
     @applies(ev.Declare)
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
         key = (e.round, e.step, e.actor)  # _declare_key, written out: a long log's commonest
-        items = self.state.declarations.setdefault(e.round, [])
+        state = self.state
+        items = state.declarations.get(e.round)
+        if items is None:
+            items = state.declarations[e.round] = []
         if e.replaces:  # every declaration of the actor's goes, further ones too
             items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
         items.append((index, e))
         if not e.then:
-            self.state.declared_by[key] = index
-        self.state.phase = "surprise" if key[1] else "declarations"
+            state.declared_by[key] = index
+        state.phase = "surprise" if key[1] else "declarations"
 
     @applies(ev.Join)
     def _apply_join(self, index: int, e: ev.Join) -> None:
