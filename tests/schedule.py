@@ -35,8 +35,9 @@ LONGEST = (
     "tests/test_sanctum_pipeline.py::test_the_quiet_sink_fights_the_logged_fight",
     "tests/test_count_up_properties.py::test_no_fallen_combatant_acts_and_every_why_agrees",
     "tests/test_demon_idol_properties.py::"
-    "test_every_why_agrees_with_its_beat_under_every_book_switch",
-    "tests/test_properties.py::test_every_demon_idol_routine_planned_exactly_once",
+    "test_every_why_agrees_and_declaration_order_never_changes_a_by_the_book_plan",
+    "tests/test_properties.py::"
+    "test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself",
     "tests/test_fastload.py::test_tomli_w_documents",
     "tests/test_cli_fight.py::test_a_fight_from_the_command_line_is_the_fight_from_the_keys[side-d6]",
     "tests/test_sanctum_app.py::test_a_turn_set_up_fought_its_odds_and_one_run_replayed",
