@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cli import main
-from referee.engine import Fight
+from referee.engine import Fight, RefereeError
 from referee.engine import events as ev
 from referee.rulesets.demon_idol import events as di
 from referee.session.store import Session
@@ -280,3 +280,39 @@ def test_replay_text_in_pieces_is_the_text(fought):
         pieces = list(render.replay_pieces(story, size))
         assert "".join(pieces) == text
         assert all(piece.endswith("\n") for piece in pieces)
+
+
+def fight_state(fight: Fight) -> tuple[object, ...]:
+    """What a fold leaves: the core's state, the ruleset's, and the log's bookkeeping
+    (the plan revisions by where they change, not by their global numbers)."""
+    numbered: dict[int, int] = {}
+    return (dict(fight.state.__dict__), fight.log, fight.events, fight.positions,
+            fight.batches, fight.undone,
+            [numbered.setdefault(r, len(numbered)) for r in fight.revisions],
+            [count for count, _ in fight.kept_rs])
+
+
+def test_a_log_extended_at_once_folds_as_pushed_one_event_at_a_time(fought):
+    """`Fight.extend` (a load's fold) is `push` of each event: the same state, undo and
+    redo included; an illegal event raises what push raises, the events before it kept."""
+    from referee.session.files import load_save
+
+    loaded = load_save(fought).fight
+    log = list(loaded.log)
+    pushed = Fight(loaded.encounter, loaded.ruleset)
+    for event in log:
+        pushed.push(event)
+    extended = Fight(loaded.encounter, loaded.ruleset)
+    extended.extend(log)
+    assert fight_state(extended) == fight_state(pushed) == fight_state(loaded)
+    bad = [*log[:3], ev.Damage(round=2, target="nobody", amount=1), *log[3:]]
+    pushed, extended = (Fight(loaded.encounter, loaded.ruleset) for _ in range(2))
+    for event in bad[:3]:
+        pushed.push(event)
+    with pytest.raises(RefereeError) as by_push:
+        pushed.push(bad[3])
+    with pytest.raises(RefereeError) as by_extend:
+        extended.extend(bad)
+    assert type(by_extend.value) is type(by_push.value)
+    assert str(by_extend.value) == str(by_push.value)
+    assert fight_state(extended) == fight_state(pushed)
