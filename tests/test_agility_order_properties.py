@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
@@ -234,13 +235,22 @@ def no_fallen_unit_acts(fight: Fight) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(hs.integers(0, 100_000), hs.integers(1, 80))
-def test_no_fallen_unit_in_any_plan_and_every_why_agrees(seed: int, steps: int) -> None:
-    battle(seed, steps, no_fallen_unit_acts)
+def test_random_battles_keep_their_turns_beats_and_whys(seed: int, steps: int) -> None:
+    """Three properties checked after every step of the same random battles (they were
+    three tests playing 40 battles each apart, from the same kind of seed and length):
+    no fallen unit in any plan and every why agreeing; a turn taken keeping its beat; a
+    beat with a hit or a miss recorded staying its unit's."""
+    checks = (no_fallen_unit_acts, a_turn_taken_keeps_its_beat(),
+              a_beat_with_a_hit_or_a_miss_recorded_stays_its_units())
+
+    def check(fight: Fight) -> None:
+        for one in checks:
+            one(fight)
+
+    battle(seed, steps, check)
 
 
-@settings(max_examples=40, deadline=None)
-@given(hs.integers(0, 100_000), hs.integers(1, 80))
-def test_a_turn_taken_keeps_its_beat_whatever_follows(seed: int, steps: int) -> None:
+def a_turn_taken_keeps_its_beat() -> Callable[[Fight], None]:
     """Once resolved, a turn keeps its beat's number and its tick to the end of its round,
     whoever falls, flees, delays, joins or rolls a tie after it (issue 30 A3)."""
     kept: dict[tuple[int, str], int] = {}
@@ -256,13 +266,10 @@ def test_a_turn_taken_keeps_its_beat_whatever_follows(seed: int, steps: int) -> 
         assert sorted(beats[cid] for cid in taken(fight)) == list(
             range(1, len(taken(fight)) + 1))  # the turns taken come first
 
-    battle(seed, steps, check)
+    return check
 
 
-@settings(max_examples=40, deadline=None)
-@given(hs.integers(0, 100_000), hs.integers(1, 80))
-def test_a_beat_with_a_hit_or_a_miss_recorded_stays_its_units(seed: int,
-                                                               steps: int) -> None:
+def a_beat_with_a_hit_or_a_miss_recorded_stays_its_units() -> Callable[[Fight], None]:
     """A hit or a miss recorded in a beat names it by number: that beat stays the turn it
     was recorded in (its unit, its number) to the end of the round, whoever falls in it
     (the unit whose turn it is too), so the log never gives it to another unit; a delay
@@ -289,7 +296,7 @@ def test_a_beat_with_a_hit_or_a_miss_recorded_stays_its_units(seed: int,
                 assert cid not in {item["actor"] for item in plan.skipped}
         before.append(plan)
 
-    battle(seed, steps, check)
+    return check
 
 
 def test_a_unit_that_acted_then_fell_keeps_its_turn_and_leaves_its_tie() -> None:
