@@ -65,6 +65,9 @@ async def test_the_pages_stop_when_another_save_is_opened(tmp_path: Path) -> Non
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
     shutil.copyfile(ROOT / "saves" / "count-up.toml", other)
     app = app_on(save)
+    # the notice is read once the pages have stopped: on a loaded machine (a whole suite
+    # on two cores) that took longer than a notice's 5 s on screen, and it was gone
+    app.NOTIFICATION_TIMEOUT = 600
     async with app.run_test(size=(80, 24)) as pilot:
         await serve_pages(pilot)
         try:
