@@ -301,3 +301,93 @@ async def test_a_tables_scrollbar_is_drawn_as_textual_draws_it_and_by_textual_on
             bar.kept.clear()
             bar.kinds.clear()
             assert shown[top] == look(bar.render_lines(bar.size.region)), top
+
+
+class Terminal:
+    """The screen as a terminal shows it: each frame the app hands to its driver written
+    where the frame puts it (a whole screen, or the lines a press repainted)."""
+
+    def __init__(self, app: Any) -> None:
+        from rich.segment import ControlType
+
+        width, height = app.size
+        self.lines: list[list[Any]] = [[(" ", None)] * width for _ in range(height)]
+        self.moves = ControlType.CURSOR_MOVE_TO
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            display(screen, update)
+            if update is not None:
+                self.take(update, app.console)
+
+        app._display = shown
+
+    def take(self, update: Any, console: Any) -> None:
+        from textual._compositor import ChopsUpdate, LayoutUpdate
+
+        if isinstance(update, LayoutUpdate):
+            self.lines = [cells(line) for line in update.strips]
+            return
+        assert isinstance(update, ChopsUpdate), update
+        x = y = 0
+        for segment in update.__rich_console__(console, console.options):
+            if segment.control:
+                for code in segment.control:
+                    if code[0] == self.moves:
+                        x, y = int(code[1]), int(code[2])
+                continue
+            for character in segment.text.replace("\n", ""):
+                # (the panes show one cell a character)
+                self.lines[y][x] = (character, segment.style)
+                x += 1
+
+
+def cells(strips: Any) -> list[Any]:
+    """A screen line's cells: each character with its style."""
+    return [(character, segment.style) for strip in strips for segment in strip
+            for character in segment.text]
+
+
+async def pressed_through(app: Any, pilot: Any, keys: list[str]) -> None:
+    """`keys` pressed in turn: after each, the terminal, written only where the frames
+    repainted, shows the whole screen drawn afresh (each cell's character and style:
+    the cursor's row too)."""
+    terminal = Terminal(app)
+    app.screen.refresh()  # a whole frame: the terminal starts from it
+    await settled(pilot)
+    for key in keys:
+        await pilot.press(key)
+        await settled(pilot)
+        whole = [cells([strip]) for strip in app.screen._compositor.render_strips()]
+        assert terminal.lines == whole, key
+
+
+async def test_what_a_press_repaints_leaves_the_screen_as_a_whole_drawing(
+        tmp_path: Path) -> None:
+    """The demo's round (several act in a beat: rows marked and unmarked away from the
+    cursor), and a big battle (the tracker and the plan turn their pages), pressed
+    through: `n` down the round, undo and redo back over it, the cursor moved."""
+    import sys
+
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from agility_order_bench import battle_text
+
+    from referee.app import RefereeApp
+
+    async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
+        await declare_round(pilot)
+        await pilot.press("i")
+        await settled(pilot)
+        await pressed_through(pilot.app, pilot,
+                              ["n"] * 5 + ["ctrl+z"] * 3 + ["ctrl+y"] * 2 + ["up", "down"])
+    path = tmp_path / "raid.toml"
+    path.write_text(battle_text(units=120))
+    app = RefereeApp(path, tmp_path, random.Random(1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        if app.table.initiative_blocks():
+            await pilot.press("i")
+        await settled(pilot)
+        await pressed_through(app, pilot,
+                              ["n"] * 30 + ["ctrl+z"] * 12 + ["ctrl+y"] * 6 + ["down"] * 3)

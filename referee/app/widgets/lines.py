@@ -90,10 +90,12 @@ class LineTable(ScrollView, can_focus=True):
         self.forget()
         self.refresh()
 
-    def set_rows(self, keys: list[str], rows: Sequence[tuple[Cell, ...] | None]) -> None:
+    def set_rows(self, keys: list[str], rows: Sequence[tuple[Cell, ...] | None],
+                 repaint: bool = True) -> list[int]:
         """New content; rows that did not change keep their rendering. A row given as
         None is asked of `load` when it is first drawn: a table of a thousand rows works
-        out only the ones on screen."""
+        out only the ones on screen. Without `repaint`, the rows that changed are left
+        for the caller to repaint (a page turned next repaints them all): returned."""
         old = self.rows
         changed = [n for n, row in enumerate(rows) if n >= len(old) or old[n] is not row
                    and (row is None or old[n] != row)]
@@ -112,8 +114,10 @@ class LineTable(ScrollView, can_focus=True):
         self.cursor = min(self.cursor, max(len(rows) - 1, 0))
         if grown or moved_keys:
             self.refresh()
-        else:  # only those on screen: most of a big table's are not
+            return []
+        if repaint:  # only those on screen: most of a big table's are not
             self.refresh_rows(changed)
+        return changed
 
     def drawn_size(self) -> Size:
         """The header and the rows, and no less than the pane: a row more or less that
@@ -196,8 +200,10 @@ class LineTable(ScrollView, can_focus=True):
             self.refresh(*regions)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_rows((old, new))
+        top = self.scroll_offset.y
         self.scroll_to_row(new, leap=self.leaping and (abs(new - old) <= 1 or new > old))
+        if self.scroll_offset.y == top:  # scrolled, the pane is repainted whole
+            self.refresh_rows((old, new))
 
     def scroll_to_row(self, row: int, leap: bool = False) -> None:
         """The least scroll that shows `row`; with `leap`, a step of one row past the edge

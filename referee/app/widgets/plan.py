@@ -51,6 +51,9 @@ class PlanView(LineTable):
         fresh = [found[1] if found is not None and found[0] is r else self.styled(r)
                  for r, found in zip(rows, drawn, strict=True)]
         self.cells = {id(r): (r, row) for r, row in zip(rows, fresh, strict=True)}
-        self.set_rows([r.key for r in rows], fresh)
+        top = self.scroll_offset.y
+        changed = self.set_rows([r.key for r in rows], fresh, repaint=False)
         if current is not None:
             self.follow(self.keys.index(str(current)))
+        if self.scroll_offset.y == top:  # scrolled, the pane is repainted whole
+            self.refresh_rows(changed)

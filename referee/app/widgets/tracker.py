@@ -102,9 +102,12 @@ class Tracker(LineTable):
                 self.again_or_anew(key, basis, old)
             shown[key] = entry
             given[n] = entry[1]
-        self.set_rows(keys, given)
+        top = self.scroll_offset.y
+        changed = self.set_rows(keys, given, repaint=False)
         if going is not None:
             self.select(going)
+        if self.scroll_offset.y == top:  # a page turned repaints every row in view
+            self.refresh_rows(changed)
 
     def declarations(self, fight: Fight) -> dict[str, Any]:
         """The round's declarations, read again only when the log has grown (or was
