@@ -251,10 +251,14 @@ class Run:
         """A status takes a delayed `kind` the unit holds (PH-10), and its why says what
         was lost (a status from the round's start: the first phase's). The phase it names
         still lists the unit as holding, as that phase began (FORMAT: `holding`); later
-        phases do not."""
+        phases do not. One gained in the status's own phase was not held as it began:
+        lost without that why, as one gained and not kept is."""
         if kind not in self.held:
             return
         self.held.discard(kind)
+        if op.pos >= 0 and kind not in self.holding.get(op.pos, frozenset()):
+            return  # gained in this very phase (a squad on Delay holds it at once): taken
+            # as one gained and not yet used is, not as a delayed one held as it began
         self.blocked.append((max(op.pos, 0), kind, "PH-10",
                              f"{self.unit.name} is {word}{DROPPED}: loses a delayed one"))
 
