@@ -130,3 +130,52 @@ def test_the_players_pages_listen_on_the_next_port_when_theirs_is_taken_meanwhil
             holder.close()
     assert looked == [first, first + 1]
     assert port == first + 1
+
+
+async def test_v_while_the_view_starts_says_so_and_starts_no_second_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view's process takes a moment to listen; `V` meanwhile asks nothing again (a
+    second view would be started and the first left running) and says it is starting."""
+    import random
+
+    from referee.app import RefereeApp
+    from referee.app.forms import FormScreen
+    from referee.app.phones import stop_phones
+    from referee.session.config import Config
+
+    listening = asyncio.Event()
+    started: list[Path] = []
+
+    async def slow(app: object, path: Path, *rest: object) -> str:
+        started.append(path)
+        await listening.wait()
+        return "http://127.0.0.1:1"
+
+    monkeypatch.setattr(watch, "start_serving", slow)
+    save = tmp_path / "ford.toml"
+    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    app = RefereeApp(save, save.parent, random.Random(3),
+                     settings=Config(view_port=own_port() + 30))
+    async with app.run_test(size=(80, 24)) as pilot:
+        try:
+            await pilot.press("V")
+            assert isinstance(app.screen, FormScreen)
+            await pilot.press("enter")
+            for _ in range(100):
+                if started:
+                    break
+                await pilot.pause(0.05)
+            await pilot.press("V")
+            await pilot.pause()
+            assert not isinstance(app.screen, FormScreen)
+            assert any("starting" in n.message for n in app._notifications)
+            listening.set()
+            for _ in range(100):
+                if isinstance(app.screen, watch.ServingScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, watch.ServingScreen)
+            assert len(started) == 1
+            assert id(app) not in watch.STARTING
+        finally:
+            await stop_phones(app)

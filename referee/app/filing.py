@@ -128,8 +128,11 @@ class Filing(Screen[None]):
         """Serve the players' view of this save to browsers (asked where first); while it
         is served, show its address again (where `V` stops serving it)."""
         from .phones import players_of
-        from .watch import ServingScreen, served_address
+        from .watch import STARTING, ServingScreen, served_address
 
+        if id(self.app) in STARTING:  # asked again while its process starts: one view
+            self.notify("starting: its address shows in a moment", title="Players' view")
+            return
         address = served_address(self.app)
         if address is not None:
             self.app.push_screen(ServingScreen(address, "?token=" in address,
@@ -145,12 +148,23 @@ class Filing(Screen[None]):
                       self.chosen_where)
 
     def chosen_where(self, values: dict[str, Any]) -> None:
+        from .watch import STARTING
+
+        STARTING.add(id(self.app))  # until the view is served or refused
         self.run_worker(self.serve_on(values["where"]))
 
     async def serve_on(self, where: str) -> None:
         """The players' own pages first, on the settings' view_port (where `referee links`
         says they are), then the view on the next free port; a save without players' sides
         has the view alone, there."""
+        from .watch import STARTING
+
+        try:
+            await self.start_view(where)
+        finally:
+            STARTING.discard(id(self.app))
+
+    async def start_view(self, where: str) -> None:
         from referee.phones.addresses import ServeError
 
         from .phones import pages_port

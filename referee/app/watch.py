@@ -255,6 +255,7 @@ def serve(path: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
 # -- the referee's key: serve the current save from the app ----------------------------
 
 _SERVING: dict[int, tuple[Any, str]] = {}  # id(app) -> (process, address)
+STARTING: set[int] = set()  # id(app) of each app whose view is being started (`V`)
 
 
 def serving(app: App[Any]) -> bool:
