@@ -148,9 +148,6 @@ class Filing(Screen[None]):
                       self.chosen_where)
 
     def chosen_where(self, values: dict[str, Any]) -> None:
-        from .watch import STARTING
-
-        STARTING.add(id(self.app))  # until the view is served or refused
         self.run_worker(self.serve_on(values["where"]))
 
     async def serve_on(self, where: str) -> None:
@@ -159,6 +156,7 @@ class Filing(Screen[None]):
         has the view alone, there."""
         from .watch import STARTING
 
+        STARTING.add(id(self.app))  # until the view is served or refused
         try:
             await self.start_view(where)
         finally:

@@ -24,6 +24,7 @@ from referee.engine.record import record
 from referee.engine.text import compiled_later, shown, shown_data, source_may_hold_controls
 from referee.hints import TYPE_CHECKING
 from referee.rulesets import make_ruleset
+from referee.session import heap
 
 if TYPE_CHECKING:
     from typing import Any, Protocol
@@ -325,8 +326,6 @@ def _aged() -> None:
     still found by the next whole collection. Left alone while the app keeps its heap
     frozen (an open save): thawing would undo it. (`heap.frozen` says so without asking
     gc.get_freeze_count(), which counts every frozen object: a walk of the open save.)"""
-    from referee.session import heap
-
     if not heap.frozen:
         gc.freeze()
         gc.unfreeze()
