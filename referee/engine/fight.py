@@ -116,29 +116,60 @@ class FightState:
         self.initiatives: dict[int, ev.Initiative] = {}
         self.initiative_at: dict[int, int] = {}  # round -> index of its initiative event
         self.declarations: dict[int, list[tuple[int, ev.Declare]]] = {}
-        self.declared_by: dict[tuple[int, Any, str], int] = {}
+        # round -> (surprise step, actor) -> index of the actor's declaration that round
+        self.declared_by: dict[int, dict[tuple[Any, str], int]] = {}
         self.ranks: dict[str, int] = {cid: n for n, cid in enumerate(self.roster)}
         self.sides = {s.id for s in encounter.sides}
         self.joins: dict[str, tuple[int, ev.Join]] = {}
         self.resolved: dict[int, set[str]] = {}  # round -> keys of the planned actions done
+        # the rounds whose `declarations` and `declared_by` entries (`own_declared`), and
+        # whose `resolved` set (`own_resolved`), this state holds alone: it changes those
+        # in place, and any other round's only once it has copied them (`declaring`,
+        # `resolving`), since a copy shares them
+        self.own_declared: set[int] = set()
+        self.own_resolved: set[int] = set()
         self.ended = False
         # the ruleset's part: typed by its roles (`role.state(fight)`), held as it is here
         self.rs: object = None
 
     def copy(self) -> FightState:
+        """An independent state. Each round's declarations and resolved keys are shared
+        with the copy, not copied (a long fight's past rounds are most of it, and no
+        later event changes them): neither holds them alone from then on, so the first
+        change of a round in either copies that round alone."""
         other = object.__new__(FightState)
         other.__dict__.update(self.__dict__)
         other.roster = dict(self.roster)
         other.status = dict(self.status)  # the records are never changed: shared
         other.initiatives = dict(self.initiatives)
         other.initiative_at = dict(self.initiative_at)
-        other.declarations = {r: list(items) for r, items in self.declarations.items()}
+        other.declarations = dict(self.declarations)
         other.declared_by = dict(self.declared_by)
         other.ranks = dict(self.ranks)
         other.sides = set(self.sides)
         other.joins = dict(self.joins)
-        other.resolved = {r: set(keys) for r, keys in self.resolved.items()}
+        other.resolved = dict(self.resolved)
+        other.own_declared, other.own_resolved = set(), set()
+        self.own_declared, self.own_resolved = set(), set()
         return other  # `rs` is immutable: shared
+
+    def declaring(self, round_: int) -> tuple[list[tuple[int, ev.Declare]],
+                                              dict[tuple[Any, str], int]]:
+        """The round's declarations and who declared, to change: this state's own."""
+        if round_ in self.own_declared:
+            return self.declarations[round_], self.declared_by[round_]
+        items = self.declarations[round_] = list(self.declarations.get(round_, ()))
+        by = self.declared_by[round_] = dict(self.declared_by.get(round_, ()))
+        self.own_declared.add(round_)
+        return items, by
+
+    def resolving(self, round_: int) -> set[str]:
+        """The round's resolved keys, to change: this state's own."""
+        if round_ in self.own_resolved:
+            return self.resolved[round_]
+        keys = self.resolved[round_] = set(self.resolved.get(round_, ()))
+        self.own_resolved.add(round_)
+        return keys
 
 
 def _status(ruleset: Ruleset[Any], c: Combatant) -> Status:
@@ -549,7 +580,8 @@ class Fight:
                     ("target", index) if len(e.target) > 1 else ("target",))
         if getattr(e, "weapon", None) is not None or getattr(e, "spell", None) is not None:
             self._check_gear(e)  # (most declarations name no gear: no call for them)
-        earlier = state.declared_by.get((e.round, e.step, e.actor))  # _declare_key
+        by = state.declared_by.get(e.round)
+        earlier = None if by is None else by.get((e.step, e.actor))
         if e.then:
             self._check_further(e, earlier)
             return
@@ -673,7 +705,7 @@ class Fight:
         if effects.status:
             self.state.status.update(effects.status)
         if effects.resolved:
-            self.state.resolved.setdefault(round_, set()).update(effects.resolved)
+            self.state.resolving(round_).update(effects.resolved)
 
     def _enter_round(self, round_: int) -> None:
         state = self.state
@@ -699,17 +731,19 @@ class Fight:
 
     @applies(ev.Declare)
     def _apply_declare(self, index: int, e: ev.Declare) -> None:
-        key = (e.round, e.step, e.actor)  # _declare_key, written out: a long log's commonest
         state = self.state
-        items = state.declarations.get(e.round)
-        if items is None:
-            items = state.declarations[e.round] = []
+        round_ = e.round
+        if round_ in state.own_declared:  # `declaring`, written out: a long log's commonest
+            items, by = state.declarations[round_], state.declared_by[round_]
+        else:
+            items, by = state.declaring(round_)
         if e.replaces:  # every declaration of the actor's goes, further ones too
+            key = (round_, e.step, e.actor)  # _declare_key
             items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
         items.append((index, e))
         if not e.then:
-            state.declared_by[key] = index
-        state.phase = "surprise" if key[1] else "declarations"
+            by[(e.step, e.actor)] = index
+        state.phase = "surprise" if e.step else "declarations"
 
     @applies(ev.Join)
     def _apply_join(self, index: int, e: ev.Join) -> None:
@@ -753,11 +787,7 @@ class Fight:
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
         if e.beat is not None and not e.actions:
             e = self._upgraded(index, e)
-        resolved = self.state.resolved
-        if e.round in resolved:
-            resolved[e.round].update(e.actions)
-        else:
-            resolved[e.round] = set(e.actions)
+        self.state.resolving(e.round).update(e.actions)
         self.state.phase = "resolution"
 
     def _upgraded(self, index: int, e: ev.Resolve) -> ev.Resolve:
