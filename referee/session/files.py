@@ -10,7 +10,7 @@ import gc
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -295,7 +295,8 @@ class Watcher(Protocol):
     """What sees a save's fold as it loads (replay's chronicle: one fold, not two)."""
 
     def before(self, fight: Fight, event: Any) -> None:
-        """`event` has passed its checks and is about to be applied."""
+        """`event` is about to be checked and applied (a fault of its own that the
+        fight's checks would refuse gives way to their refusal: `watched`)."""
 
     def after(self, fight: Fight, event: Any) -> None:
         """`event` is applied."""
@@ -418,11 +419,8 @@ def parse_save(text: str, path: Path, data: dict[str, Any] | None = None,
     if "join" in text:
         fight.later = joining_ids(raw_events)
     watcher = None if watch is None else watch(fight)
-    if watcher is not None:
-        fight.observers.append(watcher.before)
     fold(fight, raw_events, ruleset.schema.reader, name, text, watcher)
     if watcher is not None:
-        fight.observers.remove(watcher.before)
         watcher.done(fight)
     return Save(path, text, encounter, ruleset, fight, migrated_from=migrated_from)
 
@@ -431,20 +429,36 @@ def fold(fight: Fight, raw_events: list[Any], reader: EventReader, name: str, te
          watcher: Watcher | None = None) -> None:
     """Each event of `raw_events` read and pushed onto `fight` in turn, each table let go
     once read (a long log's peak); the first fault, reading or folding, names its event.
-    Without a watcher, the fight folds them in one loop (`Fight.extend`)."""
+    The fight folds them in one loop (`Fight.extend`), a watcher told of each (`watched`)."""
     at = [0]
     try:
-        if watcher is None:
-            fight.extend(reader.each(raw_events, at))
-            return
-        push, after = fight.push, watcher.after
-        for event in reader.each(raw_events, at):
-            push(event)
-            after(fight, event)
+        events = reader.each(raw_events, at)
+        fight.extend(events if watcher is None else watched(fight, events, watcher))
     except RefereeError as error:
         if not error.path or error.path[0] != "events":
             error.at("events", at[0])
         raise fault(name, text, error) from None
+
+
+def watched(fight: Fight, events: Iterable[Any], watcher: Watcher) -> Iterator[Any]:
+    """`events` as `fight` folds them (`Fight.extend`, which asks for the next once the
+    last is applied), each told to `watcher`: `before` as the fold is about to take it,
+    `after` once it is applied. A `before` that fails on an event the fight refuses gives
+    way to the fight's refusal, as when its checks came first (`Fight.push`'s observers)."""
+    before, after = watcher.before, watcher.after
+    last = None
+    for event in events:
+        if last is not None:
+            after(fight, last)
+        try:
+            before(fight, event)
+        except Exception:
+            fight.check(event)  # the fault the fold would have found first
+            raise
+        last = event
+        yield event
+    if last is not None:
+        after(fight, last)
 
 
 def save_ruleset(data: dict[str, Any], text: str, path: Path) -> Ruleset[Any]:

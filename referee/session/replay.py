@@ -34,7 +34,7 @@ from referee.engine.plan import Plan
 from referee.engine.record import field, record
 from referee.engine.words import counted
 
-from .files import Save, load_save, paused_gc
+from .files import Save, load_save, paused_gc, watched
 
 # How far down a ruleset's state words are (`Ruleset.state_word`): a rise is a fall in
 # the recap. Other words (a lost spell) are not a fall.
@@ -136,11 +136,8 @@ def _chronicle(save: Save, upto: int | None) -> Chronicle:
     fight = Fight(save.encounter, save.fight.ruleset)
     fight.later = set(save.fight.later)
     teller = Teller(fight, Chronicle(save.encounter.title, save.fight.ruleset.name))
-    fight.observers.append(teller.before)
-    for event in save.fight.log if upto is None else save.fight.log[:upto]:
-        fight.push(event)
-        teller.after(fight, event)
-    fight.observers.remove(teller.before)
+    fight.extend(watched(fight, save.fight.log if upto is None else save.fight.log[:upto],
+                         teller))
     teller.done(fight)
     return teller.story
 
