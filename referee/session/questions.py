@@ -61,6 +61,15 @@ class Questions:
         self._plan_key: tuple[int, int, int] | None = None
         self._now: dict[str, Any] = {}
         self._now_key: tuple[int, int, int] | None = None
+        # the round's declarations by actor, and what they were read from
+        # (`declarations_read`): most presses change the log, not the declarations
+        self._declared_from: tuple[Any, ...] | None = None
+        self._declared_now: dict[str, ev.Declare] = {}
+        # the beat's hits and misses, and how far into the events in effect they were
+        # read (the events, how many, the last one's place in the log, round, beat): a
+        # press that adds events reads only those
+        self._recorded_from: tuple[Any, ...] | None = None
+        self._recorded_now: list[ev.Damage | ev.Note] = []
 
     def kept(self, name: str, work: Callable[[], R]) -> R:
         """`work`'s answer, worked out once per state of the fight: the same fight (its
@@ -113,8 +122,13 @@ class Questions:
         return dict(self.kept("declared", self._declared))
 
     def _declared(self) -> dict[str, ev.Declare]:
-        return {d.actor: d for _, d in self.fight.declared(self.round)
-                if d.step is None}
+        fight = self.fight
+        read = declarations_read(fight)
+        kept = self._declared_from
+        if kept is None or not same_declarations(kept, read):
+            self._declared_from = read
+            self._declared_now = {d.actor: d for _, d in read[2] if d.step is None}
+        return self._declared_now
 
     def undeclared(self) -> list[str]:
         """Combatants still to declare this round who can act, in roster order."""
@@ -228,16 +242,36 @@ class Questions:
         beat = self.current_beat()
         if beat is None or self.initiative_blocks():
             return []
-        found = []
-        round_ = self.round
-        for e in reversed(self.fight.events):  # the log is in round order: this round's last
-            if e.round < round_:
-                break
-            if (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
-                    and e.beat == beat and e.source is not None):
-                found.append(e)
-        found.reverse()
-        return found
+        fight = self.fight
+        events, round_ = fight.events, self.round
+        count = len(events)
+        kept = self._recorded_from
+        if kept is not None and kept[0] is events and kept[3] == round_ \
+                and kept[4] == beat and kept[1] <= count \
+                and (kept[1] == 0 or fight.positions[kept[1] - 1] == kept[2]):
+            # the same events up to where they were read (the one there is the same
+            # entry of the log, so all before it are the same: an undo takes back the
+            # last events, and a redo brings back the same): read on from there
+            found = list(self._recorded_now)
+            for e in events[kept[1]:]:
+                if e.round < round_:  # as below: only what follows an earlier round's
+                    found.clear()
+                elif (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
+                        and e.beat == beat and e.source is not None):
+                    found.append(e)
+        else:
+            found = []
+            for e in reversed(events):  # the log is in round order: this round's last
+                if e.round < round_:
+                    break
+                if (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
+                        and e.beat == beat and e.source is not None):
+                    found.append(e)
+            found.reverse()
+        self._recorded_from = (events, count, fight.positions[count - 1] if count else None,
+                               round_, beat)
+        self._recorded_now = found
+        return list(found)
 
     def to_record(self) -> list[PlannedAction]:
         """The current beat's actions with nothing recorded yet, in the beat's order: an
@@ -386,6 +420,23 @@ class Questions:
         return self.fight.ruleset.tracker.notices(self.fight)
 
 
+def declarations_read(fight: Fight) -> tuple[Any, ...]:
+    """What the round's declarations are read from: the fight, the round and its list of
+    declarations, with its length and its last declaration's place in the log. The list
+    is changed only by adding a declaration (one declared again takes the earlier's place
+    and goes last), so the same list with the same length and last one is unchanged."""
+    round_ = max(fight.round, 1)
+    items = fight.declared(round_)
+    return (fight, round_, items, len(items), items[-1][0] if items else None)
+
+
+def same_declarations(kept: tuple[Any, ...], read: tuple[Any, ...]) -> bool:
+    """Whether two readings (`declarations_read`) are of the same declarations: the
+    fight and the list by identity (the reading keeps them), the rest by value."""
+    return kept[0] is read[0] and kept[2] is read[2] and kept[1] == read[1] \
+        and kept[3:] == read[3:]
+
+
 # a die typed on a player's page: its roll's purpose, then the initiative form's field
 DIE_PURPOSE = "initiative ("
 
@@ -402,4 +453,5 @@ def device_dice(fight: Fight) -> dict[str, int]:
     return found
 
 
-__all__ = ["DIE_PURPOSE", "Questions", "device_dice", "amount_of", "present"]
+__all__ = ["DIE_PURPOSE", "Questions", "amount_of", "declarations_read", "device_dice",
+           "present", "same_declarations"]

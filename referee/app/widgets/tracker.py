@@ -12,6 +12,7 @@ from textual.binding import Binding
 from referee.engine import Fight
 from referee.engine.plan import Plan
 from referee.session import view
+from referee.session.questions import declarations_read, same_declarations
 
 from .lines import LineTable
 from .tones import styled
@@ -47,8 +48,8 @@ class Tracker(LineTable):
         self.shown_for: list[tuple[str, str]] | None = None
         self.keys_of: list[str] = []
         self.headings: list[int] = []
-        # the declarations of the round, and the fight and log they were read from
-        self.decls_from: tuple[Fight, int, object, int] | None = None
+        # the declarations of the round, and what they were read from (`declarations_read`)
+        self.decls_from: tuple[Any, ...] | None = None
 
     def show(self, fight: Fight, plan: Plan | None, acting: set[str],
              cursor: Callable[[], str | None] | None = None) -> None:
@@ -110,15 +111,13 @@ class Tracker(LineTable):
             self.refresh_rows(changed)
 
     def declarations(self, fight: Fight) -> dict[str, Any]:
-        """The round's declarations, read again only when the log has grown (or was
-        cut back and grew again: its last event is another) or the round changed."""
-        log = fight.log
-        last = log[-1] if log else None
+        """The round's declarations, read again only when they changed (another round,
+        or a declaration added: `declarations_read`), not on every event."""
+        read = declarations_read(fight)
         kept = self.decls_from
-        if kept is not None and kept[0] is fight and kept[1] == len(log) \
-                and kept[2] is last and kept[3] == fight.round:
+        if kept is not None and same_declarations(kept, read):
             return self.decls
-        self.decls_from = (fight, len(log), last, fight.round)
+        self.decls_from = read
         return view.declarations(fight)
 
     def entries(self, fight: Fight, plan: Plan | None) -> list[tuple[str, str]]:
