@@ -89,11 +89,13 @@ def _worker_chunk(run_seeds: list[int]) -> list[Run]:
 
 
 def shares(runs: int, workers: int) -> int:
-    """How many runs one task holds: a few tasks per worker (so a worker slowed by the
-    machine's other work leaves the rest to the others), never tiny ones."""
+    """How many runs one task holds: many tasks per worker (so a worker slowed by the
+    machine's other work leaves the rest to the others, and the workers end close
+    together: the last task is short), never tiny ones (a task costs its seeds and
+    results pickled, well under a run's time per run)."""
     if workers <= 1:
         return max(100, runs // 20)  # the progress bar's steps
-    return max(50, -(-runs // (workers * 4)))
+    return max(50, -(-runs // (workers * 16)))
 
 
 def cores() -> int:

@@ -24,8 +24,9 @@ The draws happen where the pipeline reaches them, so they interleave in pipeline
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress, repeat
-from operator import add, lshift, sub
+from operator import add, itemgetter, lshift, sub
 from typing import Any
 
 # SA-4: misses "infinite" in round 1: far above any level (ranges.LEVEL), and a small int
@@ -70,10 +71,10 @@ class Roster:
         self.keyed: dict[int, tuple[list[int], int, int]] = {}  # see `ranking`
         self.info: list[tuple[int, int, int, int]] = []
         self.info1: list[tuple[int, int, int, int]] = []
-        self.start1: list[int] = []
-        self.start: list[int] = []
+        self.start1, self.start = list[int](), list[int]()
         self.steers: list[bool] = []
         self.plain: list[bool] = []
+        self.quasis: list[int] = []  # the (quasi-)immune minions (SA-10), in order
         self.whole1: list[int] = []
         self.whole: list[int] = []
         # per group: whether any of its minions is (quasi-)immune (SA-10), whether any
@@ -105,6 +106,7 @@ class Roster:
         # SA-10: whether the minion's damage is steered away from the (quasi-)immune
         self.steers = [not self.magical[i] for i in n]
         self.plain = [not self.quasi[i] for i in n]  # not (quasi-)immune
+        self.quasis = [i for i in n if self.quasi[i]]
         # SA-8's estimate of what a whole round's attacks deal: round 1, later rounds
         self.whole1 = [damage_left(self, i, self.start1[i], 1) for i in n]
         self.whole = [damage_left(self, i, self.start[i], 2) for i in n]
@@ -277,9 +279,11 @@ class Combat:
         self.rem[:] = R.start1 if r == 1 else R.start
         self.info = R.info1 if r == 1 else R.info
         need[:] = map(add, hp, armor)  # (the fallen's too: never read)
+        if r == 1:  # every victim is -1 yet (a combat's own)
+            return
         for i in la + lb:
             v = victim[i]
-            if mis_n[i] or (v >= 0 and hp[v] <= 0):
+            if v >= 0 and (mis_n[i] or hp[v] <= 0):
                 victim[i] = -1
 
     def pair_bashers(self, r: int, la: list[int], lb: list[int]) -> None:
@@ -340,7 +344,9 @@ class Combat:
             mine = whole[i]  # nobody has attacked yet
             line, keys, need, tied, least = \
                 aimed if rem[i] > hand_n[i] and missiles[i] else every  # `steering`
-            if mine + most >= least:  # 2. one the group can kill this round, if any
+            # 2. one the group can kill this round, if any (`killable`; the commonest: the
+            # one best on 3-5, alone there, is: then it, as `killable` would find)
+            if mine + most >= least and (len(tied) > 1 or mine + pend[line[0]] < need[0]):
                 tied = killable(line, keys, need, mine, pend) or tied
             j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
             if log:
@@ -372,19 +378,22 @@ class Combat:
     def attack_group(self, r: int, group: list[int], foes: list[int], fq: bool) -> None:
         """SA-7: `group`'s minions attack in order, each with its attacks left, while
         `foes` (its living enemies) has any; `fq`: whether any of them is quasi-immune."""
-        hp, rem, victim, mis_n = self.hp, self.rem, self.victim, self.R.mis_n
+        R, hp, rem, victim = self.R, self.hp, self.rem, self.victim
+        mis_n, whole, start = R.mis_n, R.whole, R.start
         self.forget()
         for i in group:
-            if hp[i] <= 0 or rem[i] <= 0:
+            left = rem[i]
+            if left <= 0 or hp[i] <= 0:
                 continue
             if not foes:
                 return
-            known = self.known
-            if known is not None:  # `i` comes to attack: what `known` (`pending_of`)
-                v = victim[i]  # counts it to deal to its victim is no longer pending
-                if v >= 0:
-                    known[v] -= self.dealt(r, i)
             v = victim[i]
+            known = self.known
+            if known is not None and v >= 0:  # `i` comes to attack: what `known`
+                # (`pending_of`) counts it to deal to its victim is no longer pending: its
+                # attacks left (SA-8's estimate; a whole round's while it has not attacked)
+                known[v] -= whole[i] if r > 1 and left == start[i] else \
+                    damage_left(R, i, left, r)
             if v < 0 or hp[v] <= 0:  # a victim: a compulsion, else a wise choice for a
                 victim[i] = -1  # shooter, else retaliation for a basher
                 v = self.compel(r, i, foes, "SA-7") if self.compels else -1
@@ -417,12 +426,14 @@ class Combat:
         tiebreakers in one pass (`best`)."""
         R = self.R
         cands = foes
-        if fq and len(foes) > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
+        n = len(foes)
+        if fq and n > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
             kept = self.kept  # (`steering`, written out: this is hot) `steered_of`, its
-            cands = kept[1] if kept is not None and kept[0] == len(foes) else \
+            cands = kept[1] if kept is not None and kept[0] == n else \
                 self.steered_of(foes)  # kept list read here without a call
+            n = len(cands)
         known = self.known
-        if len(cands) == 1:
+        if n == 1:
             tied = cands
         elif r > 1:  # the others' pending damage (`pending_of`, kept) and its own (not
             if known is None:  # yet attacked): SA-8's tiebreakers 2-5
@@ -444,12 +455,6 @@ class Combat:
         if self.known is None:
             self.known = pending(self.R, self.hp, own, self.victim, self.rem, r, i)
         return self.known
-
-    def dealt(self, r: int, i: int) -> int:
-        """What `i`'s attacks left deal this round (SA-8's estimate): a whole round's (made
-        once, `Roster.whole`) while it has not attacked, as when it comes to attack."""
-        R, left = self.R, self.rem[i]
-        return R.whole[i] if r > 1 and left == R.start[i] else damage_left(R, i, left, r)
 
     def steered_of(self, foes: list[int]) -> list[int]:
         """`steered(foes)`, kept while `foes` loses nobody (it only shrinks, by a kill,
@@ -505,7 +510,7 @@ class Combat:
 
 # enemies ranked by tiebreakers 3-5: (the order, their keys, what killing each this round
 # takes, the top ones, the least of those needs)
-Ranking = tuple[list[int], list[int], list[int], list[int], int]
+Ranking = tuple[list[int], Sequence[int], Sequence[int], list[int], int]
 
 
 def damage_left(R: Roster, i: int, left: int, r: int) -> int:
@@ -549,8 +554,17 @@ def steering(R: Roster, i: int, left: int, r: int) -> bool:
 
 
 def steered(R: Roster, foes: list[int]) -> list[int]:
-    """SA-8's tiebreaker 1 (SA-10): those of `foes` not (quasi-)immune, if any (else all)."""
-    return list(compress(foes, map(R.plain.__getitem__, foes))) or foes
+    """SA-8's tiebreaker 1 (SA-10): those of `foes` not (quasi-)immune, if any (else all).
+    With few (quasi-)immune in the roster, `foes` copied and those taken out (each at most
+    once in `foes`: the rest keep their order), cheaper than a pass over every foe."""
+    quasis = R.quasis
+    if len(quasis) > 4:
+        return list(compress(foes, map(R.plain.__getitem__, foes))) or foes
+    kept = foes.copy()
+    for q in quasis:
+        if q in kept:
+            kept.remove(q)
+    return kept or foes
 
 
 def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
@@ -577,6 +591,8 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
                mine: int) -> list[int]:
     """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
     same loop without its look-ups: round 1's choices are the most)."""
+    if mine <= 0:  # it can kill none (a living minion's need is its HP and armor, >= 1)
+        return highest(key, cands)
     tied: list[int] = []
     top = -1  # below every key
     for j in cands:
@@ -592,17 +608,36 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
     return tied
 
 
+def highest(key: list[int], cands: list[int]) -> list[int]:
+    """Those of `cands` with the highest key (tiebreakers 3-5), in roster order."""
+    tied: list[int] = []
+    top = -1  # below every key
+    for j in cands:
+        k = key[j]
+        if k >= top:
+            if k > top:
+                top = k
+                tied = [j]
+            else:
+                tied.append(j)
+    return tied
+
+
 def ranked(key: list[int], need: list[int], cands: list[int]) -> Ranking:
     """`cands` by tiebreakers 3-5 (`key`), best first (ties in roster order: the sort is
     stable): (the order, their keys, what killing each this round takes, the top ones,
     the least of those needs)."""
     order = sorted(cands, key=key.__getitem__, reverse=True)
-    keys = list(map(key.__getitem__, order))
-    needs = list(map(need.__getitem__, order))
+    if len(order) > 1:  # their numbers read in one call each (a tuple), not one by one
+        get = itemgetter(*order)
+        keys: Sequence[int] = get(key)
+        needs: Sequence[int] = get(need)
+    else:
+        keys, needs = [key[order[0]]], [need[order[0]]]
     return order, keys, needs, order[:keys.count(keys[0])], min(needs)
 
 
-def killable(line: list[int], keys: list[int], need: list[int], mine: int,
+def killable(line: list[int], keys: Sequence[int], need: Sequence[int], mine: int,
              known: list[int]) -> list[int]:
     """Tiebreaker 2 on a ranking, then 3-5: the first enemy the group can kill this round
     (`mine` and what `known` says the others deal), with those tied with it on 3-5 that it
