@@ -336,14 +336,17 @@ class Combat:
         if len(foes) == 1:
             self.only_foe(r, idle, foes)
             return
-        pend = pending(R, self.hp, own, victim, rem, r)
+        hand_n, missiles, whole, log = R.hand_n, R.steers, R.whole, self.log
+        pend = pending_idle(self.hp, own, victim, whole)
         every, aimed = self.rankings(foes, fq)
         most = max(pend)
-        hand_n, missiles, whole, log = R.hand_n, R.steers, R.whole, self.log
         for i in idle:
             mine = whole[i]  # nobody has attacked yet
-            line, keys, need, tied, least = \
-                aimed if rem[i] > hand_n[i] and missiles[i] else every  # `steering`
+            if rem[i] > hand_n[i] and missiles[i]:  # `steering`
+                line, keys, need, tied, least = aimed
+            else:  # (all of them ranked, made when first asked)
+                every = every or ranked(self.key, self.need, foes)
+                line, keys, need, tied, least = every
             # 2. one the group can kill this round, if any (`killable`; the commonest: the
             # one best on 3-5, alone there, is: then it, as `killable` would find)
             if mine + most >= least and (len(tied) > 1 or mine + pend[line[0]] < need[0]):
@@ -364,15 +367,16 @@ class Combat:
             if self.log:
                 self.sink.wise(self, r, i, foes[0], foes, None, "SA-6", foes)
 
-    def rankings(self, foes: list[int], fq: bool) -> tuple[Ranking, Ranking]:
+    def rankings(self, foes: list[int], fq: bool) -> tuple[Ranking | None, Ranking]:
         """`foes` ranked by SA-8's tiebreakers 3-5 (`ranked`): all of them, and those a
-        shooter's missiles steer to (1., SA-10: the not (quasi-)immune, if any)."""
+        shooter's missiles steer to (1., SA-10: the not (quasi-)immune, if any). When
+        those are fewer, the first is None: made only if a minion that does not steer
+        asks for it (`choose_idle`; most often none does)."""
+        if fq:
+            kept = steered(self.R, foes)
+            if len(kept) < len(foes):
+                return None, ranked(self.key, self.need, kept)
         every = ranked(self.key, self.need, foes)
-        if not fq:
-            return every, every
-        kept = steered(self.R, foes)
-        if len(kept) < len(foes):
-            return every, ranked(self.key, self.need, kept)
         return every, every
 
     def attack_group(self, r: int, group: list[int], foes: list[int], fq: bool) -> None:
@@ -544,6 +548,19 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
             ms = left - hand_n[m]
             d = left * dh[m] if ms <= 0 else ms * dm[m] + hand_n[m] * dh[m]
         pend[v] += d
+    return pend
+
+
+def pending_idle(hp: list[int], own: list[int], victim: list[int],
+                 whole: list[int]) -> list[int]:
+    """`pending` before anyone of `own` attacks (SA-6's choices, from round 2): every
+    minion's attacks left are a whole round's (`Roster.whole`: 0 for one without any,
+    which `pending` passes over, adding nothing)."""
+    pend = [0] * len(hp)
+    for m in own:
+        v = victim[m]
+        if v >= 0 and hp[m] > 0:
+            pend[v] += whole[m]
     return pend
 
 
