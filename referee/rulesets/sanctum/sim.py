@@ -240,6 +240,9 @@ class Combat:
         self.compels = R.any_must[ga] or R.any_must[gb]
         self.known: list[int] | None = None  # a group's attacks' (`pending_of`)
         self.kept: tuple[int, list[int]] | None = None  # and theirs (`steered_of`)
+        # what `strike` reads, in one attribute (its lists change in place, never anew)
+        self.struck = (hp, self.cur, R.level, self.need, self.key, self.top, shift,
+                       self.bits, self.log)
 
     def fight(self) -> tuple[Any, ...]:
         """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
@@ -471,8 +474,7 @@ class Combat:
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks, missiles first, the first on `v`, each further one on a living
         enemy at random (SA-7): a hit at most `i`'s level plus misses; armor soaks first."""
-        hp, cur, level = self.hp, self.cur, self.level  # (in threes: no tuple is built)
-        need, key, log = self.need, self.key, self.log
+        hp, cur, level, need, key, top, shift, bits, log = self.struck
         lvi, hand, dm, dh = self.info[i]  # the round's damage (`start_round`)
         left, missed, kills = self.rem[i], self.misses[i], 0
         while True:
@@ -488,7 +490,7 @@ class Combat:
                 else:
                     cur[v] = 0
                     h = need[v] = hp[v] = hp[v] - dmg + soak
-                    key[v] = self.top[v] - (h << self.shift)
+                    key[v] = top[v] - (h << shift)
                     if h <= 0:  # killed: out of the living
                         foes.remove(v)
                         kills += 1
@@ -499,9 +501,9 @@ class Combat:
             if left <= 0 or not foes:
                 break
             n = len(foes)  # rng.choice(foes) as `random.Random` draws it: bits of the
-            x = self.bits(k := n.bit_length())  # length's width until below it (the same
+            x = bits(k := n.bit_length())  # length's width until below it (the same
             while x >= n:  # draws)
-                x = self.bits(k)
+                x = bits(k)
             v = foes[x]
             if log:
                 self.sink.drawn(self, r, i, v, foes)
