@@ -356,18 +356,20 @@ class LineTable(ScrollView, can_focus=True):
         room = self.room
         used = 0
         columns, widths = self.fit()
-        last = columns[-1]
+        last, gap = columns[-1], self.gap
         for index in columns:
             text, style = cells[index]
-            if len(text) > widths[index]:  # a shortened column: say it is cut
-                text = shortened(text, widths[index])
-            width = widths[index] + (self.gap if index != last else 0)
+            room_of = widths[index]
+            if len(text) > room_of:  # a shortened column: say it is cut
+                text = shortened(text, room_of)
+            width = room_of + (gap if index != last else 0)
             piece = text.ljust(width)[:width]
             if used + len(text) > room:  # too long for the screen: cut, and say so
                 piece = text[: max(room - used - 1, 0)] + "…"
             elif used + len(piece) > room:
                 piece = piece[: room - used]
-            segments.append(Segment(piece, self.look(style, base)))
+            look = LOOKS.get((style, base))  # `look`, its common case written out
+            segments.append(Segment(piece, self.look(style, base) if look is None else look))
             used += len(piece)
             if used >= room:
                 break
@@ -428,11 +430,26 @@ def fitted_strip(segments: list[Segment], used: int, room: int, base: Style | No
     """The line exactly `room` cells wide. Text of one cell a character (most rows) is
     padded as counted, which is several times quicker than Strip's crop and extend (a
     key press draws a few dozen rows); anything else is measured and cut by the Strip."""
-    if used <= room and all(cell_len(s.text) == len(s.text) for s in segments):
+    if used <= room and all(narrow(s.text) for s in segments):
         if used < room:
-            segments.append(Segment(" " * (room - used), base or Style()))
+            segments.append(Segment(" " * (room - used), base or PLAIN))
         return Strip(segments, room)
-    return Strip(segments).crop(0, room).extend_cell_length(room, base or Style())
+    return Strip(segments).crop(0, room).extend_cell_length(room, base or PLAIN)
+
+
+PLAIN = Style()  # (a style is never changed: one blank one serves every line)
+NARROW: dict[str, bool] = {}  # a piece of text -> whether each character is one cell
+
+
+def narrow(text: str) -> bool:
+    """Whether `text` takes one cell a character (as `cell_len` measures it), kept by
+    text: a table's pieces (a column's padded cells) recur from row to row."""
+    found = NARROW.get(text)
+    if found is None:
+        if len(NARROW) >= DRAWN:
+            NARROW.clear()
+        found = NARROW[text] = cell_len(text) == len(text)
+    return found
 
 
 def shortened(text: str, width: int) -> str:
