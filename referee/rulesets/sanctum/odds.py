@@ -7,9 +7,9 @@ full, since a fight draws from `random.Random(X)` exactly as the run did.
 
 The runs go through the simulator's one pipeline with its quiet sink (`sim.run_turn`
 without a log: no step is described). With workers, each is forked once with the setup
-already in it (no import, nothing sent but run seeds) and takes a few shares of the runs;
-the shares come back in order, so the answer is the same for the same S whatever the
-number of workers.
+already in it (no import, nothing sent but run seeds) and takes many small shares of the
+runs (`shares`); the shares come back in order, so the answer is the same for the same S
+whatever the number of workers.
 """
 
 from __future__ import annotations
