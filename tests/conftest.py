@@ -21,6 +21,9 @@ import tempfile  # noqa: E402
 import pytest  # noqa: E402
 
 from tests.schedule import pytest_collection_modifyitems  # noqa: E402,F401 - the order
+from tests.settle import install as _settle  # noqa: E402
+
+_settle()  # Pilot waits for idle in 5 ms stretches, and for nothing queued (tests/settle.py)
 
 
 @pytest.fixture(scope="session")
