@@ -80,6 +80,7 @@ def row_groups(fight: Fight) -> Mapping[str, tuple[str, str]]:
 
 # a player's declared cell while their own page is open and they have not declared
 DECIDING = Cell("deciding… (page)", "dim")
+BLANK = Cell("")  # a column a row has nothing for (cells are frozen: one serves all)
 
 
 def declared_text(fight: Fight, cid: str, decl: ev.Declare | None) -> str:
@@ -149,7 +150,7 @@ def group_row(key: str, label: str, folded: bool, acting: int,
     cells = {"mark": Cell("▸" if folded else "▾", "strong"),
              "name": Cell(label, "strong"),
              "state": Cell(f"{acting} acting" if acting else "", "good")}
-    return TrackerRow(key, tuple(cells.get(c.key, Cell("")) for c in cols))
+    return TrackerRow(key, tuple(cells.get(c.key, BLANK) for c in cols))
 
 
 def side_tone(fight: Fight, side: str) -> str:
@@ -176,7 +177,7 @@ def tracker_row(fight: Fight, cid: str, acting: bool, decl: ev.Declare | None,
         "state": Cell(ruleset.tracker.state_word(fight, cid), "bad"),
     }
     cells.update(ruleset.tracker.cells(fight, cid))
-    return TrackerRow(cid, tuple(cells.get(c.key, Cell("")) for c in cols), acting)
+    return TrackerRow(cid, tuple(cells.get(c.key, BLANK) for c in cols), acting)
 
 
 def tracker(fight: Fight, plan: Plan | None, acting: set[str]) -> list[TrackerRow]:
