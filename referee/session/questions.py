@@ -65,9 +65,9 @@ class Questions:
         # (`declarations_read`): most presses change the log, not the declarations
         self._declared_from: tuple[Any, ...] | None = None
         self._declared_now: dict[str, ev.Declare] = {}
-        # the beat's hits and misses, and how far into the events in effect they were
-        # read (the events, how many, the last one's place in the log, round, beat): a
-        # press that adds events reads only those
+        # the round's hits and misses (of every beat), and how far into the events in
+        # effect they were read (the events, how many, the last one's place in the log,
+        # the round): a press that adds events reads only those
         self._recorded_from: tuple[Any, ...] | None = None
         self._recorded_now: list[ev.Damage | ev.Note] = []
 
@@ -247,31 +247,34 @@ class Questions:
         count = len(events)
         kept = self._recorded_from
         if kept is not None and kept[0] is events and kept[3] == round_ \
-                and kept[4] == beat and kept[1] <= count \
+                and kept[1] <= count \
                 and (kept[1] == 0 or fight.positions[kept[1] - 1] == kept[2]):
             # the same events up to where they were read (the one there is the same
             # entry of the log, so all before it are the same: an undo takes back the
             # last events, and a redo brings back the same): read on from there
-            found = list(self._recorded_now)
-            for e in events[kept[1]:]:
-                if e.round < round_:  # as below: only what follows an earlier round's
-                    found.clear()
-                elif (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
-                        and e.beat == beat and e.source is not None):
-                    found.append(e)
+            found = self._recorded_now
+            added = events[kept[1]:]
+            if added:
+                found = list(found)  # (the one kept is never changed: a new one)
+                for e in added:
+                    if e.round < round_:  # as below: only what follows an earlier round's
+                        found.clear()
+                    elif (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
+                            and e.source is not None):
+                        found.append(e)
         else:
             found = []
             for e in reversed(events):  # the log is in round order: this round's last
                 if e.round < round_:
                     break
                 if (isinstance(e, (ev.Damage, ev.Note)) and e.round == round_
-                        and e.beat == beat and e.source is not None):
+                        and e.source is not None):
                     found.append(e)
             found.reverse()
         self._recorded_from = (events, count, fight.positions[count - 1] if count else None,
-                               round_, beat)
-        self._recorded_now = found
-        return list(found)
+                               round_)
+        self._recorded_now = found  # the round's, of every beat (never changed in place)
+        return [e for e in found if e.beat == beat]
 
     def to_record(self) -> list[PlannedAction]:
         """The current beat's actions with nothing recorded yet, in the beat's order: an
