@@ -7,8 +7,8 @@ app's own work up to the next 20 ms: in test_cli_fight two thirds of the wall ti
 these sleeps (the demo: 17 s wall, 6.7 CPU-s), and a worker of the suite sat idle
 meanwhile.
 
-Here the stretch is 5 ms (idle: under 1/20 of it in CPU, as Textual's), and the process
-counts as idle only when, besides, nothing is left to do that can be seen: no message
+Here the stretch is 5 ms (idle: under 1 ms of CPU, as Textual's), and the process counts
+as idle only when, besides, nothing is left to do that can be seen: no message
 waiting in the queue of the app, of any screen on its stack or of any of their widgets,
 no callback waiting to run after one, and no thread worker running. (A shorter stretch
 is easier to mistake for idle when the process is only waiting for a core; what is
@@ -27,7 +27,7 @@ import textual.app
 import textual.pilot
 
 STRETCH = 1 / 200
-IDLE = STRETCH / 20.0
+IDLE = textual._wait.SLEEP_IDLE  # 1 ms, as Textual's: the loop's own ticking stays under it
 
 
 def _nothing_queued() -> bool:
