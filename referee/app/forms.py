@@ -100,6 +100,15 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
             self.set_focus(self.query_one(f"#f-{start}"))
         self.seen = self.raw()
 
+    async def _on_resize(self, event: events.Resize) -> None:
+        """A form just laid out is sent a Resize of the size it was laid out at (it was
+        shown), and Textual's screen would lay it out again, and the screens behind it,
+        at that same size (a third of opening a form). Only a new size is Textual's."""
+        if event.size == self._size and all(
+                screen._size == event.size for screen in self.app._background_screens):
+            event.stop()
+            event.prevent_default()
+
     def on_key(self, event: events.Key) -> None:
         """A character typed before the first field had the focus reached the form itself
         (an Input keeps every character it is given): the field gets it, as typed."""
