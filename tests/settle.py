@@ -13,36 +13,44 @@ waiting in the queue of the app, of any screen on its stack or of any of their w
 no callback waiting to run after one, and no thread worker running. (A shorter stretch
 is easier to mistake for idle when the process is only waiting for a core; what is
 queued cannot be mistaken.) A wait that asks for a longer least sleep than none (Pilot's
-`exit`, `wait_for_scheduled_animations`) keeps it, and nothing waits longer than Textual's
-most.
+`exit`, `wait_for_scheduled_animations`) keeps it, nothing waits longer than Textual's
+most, and a wait with no app to look into (none running in its context) is Textual's own.
 """
 
 from __future__ import annotations
 
 from asyncio import sleep
 from time import monotonic, process_time
+from typing import Any
 
 import textual._wait
 import textual.app
 import textual.pilot
+from textual._context import active_app
+from textual.app import App
+from textual.message_pump import MessagePump
+
+textual_wait_for_idle = textual._wait.wait_for_idle  # Textual's own, kept before install
 
 STRETCH = 1 / 200
 IDLE = textual._wait.SLEEP_IDLE  # 1 ms, as Textual's: the loop's own ticking stays under it
 
 
-def _nothing_queued() -> bool:
+def _app() -> App[Any] | None:
+    """The app the pilot drives (run_test and an auto-pilot set it), if any."""
     try:
-        from textual._context import active_app
-
-        app = active_app.get()
+        return active_app.get()
     except LookupError:
-        return True
+        return None
+
+
+def _nothing_queued(app: App[Any]) -> bool:
     if not app._running:
         return True
     for worker in app.workers:
         if worker._thread_worker and worker.is_running:
             return False
-    pumps: list = [app]
+    pumps: list[MessagePump] = [app]
     for screen in app._screen_stack:
         pumps.extend(screen.walk_children(with_self=True))
     return all(pump._message_queue.empty() and not pump._next_callbacks for pump in pumps)
@@ -50,7 +58,11 @@ def _nothing_queued() -> bool:
 
 async def wait_for_idle(min_sleep: float = textual._wait.SLEEP_GRANULARITY,
                         max_sleep: float = 1) -> None:
-    """As textual._wait.wait_for_idle: until the process is idle (see above)."""
+    """As textual._wait.wait_for_idle: until the process is idle (see above). With no
+    app to look into, Textual's own wait."""
+    app = _app()
+    if app is None:
+        return await textual_wait_for_idle(min_sleep, max_sleep)
     start = monotonic()
     while True:
         cpu = process_time()
@@ -59,7 +71,7 @@ async def wait_for_idle(min_sleep: float = textual._wait.SLEEP_GRANULARITY,
         elapsed = monotonic() - start
         if elapsed >= max_sleep:
             break
-        if elapsed > min_sleep and idle and _nothing_queued():
+        if elapsed > min_sleep and idle and _nothing_queued(app):
             break
 
 
