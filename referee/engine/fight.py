@@ -35,7 +35,7 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
-from .options import Declaring, Ending, apply_heal
+from .options import Declaring, Ending, Healing, apply_heal
 from .plan import Plan, action_key
 from .record import replace
 from .roles import Fold, event_check
@@ -315,10 +315,15 @@ class Fight:
             way = routes.get(cls)
             if way is None:
                 route = self._routes.get(cls) or self._route(cls)
-                way = routes[cls] = (route.undoing, route.moves_on, route.check,
+                # a check of the target alone (a long log's damage and heals) is
+                # written out below: the check is called only for a target not known
+                targeted = route.check is Fight._check_targeted
+                way = routes[cls] = (route.undoing, route.moves_on,
+                                     None if targeted else route.check, targeted,
                                      route.own_check, route.roll, route.shapes,
                                      route.apply, route.effects, route.step)
-            undoing, moves_on, check, own_check, roll, shapes, apply, effects, step = way
+            (undoing, moves_on, check, targeted, own_check, roll, shapes, apply, effects,
+             step) = way
             if undoing:
                 self.push(event)
                 state, revision, last_rs = self.state, self.plan_revision, kept[-1][1]
@@ -328,6 +333,8 @@ class Fight:
                 raise IllegalEvent(OVER, ("type",))
             if check is not None:
                 check(self, event)
+            elif targeted and event.target not in state.roster:  # type: ignore[attr-defined]
+                self._check_targeted(event)  # type: ignore[arg-type]
             if own_check is not None:
                 own_check(self, event)
             if roll:  # after the ruleset's own word on it, which may say more; a roll
@@ -694,6 +701,9 @@ class Fight:
         route.shapes = (cls.TYPE in fold.SHAPING if kind.shapes_plan is Fold.shapes_plan
                         else None)  # None: asked of each event
         route.apply = APPLIES[cls]
+        if route.apply is Fight._apply_heal and self.ruleset.role(Healing) is None:
+            route.apply = Fight._apply_plain_heal  # `apply_heal`'s default, its role
+            # looked up once
         route.effects = None if kind.effects is Fold.effects else fold.effects
         route.step = _direct(fold.apply, cls) if fold.steps(cls) else None
         self._routes[cls] = route
@@ -764,6 +774,13 @@ class Fight:
         statuses = self.state.status
         statuses[e.target] = apply_heal(self.ruleset, self, statuses[e.target], e)
 
+    def _apply_plain_heal(self, index: int, e: ev.Heal) -> None:
+        """`_apply_heal` for a ruleset without a healing role: hit points back, up to
+        the most (`apply_heal`'s default)."""
+        statuses = self.state.status
+        status = statuses[e.target]
+        statuses[e.target] = status.changed(hp=min(status.max_hp, status.hp + e.amount))
+
     @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
         statuses = self.state.status
@@ -787,8 +804,13 @@ class Fight:
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
         if e.beat is not None and not e.actions:
             e = self._upgraded(index, e)
-        self.state.resolving(e.round).update(e.actions)
-        self.state.phase = "resolution"
+        state = self.state
+        round_ = e.round
+        if round_ in state.own_resolved:  # `resolving`, written out: a long log's common
+            state.resolved[round_].update(e.actions)
+        else:
+            state.resolving(round_).update(e.actions)
+        state.phase = "resolution"
 
     def _upgraded(self, index: int, e: ev.Resolve) -> ev.Resolve:
         """A resolve written by number (saves before the port): the actions of the

@@ -41,9 +41,7 @@ class Status:
         """A new status with `changes` (give `conditions` or `marks` whole: new tables,
         never this one's changed)."""
         other: Status = object.__new__(Status)
-        values = self.__dict__.copy()
-        values.update(changes)
-        _put(other, "__dict__", values)  # field by field, not through __init__: hot
+        _put(other, "__dict__", {**self.__dict__, **changes})  # field by field, not through __init__: hot
         return other
 
 
