@@ -338,7 +338,8 @@ class Fight:
             if own_check is not None:
                 own_check(self, event)
             if roll:  # after the ruleset's own word on it, which may say more; a roll
-                made = (event.expr, tuple(event.dice), event.total)  # type: ignore[attr-defined]
+                expr, dice, total = event.expr, event.dice, event.total  # type: ignore[attr-defined]
+                made = (expr, dice if type(dice) is tuple else tuple(dice), total)
                 if made not in rolled:  # of the same dice and total is checked once (a
                     # long log's rolls are alike)
                     roll_adds_up(event)
@@ -579,12 +580,14 @@ class Fight:
             self._check_target(e.actor, "actor")
         if state.status[e.actor].dead:
             raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
-        for index, target in enumerate(e.target):
+        for target in e.target:  # (the index is found for a fault alone: the first
+            # unknown one's first place)
             if target not in roster and target not in sides and target not in self.later:
                 known = ", ".join(roster)
                 raise UnknownCombatant(
                     f"unknown target {target!r} (combatants: {known})",
-                    ("target", index) if len(e.target) > 1 else ("target",))
+                    ("target", e.target.index(target)) if len(e.target) > 1
+                    else ("target",))
         if getattr(e, "weapon", None) is not None or getattr(e, "spell", None) is not None:
             self._check_gear(e)  # (most declarations name no gear: no call for them)
         by = state.declared_by.get(e.round)

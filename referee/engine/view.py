@@ -41,7 +41,8 @@ class Status:
         """A new status with `changes` (give `conditions` or `marks` whole: new tables,
         never this one's changed)."""
         other: Status = object.__new__(Status)
-        _put(other, "__dict__", {**self.__dict__, **changes})  # field by field, not through __init__: hot
+        # the table whole, not through __init__ field by field: hot
+        _put(other, "__dict__", {**self.__dict__, **changes})
         return other
 
 
