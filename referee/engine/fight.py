@@ -315,14 +315,15 @@ class Fight:
             way = routes.get(cls)
             if way is None:
                 route = self._routes.get(cls) or self._route(cls)
-                # a check of the target alone (a long log's damage and heals) is
-                # written out below: the check is called only for a target not known
-                targeted = route.check is Fight._check_targeted
+                # the core's check of a target alone (a long log's damage and heals),
+                # or of a resolve's actions, is written out below: the check is called
+                # only where it may refuse the event
+                written = _WRITTEN_OUT.get(route.check, 0)
                 way = routes[cls] = (route.undoing, route.moves_on,
-                                     None if targeted else route.check, targeted,
+                                     None if written else route.check, written,
                                      route.own_check, route.roll, route.shapes,
                                      route.apply, route.effects, route.step)
-            (undoing, moves_on, check, targeted, own_check, roll, shapes, apply, effects,
+            (undoing, moves_on, check, written, own_check, roll, shapes, apply, effects,
              step) = way
             if undoing:
                 self.push(event)
@@ -333,8 +334,12 @@ class Fight:
                 raise IllegalEvent(OVER, ("type",))
             if check is not None:
                 check(self, event)
-            elif targeted and event.target not in state.roster:  # type: ignore[attr-defined]
-                self._check_targeted(event)  # type: ignore[arg-type]
+            elif written:
+                if written == TARGETED:
+                    if event.target not in state.roster:  # type: ignore[attr-defined]
+                        self._check_targeted(event)  # type: ignore[arg-type]
+                elif event.beat is None and not event.actions:  # type: ignore[attr-defined]
+                    self._check_resolve(event)  # type: ignore[arg-type]
             if own_check is not None:
                 own_check(self, event)
             if roll:  # after the ruleset's own word on it, which may say more; a roll
@@ -750,13 +755,14 @@ class Fight:
             items, by = state.declarations[round_], state.declared_by[round_]
         else:
             items, by = state.declaring(round_)
+        step = e.step  # (a property of some rulesets' declare: read once)
         if e.replaces:  # every declaration of the actor's goes, further ones too
-            key = (round_, e.step, e.actor)  # _declare_key
+            key = (round_, step, e.actor)  # _declare_key
             items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
         items.append((index, e))
         if not e.then:
-            by[(e.step, e.actor)] = index
-        state.phase = "surprise" if e.step else "declarations"
+            by[(step, e.actor)] = index
+        state.phase = "surprise" if step else "declarations"
 
     @applies(ev.Join)
     def _apply_join(self, index: int, e: ev.Join) -> None:
@@ -858,6 +864,11 @@ def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
 
 
 _REVISIONS = itertools.count(1)
+
+# the core's checks `Fight.extend` writes out, each called only where it may refuse
+TARGETED, RESOLVE = 1, 2
+_WRITTEN_OUT: dict[Any, int] = {Fight._check_targeted: TARGETED,
+                                Fight._check_resolve: RESOLVE}
 
 CHECKPOINT_EVERY = 200
 KEEP_RS = 64  # the changes of the ruleset's state an undo can take back as they were

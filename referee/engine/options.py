@@ -88,7 +88,8 @@ class Declaring(Role[S], ABC):
     def check_declaration(self, fight: Fight, event: ev.Declare) -> None:
         """Refuse a declaration of an action not in the catalogue (the roster schema's
         check of a declare event asks this)."""
-        if event.action not in self._kinds():
+        kinds = self.__dict__.get("_kind_table") or self._kinds()  # (a long log's)
+        if event.action not in kinds:
             known = ", ".join(self._kinds())
             raise IllegalDeclaration(
                 f"unknown action {event.action!r} for {self.rs.id} (actions: {known})",
