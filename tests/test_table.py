@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import Combatant, Weapon
+from referee.engine import events as ev
 from referee.session.store import Session
 from referee.session.table import DeclarationClock, Table, list_saves
 from tests.conftest import ROOT
@@ -114,8 +115,9 @@ def test_an_undo_finds_the_plan_it_had_and_a_new_branch_works_out_its_own(table:
         table.declare(actor, action, **table.prefill(actor, action))
     table.enter_initiative({"party": 4, "goblins": 2})
     plan = table.plan()
-    table.resolve_next()  # a resolve does not reshape the plan
-    assert table.plan() is plan
+    assert table.plan() is plan  # the same state: not worked again
+    table.resolve_next()  # the same plan revision, but what is done is never marked skipped
+    assert table.plan().to_json() == table.fight.plan().to_json()
     table.undo()
     assert table.plan() is plan  # the same events in effect: the same plan, not worked again
     table.undo()  # the initiative: the plan it stood on before is gone
@@ -151,3 +153,54 @@ def test_an_undo_takes_back_the_ruleset_state_it_had(tmp_path: Path):
     fresh = fight.at(len(fight.log))
     assert fight.rs == fresh.rs and fight.rs is not after
     assert fight.plan().to_json() == fresh.plan().to_json()
+
+
+def test_an_undone_check_off_brings_back_the_skip_of_one_who_fell(table: Table):
+    """A fallen goblin's blow is marked skipped; checked off by name (a save's resolve
+    may name it) it is done, not skipped, at the same plan revision. A table that first
+    read the plan after the check-off (the app opened again) and then undoes it shows
+    the mark again; one that read it before finds the plan it had."""
+    for actor in list(table.fight.roster):
+        table.declare(actor, "G", **table.prefill(actor, "G"))
+    table.enter_initiative({"party": 4, "goblins": 2})
+    table.damage("gob1", 9, source="brann")
+    for _ in range(3):  # the ogre's first routine, the party, the goblins
+        table.resolve_next()
+    before = table.plan()
+    assert [s["actor"] for s in before.skipped] == ["gob1"]
+    revision = table.fight.plan_revision
+    table.append([ev.Resolve(round=1, actions=("gob1:G",))])
+    assert table.fight.plan_revision == revision
+    assert table.plan().skipped == [] == table.fight.plan().skipped
+    reopened = Table(table.session, random.Random(4))
+    assert reopened.plan().skipped == []
+    reopened.undo()
+    assert [s["actor"] for s in reopened.plan().skipped] == ["gob1"]
+    assert reopened.plan().to_json() == reopened.fight.plan().to_json()
+    table.redo()
+    assert table.plan().skipped == []
+    table.undo()
+    assert table.plan() is before
+
+
+def test_checking_off_beats_and_taking_them_back_works_out_no_plan(table: Table,
+                                                                  monkeypatch):
+    """Counted, never timed: a check-off of actions the plan holds changes nothing else
+    in it, and an undo or a redo finds the plan it had."""
+    for actor in list(table.fight.roster):
+        table.declare(actor, "G", **table.prefill(actor, "G"))
+    table.enter_initiative({"party": 4, "goblins": 2})
+    worked = []
+    plan = table.fight.plan
+    monkeypatch.setattr(table.fight, "plan", lambda *a: worked.append(a) or plan(*a))
+    table.plan()
+    for _ in range(3):
+        table.resolve_next()
+        assert table.plan().to_json() == plan().to_json()
+    table.undo()
+    table.plan()
+    table.undo()
+    table.plan()
+    table.redo()
+    assert table.plan().to_json() == plan().to_json()
+    assert len(worked) == 1

@@ -57,8 +57,9 @@ class Questions:
     def __init__(self, session: Session, rng: random.Random | None = None) -> None:
         self.session = session
         self.injected = rng  # tests inject one generator; otherwise see `rng`
-        self._plan: Plan | None = None
-        self._plan_key: tuple[int, int, int] | None = None
+        # the plans worked out lately, by what they stand on (`plan`): an undo finds the
+        # plan it had
+        self._plans: dict[tuple[Any, ...], Plan] = {}
         self._now: dict[str, Any] = {}
         self._now_key: tuple[int, int, int] | None = None
         # the round's declarations by actor, and what they were read from
@@ -200,11 +201,35 @@ class Questions:
             replace(f, default=typed[f.name]) if f.name in typed else f for f in form.fields))
 
     def plan(self) -> Plan:
-        """The round's plan, worked out once per change of the log."""
-        key = (id(self.fight), self.fight.plan_revision, self.round)
-        if self._plan_key != key or self._plan is None:
-            self._plan, self._plan_key = self.fight.plan(self.round), key
-        return self._plan
+        """The round's plan, worked out again when the log shapes it anew (its plan
+        revision) or when the actions done change it. A check-off leaves the plan
+        revision as it was, yet what is done is never marked skipped (an actor who can
+        no longer act: `Planner.mark_unable`) and an ended fight's plan skips what is not
+        done: the plan stands on the actions done too. The last few are kept, so an
+        undo finds the plan it had."""
+        fight, round_ = self.fight, self.round
+        at = (id(fight), fight.plan_revision, round_)
+        done = self.kept("done", self._done)
+        plans = self._plans
+        plan = plans.get((at, done))
+        if plan is None:
+            plan = self._still(at, done) or fight.plan(round_)
+            if len(plans) >= KEPT_PLANS:
+                del plans[next(iter(plans))]  # the oldest
+            plans[(at, done)] = plan
+        return plan
+
+    def _done(self) -> frozenset[str]:
+        return frozenset(self.fight.resolved.get(self.round, ()))
+
+    def _still(self, at: tuple[int, int, int], done: frozenset[str]) -> Plan | None:
+        """A plan kept at the same revision with fewer actions done, if those done since
+        are actions it plans and does not mark skipped (and the fight is not over):
+        checking them off changes nothing else in it (a `n` press works out no plan)."""
+        for (kept_at, then), plan in reversed(self._plans.items()):
+            if kept_at == at and then <= done and not plan.over:
+                return plan if done - then <= open_keys(plan) else None
+        return None
 
     def resolved(self) -> set[str]:
         return self.fight.resolved.get(self.round, set())
@@ -439,6 +464,16 @@ def same_declarations(kept: tuple[Any, ...], read: tuple[Any, ...]) -> bool:
     return kept[0] is read[0] and kept[2] is read[2] and kept[1] == read[1] \
         and kept[3:] == read[3:]
 
+
+def open_keys(plan: Plan) -> set[str]:
+    """The keys of the plan's actions not marked skipped."""
+    return {key for beat in plan.beats
+            for key, action in zip(beat.action_keys(), beat.actions, strict=True)
+            if not action.flag("skipped")}
+
+
+# how many plans a table keeps (`Questions.plan`): an undo's and a redo's few steps
+KEPT_PLANS = 8
 
 # a die typed on a player's page: its roll's purpose, then the initiative form's field
 DIE_PURPOSE = "initiative ("
