@@ -28,6 +28,7 @@ from referee.session.places import recent_saves, shown_path
 from referee.session.store import SaveError
 
 from .refusal import Refused
+from .steady import Steady
 
 if TYPE_CHECKING:
     from textual import getters
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .host import HostApp
 
 
-class OpenScreen(Screen[Path | None]):
+class OpenScreen(Steady, Screen[Path | None]):
     if TYPE_CHECKING:
         app = getters.app(HostApp)
 

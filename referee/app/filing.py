@@ -15,6 +15,7 @@ from referee.engine.specs import Field, Form
 from referee.session.store import SaveError
 
 from .refusal import Refused
+from .steady import Steady
 
 if TYPE_CHECKING:
     from textual import getters
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 PAGES_TICK = 1.0  # seconds between looks at who is deciding on the players' pages
 
 
-class Filing(Screen[None]):
+class Filing(Steady, Screen[None]):
     """The combat screen's base: each of these keys' work, asking through the combat
     screen's forms."""
 

@@ -28,6 +28,7 @@ from referee.session.roster import completed
 from referee.session.table import DeclarationClock
 
 from .refusal import Refused
+from .steady import Steady
 from .widgets.choice import Choice
 
 HINT = "Enter confirms · Esc cancels · ↑/↓ fields · ←/→ change a choice"
@@ -51,7 +52,7 @@ Apply = Callable[[dict[str, Any]], object]
 Follow = Callable[[dict[str, Any], str], Followed]
 
 
-class FormScreen(ModalScreen[dict[str, Any] | None]):
+class FormScreen(Steady, ModalScreen[dict[str, Any] | None]):
     """A column of fields; the result is a dict of their values, or None if cancelled."""
 
     BINDINGS = [
@@ -99,15 +100,6 @@ class FormScreen(ModalScreen[dict[str, Any] | None]):
             # at once, not after a refresh: a key typed as the form opens goes to the field
             self.set_focus(self.query_one(f"#f-{start}"))
         self.seen = self.raw()
-
-    async def _on_resize(self, event: events.Resize) -> None:
-        """A form just laid out is sent a Resize of the size it was laid out at (it was
-        shown), and Textual's screen would lay it out again, and the screens behind it,
-        at that same size (a third of opening a form). Only a new size is Textual's."""
-        if event.size == self._size and all(
-                screen._size == event.size for screen in self.app._background_screens):
-            event.stop()
-            event.prevent_default()
 
     def on_key(self, event: events.Key) -> None:
         """A character typed before the first field had the focus reached the form itself

@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label
 
+from .steady import Steady
+
 if TYPE_CHECKING:
     from referee.session.table import Table
 
@@ -43,7 +45,7 @@ def describe(screen: Screen[object], binding: Binding) -> str:
 HELP_WIDTH = 72  # #help's width in app.tcss
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Steady, ModalScreen[None]):
     """The keys in one scrolling box: the table as tall as its rows (it never scrolls on
     its own), so ↓ and PgDn go through the box to its last line."""
 

@@ -16,6 +16,7 @@ from referee.session.files import Save
 from referee.session.replay import chronicle
 from referee.session.store import Session
 
+from .steady import Steady
 from .widgets import LogView, PlanView, StatusLine, Tracker
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .host import HostApp
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(Steady, Screen[None]):
     if TYPE_CHECKING:
         app = getters.app(HostApp)
 

@@ -28,6 +28,7 @@ from referee.session.store import SaveError
 from .charts import ChartView, height_of
 from .forms import form_screen
 from .refusal import Refused
+from .steady import Steady
 
 if TYPE_CHECKING:
     from textual import getters
@@ -38,7 +39,7 @@ Progress = Callable[[int, int], None]
 Work = Callable[[Progress | None], Report | None]
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(Steady, Screen[None]):
     if TYPE_CHECKING:
         app = getters.app(HostApp)
 

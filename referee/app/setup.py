@@ -24,6 +24,7 @@ from referee.session.store import SaveError, Session
 
 from .forms import form_screen
 from .refusal import Refused, refused
+from .steady import Steady
 
 if TYPE_CHECKING:
     from textual import getters
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from .host import HostApp
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(Steady, Screen[None]):
     if TYPE_CHECKING:
         app = getters.app(HostApp)
 

@@ -33,6 +33,8 @@ from referee.phones.addresses import (
 )
 from referee.session.follow import Follower, PlayersView, players_view
 
+from .steady import Steady
+
 POLL = 0.2  # seconds between looks at the save
 TONES = ["bold cyan", "bold red", "bold green", "bold magenta", "bold yellow", "bold blue"]
 STATE_STYLE = {"unhurt": "green", "wounded": "yellow", "badly wounded": "bold yellow",
@@ -355,7 +357,7 @@ def served_address(app: App[Any]) -> str | None:
     return _SERVING[id(app)][1] if serving(app) else None
 
 
-class ServingScreen(ModalScreen[None]):
+class ServingScreen(Steady, ModalScreen[None]):
     """The address of the players' view while it is served: whole on one line (its token
     unbroken), with who can watch and, on the network, its QR code. Esc closes it (the
     view stays served; `V` shows it again); `V` here stops serving. It closes itself when
