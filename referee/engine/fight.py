@@ -577,14 +577,15 @@ class Fight:
     @checks(ev.Declare)
     def _check_declare(self, e: ev.Declare) -> None:
         state = self.state
-        if e.round < state.round:
+        actor, round_ = e.actor, e.round
+        if round_ < state.round:
             raise IllegalEvent(
-                f"round {e.round} is over: the fight is in round {state.round}", ("round",))
+                f"round {round_} is over: the fight is in round {state.round}", ("round",))
         roster, sides = state.roster, state.sides
-        if e.actor not in roster:
-            self._check_target(e.actor, "actor")
-        if state.status[e.actor].dead:
-            raise IllegalDeclaration(f"{e.actor} is dead and cannot act", ("actor",))
+        if actor not in roster:
+            self._check_target(actor, "actor")
+        if state.status[actor].dead:
+            raise IllegalDeclaration(f"{actor} is dead and cannot act", ("actor",))
         for target in e.target:  # (the index is found for a fault alone: the first
             # unknown one's first place)
             if target not in roster and target not in sides and target not in self.later:
@@ -595,17 +596,18 @@ class Fight:
                     else ("target",))
         if getattr(e, "weapon", None) is not None or getattr(e, "spell", None) is not None:
             self._check_gear(e)  # (most declarations name no gear: no call for them)
-        by = state.declared_by.get(e.round)
-        earlier = None if by is None else by.get((e.step, e.actor))
+        by = state.declared_by.get(round_)
+        earlier = None if by is None else by.get((e.step, actor))
         if e.then:
             self._check_further(e, earlier)
             return
-        if earlier is not None and not e.replaces:
-            raise IllegalDeclaration(
-                f"{e.actor} has already declared in round {e.round}, in event {earlier + 1}",
-                ("actor",))
-        if earlier is None and e.replaces:
-            raise IllegalDeclaration(f"{e.actor} has no declaration in round {e.round} "
+        if earlier is not None:
+            if not e.replaces:
+                raise IllegalDeclaration(
+                    f"{actor} has already declared in round {round_}, in event "
+                    f"{earlier + 1}", ("actor",))
+        elif e.replaces:
+            raise IllegalDeclaration(f"{actor} has no declaration in round {round_} "
                                      "to replace", ("replaces",))
 
     def _check_further(self, e: ev.Declare, earlier: int | None) -> None:
