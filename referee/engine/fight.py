@@ -714,8 +714,6 @@ class Fight:
         if route.apply is Fight._apply_heal and self.ruleset.role(Healing) is None:
             route.apply = Fight._apply_plain_heal  # `apply_heal`'s default, its role
             # looked up once
-        if route.apply is Fight._apply_damage and kind.apply_damage is Fold.apply_damage:
-            route.apply = Fight._apply_plain_damage  # the hook's default, written out
         route.effects = None if kind.effects is Fold.effects else fold.effects
         route.step = _direct(fold.apply, cls) if fold.steps(cls) else None
         self._routes[cls] = route
@@ -789,25 +787,10 @@ class Fight:
 
     def _apply_plain_heal(self, index: int, e: ev.Heal) -> None:
         """`_apply_heal` for a ruleset without a healing role: hit points back, up to
-        the most (`apply_heal`'s default); `status.changed(hp=...)` written out."""
+        the most (`apply_heal`'s default)."""
         statuses = self.state.status
         status = statuses[e.target]
-        values = status.__dict__.copy()
-        values["hp"] = min(status.max_hp, status.hp + e.amount)
-        healed = _new(Status)
-        _put(healed, "__dict__", values)
-        statuses[e.target] = healed
-
-    def _apply_plain_damage(self, index: int, e: ev.Damage) -> None:
-        """`_apply_damage` for a ruleset whose fold keeps `apply_damage`'s default: hit
-        points off; `status.changed(hp=...)` written out (a long log's commonest)."""
-        statuses = self.state.status
-        status = statuses[e.target]
-        values = status.__dict__.copy()
-        values["hp"] = status.hp - e.amount
-        hurt = _new(Status)
-        _put(hurt, "__dict__", values)
-        statuses[e.target] = hurt
+        statuses[e.target] = status.changed(hp=min(status.max_hp, status.hp + e.amount))
 
     @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:
@@ -883,7 +866,6 @@ def _declare_key(e: ev.Declare) -> tuple[int, Any, str]:
 
 
 _REVISIONS = itertools.count(1)
-_new, _put = object.__new__, object.__setattr__  # a status made as `Status.changed` makes it
 
 # the core's checks `Fight.extend` writes out, each called only where it may refuse
 TARGETED, RESOLVE = 1, 2
