@@ -53,9 +53,10 @@ EVENTS = 10_000
 
 
 @functools.cache
-def generated_fight(events: int = EVENTS, seed: int = 5) -> Fight:
-    """A long demon-idol fight: declarations, initiative, beats, rolls, damage, heals
-    (made once a process for each size)."""
+def generated_fight(events: int = EVENTS, seed: int = 5, beats: int = 7) -> Fight:
+    """A long demon-idol fight: declarations, initiative, `beats` beats of rolls, damage,
+    heals and resolves a round (made once a process for each size). A round takes the
+    demo's 9 declarations, its initiative, 4 events a beat and the next round's start."""
     demo = load_save(ROOT / "saves" / "demo.toml").fight
     fight = Fight(demo.encounter, demo.ruleset)
     rng = random.Random(seed)
@@ -68,7 +69,7 @@ def generated_fight(events: int = EVENTS, seed: int = 5) -> Fight:
                                    target=(target,)))
         fight.enter(di.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
                                                        "goblins": rng.randint(1, 6)}))
-        for beat in range(1, 8):
+        for beat in range(1, beats + 1):
             die = rng.randint(1, 8)  # a roll's total is what its dice make
             fight.enter(ev.Roll(round=round_, expr="1d8", dice=(die,), total=die,
                                 purpose="damage"))

@@ -6,7 +6,7 @@ timed."""
 
 from __future__ import annotations
 
-import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,37 +14,23 @@ import pytest
 
 from referee.engine import events as ev
 from referee.engine.fight import Fight
-from referee.rulesets.demon_idol import events as di
 from referee.session.files import LoadError, load_save
 from referee.session.replay import chronicle, told
 from referee.session.writer import save_text
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import session_bench  # noqa: E402
 
 
 def long_save(folder: Path, rounds: int, beats: int) -> Path:
-    """The demo's fight over `rounds` rounds of declarations, initiative and `beats`
-    beats of rolls, damage, heals and resolves each (as benchmarks/session_bench.py)."""
-    demo = load_save(ROOT / "saves" / "demo.toml").fight
-    fight = Fight(demo.encounter, demo.ruleset)
-    rng = random.Random(5)
-    ids = list(fight.roster)
-    for round_ in range(1, rounds + 1):
-        for cid in ids:
-            target = rng.choice([o for o in ids if fight.roster[o].side != fight.roster[cid].side])
-            fight.enter(di.Declare(round=round_, actor=cid, action=rng.choice("ABCEFG"),
-                                   target=(target,)))
-        fight.enter(di.Initiative(round=round_, rolls={"party": rng.randint(1, 6),
-                                                       "goblins": rng.randint(1, 6)}))
-        for beat in range(1, beats + 1):
-            die = rng.randint(1, 8)
-            fight.enter(ev.Roll(round=round_, expr="1d8", dice=(die,), total=die,
-                                purpose="damage"))
-            target = rng.choice(ids)
-            fight.enter(ev.Damage(round=round_, target=target, amount=rng.randint(0, 2)))
-            fight.enter(ev.Heal(round=round_, target=target, amount=2))
-            fight.enter(ev.Resolve(round=round_, beat=beat))
-        fight.enter(ev.NewRound(round=round_ + 1))
+    """The benchmark's long fight (benchmarks/session_bench.py) over `rounds` rounds of
+    `beats` beats each."""
+    declarations = len(load_save(ROOT / "saves" / "demo.toml").fight.roster)
+    per_round = declarations + 2 + 4 * beats  # the initiative, the next round's start
+    fight = session_bench.generated_fight(rounds * per_round, beats=beats)
+    assert fight.round == rounds + 1  # every round whole, the next begun
     path = folder / "long.toml"
     path.write_text(save_text(fight.encounter, fight.log))
     return path

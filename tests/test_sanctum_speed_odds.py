@@ -17,6 +17,11 @@ from pathlib import Path
 
 from referee.rulesets.sanctum import odds, sim
 from referee.session.files import load_save
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import sanctum_bench  # noqa: E402
 
 # `referee odds SAVE --runs 400 --seed 1 --json` on the save below, as the code before
 # issue 33 printed it (one process or two workers alike), and its summary in-process
@@ -25,34 +30,10 @@ SUMMARY = "aeb03b59dcaf57477f04d35d436b215e4b459866990e8de3dbd5f33d922734b2"
 RUNS = 400
 
 
-def twenty_against_twenty(path: Path, seed: int = 1) -> Path:
+def twenty_against_twenty(path: Path) -> Path:
     """The benchmark's save (`big_save`): two groups of twenty minions, levels 1-4,
-    shooters, bashers and both, one of each (quasi-)immune."""
-    rng = random.Random(seed)
-    lines = ['format = "referee-save"', "version = 1", 'ruleset = "sanctum"',
-             'title = "Twenty against twenty"', "seed = 4", "",
-             '[[sides]]', 'id = "red"', 'initiative = "initiative"', "",
-             '[[sides]]', 'id = "blue"', 'initiative = "other"', "",
-             '[[groups]]', 'id = "red-1"', 'side = "red"', "created = 1", "",
-             '[[groups]]', 'id = "blue-1"', 'side = "blue"', "created = 2", ""]
-    for side in ("red", "blue"):
-        for n in range(20):
-            lines += ["[[combatants]]", f'id = "{side}{n}"', f'side = "{side}"',
-                      f'group = "{side}-1"', f"level = {rng.randint(1, 4)}",
-                      f"hp = {rng.randint(4, 10)}", f"armor = {rng.randint(0, 2)}"]
-            kind = n % 3
-            if kind in (0, 2):
-                lines.append(f"hand = {{ attacks = {rng.randint(1, 2)}, damage = "
-                             f"{rng.randint(1, 4)} }}")
-            if kind in (1, 2):
-                lines.append(f"missile = {{ attacks = {rng.randint(1, 2)}, damage = "
-                             f"{rng.randint(1, 3)} }}")
-            if n == 7:
-                lines.append('effects = ["Pixie Dust"]')
-            lines.append("")
-    lines += ["[[events]]", 'type = "combats"', "round = 1",
-              'pairs = [["red-1", "blue-1"]]', ""]
-    path.write_text("\n".join(lines))
+    shooters, bashers and both, one of each (quasi-)immune. The digests pin its draws."""
+    sanctum_bench.big_save(path)
     return path
 
 

@@ -27,7 +27,7 @@ def layouts(monkeypatch) -> list[str]:
     return laid
 
 
-async def test_help_opened_and_closed_leaves_the_fight_as_laid_out(tmp_path: Path,
+async def test_the_help_opened_is_laid_out_alone_not_the_fight_behind(tmp_path: Path,
                                                                    layouts: list[str]):
     async with app_on(demo(tmp_path)).run_test(size=(80, 24)) as pilot:
         await pilot.pause()

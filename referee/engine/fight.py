@@ -35,7 +35,7 @@ from .errors import (
     UnknownWeapon,
 )
 from .model import Combatant, Encounter, check_side
-from .options import Declaring, Ending, Healing, apply_heal
+from .options import Declaring, Ending, Healing, apply_heal, healed
 from .plan import Plan, action_key
 from .record import replace
 from .roles import Fold, event_check
@@ -789,8 +789,7 @@ class Fight:
         """`_apply_heal` for a ruleset without a healing role: hit points back, up to
         the most (`apply_heal`'s default)."""
         statuses = self.state.status
-        status = statuses[e.target]
-        statuses[e.target] = status.changed(hp=min(status.max_hp, status.hp + e.amount))
+        statuses[e.target] = healed(statuses[e.target], e)
 
     @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:

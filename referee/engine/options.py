@@ -302,6 +302,11 @@ def apply_heal(rs: Kit[Any], fight: Fight, status: Status, event: ev.Heal) -> St
     healing = rs.role(Healing)
     if healing is not None:
         return healing.apply_heal(fight, status, event)
+    return healed(status, event)
+
+
+def healed(status: Status, event: ev.Heal) -> Status:
+    """A heal's default: hit points back, up to the most."""
     return status.changed(hp=min(status.max_hp, status.hp + event.amount))
 
 

@@ -71,10 +71,10 @@ class Roster:
         self.keyed: dict[int, tuple[list[int], int, int]] = {}  # see `ranking`
         self.info: list[tuple[int, int, int, int]] = []
         self.info1: list[tuple[int, int, int, int]] = []
-        self.start1, self.start = list[int](), list[int]()
+        self.start1: list[int] = []
+        self.start: list[int] = []
         self.steers: list[bool] = []
         self.plain: list[bool] = []
-        self.quasis: list[int] = []  # the (quasi-)immune minions (SA-10), in order
         self.whole1: list[int] = []
         self.whole: list[int] = []
         # per group: whether any of its minions is (quasi-)immune (SA-10), whether any
@@ -106,7 +106,7 @@ class Roster:
         # SA-10: whether the minion's damage is steered away from the (quasi-)immune
         self.steers = [not self.magical[i] for i in n]
         self.plain = [not self.quasi[i] for i in n]  # not (quasi-)immune
-        self.quasis = [i for i in n if self.quasi[i]]
+        self.quasis: list[int] = [i for i in n if self.quasi[i]]  # (quasi-)immune
         # SA-8's estimate of what a whole round's attacks deal: round 1, later rounds
         self.whole1 = [damage_left(self, i, self.start1[i], 1) for i in n]
         self.whole = [damage_left(self, i, self.start[i], 2) for i in n]
@@ -610,8 +610,6 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
                mine: int) -> list[int]:
     """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
     same loop without its look-ups: round 1's choices are the most)."""
-    if mine <= 0:  # it can kill none (a living minion's need is its HP and armor, >= 1)
-        return highest(key, cands)
     tied: list[int] = []
     top = -1  # below every key
     for j in cands:
@@ -619,21 +617,6 @@ def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
         if need[j] <= mine:
             k += bit
         if k >= top:  # (most are below: one comparison for those)
-            if k > top:
-                top = k
-                tied = [j]
-            else:
-                tied.append(j)
-    return tied
-
-
-def highest(key: list[int], cands: list[int]) -> list[int]:
-    """Those of `cands` with the highest key (tiebreakers 3-5), in roster order."""
-    tied: list[int] = []
-    top = -1  # below every key
-    for j in cands:
-        k = key[j]
-        if k >= top:
             if k > top:
                 top = k
                 tied = [j]
