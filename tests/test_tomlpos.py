@@ -1,5 +1,6 @@
 import re
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.session import tomlpos
 from referee.session.tomlpos import locate, parse_error_line
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("**/*.toml"))
@@ -291,12 +293,37 @@ def test_parse_error_line_prefers_lineno_attribute():
     assert parse_error_line(exc) == 9
 
 
+@contextmanager
+def scanned_once():
+    """`locate` as it is, asked of one text for many paths: its scanner reads each text
+    once, not once a path (the scan is the same for the same text, and locate's own walk
+    up the path still runs for each). A scenario's 30 leaves were 30 scans of the file."""
+    scanner = tomlpos._Scanner
+    scans: dict[str, dict] = {}
+
+    class Once:
+        def __init__(self, text):
+            self.text = text
+
+        def scan(self):
+            if self.text not in scans:
+                scans[self.text] = scanner(self.text).scan()
+            return scans[self.text]
+
+    tomlpos._Scanner = Once
+    try:
+        yield
+    finally:
+        tomlpos._Scanner = scanner
+
+
 @pytest.mark.parametrize("save", SCENARIOS, ids=lambda p: p.name)
 def test_every_key_of_real_scenarios_is_found_on_its_line(save):
     text = save.read_text(encoding="utf-8")
     data = tomllib.loads(text)  # every scenario is valid TOML; the broken ones live apart
-    for path, _ in leaves(data):
-        check_leaf_line(text, path)
+    with scanned_once():
+        for path, _ in leaves(data):
+            check_leaf_line(text, path)
 
 
 # -- generated documents -------------------------------------------------------
@@ -354,14 +381,16 @@ def literal(value, multiline):
 @given(DOCUMENT, st.booleans())
 def test_every_leaf_of_a_written_document_is_found(data, multiline):
     text = tomli_w.dumps(data, multiline_strings=multiline)
-    for path, value in leaves(data):
-        line = check_leaf_line(text, path)
-        row = lines_of(text)[line - 1]
-        if isinstance(path[-1], str) and not isinstance(value, dict):
-            # The key's own line, not just any line mentioning the name.
-            assert f"{written_key(path[-1])} = {literal(value, multiline)}" in row, (path, line)
-        elif isinstance(path[-1], int):
-            assert literal(value, multiline) in row, (path, line)
+    with scanned_once():
+        for path, value in leaves(data):
+            line = check_leaf_line(text, path)
+            row = lines_of(text)[line - 1]
+            if isinstance(path[-1], str) and not isinstance(value, dict):
+                # The key's own line, not just any line mentioning the name.
+                assert f"{written_key(path[-1])} = {literal(value, multiline)}" in row, (
+                    path, line)
+            elif isinstance(path[-1], int):
+                assert literal(value, multiline) in row, (path, line)
 
 
 TOMLISH = st.text(alphabet="ab=.,#[]{}\"' \t\n\r\\1é", max_size=80)
@@ -382,6 +411,7 @@ def test_never_raises_on_damaged_documents(data, draw):
     start = draw.draw(st.integers(0, len(text)))
     end = draw.draw(st.integers(start, len(text)))
     damaged = text[:start] + draw.draw(TOMLISH) + text[end:]
-    for path, _ in leaves(data):
-        line = locate(damaged, path)
-        assert line is None or 1 <= line <= damaged.count("\n") + 1
+    with scanned_once():
+        for path, _ in leaves(data):
+            line = locate(damaged, path)
+            assert line is None or 1 <= line <= damaged.count("\n") + 1
