@@ -1,5 +1,11 @@
+import os
 import sys
 from pathlib import Path
+
+# hypothesis runs its plugins' entry points when first imported: the only one installed is
+# trio's (a dependency of selenium's), which imports trio and collects the garbage to
+# register trio's generator, ~0.3 CPU-s in each worker; no test uses trio.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
