@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from functools import cache
 
 import pytest
+import tomli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,8 +97,14 @@ def every_roster_table():
     found = []
     for path in sorted([*(ROOT / "tests").rglob("*.toml"), *(ROOT / "saves").rglob("*.toml")]):
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # a broken file kept on purpose (tests/broken)
+        if not any(word in text for word in ("demon-idol", "count-up", "\\u", "\\U")):
+            continue  # names neither ruleset, even escaped: not parsed (in every worker)
+        try:
+            data = tomli.loads(text)  # as tomllib (the same parser, compiled: 5x quicker)
+        except (tomli.TOMLDecodeError, RecursionError):
             continue  # a broken file kept on purpose (tests/broken)
         if data.get("ruleset") not in ("demon-idol", "count-up"):
             continue
@@ -162,7 +170,9 @@ def test_planned_actions_are_what_the_class_builds(path):
 
 # -- events: each shape of table read by a reader made for it ------------------------------
 
+@cache
 def event_readers():
+    """The event reader of every bundled ruleset (each example samples one: listed once)."""
     from referee.session.files import builtin_rulesets
 
     return [ruleset_of(ruleset_id).schema.reader for ruleset_id in sorted(builtin_rulesets())]
