@@ -130,12 +130,19 @@ def find_demos() -> list[Demo]:
 DEMOS = find_demos()
 
 
+@cache
+def bundled() -> dict[str, Path]:
+    """The bundled rulesets by id, looked up once for the whole collection (not once a
+    scenario: the folders listed and each path resolved, 280 times in every worker)."""
+    return builtin_rulesets()
+
+
 def logic_of_save(path: Path) -> str | None:
     """The logic of the ruleset a save's header names: a bundled id, or a file by path."""
     ref = demo_ruleset(path)
     if ref is None:
         return None
-    target = (path.parent / ref) if ref.endswith(".toml") else builtin_rulesets().get(ref)
+    target = (path.parent / ref) if ref.endswith(".toml") else bundled().get(ref)
     if target is None:
         return None
     known = BY_PATH.get(target.resolve())
