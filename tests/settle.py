@@ -30,6 +30,8 @@ from textual._context import active_app
 from textual.app import App
 from textual.message_pump import MessagePump
 
+from tests import stylecache
+
 textual_wait_for_idle = textual._wait.wait_for_idle  # Textual's own, kept before install
 
 STRETCH = 1 / 200
@@ -76,6 +78,8 @@ async def wait_for_idle(min_sleep: float = textual._wait.SLEEP_GRANULARITY,
 
 
 def install() -> None:
-    """Pilot and the app's key presses wait so (the names they imported)."""
+    """Pilot and the app's key presses wait so (the names they imported); and each CSS
+    text is parsed once a test process, not once an app (tests/stylecache.py)."""
     textual.pilot.wait_for_idle = wait_for_idle  # type: ignore[assignment]
     textual.app.wait_for_idle = wait_for_idle  # type: ignore[assignment]
+    stylecache.install()  # and an app's stylesheet is parsed once a process (its module)
