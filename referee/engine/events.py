@@ -278,8 +278,9 @@ class EventReader:
         self.types = types
         self.combatant = combatant
         self.shapes: dict[type, _Shape] = {}
-        # type -> the keys of a table, in order -> its quick reader (see `_quick`)
-        self.quick: dict[str, dict[tuple[Any, ...], Quick]] = {kind: {} for kind in types}
+        # type -> the keys of a table, in order, or their number -> its quick reader
+        # (see `_quick`)
+        self.quick: dict[str, dict[Any, Quick]] = {kind: {} for kind in types}
         # each string, ids and round the quick readers have read, as the one object they
         # give for it: a long log names the same few ids, dice and purposes, and each
         # round, tens of thousands of times
@@ -300,9 +301,13 @@ class EventReader:
             except TypeError:  # a list or a table is no key at all
                 known = None
             if known is not None:
-                keys = tuple(data)
-                quick = known.get(keys) or self._quick(known, str(kind), keys)
-                event = quick(data, path)
+                quick = known.get(len(data))  # (see `_quick`)
+                event = None if quick is None else quick(data, path)
+                if event is None:
+                    keys = tuple(data)
+                    shaped = known.get(keys) or self._quick(known, str(kind), keys)
+                    if shaped is not quick:
+                        event = shaped(data, path)
                 if event is not None:
                     return event
         return self.strictly(data, path)
@@ -320,9 +325,9 @@ class EventReader:
                 yield event
             return
         quick_of, strictly = self.quick, self.strictly
+        anywhere = ("events", -1)  # a quick reader reads no path: it gives None at a fault
         for index, data in enumerate(tables):
             at[0] = index
-            path = ("events", index)
             if type(data) is dict:  # `read`, written out
                 kind = data.get("type")
                 try:  # (only a string names a type: any other kind finds none)
@@ -330,25 +335,39 @@ class EventReader:
                 except TypeError:  # a list or a table is no key at all
                     known = None
                 if known is not None:
+                    quick = known.get(len(data))
+                    if quick is not None:
+                        quickly = quick(data, anywhere)
+                        if quickly is not None:
+                            tables[index] = None
+                            yield quickly
+                            continue
                     keys = tuple(data)
-                    quick = known.get(keys) or self._quick(known, str(kind), keys)
-                    quickly = quick(data, path)
-                    if quickly is not None:
-                        tables[index] = None
-                        yield quickly
-                        continue
-            event = strictly(data, path)
+                    shaped = known.get(keys) or self._quick(known, str(kind), keys)
+                    if shaped is not quick:
+                        quickly = shaped(data, anywhere)
+                        if quickly is not None:
+                            tables[index] = None
+                            yield quickly
+                            continue
+            event = strictly(data, ("events", index))
             tables[index] = None
             yield event
 
-    def _quick(self, known: dict[tuple[Any, ...], Quick], kind: str,
-               keys: tuple[Any, ...]) -> Quick:
+    def _quick(self, known: dict[Any, Quick], kind: str, keys: tuple[Any, ...]) -> Quick:
+        """The quick reader of the tables of type `kind` with exactly `keys`, in that
+        order, made and kept in `known` under `keys`; and under their number, where no
+        other shape's is: a table of as many keys is first given to it without making a
+        tuple of its keys (it reads every key it was made for, and gives None for a table
+        without one of them: then the table's own shape is looked up)."""
         cls = self.types[kind]
         shape = self.shapes.get(cls) or self._shape(cls)
         quick: Quick = _never
-        if len(known) < QUICK_SHAPES:
+        if sum(type(made) is tuple for made in known) < QUICK_SHAPES:
             quick = _compile_quick(cls, shape, keys, self.kept.setdefault) or _never
         known[keys] = quick
+        if quick is not _never:
+            known.setdefault(len(keys), quick)  # type: ignore[call-overload]
         return quick
 
     def strictly(self, data: Any, path: Path) -> Event:

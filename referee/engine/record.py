@@ -172,10 +172,11 @@ def quick_reader(cls: type, rounds: int, largest: int,
     `cls` (events.py's quick reader): `round` first, then each field either held to its
     check (an expression of `v` from our own code) or passed to its reader (ids, an id
     alone or a list of them, and ints, a list of integers, taken as they stand); None at
-    any doubt. The round, a field marked `kept` (a string, or ids) and a list of integers
-    are given as `keep(v, v)` gives them: one object for the same value however often a
-    long log repeats it. Every name compiled is one of the class's own field names, which
-    the caller has checked."""
+    any doubt, and for a table without one of those fields (the caller gives it the
+    tables of as many keys). The round, a field marked `kept` (a string, or ids) and a
+    list of integers are given as `keep(v, v)` gives them: one object for the same value
+    however often a long log repeats it. Every name compiled is one of the class's own
+    field names, which the caller has checked."""
     fields_of = {spec.name for spec in fields(cls)}
     if any(not name.isidentifier() or name not in fields_of for name, *_ in checks):
         raise ValueError("a quick reader compiles only the record's own field names")
@@ -225,6 +226,9 @@ def quick_reader(cls: type, rounds: int, largest: int,
         scope[f"make{number}"] = factory
         body.append(f"    own[{name!r}] = make{number}()")
     body.append("    return event")
+    # a table without one of the keys is not of this shape: None (its own is looked up)
+    body = [body[0], "  try:", *("  " + line for line in body[1:]), "  except KeyError:",
+            "    return None"]
     exec("\n".join(body), scope)  # noqa: S102 - our own field names and checks only
     quick: Callable[..., Any] = scope["quick"]
     return quick

@@ -1,0 +1,57 @@
+"""A long log's tables are given to their quick reader by their type and number of keys
+(no tuple of the keys made for each): a table of another shape with as many keys still
+goes to its own shape's reader, never wrongly read, and each shape is made one reader
+(counted, never timed)."""
+
+from __future__ import annotations
+
+from referee.engine import events as ev
+from referee.engine.events import EventReader
+
+
+def reader() -> EventReader:
+    return EventReader(ev.event_types())
+
+
+def test_a_table_of_another_shape_with_as_many_keys_is_read_by_its_own():
+    made: list[tuple[str, ...]] = []
+    reading = reader()
+    quick = reading._quick
+
+    def counted(known, kind, keys):
+        made.append(keys)
+        return quick(known, kind, keys)
+
+    reading._quick = counted  # type: ignore[method-assign]
+    strict: list[object] = []
+    strictly = reading.strictly
+    reading.strictly = lambda d, p: strict.append(d) or strictly(d, p)  # type: ignore[method-assign]
+    first = {"type": "damage", "target": "gob1", "amount": 2, "critical": True, "round": 1}
+    other = {"type": "damage", "target": "gob1", "amount": 1, "source": "brann", "round": 1}
+    again = {"type": "damage", "round": 1, "critical": False, "amount": 3, "target": "gob2"}
+    tables = [first, other, dict(first), other | {}, again]
+    events = list(reading.each(list(tables), [0]))
+    assert events == [reader().strictly(table, ("events", n)) for n, table in enumerate(tables)]
+    assert events[1].source == "brann" and not events[1].critical
+    assert strict == []  # every one read by a quick reader
+    # the second shape is made once; the reordered one is read by the first's (as many keys)
+    assert made == [tuple(first), tuple(other)]
+
+
+def fault(read, *args):
+    try:
+        read(*args)
+    except ev.FormatError as error:
+        return error.reason, error.path
+    raise AssertionError(f"read: {args}")
+
+
+def test_a_table_missing_a_key_of_its_length_reader_is_read_strictly_with_its_fault():
+    reading = reader()
+    good = {"type": "damage", "target": "gob2", "amount": 2, "round": 1}
+    list(reading.each([dict(good)], [0]))  # its length's reader made
+    for bad in ({"type": "damage", "target": "gob1", "amount": -1, "round": 1},
+                {"type": "damage", "target": "gob1", "zzz": 1, "round": 1},
+                {"type": "damage", "target": "gob1", "amount": 1, "zzz": 1}):
+        found = fault(lambda tables: list(reading.each(tables, [0])), [dict(good), dict(bad)])
+        assert found == fault(reader().strictly, dict(bad), ("events", 1)), bad
