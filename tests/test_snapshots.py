@@ -260,22 +260,25 @@ def mid_round(table: Table) -> None:
 
 
 @pytest.mark.parametrize("demo", DEMOS, ids=lambda d: d.file.id)
-def test_each_ruleset_mid_round_at_80x24(snap_compare, demo):
+def test_each_ruleset_mid_round_at_80x24_keeps_the_keys_that_move_the_fight(snap_compare, demo):
     """In the middle of a round on a small screen the footer still shows the keys that
-    move the fight on (n, r where it works, ctrl+z) and ?."""
-    assert snap_compare(app_on(demo_copy(demo, mid_round)), terminal_size=(80, 24))
-
-
-@pytest.mark.parametrize("demo", DEMOS, ids=lambda d: d.file.id)
-async def test_the_footer_keeps_the_keys_that_move_the_fight_at_80x24(demo):
+    move the fight on (n, r where it works, ctrl+z) and ?: drawn (the snapshot) and read
+    from its key line (one launch for both)."""
     from referee.app.widgets.keys import KeyLine
 
     logic = demo.file.id
-    app = app_on(demo_copy(demo, mid_round))
-    async with app.run_test(size=(80, 24)) as pilot:
+    read: list[tuple[str, bool]] = []
+
+    async def keys_read(pilot: Pilot) -> None:
         await pilot.pause()
-        line = app.screen.query_one(KeyLine).line().plain
-        for key in (" n ", " ^z ", " ? "):
-            assert key in line, (logic, line)
-        if app.screen.check_action("next_round", ()):
-            assert " r " in line, (logic, line)
+        screen = pilot.app.screen
+        read.append((screen.query_one(KeyLine).line().plain,
+                     bool(screen.check_action("next_round", ()))))
+
+    app = app_on(demo_copy(demo, mid_round))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=keys_read)
+    [(line, next_round)] = read
+    for key in (" n ", " ^z ", " ? "):
+        assert key in line, (logic, line)
+    if next_round:
+        assert " r " in line, (logic, line)
