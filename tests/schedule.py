@@ -85,13 +85,21 @@ LONGEST = (
 )
 
 
+PLACES = {name: place for place, name in reversed(list(enumerate(LONGEST)))}
+
+
 def rank(nodeid: str) -> int:
     """Where a test goes: the place of the first name it matches (a whole test id, a test
-    function's id without its parameters, or a file), else after them all."""
-    for place, name in enumerate(LONGEST):
-        if nodeid == name or nodeid.startswith(name + "[") or nodeid.startswith(name + "::"):
-            return place
-    return len(LONGEST)
+    function's id without its parameters, or a file), else after them all. The names a
+    test id may match are its own and its heads before a "[" or a "::", each looked up
+    (not every name tried on every test: 40 names by 6,000 tests in every worker)."""
+    heads = [nodeid]
+    for mark in ("[", "::"):
+        at = nodeid.find(mark)
+        while at >= 0:
+            heads.append(nodeid[:at])
+            at = nodeid.find(mark, at + 1)
+    return min((PLACES[head] for head in heads if head in PLACES), default=len(LONGEST))
 
 
 def dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
