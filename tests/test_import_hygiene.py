@@ -3,6 +3,7 @@ Textual. Each import runs in a fresh interpreter, so nothing loaded earlier hide
 
 import subprocess
 import sys
+from functools import cache
 
 import pytest
 
@@ -13,14 +14,18 @@ FORBIDDEN_ROOTS = ("textual", "rich")
 FORBIDDEN = ("referee.session", "referee.app", "referee.cli", "tomllib", "tomli")
 
 
-def modules_after(statement: str) -> set[str]:
+@cache
+def modules_after(statement: str) -> frozenset[str]:
+    """The modules a fresh interpreter holds after `statement`, run once a worker: the
+    tests that ask it of the same statement (a plan of the same save, `import referee.cli`)
+    read the one answer."""
     code = f"{statement}; import sys; print('\\n'.join(sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
-    return set(out.stdout.split())
+    return frozenset(out.stdout.split())
 
 
-def impure(loaded: set[str]) -> set[str]:
+def impure(loaded: frozenset[str]) -> set[str]:
     return {m for m in loaded if m.split(".")[0] in FORBIDDEN_ROOTS
             or any(m == f or m.startswith(f + ".") for f in FORBIDDEN)}
 
@@ -93,7 +98,7 @@ NEVER_PLANNED = ("Damage", "Rolling", "Acting", "Runs", "Carrying", "Joining")
 SHIPPED = [logic for logic in available() if (module_of(logic) or "").startswith("referee.")]
 
 
-def plan_json_modules(save: object) -> set[str]:
+def plan_json_modules(save: object) -> frozenset[str]:
     return modules_after("import io, sys; from referee.cli import main; real = sys.stdout; "
                          f"sys.stdout = io.StringIO(); main(['plan', {str(save)!r}, '--json']); "
                          "sys.stdout = real")
