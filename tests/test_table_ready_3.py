@@ -238,7 +238,10 @@ def notices(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     return shown
 
 
-async def test_sanctum_once_the_turn_is_fought_offers_the_end_not_the_fight(tmp_path):
+async def test_sanctum_once_the_turn_is_fought_offers_the_end_and_p_where_it_works(tmp_path):
+    """F fights the turn: the footer then offers the end, not the fight; r goes on to turn
+    2, which lists no combats yet: P is offered there, and opens its form. (One launch:
+    the footer after F and P's own test each fought the demo's turn first.)"""
     async with app_on(tmp_path, "sanctum.toml").run_test(size=SMALL) as pilot:
         keys = footer(pilot)
         assert "F" in keys and "O" in keys  # the turn lists its pairs: fight or weigh them
@@ -250,12 +253,6 @@ async def test_sanctum_once_the_turn_is_fought_offers_the_end_not_the_fight(tmp_
         assert "E" in keys and "r" in keys and "P" in keys, keys  # end it, or the next turn
         line = pilot.app.screen.query_one(KeyLine).line().plain
         assert " E  End the fight" in line and " ? " in line, line  # fits at 80 columns
-
-
-async def test_p_is_on_the_footer_where_it_works(tmp_path):
-    async with app_on(tmp_path, "sanctum.toml").run_test(size=SMALL) as pilot:
-        await pilot.press("F")
-        await pilot.pause()
         await pilot.press("r")  # turn 2 lists no combats yet: P lists them
         await pilot.pause()
         assert "P" in footer(pilot) and "F" not in footer(pilot)
