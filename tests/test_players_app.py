@@ -22,10 +22,19 @@ def app_on(save: Path) -> RefereeApp:
                       settings=Config(view_port=free_port()))
 
 
-async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Path) -> None:
-    save = tmp_path / "ford.toml"
+async def test_pages_served_from_the_app_closed_by_the_referee_and_stopped_by_another_save(
+        tmp_path: Path) -> None:
+    """The pages served (the panel lists the links), a page's declaration drawn and said
+    at once, `d` closing declarations and opening them again; then another save opened:
+    its players are others, and the pages stop. (One serve: the pages' serve is over a
+    second of CPU to start, and the stop was a test of its own.)"""
+    save, other = tmp_path / "ford.toml", tmp_path / "road.toml"
     shutil.copyfile(ROOT / "saves" / "demo.toml", save)
+    shutil.copyfile(ROOT / "saves" / "count-up.toml", other)
     app = app_on(save)
+    # the notice is read once the pages have stopped: on a loaded machine (a whole suite
+    # on two cores) that took longer than a notice's 5 s on screen, and it was gone
+    app.NOTIFICATION_TIMEOUT = 600
     async with app.run_test(size=(80, 24)) as pilot:
         await serve_pages(pilot)
         try:
@@ -55,23 +64,7 @@ async def test_pages_served_from_the_app_and_closed_by_the_referee(tmp_path: Pat
             await pilot.press("d")
             assert await until(pilot, desk.declaring_open)
             assert any(f.act == "declare-G" for f in desk.forms("zed"))
-        finally:
-            await stop_phones(app)
-            await stop_serving(app)
 
-
-async def test_the_pages_stop_when_another_save_is_opened(tmp_path: Path) -> None:
-    save, other = tmp_path / "ford.toml", tmp_path / "road.toml"
-    shutil.copyfile(ROOT / "saves" / "demo.toml", save)
-    shutil.copyfile(ROOT / "saves" / "count-up.toml", other)
-    app = app_on(save)
-    # the notice is read once the pages have stopped: on a loaded machine (a whole suite
-    # on two cores) that took longer than a notice's 5 s on screen, and it was gone
-    app.NOTIFICATION_TIMEOUT = 600
-    async with app.run_test(size=(80, 24)) as pilot:
-        await serve_pages(pilot)
-        try:
-            assert desk_of(app) is not None
             await pilot.press("escape")
             app.switch_to(other)  # its players are others: the old links stop
             for _ in range(100):
