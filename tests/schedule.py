@@ -26,13 +26,14 @@ import pytest
 
 # measured by `pytest --durations` over a whole run (1526468's, 4 workers on 2 cores): each
 # test's setup, call and teardown, longest first; a file whose tests share a module-scoped
-# fixture counted whole
+# fixture counted whole (tests merged since: under the merged test's name, in the place of
+# its longest part)
 LONGEST = (
     "tests/test_cli_fight.py::"
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[phases]",
     "tests/test_cli_fight.py::test_a_fight_from_the_command_line_is_the_fight_from_the_keys[demo]",
     "tests/test_serve_limits.py::"
-    "test_fifty_viewers_at_once_get_eight_views_under_512_mb_on_loopback_only",
+    "test_one_serve_takes_fifty_viewers_then_garbage_then_unreadable_messages",
     "tests/test_press_work.py::test_what_a_press_repaints_leaves_the_screen_as_a_whole_drawing",
     "tests/test_serve_hostile.py",
     "tests/test_packaging.py",
@@ -46,18 +47,18 @@ LONGEST = (
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[count-up]",
     "tests/test_players_browser.py::test_two_players_declare_in_secret_from_their_phones",
     "tests/test_kill.py::test_every_acknowledged_event_survives_sigkill",
-    "tests/test_app_collector.py::test_many_saves_opened_in_turn_hold_no_more_than_two",
+    "tests/test_app_collector.py::"
+    "test_saves_opened_in_turn_free_the_last_and_hold_no_more_than_two",
     "tests/test_fuzz.py::test_a_short_fuzz_finds_nothing",
     "tests/test_sanctum_app.py::test_a_turn_set_up_fought_its_odds_and_one_run_replayed",
     "tests/test_demon_idol_properties.py::"
     "test_every_why_agrees_and_declaration_order_never_changes_a_by_the_book_plan",
     "tests/test_serve_limits.py::test_max_viewers_sets_the_bound",
-    "tests/test_players_app.py::test_the_pages_stop_when_another_save_is_opened",
+    "tests/test_players_app.py::"
+    "test_pages_served_from_the_app_closed_by_the_referee_and_stopped_by_another_save",
     "tests/test_properties.py::"
     "test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself",
     "tests/test_table_ready.py::test_the_damage_form_offers_the_weapons_damage",
-    "tests/test_serve_limits.py::"
-    "test_an_unreadable_message_is_refused_with_one_line_and_no_traceback",
     "tests/test_cli_fight.py::"
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[agility-order]",
     "tests/test_demon_idol_properties.py::test_no_fallen_combatant_acts_and_every_why_agrees",
