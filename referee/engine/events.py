@@ -367,7 +367,7 @@ class EventReader:
             quick = _compile_quick(cls, shape, keys, self.kept.setdefault) or _never
         known[keys] = quick
         if quick is not _never:
-            known.setdefault(len(keys), quick)  # type: ignore[call-overload]
+            known.setdefault(len(keys), quick)
         return quick
 
     def strictly(self, data: Any, path: Path) -> Event:

@@ -361,14 +361,15 @@ class Fight:
             # `_apply`, written out
             if shapes or (shapes is None and shaping(event)):
                 revision = self.plan_revision = next(_REVISIONS)
-            if event.round > state.round:
-                enter_round(event.round)
+            round_ = event.round
+            if round_ > state.round:
+                enter_round(round_)
             if apply is not None:
                 apply(self, index, event)
             if effects is not None:
                 effected = effects(self, event)
                 if effected is not None:
-                    take_effects(event.round, effected)
+                    take_effects(round_, effected)
             if step is not None:
                 state.rs = step(self, state.rs, event)
             revisions.append(revision)  # at len(effective)
@@ -757,13 +758,13 @@ class Fight:
             items, by = state.declarations[round_], state.declared_by[round_]
         else:
             items, by = state.declaring(round_)
-        step = e.step  # (a property of some rulesets' declare: read once)
+        step, actor = e.step, e.actor  # (a property of some rulesets' declare: read once)
         if e.replaces:  # every declaration of the actor's goes, further ones too
-            key = (round_, step, e.actor)  # _declare_key
+            key = (round_, step, actor)  # _declare_key
             items[:] = [(i, d) for i, d in items if _declare_key(d) != key]
         items.append((index, e))
         if not e.then:
-            by[(step, e.actor)] = index
+            by[(step, actor)] = index
         state.phase = "surprise" if step else "declarations"
 
     @applies(ev.Join)
@@ -777,8 +778,8 @@ class Fight:
 
     @applies(ev.Damage)
     def _apply_damage(self, index: int, e: ev.Damage) -> None:
-        statuses = self.state.status
-        statuses[e.target] = self.ruleset.fold.apply_damage(self, statuses[e.target], e)
+        statuses, target = self.state.status, e.target
+        statuses[target] = self.ruleset.fold.apply_damage(self, statuses[target], e)
 
     @applies(ev.Heal)
     def _apply_heal(self, index: int, e: ev.Heal) -> None:
@@ -788,8 +789,8 @@ class Fight:
     def _apply_plain_heal(self, index: int, e: ev.Heal) -> None:
         """`_apply_heal` for a ruleset without a healing role: hit points back, up to
         the most (`apply_heal`'s default)."""
-        statuses = self.state.status
-        statuses[e.target] = healed(statuses[e.target], e)
+        statuses, target = self.state.status, e.target
+        statuses[target] = healed(statuses[target], e)
 
     @applies(ev.Condition)
     def _apply_condition(self, index: int, e: ev.Condition) -> None:

@@ -3,9 +3,12 @@ and prepared actions fired; and the morale check (DI-18), which count-up takes t
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from referee.engine import events as ev
 from referee.engine.events import event_field as f
 from referee.engine.record import record
+from referee.hints import TYPE_CHECKING
 
 
 @record(frozen=True)
@@ -30,10 +33,13 @@ class Declare(ev.Declare):
     # `initiative` (as the declaration's); none: every routine with `weapon`
     routines: tuple[dict[str, str], ...] = f("tables", ())
 
-    @property
-    def step(self) -> int | None:
-        """DI-17: the surprise segment it is declared for."""
-        return self.segment
+    if TYPE_CHECKING:
+        @property
+        def step(self) -> int | None:
+            """DI-17: the surprise segment it is declared for."""
+    else:  # read without a Python call: the fold of a long log reads it twice a declaration
+        step = property(attrgetter("segment"),
+                        doc="DI-17: the surprise segment it is declared for.")
 
 
 @record(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from referee.engine import events as ev
 from referee.engine.errors import IllegalEvent
+from referee.engine.options import Declaring
 from referee.engine.roles import RosterSchema, by_class, checks_only
 from referee.engine.specs import Field
 from referee.engine.view import Fight
@@ -49,12 +50,28 @@ class DemonIdolSchema(Settled[State], RosterSchema[State]):
 
 
 def check_declare(schema: DemonIdolSchema, fight: Fight, event: di.Declare) -> None:
+    quiet = schema.__dict__.get("_quiet") or quiet_actions(schema)
+    if event.action in quiet and event.__dict__.keys() <= checks.PLAIN:
+        return  # a long log's usual declaration: nothing below can refuse it
     RosterSchema.check_event(schema, fight, event)  # an action of its letters
     if event.__dict__.keys() <= checks.PLAIN:  # a long log's usual declaration: the
         checks.check_plain(schema.settings.role_of, fight, event)  # rest at its defaults
         return
     ranges.check_fields(event, ranges.DECLARE, ())
     checks.check_declare(schema.settings.role_of, fight, event)
+
+
+def quiet_actions(schema: DemonIdolSchema) -> frozenset[str]:
+    """The actions whose declaration, of the plain fields alone (`checks.PLAIN`), no
+    check of `check_declare` refuses: the catalogue's (`RosterSchema.check_event`) but a
+    D's (`checks.check_plain`). Worked out once: the catalogue and the letters come from
+    the ruleset file. (Never empty: a frozenset of one id stands for none.)"""
+    declaring = schema.rs._declaring  # (the catalogue's check, as check_event asks it)
+    kinds = declaring.action_keys() if isinstance(declaring, Declaring) else []
+    role_of = schema.settings.role_of
+    found = frozenset(a for a in kinds if a in role_of and role_of[a] != "discharge")
+    schema.__dict__["_quiet"] = found = found or frozenset({""})
+    return found
 
 
 def check_initiative(schema: DemonIdolSchema, fight: Fight, event: di.Initiative) -> None:
