@@ -55,3 +55,47 @@ def test_a_table_missing_a_key_of_its_length_reader_is_read_strictly_with_its_fa
                 {"type": "damage", "target": "gob1", "amount": 1, "zzz": 1}):
         found = fault(lambda tables: list(reading.each(tables, [0])), [dict(good), dict(bad)])
         assert found == fault(reader().strictly, dict(bad), ("events", 1)), bad
+
+
+def test_ids_and_strings_read_before_are_looked_up_not_checked_again(monkeypatch):
+    from referee.engine import record
+
+    calls: list[object] = []
+    quick_ids = record._quick_ids
+    monkeypatch.setattr(record, "_quick_ids",
+                        lambda value, keep: calls.append(value) or quick_ids(value, keep))
+    reading = reader()
+    tables = [{"type": "resolve", "actions": ["gob1:B", "ogre:E"], "round": n}
+              for n in range(1, 6)]
+    tables += [{"type": "resolve", "actions": ["gob1:B", 3], "round": 6},
+               {"type": "resolve", "actions": ["gob1:B", ["x"]], "round": 6}]
+    events = []
+    for n, table in enumerate(tables):
+        try:
+            events.append(reading.read(dict(table), ("events", n)))
+        except ev.FormatError as error:
+            events.append((error.reason, error.path))
+    strict = []
+    for n, table in enumerate(tables):
+        try:
+            strict.append(reader().strictly(dict(table), ("events", n)))
+        except ev.FormatError as error:
+            strict.append((error.reason, error.path))
+    assert events == strict
+    assert len({id(e.actions) for e in events[:5]}) == 1  # one tuple kept for them all
+    # the first list checked; the others equal to it looked up; an odd one checked (and
+    # left to the strict reader), one holding a list not looked up at all
+    assert calls == [["gob1:B", "ogre:E"], ["gob1:B", 3]]
+
+
+def test_a_quick_reader_is_compiled_once_a_process(monkeypatch):
+    from referee.engine import record
+
+    compiled: list[str] = []
+    monkeypatch.setattr(record, "_QUICK_CODE", {})
+    monkeypatch.setattr(record, "compile", lambda source, *rest: compiled.append(source) or
+                        compile(source, *rest), raising=False)
+    table = {"type": "damage", "target": "gob1", "amount": 2, "round": 1}
+    first, second = reader(), reader()  # (each log's reader makes its own)
+    assert first.read(dict(table), ("events", 0)) == second.read(dict(table), ("events", 0))
+    assert len(compiled) == 1

@@ -285,6 +285,8 @@ class EventReader:
         # give for it: a long log names the same few ids, dice and purposes, and each
         # round, tens of thousands of times
         self.kept: dict[Any, Any] = {}
+        # the strings and ids read, by kind, each once checked (`record.quick_reader`)
+        self.seen: dict[str, dict[Any, Any]] = {}
 
     def read(self, data: Any, path: Path) -> Event:
         """An event from plain data: the first fault found raises FormatError.
@@ -364,7 +366,8 @@ class EventReader:
         shape = self.shapes.get(cls) or self._shape(cls)
         quick: Quick = _never
         if sum(type(made) is tuple for made in known) < QUICK_SHAPES:
-            quick = _compile_quick(cls, shape, keys, self.kept.setdefault) or _never
+            quick = _compile_quick(cls, shape, keys, self.kept.setdefault,
+                                   self.seen) or _never
         known[keys] = quick
         if quick is not _never:
             known.setdefault(len(keys), quick)
@@ -451,7 +454,8 @@ _PLAIN_KINDS = {
 
 
 def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...],
-                   keep: Callable[[Any, Any], Any]) -> Quick | None:
+                   keep: Callable[[Any, Any], Any],
+                   seen: dict[str, dict[Any, Any]] | None = None) -> Quick | None:
     """A reader of the tables with exactly `keys`, in that order, into `cls`: what
     `EventReader.strictly` gives for each, or None where it might say otherwise (then
     it reads the table itself). None for keys it would refuse (unknown, a required one
@@ -465,7 +469,7 @@ def _compile_quick(cls: type, shape: _Shape, keys: tuple[Any, ...],
                shape.kinds[name], shape.kinds[name] in ("str", "ids"))
               for name in names]
     factories = [(name, factory) for name, factory in shape.factories if name not in keys]
-    quick: Quick = quick_reader(cls, ROUNDS, LARGEST, checks, factories, keep)
+    quick: Quick = quick_reader(cls, ROUNDS, LARGEST, checks, factories, keep, seen)
     return quick
 
 

@@ -16,6 +16,7 @@ from referee.hints import TYPE_CHECKING
 if not TYPE_CHECKING:  # (this way round, linters read `overload` as typing's)
     from referee.hints import Any, TypeVar, dataclass_transform, overload
 else:
+    from types import CodeType
     from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -167,7 +168,8 @@ def _compiled_init(specs: tuple[Field, ...]) -> Callable[..., None] | None:
 def quick_reader(cls: type, rounds: int, largest: int,
                  checks: list[tuple[str, str | None, Any, str, bool]],
                  factories: list[tuple[str, Any]],
-                 keep: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+                 keep: Callable[[Any, Any], Any],
+                 seen: dict[str, dict[Any, Any]] | None = None) -> Callable[..., Any]:
     """A reader of a table with exactly the fields `checks` names, in that order, into
     `cls` (events.py's quick reader): `round` first, then each field either held to its
     check (an expression of `v` from our own code) or passed to its reader (ids, an id
@@ -175,13 +177,18 @@ def quick_reader(cls: type, rounds: int, largest: int,
     any doubt, and for a table without one of those fields (the caller gives it the
     tables of as many keys). The round, a field marked `kept` (a string, or ids) and a
     list of integers are given as `keep(v, v)` gives them: one object for the same value
-    however often a long log repeats it. Every name compiled is one of the class's own
-    field names, which the caller has checked."""
+    however often a long log repeats it. `seen`, when given, keeps the strings and ids
+    read (a field of these kinds is looked up there first: one read before is not
+    checked again), shared by the readers of one log. Every name compiled is one of the
+    class's own field names, which the caller has checked."""
     fields_of = {spec.name for spec in fields(cls)}
     if any(not name.isidentifier() or name not in fields_of for name, *_ in checks):
         raise ValueError("a quick reader compiles only the record's own field names")
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "keep": keep,
                              "ids": _quick_ids}
+    if seen is not None:
+        strs, ids_of = seen.setdefault("str", {}), seen.setdefault("ids", {})
+        scope.update(strs=strs, strs_get=strs.get, ids_of=ids_of, ids_get=ids_of.get)
     body = ["def quick(data, path):",
             "    r = data['round']",
             f"    if type(r) is not int or not 0 <= r <= {int(rounds)}:",
@@ -190,7 +197,36 @@ def quick_reader(cls: type, rounds: int, largest: int,
             "        r = keep(r, r)"]
     for number, (name, check, reader, kind, kept) in enumerate(checks):
         body.append(f"    v = data[{name!r}]")
-        if check is not None:
+        if kind == "str" and kept and seen is not None:  # a string read before is looked
+            # up, not checked again: the one object kept for it (no call made but the look-up)
+            body += ["    if type(v) is not str:",
+                     "        return None",
+                     "    w = strs_get(v)",
+                     "    if w is None:",
+                     f"        if not ({check}):",
+                     "            return None",
+                     "        w = strs[v] = keep(v, v)",
+                     "    v = w"]
+        elif kind == "ids" and seen is not None:  # as a string read before, by the string
+            # or the tuple of the list's items (a list equals its tuple's only if each of
+            # its items is the string there)
+            body += ["    k = v if type(v) is str else tuple(v) if type(v) is list else None",
+                     "    try:",
+                     "        w = ids_get(k)",
+                     "    except TypeError:  # a list holding a list or a table",
+                     "        return None",
+                     "    if w is None:",
+                     "        if k is None:",
+                     "            return None",
+                     "        if type(v) is str and v:",
+                     "            w = (keep(v, v),)",
+                     "        else:",
+                     "            w = ids(v, keep)",
+                     "            if w is None:",
+                     "                return None",
+                     "        w = ids_of[k] = keep(w, w)",
+                     "    v = w"]
+        elif check is not None:
             body += [f"    if not ({check}):", "        return None"]
             if kept:
                 body.append("    v = keep(v, v)")
@@ -229,9 +265,16 @@ def quick_reader(cls: type, rounds: int, largest: int,
     # a table without one of the keys is not of this shape: None (its own is looked up)
     body = [body[0], "  try:", *("  " + line for line in body[1:]), "  except KeyError:",
             "    return None"]
-    exec("\n".join(body), scope)  # noqa: S102 - our own field names and checks only
+    source = "\n".join(body)
+    code = _QUICK_CODE.get(source)
+    if code is None:  # (each log's reader makes its own readers: compiled once a process)
+        code = _QUICK_CODE[source] = compile(source, "<quick reader>", "exec")
+    exec(code, scope)  # noqa: S102 - our own field names and checks only
     quick: Callable[..., Any] = scope["quick"]
     return quick
+
+
+_QUICK_CODE: dict[str, CodeType] = {}  # a quick reader's source -> its code
 
 
 def _quick_ids(value: Any, keep: Callable[[Any, Any], Any]) -> tuple[str, ...] | None:
