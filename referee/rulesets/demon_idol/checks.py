@@ -161,10 +161,11 @@ def check_die(die: int, e: di.Initiative, side: str, record: Any) -> None:
 DAMAGE = "damage to "  # the purpose the table gives a hit's roll (session/table.py)
 
 
-def check_damage(fight: Fight, e: ev.Damage) -> None:
+def check_damage(schema: object, fight: Fight, e: ev.Damage) -> None:
     """A hit rolled with its damage (the roll just before it, "damage to ...") deals what
     that roll makes, none below 0: a save in which they disagree was changed by hand and
-    is refused, with both values. Damage typed from real dice has no roll beside it."""
+    is refused, with both values. Damage typed from real dice has no roll beside it.
+    (The schema's check of a damage event itself: `schema` is not read.)"""
     found = fight.events[-1] if fight.events else None
     if not isinstance(found, ev.Roll) or not (found.purpose or "").startswith(DAMAGE):
         return

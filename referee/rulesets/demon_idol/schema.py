@@ -89,10 +89,6 @@ def check_fire(schema: DemonIdolSchema, fight: Fight, event: di.Fire) -> None:
                            f"{event.round}", ("actor",))
 
 
-def check_damage(schema: DemonIdolSchema, fight: Fight, event: ev.Damage) -> None:
-    checks.check_damage(fight, event)
-
-
 def check_spell_lost(schema: DemonIdolSchema, fight: Fight, event: di.SpellLost) -> None:
     if event.actor not in fight.roster:
         raise IllegalEvent(f"unknown combatant {event.actor!r}", ("actor",))
@@ -105,7 +101,7 @@ CHECKS: dict[type[ev.Event], Callable[[DemonIdolSchema, Fight, Any], None]] = {
     di.Initiative: check_initiative,
     di.Surprise: check_surprise,
     di.Fire: check_fire,
-    ev.Damage: check_damage,
+    ev.Damage: checks.check_damage,
     di.SpellLost: check_spell_lost,
 }
 # its check says something of these classes alone: the fold asks it of no other event
