@@ -214,10 +214,25 @@ class Questions:
         plan = plans.get((at, done))
         if plan is None:
             plan = self._still(at, done) or fight.plan(round_)
-            if len(plans) >= KEPT_PLANS:
-                del plans[next(iter(plans))]  # the oldest
-            plans[(at, done)] = plan
+            self._keep_plan((at, done), plan)
         return plan
+
+    def _keep_plan(self, key: tuple[Any, ...], plan: Plan) -> None:
+        """`plan` kept under `key`. A round's check-offs share one plan, each under its
+        own key: the last KEPT_PLANS plans are kept with every key they stand under (a
+        round of many beats undone one at a time finds each plan it had: kept by key
+        alone, the eight latest check-offs', the undos further back each worked out the
+        round's plan again), and no more than KEPT_KEYS keys in all (the oldest go)."""
+        plans = self._plans
+        if len(plans) >= KEPT_KEYS:
+            del plans[next(iter(plans))]  # the oldest
+        elif all(kept is not plan for kept in plans.values()):  # a plan not kept yet
+            held = list(dict.fromkeys(map(id, plans.values())))  # oldest first
+            if len(held) >= KEPT_PLANS:
+                oldest = held[0]
+                for stale in [k for k, kept in plans.items() if id(kept) == oldest]:
+                    del plans[stale]
+        plans[key] = plan
 
     def _done(self) -> frozenset[str]:
         return frozenset(self.fight.resolved.get(self.round, ()))
@@ -472,8 +487,10 @@ def open_keys(plan: Plan) -> set[str]:
             if not action.flag("skipped")}
 
 
-# how many plans a table keeps (`Questions.plan`): an undo's and a redo's few steps
+# how many plans a table keeps (`Questions.plan`): an undo's and a redo's few steps,
+# each with all the check-offs it stands under; and how many keys to them in all
 KEPT_PLANS = 8
+KEPT_KEYS = 64
 
 # a die typed on a player's page: its roll's purpose, then the initiative form's field
 DIE_PURPOSE = "initiative ("
