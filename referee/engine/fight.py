@@ -338,7 +338,7 @@ class Fight:
                 if written == TARGETED:
                     if event.target not in state.roster:  # type: ignore[attr-defined]
                         self._check_targeted(event)  # type: ignore[arg-type]
-                elif event.beat is None and not event.actions:  # type: ignore[attr-defined]
+                elif not event.actions and event.beat is None:  # type: ignore[attr-defined]
                     self._check_resolve(event)  # type: ignore[arg-type]
             if own_check is not None:
                 own_check(self, event)
@@ -813,7 +813,7 @@ class Fight:
 
     @applies(ev.Resolve)
     def _apply_resolve(self, index: int, e: ev.Resolve) -> None:
-        if e.beat is not None and not e.actions:
+        if not e.actions and e.beat is not None:  # (a class default read only then)
             e = self._upgraded(index, e)
         state = self.state
         round_ = e.round
