@@ -89,13 +89,19 @@ def test_ids_and_strings_read_before_are_looked_up_not_checked_again(monkeypatch
 
 
 def test_a_quick_reader_is_compiled_once_a_process(monkeypatch):
+    import builtins
+
     from referee.engine import record
 
     compiled: list[str] = []
+    real = builtins.exec
     monkeypatch.setattr(record, "_QUICK_CODE", {})
-    monkeypatch.setattr(record, "compile", lambda source, *rest: compiled.append(source) or
-                        compile(source, *rest), raising=False)
+    monkeypatch.setattr(record, "exec", lambda source, *rest: compiled.append(source) or
+                        real(source, *rest), raising=False)
     table = {"type": "damage", "target": "gob1", "amount": 2, "round": 1}
     first, second = reader(), reader()  # (each log's reader makes its own)
     assert first.read(dict(table), ("events", 0)) == second.read(dict(table), ("events", 0))
     assert len(compiled) == 1
+    # each its own function, over its own reader's kept values
+    assert first.quick["damage"][4] is not second.quick["damage"][4]
+    assert first.kept and second.kept and first.kept is not second.kept

@@ -267,10 +267,15 @@ def quick_reader(cls: type, rounds: int, largest: int,
             "    return None"]
     source = "\n".join(body)
     code = _QUICK_CODE.get(source)
-    if code is None:  # (each log's reader makes its own readers: compiled once a process)
-        code = _QUICK_CODE[source] = compile(source, "<quick reader>", "exec")
-    exec(code, scope)  # noqa: S102 - our own field names and checks only
+    if code is not None:  # each log's reader makes its own readers: compiled once a
+        # process, the function made anew over this reader's names (no compile() call:
+        # its first makes every class of Python's syntax tree, which a plan never pays)
+        function: Any = type(quick_reader)
+        made: Callable[..., Any] = function(code, scope)
+        return made
+    exec(source, scope)  # noqa: S102 - our own field names and checks only
     quick: Callable[..., Any] = scope["quick"]
+    _QUICK_CODE[source] = quick.__code__
     return quick
 
 
