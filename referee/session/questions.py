@@ -60,6 +60,7 @@ class Questions:
         # the plans worked out lately, by what they stand on (`plan`): an undo finds the
         # plan it had
         self._plans: dict[tuple[Any, ...], Plan] = {}
+        self._open: tuple[Plan, set[str]] | None = None  # `_open_keys`
         self._now: dict[str, Any] = {}
         self._now_key: tuple[int, int, int] | None = None
         # the round's declarations by actor, and what they were read from
@@ -243,8 +244,16 @@ class Questions:
         checking them off changes nothing else in it (a `n` press works out no plan)."""
         for (kept_at, then), plan in reversed(self._plans.items()):
             if kept_at == at and then <= done and not plan.over:
-                return plan if done - then <= open_keys(plan) else None
+                return plan if done - then <= self._open_keys(plan) else None
         return None
+
+    def _open_keys(self, plan: Plan) -> set[str]:
+        """`open_keys` of the plan, kept for the last plan asked (each `n` of a round
+        asks it of the same plan, a few hundred actions)."""
+        kept = self._open
+        if kept is None or kept[0] is not plan:
+            kept = self._open = (plan, open_keys(plan))
+        return kept[1]
 
     def resolved(self) -> set[str]:
         return self.fight.resolved.get(self.round, set())
