@@ -220,7 +220,7 @@ class Questions:
 
     def _keep_plan(self, key: tuple[Any, ...], plan: Plan) -> None:
         """`plan` kept under `key`. A round's check-offs share one plan, each under its
-        own key: the last KEPT_PLANS plans are kept with every key they stand under (a
+        own key: the KEPT_PLANS plans kept last are kept with every key they stand under (a
         round of many beats undone one at a time finds each plan it had: kept by key
         alone, the eight latest check-offs', the undos further back each worked out the
         round's plan again), and no more than KEPT_KEYS keys in all (the oldest go)."""
@@ -228,9 +228,9 @@ class Questions:
         if len(plans) >= KEPT_KEYS:
             del plans[next(iter(plans))]  # the oldest
         elif all(kept is not plan for kept in plans.values()):  # a plan not kept yet
-            held = list(dict.fromkeys(map(id, plans.values())))  # oldest first
-            if len(held) >= KEPT_PLANS:
-                oldest = held[0]
+            latest = {id(kept): n for n, kept in enumerate(plans.values())}  # its last key
+            if len(latest) >= KEPT_PLANS:  # the plan kept longest ago goes, every key of it
+                oldest = min(latest, key=latest.__getitem__)
                 for stale in [k for k, kept in plans.items() if id(kept) == oldest]:
                     del plans[stale]
         plans[key] = plan
