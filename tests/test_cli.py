@@ -250,7 +250,7 @@ def no_app(monkeypatch):
     """`play` runs up to the app, which is recorded instead of started."""
     started = []
     monkeypatch.setattr(play, "open_app",
-                        lambda path, setup, *own: started.append((path, setup)) or 0)
+                        lambda path, setup, *own, **named: started.append((path, setup)) or 0)
     return started
 
 

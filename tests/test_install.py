@@ -129,7 +129,7 @@ def test_bash_completes_commands_acts_and_saves(tmp_path):
 def no_app(monkeypatch):
     """The app is recorded instead of started."""
     started: list[tuple[Path, Config | None]] = []
-    monkeypatch.setattr(play, "open_app", lambda path, setup, own=(), config=None:
+    monkeypatch.setattr(play, "open_app", lambda path, setup, own=(), config=None, read=None:
                         started.append((path, config)) or 0)
     return started
 

@@ -16,7 +16,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from referee.session.config import Config
-from referee.session.files import LoadError
+from referee.session.files import LoadError, Save
 from referee.session.store import SaveError, Session, write_atomic
 from referee.session.table import Table
 
@@ -46,7 +46,11 @@ class RefereeApp(App[None]):
     def __init__(self, path: Path, saves: Path, rng: random.Random | None = None,
                  start_in_setup: bool = False,
                  clock: Callable[[], float] = time.monotonic,
-                 catalogues: Sequence[Path] = (), settings: Config | None = None) -> None:
+                 catalogues: Sequence[Path] = (), settings: Config | None = None,
+                 read: tuple[Save, Told] | None = None) -> None:
+        """`read`: the save at `path` as loaded before (the command line checks it before
+        any screen) and its log as that load told it: not loaded again if the file still
+        holds it when the app locks it."""
         super().__init__()
         honour_no_color(self)
         self.path, self.saves, self.start_in_setup = path, saves, start_in_setup
@@ -57,8 +61,8 @@ class RefereeApp(App[None]):
         self.settings = settings if settings is not None else Config()
         if self.settings.theme and "TEXTUAL_THEME" not in os.environ:  # Textual's own wins
             self.theme = self.settings.theme
-        told = Told()
-        self.session = Session.open(path, lock=True, watch=told.watch)
+        save, told = read if read is not None else (None, Told())
+        self.session = Session.open(path, lock=True, watch=told.watch, read=save)
         self.table = Table(self.session, rng)
         self.told = told.lines(self.session.fight)  # the log pane's, as the load told it
         remember_save(path)

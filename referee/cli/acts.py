@@ -46,7 +46,8 @@ def whole(text: str) -> int:
 
 def run_act(args: argparse.Namespace) -> int:
     path = Path(args.save)
-    table = reading_table(opened(path))
+    save = opened(path)
+    table = reading_table(save)
     fight = table.fight
     acts = table.acts()
     if args.act is None:
@@ -82,7 +83,7 @@ def run_act(args: argparse.Namespace) -> int:
         values = {**table.moment(), **values}
     if asks_sure(act, fight, args.actor):
         values[SURE] = True
-    return done(act, args, values, table, flags)
+    return done(act, args, values, table, flags, save)
 
 
 # A form's yes/no question (roll with some undeclared? end the fight?): the command,
@@ -309,8 +310,10 @@ def print_json(data: Any) -> None:
 
 
 def done(act: Act, args: argparse.Namespace, values: dict[str, Any], table: Any,
-         flags: dict[str, Any]) -> int:
-    """The act's events into the save, or (-o FILE) into a copy of it written to FILE."""
+         flags: dict[str, Any], save: Any) -> int:
+    """The act's events into the save, or (-o FILE) into a copy of it written to FILE.
+    `save`: the save `table` was read from, whose fight (as the app's) the act's forms
+    only read: the locked session takes it as it is if the file has not changed since."""
     path = Path(args.save)
     output = flags.get("output")
     if output:
@@ -319,7 +322,7 @@ def done(act: Act, args: argparse.Namespace, values: dict[str, Any], table: Any,
         assert act.run is not None
         act.run(start, args.actor, values, random.Random(args.seed))  # refused before writing
         path = copy(output, table.session, start, bool(flags.get("force")))
-    session = open_for_writing(path)
+    session = open_for_writing(path, None if output else save)
     try:
         written(act.id, args, values, session, bool(flags.get("json")))
     finally:

@@ -136,23 +136,25 @@ def viewers(text: str) -> int:
     return number
 
 
-def opened(path: Path) -> Save:
-    """A save for reading; a torn last event is dropped with the warning on stderr."""
+def opened(path: Path, watch: Any = None) -> Save:
+    """A save for reading; a torn last event is dropped with the warning on stderr.
+    `watch`: as `load_save`'s."""
     from referee.session.files import load_save
 
-    save = load_save(path)
+    save = load_save(path, watch=watch)
     if save.warning:
         print(f"referee: warning: {save.warning}", file=sys.stderr)
     return save
 
 
-def open_for_writing(path: Path) -> Any:
-    """The save's session, locked (another referee's: a UsageError)."""
+def open_for_writing(path: Path, read: Save | None = None) -> Any:
+    """The save's session, locked (another referee's: a UsageError); `read`: the save as
+    this command read it before (not loaded again if the file is as it was)."""
     from referee.session.lock import SaveLocked
     from referee.session.store import Session
 
     try:
-        return Session.open(path, lock=True)
+        return Session.open(path, lock=True, read=read)
     except SaveLocked as error:
         raise UsageError(str(error)) from None
 

@@ -23,7 +23,9 @@ from referee.cli.common import (
 if TYPE_CHECKING:
     import argparse
 
+    from referee.app.told import Told
     from referee.session.config import Config
+    from referee.session.files import Save
 
 
 def play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,11 +111,14 @@ def cmd_play(path: Path, ruleset: str | None = None, demo: bool = False,
         if demo:
             raise UsageError(f"{path}: exists; --demo copies a demo to a new file only "
                              "(leave --demo out to open this one)")
-        save = opened(path)  # a broken save is refused here, with its message, before any screen
+        from referee.app.told import Told
+
+        told = Told()  # the log pane's lines, told as this load folds the log
+        save = opened(path, told.watch)  # a broken save is refused here, before any screen
         if ruleset is not None and ruleset not in (save.encounter.ruleset, save.ruleset.id):
             raise UsageError(f"{path}: is a {save.encounter.ruleset} save; --ruleset "
                              f"{ruleset} applies only to a new save (leave it out)")
-        return open_app(path, False, catalogues)
+        return open_app(path, False, catalogues, read=(save, told))
     if demo:
         copy_demo(path, ruleset or settings().ruleset, seed)
         return open_app(path, False, catalogues)
@@ -185,9 +190,11 @@ def create_save(path: Path, ruleset: str, seed: int | None = None) -> None:
 
 
 def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = (),
-             config: Config | None = None) -> int:
+             config: Config | None = None,
+             read: tuple[Save, Told] | None = None) -> int:
     """The app on `path`; ctrl+o lists the recent saves and the saves folder, where its new
-    encounter goes. The settings' theme is checked before any screen."""
+    encounter goes. The settings' theme is checked before any screen. `read`: the save as
+    loaded to check it, and its log told (the app's `read`)."""
     from referee.app import RefereeApp, known_theme
     from referee.session.store import SaveError
 
@@ -195,7 +202,7 @@ def open_app(path: Path, setup: bool, catalogues: Sequence[Path] = (),
     known_theme(config)
     try:
         app = RefereeApp(path, saves_folder(config), start_in_setup=setup,
-                         catalogues=catalogues, settings=config)
+                         catalogues=catalogues, settings=config, read=read)
     except SaveError as error:  # opened by another referee since it was checked
         raise UsageError(str(error)) from None
     app.run()

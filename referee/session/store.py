@@ -28,7 +28,7 @@ from referee.engine import events as ev
 from referee.engine.model import check_roster
 
 from .errors import SaveError as SaveError  # the store raises it: named here too
-from .files import SAVE_BYTES, LoadError, Save, Watcher, load_save, size_text
+from .files import SAVE_BYTES, LoadError, Save, Watcher, load_save, read_text, size_text
 from .writer import event_block, save_text
 
 if TYPE_CHECKING:
@@ -187,6 +187,16 @@ def writable(path: Path, found: os.stat_result | None = None) -> None:
                                    "(plan, replay and export read it as it is)")
 
 
+def unchanged(path: Path, read: Save | None) -> Save | None:
+    """`read`, if it is the save at `path` as the file holds it now (None: load it)."""
+    if read is None or read.path != path:
+        return None
+    try:
+        return read if read_text(path) == read.text else None
+    except LoadError:
+        return None  # the load says what is wrong with it now
+
+
 def stamp(clock: Clock) -> str:
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(clock()))
 
@@ -211,10 +221,14 @@ class Session:
 
     @classmethod
     def open(cls, path: Path | str, clock: Clock = time.time, lock: bool = False,
-             watch: Callable[[Fight], Watcher] | None = None) -> Session:
+             watch: Callable[[Fight], Watcher] | None = None,
+             read: Save | None = None) -> Session:
         """With `lock` (for play), the save is locked before it is read and until `close`:
         another such open, here or in another process, raises SaveLocked. `watch`: as
-        `load_save`'s (the app's log told as the load folds the log)."""
+        `load_save`'s (the app's log told as the load folds the log). `read`: the same
+        file loaded (and watched) before the lock was taken, as the command line loads a
+        save to check it and to know an act's options: taken as it is if the file still
+        holds its text (a long log is not folded twice), else the file is loaded again."""
         if not lock:
             return cls(load_save(path, watch=watch), clock)
         from .lock import SaveLock
@@ -223,7 +237,7 @@ class Session:
         held = SaveLock.acquire(path)
         try:
             writable(Path(path))  # linked while the lock was taken
-            session = cls(load_save(path, watch=watch), clock)
+            session = cls(unchanged(Path(path), read) or load_save(path, watch=watch), clock)
         except BaseException:
             held.release()
             raise
