@@ -338,20 +338,16 @@ class EventReader:
                     known = None
                 if known is not None:
                     quick = known.get(len(data))
-                    if quick is not None:
-                        quickly = quick(data, anywhere)
-                        if quickly is not None:
-                            tables[index] = None
-                            yield quickly
-                            continue
-                    keys = tuple(data)
-                    shaped = known.get(keys) or self._quick(known, str(kind), keys)
-                    if shaped is not quick:
-                        quickly = shaped(data, anywhere)
-                        if quickly is not None:
-                            tables[index] = None
-                            yield quickly
-                            continue
+                    quickly = None if quick is None else quick(data, anywhere)
+                    if quickly is None:
+                        keys = tuple(data)
+                        shaped = known.get(keys) or self._quick(known, str(kind), keys)
+                        if shaped is not quick:
+                            quickly = shaped(data, anywhere)
+                    if quickly is not None:
+                        tables[index] = None
+                        yield quickly
+                        continue
             event = strictly(data, ("events", index))
             tables[index] = None
             yield event
