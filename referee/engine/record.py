@@ -10,6 +10,7 @@ code. Only what this package uses is supported.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 
 from referee.hints import TYPE_CHECKING
 
@@ -270,9 +271,7 @@ def quick_reader(cls: type, rounds: int, largest: int,
     if code is not None:  # each log's reader makes its own readers: compiled once a
         # process, the function made anew over this reader's names (no compile() call:
         # its first makes every class of Python's syntax tree, which a plan never pays)
-        function: Any = type(quick_reader)
-        made: Callable[..., Any] = function(code, scope)
-        return made
+        return FunctionType(code, scope)
     exec(source, scope)  # noqa: S102 - our own field names and checks only
     quick: Callable[..., Any] = scope["quick"]
     _QUICK_CODE[source] = quick.__code__
