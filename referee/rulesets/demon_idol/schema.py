@@ -50,7 +50,9 @@ class DemonIdolSchema(Settled[State], RosterSchema[State]):
 
 
 def check_declare(schema: DemonIdolSchema, fight: Fight, event: di.Declare) -> None:
-    quiet = schema.__dict__.get("_quiet") or quiet_actions(schema)
+    quiet = schema.__dict__.get("_quiet")
+    if quiet is None:
+        quiet = quiet_actions(schema)
     if event.action in quiet and event.__dict__.keys() <= checks.PLAIN:
         return  # a long log's usual declaration: nothing below can refuse it
     RosterSchema.check_event(schema, fight, event)  # an action of its letters
@@ -65,12 +67,12 @@ def quiet_actions(schema: DemonIdolSchema) -> frozenset[str]:
     """The actions whose declaration, of the plain fields alone (`checks.PLAIN`), no
     check of `check_declare` refuses: the catalogue's (`RosterSchema.check_event`) but a
     D's (`checks.check_plain`). Worked out once: the catalogue and the letters come from
-    the ruleset file. (Never empty: a frozenset of one id stands for none.)"""
+    the ruleset file."""
     declaring = schema.rs._declaring  # (the catalogue's check, as check_event asks it)
     kinds = declaring.action_keys() if isinstance(declaring, Declaring) else []
     role_of = schema.settings.role_of
     found = frozenset(a for a in kinds if a in role_of and role_of[a] != "discharge")
-    schema.__dict__["_quiet"] = found = found or frozenset({""})
+    schema.__dict__["_quiet"] = found
     return found
 
 
