@@ -76,7 +76,6 @@ def _rest_parsed(data: dict[str, Any], rest: str, text: str,
 
 
 _ESCAPES_JSON_READS_OTHERWISE = ('\\"', "\\u", "\\U", "\\/")
-_BLANK_HEADER = "\n" + HEADER + ","  # a header after its blank line, before a key line
 
 
 def _events_json(rest: str) -> list[dict[str, Any]] | None:
@@ -90,15 +89,13 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
         return None
     if "\\" in rest and any(mark in rest for mark in _ESCAPES_JSON_READS_OTHERWISE):
         return None  # (multi-line strings need no check: JSON refuses them)
-    # a comma before every key line but a block's first (a header, after its blank line,
-    # then no key line: JSON refuses what is left of a header written otherwise); each
-    # replacement's count is what it changed of the length (a pass fewer each)
+    # a comma before every key line but a block's first (a header then no key line: JSON
+    # refuses what is left of the header); each replacement's count is what it changed of
+    # the length (a pass fewer each)
     text = rest.replace('\n"', '\n,"')
     lines = len(text) - len(rest) + 1  # key lines: each holds one pair of its block
-    headers = len(text)  # (each step's text let go: a long log's peak)
-    text = text.replace(_BLANK_HEADER, "\n},{\n")
-    headers = (headers - len(text)) // (len(_BLANK_HEADER) - 5)
-    pairs = len(text)
+    text = text.replace(HEADER + ",", "\n},{\n")  # (each step's text let go: a long
+    pairs = len(text)  # log's peak)
     text = text.replace('" = ', '": ')
     pairs -= len(text)  # every pair, in the blocks and in their inline tables
     text = "[{" + text + "}]"
@@ -107,13 +104,12 @@ def _events_json(rest: str) -> list[dict[str, Any]] | None:
     except ValueError:
         return None
     del text
-    if len(events) != headers + 1 or sum(map(len, events)) != lines:
-        return None  # a block not of a header, two pairs on one line, a key written twice
-    # every line break ends the text or starts a key line, or is a header's or the blank
-    # line's before it (two a block after the first): JSON takes a value on the line after
-    # its key, or an inline table across lines, which TOML refuses (an array across lines,
-    # or another blank line, is left to the other readers too)
-    if rest.count("\n") != lines - 1 + 2 * headers + rest.endswith("\n"):
+    if sum(map(len, events)) != lines:
+        return None  # two pairs on one line, or a key written twice in a block
+    # every line break ends the text or starts a key line, a blank line or a header (one
+    # a block): JSON takes a value on the line after its key, or an inline table across
+    # lines, which TOML refuses (an array across lines is left to the other readers too)
+    if rest.count("\n") != lines - 1 + rest.count("\n\n") + len(events) - 1 + rest.endswith("\n"):
         return None
     if pairs != lines and pairs != lines + _inner_keys(rest, events):
         return None  # a key written twice in an inline table
