@@ -119,7 +119,7 @@ def test_play_reads_a_referees_own_catalogue_first(tmp_path: Path,
 
     opened: list[tuple[Path, ...]] = []
     monkeypatch.setattr(cli, "open_app",  # type: ignore[attr-defined]
-                        lambda path, setup, own=(): opened.append(tuple(own)) or 0)
+                        lambda path, setup, own=(), read=None: opened.append(tuple(own)) or 0)
     good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
     from tests.test_catalogues import OWN
 
