@@ -39,7 +39,7 @@ def fought(tmp_path: Path, name: str = "demo.toml") -> Path:
 def no_app(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, bool]]:
     opened: list[tuple[Path, bool]] = []
     monkeypatch.setattr(cli, "open_app",
-                        lambda path, setup, *own: opened.append((path, setup)) or 0)
+                        lambda path, setup, *own, **named: opened.append((path, setup)) or 0)
     return opened
 
 

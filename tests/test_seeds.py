@@ -26,7 +26,7 @@ _made = itertools.count()
 def no_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     opened: list[Path] = []
     monkeypatch.setattr(cli, "open_app",
-                        lambda path, setup, *own: opened.append(path) or 0)
+                        lambda path, setup, *own, **named: opened.append(path) or 0)
     return opened
 
 
