@@ -187,7 +187,8 @@ def quick_reader(cls: type, rounds: int, largest: int,
         raise ValueError("a quick reader compiles only the record's own field names")
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "keep": keep,
                              "ids": _quick_ids}
-    if seen is not None:
+    if seen is not None:  # by kind: a kind's check is the same for every field of it
+        # (events.py's _PLAIN_KINDS), so a string one field passed, another of it passes
         strs, ids_of = seen.setdefault("str", {}), seen.setdefault("ids", {})
         scope.update(strs=strs, strs_get=strs.get, ids_of=ids_of, ids_get=ids_of.get)
     body = ["def quick(data, path):",
