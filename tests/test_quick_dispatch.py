@@ -5,12 +5,18 @@ goes to its own shape's reader, never wrongly read, and each shape is made one r
 
 from __future__ import annotations
 
+import pytest
+
 from referee.engine import events as ev
 from referee.engine.events import EventReader
 
 
 def reader() -> EventReader:
-    return EventReader(ev.event_types())
+    """A reader that reads every log with its quick readers, however short (as a long
+    log's: `EventReader.quick_from`)."""
+    made = EventReader(ev.event_types())
+    made.quick_from = 0
+    return made
 
 
 def test_a_table_of_another_shape_with_as_many_keys_is_read_by_its_own():
@@ -105,3 +111,21 @@ def test_a_quick_reader_is_compiled_once_a_process(monkeypatch):
     # each its own function, over its own reader's kept values
     assert first.quick["damage"][4] is not second.quick["damage"][4]
     assert first.kept and second.kept and first.kept is not second.kept
+
+
+
+@pytest.mark.parametrize(("count", "made_readers"),
+                         [(ev.QUICK_FROM - 1, False), (ev.QUICK_FROM, True)])
+def test_a_short_log_is_read_strictly_and_a_long_one_by_quick_readers(count, made_readers):
+    """A short log's shapes are given no reader (one costs more to make than it saves over
+    a few hundred tables: a small save's `plan`); a log of `quick_from` tables is read by
+    them. The events are the same either way."""
+    table = {"type": "damage", "target": "gob1", "amount": 2, "round": 1}
+    reading = EventReader(ev.event_types())
+    strict: list[object] = []
+    strictly = reading.strictly
+    reading.strictly = lambda d, p: strict.append(d) or strictly(d, p)  # type: ignore[method-assign]
+    events = list(reading.each([dict(table) for _ in range(count)], [0]))
+    assert events == [reader().strictly(dict(table), ("events", 0))] * count
+    assert bool(reading.quick["damage"]) is made_readers
+    assert len(strict) == (0 if made_readers else count)
