@@ -69,8 +69,8 @@ class Roster:
         self.dh: list[int] = []
         self.damage_cap: list[int] = []
         self.keyed: dict[int, tuple[list[int], int, int]] = {}  # see `ranking`
-        self.info: list[tuple[int, int, int, int]] = []
-        self.info1: list[tuple[int, int, int, int]] = []
+        self.info: list[tuple[int, tuple[int, ...]]] = []
+        self.info1: list[tuple[int, tuple[int, ...]]] = []
         self.start1: list[int] = []
         self.start: list[int] = []
         self.steers: list[bool] = []
@@ -96,13 +96,18 @@ class Roster:
         # SA-8's tiebreaker 5 (its highest damage, capped: a higher one ties)
         self.damage_cap = [min(self.maxdmg[i], (1 << 20) - 1) for i in n]
         self.keyed = {}
-        # per minion: (level, hand attacks, missile damage, hand damage), in round 1 both
-        # the round's missile damage (SA-4: missiles only, at the round's penalty)
-        self.info = [(self.level[i], self.hand_n[i], self.dm[i], self.dh[i]) for i in n]
-        self.info1 = [(self.level[i], self.hand_n[i], self.dm1[i], self.dm1[i]) for i in n]
         # attacks at the start of a round: round 1 (missiles only, SA-4), later rounds
         self.start1 = [0 if self.noatk[i] else self.mis_n[i] for i in n]
         self.start = [0 if self.noatk[i] else self.mis_n[i] + self.hand_n[i] for i in n]
+        # per minion: (level, the damage of its attack with `left` attacks left, by
+        # `left`: missiles first, then hand), in round 1 the round's missile damage (SA-4:
+        # missiles only, at the round's penalty)
+        self.info = [(self.level[i], tuple(self.dm[i] if left > self.hand_n[i] else
+                                           self.dh[i] for left in range(self.start[i] + 1)))
+                     for i in n]
+        self.info1 = [(self.level[i], (self.dm1[i],) * (self.start1[i] + 1)) for i in n]
+        # the bits `random.Random.choice` draws for a list of each length (`strike`)
+        self.widths: tuple[int, ...] = tuple(k.bit_length() for k in range(len(self.ids) + 1))
         # SA-10: whether the minion's damage is steered away from the (quasi-)immune
         self.steers = [not self.magical[i] for i in n]
         self.plain = [not self.quasi[i] for i in n]  # not (quasi-)immune
@@ -242,7 +247,7 @@ class Combat:
         self.kept: tuple[int, list[int]] | None = None  # and theirs (`steered_of`)
         # what `strike` reads, in one attribute (its lists change in place, never anew)
         self.struck = (hp, self.cur, R.level, self.need, self.key, self.top, shift,
-                       self.bits, self.log)
+                       self.bits, R.widths, self.log)
 
     def fight(self) -> tuple[Any, ...]:
         """SA-3: rounds until one group has no minions left, at most `R.rounds`."""
@@ -474,8 +479,8 @@ class Combat:
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks, missiles first, the first on `v`, each further one on a living
         enemy at random (SA-7): a hit at most `i`'s level plus misses; armor soaks first."""
-        hp, cur, level, need, key, top, shift, bits, log = self.struck
-        lvi, hand, dm, dh = self.info[i]  # the round's damage (`start_round`)
+        hp, cur, level, need, key, top, shift, bits, widths, log = self.struck
+        lvi, damage = self.info[i]  # the round's damage by attacks left (`start_round`)
         left, missed, kills = self.rem[i], self.misses[i], 0
         while True:
             if level[v] > lvi + missed:
@@ -483,7 +488,7 @@ class Combat:
                     self.sink.miss(self, r, i, v, left, missed)
                 missed += 1
             else:
-                dmg = dm if left > hand else dh
+                dmg = damage[left]
                 soak = cur[v]
                 if soak >= dmg:  # (in twos too)
                     cur[v], need[v] = soak - dmg, need[v] - dmg
@@ -501,7 +506,7 @@ class Combat:
             if left <= 0 or not foes:
                 break
             n = len(foes)  # rng.choice(foes) as `random.Random` draws it: bits of the
-            x = bits(k := n.bit_length())  # length's width until below it (the same
+            x = bits(k := widths[n])  # length's width until below it (the same
             while x >= n:  # draws)
                 x = bits(k)
             v = foes[x]
