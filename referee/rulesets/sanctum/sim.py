@@ -395,7 +395,7 @@ class Combat:
         self.forget()
         for i in group:
             left = rem[i]
-            if left <= 0 or hp[i] <= 0:
+            if left <= 0:  # (`group` is the living: none of them falls in their attacks)
                 continue
             if not foes:
                 return
@@ -481,12 +481,13 @@ class Combat:
         enemy at random (SA-7): a hit at most `i`'s level plus misses; armor soaks first."""
         hp, cur, level, need, key, top, shift, bits, widths, log = self.struck
         lvi, damage = self.info[i]  # the round's damage by attacks left (`start_round`)
-        left, missed, kills = self.rem[i], self.misses[i], 0
+        left, kills = self.rem[i], 0
+        reach = lvi + self.misses[i]  # the highest level it hits: its own plus its misses
         while True:
-            if level[v] > lvi + missed:
+            if level[v] > reach:
                 if log:
-                    self.sink.miss(self, r, i, v, left, missed)
-                missed += 1
+                    self.sink.miss(self, r, i, v, left, reach - lvi)
+                reach += 1
             else:
                 dmg = damage[left]
                 soak = cur[v]
@@ -500,10 +501,10 @@ class Combat:
                         foes.remove(v)
                         kills += 1
                 if log:
-                    self.sink.hit(self, r, i, v, left, missed, dmg, soak)
-                missed = 0
+                    self.sink.hit(self, r, i, v, left, reach - lvi, dmg, soak)
+                reach = lvi
             left -= 1
-            if left <= 0 or not foes:
+            if not left or not foes:  # (never below 0: it attacks with 1 or more)
                 break
             n = len(foes)  # rng.choice(foes) as `random.Random` draws it: bits of the
             x = bits(k := widths[n])  # length's width until below it (the same
@@ -512,7 +513,7 @@ class Combat:
             v = foes[x]
             if log:
                 self.sink.drawn(self, r, i, v, foes)
-        self.victim[i], self.rem[i], self.misses[i] = v, left, missed
+        self.victim[i], self.rem[i], self.misses[i] = v, left, reach - lvi
         if kills and not lvi:  # SA-9: a recruit's kill earns it a level
             self.promoted.add(i)
 
