@@ -50,9 +50,17 @@ class Layout:
         if psionic:
             self.board.add(psionic, ["DI-5"], ["psionic combat: at the top of every segment"],
                            repeats=True)
+        by_step, order = self.by_step, self.settings.order
         for number, group in enumerate(self.groups):
-            for letter in self.settings.order:
-                step = [i for side in group for i in self.by_step.get((side, letter), [])]
+            if len(group) == 1:  # (the common case: a side's own letters, as laid out)
+                side = group[0]
+                for letter in order:
+                    found = by_step.get((side, letter))
+                    if found:
+                        self.lay_step(number, group, letter, found)
+                continue
+            for letter in order:
+                step = [i for side in group for i in by_step.get((side, letter), ())]
                 if step:
                     self.lay_step(number, group, letter, step)
 
@@ -60,6 +68,14 @@ class Layout:
         tied = len(group) > 1
         role = self.settings.role_of[letter]
         base_rule, base_why = self.step_reason(number, group, letter)
+        if (not tied or role != "strike" and (role != "discharge"
+                                                  or not self.mixed_discharge(step))) and \
+                not any(item.delay or item.decl.prepared or item.replaced for item in step):
+            # (most steps: no tie split, and nothing said of an item alone) one beat of
+            # them all, as the buckets below would make it
+            self.board.add(step, [base_rule, "DI-2"] if self.many_sides else [base_rule],
+                           [base_why])
+            return
         buckets: dict[tuple[float, ...], tuple[list[Item], list[str], list[str],
                                                list[tuple[Item, str, str]], set[Lines]]] = {}
         keyed = list(self.keys(tied, role, step, group))
