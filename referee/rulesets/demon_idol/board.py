@@ -68,7 +68,9 @@ class Board:
     def __init__(self) -> None:
         self.slots: list[Beat] = []
         self.where: dict[tuple[int, int | None], Beat] = {}
-        self.sides: dict[Beat, Counter[str]] = {}
+        # each beat's actions by side, counted (a plain dict: a beat is made per step of
+        # every plan, and a Counter is slow to make)
+        self.sides: dict[Beat, dict[str, int]] = {}
         self.notes: list[str] = []  # for the plan: what a rule left out, and why
         # a prepared spell's start that fired: its declaration -> the beat it starts before
         self.starts: dict[int, Beat] = {}
@@ -82,7 +84,8 @@ class Board:
 
     def _enter(self, item: Any, slot: Beat) -> None:
         self.where[key(item)] = slot
-        self.sides[slot][item.side] += 1
+        counts = self.sides[slot]
+        counts[item.side] = counts.get(item.side, 0) + 1
 
     def add(self, items: list[Any], rules: list[str], why: list[str], at: int | None = None,
             ready: bool = False, repeats: bool = False,
@@ -95,7 +98,7 @@ class Board:
         if ready:
             mark_ready(slot)
         self.slots.insert(len(self.slots) if at is None else at, slot)
-        self.sides[slot] = Counter()
+        self.sides[slot] = {}
         if owned:
             self.owned[slot] = Owned(owned)
         self._put(items, slot)
@@ -106,7 +109,8 @@ class Board:
         where, counts = self.where, self.sides[slot]
         for item in items:  # what `_enter` does, for each item
             where[(item.index, item.routine)] = slot
-            counts[item.side] += 1
+            side = item.side
+            counts[side] = counts.get(side, 0) + 1
 
     def renumber(self, item: Any, routine: int) -> None:
         """Make `item`, where it stands, routine `routine` (a single blow that DMG-66 gives
