@@ -122,10 +122,10 @@ def chronicle(save: Save, upto: int | None = None) -> Chronicle:
 def told(path: Path, recover: bool = True) -> tuple[Save, Chronicle]:
     """The save at `path` and its whole chronicle, told as the load folds the log: one
     fold, where `chronicle` of a loaded save is a second."""
-    tellers: list[Teller] = []
+    tellers: list[Chronicler] = []
 
-    def watch(fight: Fight) -> Teller:
-        tellers.append(Teller(fight, Chronicle(fight.encounter.title, fight.ruleset.name)))
+    def watch(fight: Fight) -> Chronicler:
+        tellers.append(Chronicler(fight, Chronicle(fight.encounter.title, fight.ruleset.name)))
         return tellers[-1]
 
     save = load_save(path, recover, watch=watch)
@@ -135,7 +135,7 @@ def told(path: Path, recover: bool = True) -> tuple[Save, Chronicle]:
 def _chronicle(save: Save, upto: int | None) -> Chronicle:
     fight = Fight(save.encounter, save.fight.ruleset)
     fight.later = set(save.fight.later)
-    teller = Teller(fight, Chronicle(save.encounter.title, save.fight.ruleset.name))
+    teller = Chronicler(fight, Chronicle(save.encounter.title, save.fight.ruleset.name))
     fight.extend(watched(fight, save.fight.log if upto is None else save.fight.log[:upto],
                          teller))
     teller.done(fight)
@@ -144,61 +144,117 @@ def _chronicle(save: Save, upto: int | None) -> Chronicle:
 
 class Teller:
     """Tells each event of a fold as it goes (`files.Watcher`): its line, read against
-    the state just before it, and what it did to its round."""
+    the state just before it (`text`; the app's log pane keeps these alone)."""
 
     def __init__(self, fight: Fight, story: Chronicle) -> None:
         self.story = story
-        self.words = state_words(fight)
         self.text = ""
         tracker = fight.ruleset.tracker  # looked up once: a long log tells each event
         self.tell, self.word = tracker.tell, tracker.state_word
-        self.current: Round | None = None  # the round the last event was told in
         self.kinds: dict[type[ev.Event], Kind] = {}  # by event class: what is constant
-        # rounds known to have a plan still in effect (has_plan): an event appended keeps
-        # every one in effect; an undo or a redo forgets them
-        self.planned: set[int] = set()
 
     def kind(self, cls: type[ev.Event]) -> Kind:
         found = self.kinds[cls] = Kind(cls)
         return found
 
     def before(self, fight: Fight, event: ev.Event) -> None:
+        self.text = self.line_of(fight, event, self.kinds.get(type(event))
+                                 or self.kind(type(event)))
+
+    def line_of(self, fight: Fight, event: ev.Event, kind: Kind) -> str:
+        """`describe`, written out."""
+        told = self.tell(fight, event)
+        if told is None:
+            told = kind.teller(fight, event)
+        return told if event.from_device is None else sent_from(fight, event, told)
+
+    def after(self, fight: Fight, event: ev.Event) -> None:
+        """(What is told once the event is applied: see `Chronicler`.)"""
+
+    def done(self, fight: Fight) -> None:
+        self.story.fight = fight
+
+
+class Chronicler(Teller):
+    """The chronicle's teller: each event's line, what it did to its round (the plan the
+    round had, who fell in it), as the fold goes. An event's line is kept as it is told,
+    before the event is applied; only a resolve (its line may be the one the fight kept,
+    and its round's plan is taken once it is applied), an undo or a redo (the state
+    jumps) and an event that may change someone's state word (who fell) are looked at
+    again once applied: most of a long log's events are told once, not twice."""
+
+    def __init__(self, fight: Fight, story: Chronicle) -> None:
+        super().__init__(fight, story)
+        self.words = state_words(fight)
+        self.current: Round | None = None  # the round the last event was told in
+        # rounds known to have a plan still in effect (has_plan): an event appended keeps
+        # every one in effect; an undo or a redo forgets them
+        self.planned: set[int] = set()
+        self.pending: Kind | None = None  # the event told last, if `after` has more to do
+        self.number = 0  # its number in the log
+
+    def before(self, fight: Fight, event: ev.Event) -> None:
         kind = self.kinds.get(type(event)) or self.kind(type(event))
         told = self.tell(fight, event)  # `describe`, written out
         if told is None:
             told = kind.teller(fight, event)
-        self.text = told if event.from_device is None else sent_from(fight, event, told)
+        if event.from_device is not None:
+            told = sent_from(fight, event, told)
+        number = len(fight.log) + 1  # its number once pushed (an undo's and redo's too)
         if kind.ends_round:
-            close_round(self.story, fight, len(fight.log) + 1)
+            close_round(self.story, fight, number)
+        if kind.resolve:  # told once applied (`resolved`)
+            self.text, self.pending = told, kind
+            return
+        line = (number, event.round, told)
+        self.story.lines.append(line)
+        current = self.round_told(event.round)
+        if current is not None:
+            current.told.append(line)
+            current.kinds.append(kind.type)
+        self.pending = None if kind.still else kind
+        self.number = number
+
+    def round_told(self, round_: int) -> Round | None:
+        """The round an event of `round_` is told in (the round met last kept at hand)."""
+        current = self.current
+        if round_ == 0 and not self.story.rounds:
+            return None
+        if current is None or current.number != (round_ if round_ > 1 else 1):
+            current = self.current = round_of(self.story, round_ if round_ > 1 else 1)
+        return current
 
     def after(self, fight: Fight, event: ev.Event) -> None:
+        kind = self.pending
+        if kind is None:  # (most events: all was told before)
+            return
+        self.pending = None
+        if kind.resolve:
+            self.resolved(fight, event, kind)
+            return
+        if kind.jumps:
+            self.planned.clear()
+        self.falls(self.current, fight, event, kind, self.number)
+
+    def resolved(self, fight: Fight, event: ev.Event, kind: Kind) -> None:
+        """A resolve, applied: its line (as the fight kept it), and its round's plan if
+        none it took is still in effect."""
         log, story = fight.log, self.story
         number, text = len(log), self.text
         if log[-1] is not event:  # a resolve by number, kept by its actions: told
             text = describe(fight, log[-1])  # as kept (it changes no one's name)
-        round_ = event.round
-        line = (number, round_, text)
+        line = (number, event.round, text)
         story.lines.append(line)
-        kind = self.kinds.get(type(event)) or self.kind(type(event))
-        if kind.jumps:
-            self.planned.clear()
-        # the round it is told in (the round met last kept at hand)
-        current = self.current
-        if round_ == 0 and not story.rounds:
-            current = None
-        elif current is None or current.number != (round_ if round_ > 1 else 1):
-            current = self.current = round_of(story, round_ if round_ > 1 else 1)
+        current = self.round_told(event.round)
         if current is not None:
             current.told.append(line)
             current.kinds.append(kind.type)
-            if kind.resolve and current.number not in self.planned:
+            if current.number not in self.planned:
                 if has_plan(fight, current):
                     self.planned.add(current.number)
                 else:
                     current.candidates.append((number, fight.plan(current.number),
                                                number - 1))
-        if not kind.still:
-            self.falls(current, fight, event, kind, number)
 
     def falls(self, current: Round | None, fight: Fight, event: ev.Event, kind: Kind,
               number: int) -> None:
