@@ -267,7 +267,8 @@ class Combat:
         """A round: its start (SA-5), the victims (SA-6, from round 2: bashers pair up,
         then compulsions, then wise choices), the attacks, precedence first (SA-7)."""
         self.start_round(r, la, lb)
-        self.sink.round(r)
+        if self.log:
+            self.sink.round(r)
         if r > 1:
             self.pair_bashers(r, la, lb)
             if self.compels:
@@ -298,13 +299,18 @@ class Combat:
         """SA-6: each idle basher of the group with precedence, in order, draws one of the
         idle enemy bashers left: a duel, each the other's victim."""
         victim, rem, mis_n = self.victim, self.rem, self.R.mis_n
+        bits, widths = self.bits, self.R.widths
         pool = [j for j in lb if victim[j] < 0 and rem[j] > 0 and not mis_n[j]]
         for i in la:
             if not pool:
                 return
             if victim[i] >= 0 or rem[i] <= 0 or mis_n[i]:
                 continue
-            j = self.choice(pool)
+            n = len(pool)  # rng.choice(pool) as `random.Random` draws it (as `strike`
+            x = bits(k := widths[n])  # does: the same draws, without its two calls)
+            while x >= n:
+                x = bits(k)
+            j = pool[x]
             if self.log:
                 self.sink.paired(self, r, i, j, pool)
             pool.remove(j)
@@ -329,7 +335,8 @@ class Combat:
         for j in foes:
             if hp[j] > 0 and (must == "" or ids[j] == must):
                 self.victim[i] = j
-                self.sink.compelled(self, r, i, j, rule)
+                if self.log:
+                    self.sink.compelled(self, r, i, j, rule)
                 return j
         return -1
 
@@ -427,9 +434,11 @@ class Combat:
         for j in foes:
             if self.victim[j] == i:
                 self.victim[i] = j
-                self.sink.retaliates(self, r, i, j)
+                if self.log:
+                    self.sink.retaliates(self, r, i, j)
                 return j
-        self.sink.forfeit(self, r, i)
+        if self.log:
+            self.sink.forfeit(self, r, i)
         self.rem[i] = 0
         return -1
 
