@@ -345,14 +345,13 @@ class Combat:
         damage of those chosen before it (`pending`). Nobody has attacked yet: every enemy
         is alive with its HP and armor of the round's start, so they are ranked once."""
         R, victim, rem = self.R, self.victim, self.rem
-        idle = [i for i in own if victim[i] < 0 and rem[i] > 0]
+        idle, pend = idle_pending(len(self.hp), own, victim, rem, R.whole)
         if not idle:
             return
         if len(foes) == 1:
             self.only_foe(r, idle, foes)
             return
         hand_n, missiles, whole, log = R.hand_n, R.steers, R.whole, self.log
-        pend = pending_idle(self.hp, own, victim, whole)
         every, aimed = self.rankings(foes, fq)
         most = max(pend)
         for i in idle:
@@ -568,17 +567,21 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
     return pend
 
 
-def pending_idle(hp: list[int], own: list[int], victim: list[int],
-                 whole: list[int]) -> list[int]:
-    """`pending` before anyone of `own` attacks (SA-6's choices, from round 2): every
-    minion's attacks left are a whole round's (`Roster.whole`: 0 for one without any,
-    which `pending` passes over, adding nothing)."""
-    pend = [0] * len(hp)
+def idle_pending(n: int, own: list[int], victim: list[int], rem: list[int],
+                 whole: list[int]) -> tuple[list[int], list[int]]:
+    """SA-6's choosers among `own` (the living) and `pending` before any of them attacks,
+    in one pass: (the idle, those without a victim and with attacks, in order; what those
+    with a victim deal each of the `n` minions this round, a whole round's attacks each:
+    `Roster.whole`, 0 for one without any, which `pending` passes over, adding nothing)."""
+    pend = [0] * n
+    idle: list[int] = []
     for m in own:
         v = victim[m]
-        if v >= 0 and hp[m] > 0:
+        if v >= 0:
             pend[v] += whole[m]
-    return pend
+        elif rem[m] > 0:
+            idle.append(m)
+    return idle, pend
 
 
 def steering(R: Roster, i: int, left: int, r: int) -> bool:
