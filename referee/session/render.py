@@ -28,7 +28,7 @@ def plan_lines(plan: Plan, indent: str = "", resolved: set[str] | None = None,
     """The plan as a text table; without `current`, no beat is marked as the one to act
     now (a past round's order, told in a replay)."""
     rows: list[tuple[str, ...]] = [("", "beat", "actions", "rules", "why")]
-    found = view.plan_rows(plan, resolved or set())
+    found = view.plan_rows(plan, resolved or set(), kept=current)
     rows += [(r.mark if current or r.mark != "▶" else "", r.label, r.actions, r.rules, r.why)
              for r in found if r.label != "note"]
     lines = table(rows, indent) if len(rows) > 1 else [indent + "(no beats yet)"]
@@ -251,7 +251,7 @@ def markdown(story: Chronicle) -> str:
             out += ["**Declarations**", ""] + [f"- {md(d)}" for d in declarations] + [""]
         if r.plan is not None and r.plan.beats:
             out += ["**Order**", ""]
-            for row in view.plan_rows(r.plan, set()):
+            for row in view.plan_rows(r.plan, set(), kept=False):
                 if row.label != "note":
                     out.append(f"{md(row.label)}. {md(row.actions)} — {md(row.why)} "
                                f"({md(row.rules)})")

@@ -213,10 +213,11 @@ def actions_text(beat: Beat, fight: Fight | None = None) -> str:
     for action in beat.actions:
         text = (action.label() if fight is None else
                 action_words(fight, action.actor, action.action, action.routine))
-        if action.flag("lost"):
-            text += " [lost]"
-        if action.flag("skipped"):
-            text += " [skipped]"
+        if action.extra:  # (most actions have no extra: neither lost nor skipped)
+            if action.flag("lost"):
+                text += " [lost]"
+            if action.flag("skipped"):
+                text += " [skipped]"
         parts.append(text)
     text = ", ".join(parts)
     return f"{text} ({beat.note})" if beat.note else text
@@ -264,19 +265,24 @@ def reached_beat(plan: Plan, resolved: set[str], now: int | None) -> int:
     return max(touched, default=0) + 1
 
 
-def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
+def plan_rows(plan: Plan | None, resolved: set[str], kept: bool = True) -> list[PlanRow]:
     """A row a beat, each point of the plan (a spell's start) just before the beat it
-    precedes, then what was skipped and the notes."""
+    precedes, then what was skipped and the notes. `kept`: the rows are kept for the
+    next drawing of the same beats (`_ROWS`); a past round's order (a replay's, a
+    recap's) is drawn once."""
     if plan is None:
         return []
+    if not resolved and not kept:
+        return past_rows(plan)
     now = plan.current(resolved)
     rows = []
     if len(_ROWS) > 4 * len(plan.beats) + 64:
         _ROWS.clear()
-    points = points_before(plan)
+    points = points_before(plan) if plan.points else {}
     reached = reached_beat(plan, resolved, now)
     for number, beat in enumerate(plan.beats, start=1):
-        rows += points.pop(number, [])
+        if points:
+            rows += points.pop(number, [])
         # a beat with nothing to do (a phase where all hold) is passed, not done, until
         # the round has gone past it; one whose actions were resolved is done, though
         # some in it could not act (skipped); with none resolved (a past round's order
@@ -293,6 +299,35 @@ def plan_rows(plan: Plan | None, resolved: set[str]) -> list[PlanRow]:
             found = (beat, row)
             _ROWS[(id(beat), number, mark)] = found
         rows.append(found[1])
+    for late in points.values():  # a point after the last beat
+        rows += late
+    for n, skipped in enumerate(plan.skipped):
+        rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
+                            str(skipped.get("rule", "")), str(skipped["why"])))
+    for n, note in enumerate(plan.notes):
+        rows.append(PlanRow(f"note{n}", "", "note", "", "", note))
+    return rows
+
+
+def past_rows(plan: Plan) -> list[PlanRow]:
+    """`plan_rows(plan, set())`, none kept: with nothing resolved, the beat under way is
+    the first with an action not skipped (`Plan.current`, without the actions' keys),
+    and a beat is done only if it has no action and comes before it."""
+    beats = plan.beats
+    now = None if plan.over else next(
+        (number for number, beat in enumerate(beats, start=1)
+         if any(not action.flag("skipped") for action in beat.actions)), None)
+    reached = reached_beat(plan, set(), now)
+    points = points_before(plan) if plan.points else {}
+    rows = []
+    for number, beat in enumerate(beats, start=1):
+        if points:
+            rows += points.pop(number, [])
+        mark = ("▶" if number == now else "") if beat.actions else \
+            "✓" if number < reached else "▶" if number == now else ""
+        rows.append(PlanRow(str(number), mark, f"{number} {beat.tag}" if beat.tag else
+                            str(number), actions_text(beat), " ".join(beat.rules),
+                            "; ".join(beat.why)))
     for late in points.values():  # a point after the last beat
         rows += late
     for n, skipped in enumerate(plan.skipped):
