@@ -118,6 +118,9 @@ class Roster:
         self.any_quasi = {g: any(self.quasi[i] for i in m) for g, m in self.members.items()}
         self.any_must = {g: any(self.must[i] is not None for i in m)
                          for g, m in self.members.items()}
+        # the last numbers `numbers` worked out: (for these hit points, the numbers, the
+        # ranking's top, shift and bit)
+        self.last: tuple[list[int], list[int], list[int], int, int] | None = None
 
     def ranking(self, most_hp: int) -> tuple[list[int], int, int]:
         """SA-8's tiebreakers 3-5 in one number, higher better, for hit points up to
@@ -136,6 +139,18 @@ class Roster:
             bit = 1 << (max(self.armor, default=0).bit_length() + high)
             found = self.keyed[most_hp] = (top, shift, bit)
         return found
+
+    def numbers(self, hp: list[int]) -> tuple[list[int], list[int], int, int]:
+        """Every minion's number for `hp` (its top in `ranking` less `hp << shift`), the
+        top, shift and bit: the last ones kept, and a copy of them given for the same hit
+        points (every run of the odds starts its first combat from the same)."""
+        last = self.last
+        if last is not None and last[0] == hp:
+            return last[1].copy(), last[2], last[3], last[4]
+        top, shift, bit = self.ranking(max(hp, default=0))
+        key = list(map(sub, top, map(lshift, hp, repeat(shift, len(hp)))))
+        self.last = (hp.copy(), key.copy(), top, shift, bit)
+        return key, top, shift, bit
 
     def add(self, cid: str, group: str, level: int, armor: int, hand: tuple[int, int],
             missile: tuple[int, int, bool], quasi: bool, noatk: bool, nodeal: bool,
@@ -231,8 +246,7 @@ class Combat:
         # SA-8's numbers of each minion, kept up to date as hits land (read far more often
         # than they change): tiebreakers 3-5 in one number (`ranking`), and what killing
         # it this round takes (hit points and armor)
-        self.top, shift, self.bit = R.ranking(max(hp, default=0))
-        self.key = list(map(sub, self.top, map(lshift, hp, repeat(shift, len(hp)))))
+        self.key, self.top, shift, self.bit = R.numbers(hp)
         self.shift = shift
         self.need = [0] * n
         self.choice = rng.choice
