@@ -641,9 +641,20 @@ def best(key: list[int], need: list[int], bit: int, cands: list[int], mine: int,
 def best_alone(key: list[int], need: list[int], bit: int, cands: list[int],
                mine: int) -> list[int]:
     """`best` when nothing is known of the others' attacks: a kill is `mine` alone (the
-    same loop without its look-ups: round 1's choices are the most)."""
+    same loop without its look-ups: round 1's choices are the most; without `need`'s when
+    `mine` is 0: every living enemy needs 1 or more, none can be killed)."""
     tied: list[int] = []
     top = -1  # below every key
+    if not mine:
+        for j in cands:
+            k = key[j]
+            if k >= top:
+                if k > top:
+                    top = k
+                    tied = [j]
+                else:
+                    tied.append(j)
+        return tied
     for j in cands:
         k = key[j]
         if need[j] <= mine:
