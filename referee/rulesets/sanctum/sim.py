@@ -258,7 +258,7 @@ class Combat:
         self.quasi_b = R.any_quasi[gb]
         self.compels = R.any_must[ga] or R.any_must[gb]
         self.known: list[int] | None = None  # a group's attacks' (`pending_of`)
-        self.kept: tuple[int, list[int]] | None = None  # and theirs (`steered_of`)
+        self.kept: tuple[int, list[int]] | None = None  # and theirs (`choose`)
         # what `strike` reads, in one attribute (its lists change in place, never anew)
         self.struck = (hp, self.cur, R.level, self.need, self.key, self.top, shift,
                        self.bits, R.widths, self.log)
@@ -462,9 +462,10 @@ class Combat:
         cands = foes
         n = len(foes)
         if fq and n > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
-            kept = self.kept  # (`steering`, written out: this is hot) `steered_of`, its
-            cands = kept[1] if kept is not None and kept[0] == n else \
-                self.steered_of(foes)  # kept list read here without a call
+            kept = self.kept  # (`steering`, written out: this is hot) `steered`, kept
+            if kept is None or kept[0] != n:  # while `foes` loses nobody (it only shrinks,
+                kept = self.kept = (n, steered(R, foes))  # by a kill, in one group's
+            cands = kept[1]  # attacks): shooter after shooter steers among the same
             n = len(cands)
         known = self.known
         if n == 1:
@@ -489,14 +490,6 @@ class Combat:
         if self.known is None:
             self.known = pending(self.R, self.hp, own, self.victim, self.rem, r, i)
         return self.known
-
-    def steered_of(self, foes: list[int]) -> list[int]:
-        """`steered(foes)`, kept while `foes` loses nobody (it only shrinks, by a kill,
-        in one group's attacks): shooter after shooter steers among the same enemies."""
-        kept = self.kept
-        if kept is None or kept[0] != len(foes):
-            kept = self.kept = (len(foes), steered(self.R, foes))
-        return kept[1]
 
     def strike(self, r: int, i: int, v: int, foes: list[int]) -> None:
         """SA-9: `i`'s attacks, missiles first, the first on `v`, each further one on a living
@@ -568,7 +561,7 @@ def pending(R: Roster, hp: list[int], own: list[int], victim: list[int], rem: li
     for m in own:
         v = victim[m]
         left = rem[m]
-        if v < 0 or left <= 0 or m == skip or hp[m] <= 0:
+        if v < 0 or left <= 0 or m == skip:  # (`own` is the living)
             continue
         if r == 1:  # as `damage_left`, written out: this loop is hot
             d = left * dm1[m]
