@@ -206,9 +206,15 @@ class Chronicler(Teller):
         if kind.resolve:  # told once applied (`resolved`)
             self.text, self.pending = told, kind
             return
-        line = (number, event.round, told)
-        self.story.lines.append(line)
-        current = self.round_told(event.round)
+        round_ = event.round
+        line = (number, round_, told)
+        story = self.story
+        story.lines.append(line)
+        current = self.current  # `round_told`, written out: a long log tells each event
+        if round_ == 0 and not story.rounds:
+            current = None
+        elif current is None or current.number != (round_ if round_ > 1 else 1):
+            current = self.round_told(round_)
         if current is not None:
             current.told.append(line)
             current.kinds.append(kind.type)
