@@ -28,14 +28,17 @@ class AttackRules(Pairwise):
         by_book = self.book["routines_first_and_last"]
         if by_book:
             self.first_and_last()
+        # the first routines of several (most rounds have none)
+        firsts = [i for i in self.items
+                  if i.routine == 1 and (i.role == "strike" or i.missile)]
+        if not firsts:
+            return
         anchors: dict[frozenset[str], Beat | None] = {}
         slotted: dict[frozenset[str], Beat] = {}  # first routines slotted before the same
         dice = self.dice
         # the sides whose die beats each side's (none for all in a tied round)
         beaten_by = {side: {s for s, d in dice.items() if d > die} for side, die in dice.items()}
-        for first in sorted(self.items, key=by_place):  # roster order: whatever was declared first
-            if first.routine != 1 or not (first.role == "strike" or first.missile):
-                continue
+        for first in sorted(firsts, key=by_place):  # roster order: whatever was declared first
             winners = beaten_by[first.side]
             if not winners:
                 continue  # its side lost to none: no first attack to slot in before
@@ -67,6 +70,8 @@ class AttackRules(Pairwise):
     # DI-7: whatever moved a combatant's first blow, its later routines follow it
     def routines_in_order(self) -> None:
         for items in self.by_decl.values():
+            if len(items) < 2:
+                continue  # (most declarations: one action)
             for earlier, later in zip(items, items[1:], strict=False):
                 if later.routine is None or self.board.pos(later) >= self.board.pos(earlier):
                     continue  # in order already (a volley's shots may share a beat)
@@ -83,7 +88,7 @@ class AttackRules(Pairwise):
     def timed_apart(self) -> None:
         book = self.book["routines_first_and_last"]
         for items in self.by_decl.values():
-            if not any(i.timed is not None for i in items):
+            if len(items) < 2 or not any(i.timed is not None for i in items):
                 continue
             for earlier, later in zip(items, items[1:], strict=False):
                 if self.board.pos(later) != self.board.pos(earlier):

@@ -13,6 +13,8 @@ class OverrideRules(Pairwise):
     # DI-3 for one action: haste or a weapon of speed wins initiative, slow loses it
     def overrides(self) -> None:
         for first in self.first_items:
+            if first.override is None and not first.decl.routines:
+                continue  # (most actions: nothing overrides their side's initiative)
             for movers, word in self.overridden(first):
                 self.override(movers, word)
 
