@@ -10,9 +10,9 @@ RULES = {
     "SA-5": "sim.py: Combat.start_round (armor, attacks, 'does not attack', shooters idle)",
     "SA-6": "sim.py: Combat.pair_bashers, compel_idle, choose_idle (bashers pair up, "
             "compulsions, wise choices in attack order)",
-    "SA-7": "sim.py: Combat.attack_group, retaliate, strike (attack order, retaliation, "
-            "forfeits, random extra victims)",
-    "SA-8": "sim.py: Combat.choose, choose_idle, best, ranked, killable (the six "
+    "SA-7": "sim.py: Combat.attack_group, first_attacks, retaliate, strike (attack order, "
+            "retaliation, forfeits, random extra victims)",
+    "SA-8": "sim.py: Combat.choose, first_attacks, choose_idle, best, ranked, killable (the six "
             "tiebreakers); settled_by (which one settled a choice, for the log)",
     "SA-9": "sim.py: Combat.strike (levels, misses, damage, armor, results, recruits); "
             "fold.py: apply; turns.py: level",

@@ -289,8 +289,41 @@ class Combat:
                 self.compel_idle(r, la, lb)
             self.choose_idle(r, la, lb, self.quasi_b)
             self.choose_idle(r, lb, la, self.quasi_a)
-        self.attack_group(r, la, lb, self.quasi_b)
-        self.attack_group(r, lb, la, self.quasi_a)
+            self.attack_group(r, la, lb, self.quasi_b)
+            self.attack_group(r, lb, la, self.quasi_a)
+        else:
+            self.first_attacks(la, lb, self.quasi_b)
+            self.first_attacks(lb, la, self.quasi_a)
+
+    def first_attacks(self, group: list[int], foes: list[int], fq: bool) -> None:
+        """`attack_group` in round 1 (SA-4): only shooters attack, none has a victim yet
+        and nothing of the others' attacks is known (`pending_of`): each, in order, is
+        compelled or chooses wisely among the living `foes` (`choose`, its round-1 part
+        written out: most choices are round 1's), then strikes."""
+        R, rem, victim, key, need, bit = self.R, self.rem, self.victim, self.key, self.need, \
+            self.bit
+        steers, whole1, log = R.steers, R.whole1, self.log
+        self.forget()
+        for i in group:
+            if rem[i] <= 0:  # (no missiles, or "does not attack")
+                continue
+            if not foes:
+                return
+            v = self.compel(1, i, foes, "SA-7") if self.compels else -1
+            if v < 0:
+                cands = foes  # SA-10, SA-8's tiebreaker 1: as `choose` steers (and keeps)
+                if fq and steers[i] and len(foes) > 1:
+                    kept = self.kept
+                    if kept is None or kept[0] != len(foes):
+                        kept = self.kept = (len(foes), steered(R, foes))
+                    cands = kept[1]
+                tied = cands if len(cands) == 1 else best_alone(key, need, bit, cands,
+                                                                whole1[i])
+                v = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
+                if log:
+                    self.sink.wise(self, 1, i, v, foes, None, "SA-7", tied)
+                victim[i] = v
+            self.strike(1, i, v, foes)
 
     def start_round(self, r: int, la: list[int], lb: list[int]) -> None:
         """SA-5: armor whole again, the round's attacks (SA-4: round 1 missiles only; none
@@ -456,26 +489,24 @@ class Combat:
         return -1
 
     def choose(self, r: int, i: int, own: list[int], foes: list[int], fq: bool) -> int:
-        """SA-8 (and SA-10) in SA-7: a shooter's wise choice among the living `foes`, the
-        tiebreakers in one pass (`best`)."""
+        """SA-8 (and SA-10) in SA-7, from round 2 (round 1's: `first_attacks`): a shooter's
+        wise choice among the living `foes`, the tiebreakers in one pass (`best`)."""
         R = self.R
         cands = foes
         n = len(foes)
-        if fq and n > 1 and (r == 1 or self.rem[i] > R.hand_n[i]) and R.steers[i]:
-            kept = self.kept  # (`steering`, written out: this is hot) `steered`, kept
-            if kept is None or kept[0] != n:  # while `foes` loses nobody (it only shrinks,
-                kept = self.kept = (n, steered(R, foes))  # by a kill, in one group's
-            cands = kept[1]  # attacks): shooter after shooter steers among the same
+        if fq and n > 1 and self.rem[i] > R.hand_n[i] and R.steers[i]:  # (`steering`,
+            kept = self.kept  # written out: this is hot) `steered`, kept while `foes`
+            if kept is None or kept[0] != n:  # loses nobody (it only shrinks, by a kill,
+                kept = self.kept = (n, steered(R, foes))  # in one group's attacks):
+            cands = kept[1]  # shooter after shooter steers among the same enemies
             n = len(cands)
         known = self.known
         if n == 1:
             tied = cands
-        elif r > 1:  # the others' pending damage (`pending_of`, kept) and its own (not
-            if known is None:  # yet attacked): SA-8's tiebreakers 2-5
+        else:  # the others' pending damage (`pending_of`, kept) and its own (not yet
+            if known is None:  # attacked): SA-8's tiebreakers 2-5
                 known = self.pending_of(r, i, own)
             tied = best(self.key, self.need, self.bit, cands, R.whole[i], known)
-        else:  # in round 1 nobody else of the group has a victim and attacks left
-            tied = best_alone(self.key, self.need, self.bit, cands, R.whole1[i])
         j = tied[0] if len(tied) == 1 else self.choice(tied)  # 6. at random
         if self.log:
             self.sink.wise(self, r, i, j, foes, known, "SA-7", tied)
