@@ -87,29 +87,3 @@ async def test_a_key_press_draws_what_changed_once(tmp_path: Path, drawn: Counte
             assert drawn["screen"] == 1 and drawn[PlanView.__name__] == 1, drawn
             assert drawn[LogView.__name__] == 1, drawn
             assert drawn["screen line"] == 0
-
-
-async def test_a_form_opened_draws_the_screen_under_it_once(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch):
-    """A form's own content is the whole screen under it, tinted: worked out once as it
-    opens (its first layout waits for its rows), not again a moment later."""
-    tinted: Counter[str] = Counter()
-    render = FormScreen.render
-
-    def counted(self: FormScreen) -> object:
-        tinted[type(self).__name__] += 1
-        return render(self)
-
-    monkeypatch.setattr(FormScreen, "render", counted)
-    async with app_on(demo(tmp_path)).run_test(size=LARGE) as pilot:
-        for cid in ("brann", "gob1"):  # a player's form (its clock runs), a monster's
-            pilot.app.screen.query_one(Tracker).select(cid)
-            tinted.clear()
-            await pilot.press("g")
-            screen = form(pilot)
-            await settled(pilot)
-            assert sum(tinted.values()) == 1, tinted
-            assert screen.query_one("#form").region.width == 72  # laid out, shown
-            await pilot.press("enter")
-            await settled(pilot)
-            assert cid in pilot.app.table.declared()

@@ -95,13 +95,6 @@ class FormScreen(Steady, ModalScreen[dict[str, Any] | None]):
             yield Label(self.spec.hint or HINT, id="form-hint")
 
     def on_mount(self) -> None:
-        # The screen under it (its content, tinted) worked out once, not twice. Textual's
-        # resume lays out at once a screen without a size yet, before its rows' mounts
-        # have all reported in; when they have, it is laid out again and the screen under
-        # it worked out anew. Given the size it is shown at, the resume leaves the layout
-        # to the refresh asked for here, which comes when the rows are in.
-        self._size = self.app.size
-        self.refresh(layout=True)
         start = self.spec.focus or (self.spec.fields[0].name if self.spec.fields else None)
         if start is not None:
             # at once, not after a refresh: a key typed as the form opens goes to the field
