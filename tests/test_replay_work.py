@@ -109,3 +109,22 @@ def test_a_plain_demon_idol_step_is_laid_as_one_beat(fought, monkeypatch):
     assert [a.label() for beat in plan.beats for a in beat.actions] == \
         ["mira:A", "brann:G", "gob1:B"]
     assert splits == [] and counters == []
+
+
+SCENARIOS = sorted(p for p in (ROOT / "tests" / "scenarios").glob("*/*.toml")
+                   if not p.name.endswith(".expect.toml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_a_past_rounds_rows_are_the_rows_of_its_plan_with_nothing_resolved(path: Path) -> None:
+    """A replay's and a recap's rows of a past round's order (`past_rows`, which works out
+    neither the actions' keys nor keeps a row) are `plan_rows` of the plan with nothing
+    resolved: every round of every scenario, skips, points and notes included."""
+    from referee.session.files import load_save
+    from referee.session.view import past_rows, plan_rows
+
+    fight = load_save(path).fight
+    for round_ in range(1, max(fight.round, 1) + 1):
+        plan = fight.plan(round_)
+        assert past_rows(plan) == plan_rows(plan, set()), round_
+        assert plan_rows(plan, set(), kept=False) == plan_rows(plan, set())

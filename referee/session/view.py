@@ -299,14 +299,7 @@ def plan_rows(plan: Plan | None, resolved: set[str], kept: bool = True) -> list[
             found = (beat, row)
             _ROWS[(id(beat), number, mark)] = found
         rows.append(found[1])
-    for late in points.values():  # a point after the last beat
-        rows += late
-    for n, skipped in enumerate(plan.skipped):
-        rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
-                            str(skipped.get("rule", "")), str(skipped["why"])))
-    for n, note in enumerate(plan.notes):
-        rows.append(PlanRow(f"note{n}", "", "note", "", "", note))
-    return rows
+    return rows + closing_rows(plan, points)
 
 
 def past_rows(plan: Plan) -> list[PlanRow]:
@@ -325,11 +318,15 @@ def past_rows(plan: Plan) -> list[PlanRow]:
             rows += points.pop(number, [])
         mark = ("▶" if number == now else "") if beat.actions else \
             "✓" if number < reached else "▶" if number == now else ""
-        rows.append(PlanRow(str(number), mark, f"{number} {beat.tag}" if beat.tag else
-                            str(number), actions_text(beat), " ".join(beat.rules),
-                            "; ".join(beat.why)))
-    for late in points.values():  # a point after the last beat
-        rows += late
+        rows.append(PlanRow(str(number), mark, beat_label(number, beat), actions_text(beat),
+                            " ".join(beat.rules), "; ".join(beat.why)))
+    return rows + closing_rows(plan, points)
+
+
+def closing_rows(plan: Plan, points: dict[int, list[PlanRow]]) -> list[PlanRow]:
+    """After the beats: the points left (each after the last beat), what was skipped and
+    the notes."""
+    rows = [row for late in points.values() for row in late]
     for n, skipped in enumerate(plan.skipped):
         rows.append(PlanRow(f"skip{n}", "✗", "skipped", f"{skipped['actor']}:{skipped['action']}",
                             str(skipped.get("rule", "")), str(skipped["why"])))
