@@ -287,3 +287,16 @@ def test_plan_json_as_a_program_runs_no_collection_and_the_cli_imports_no_pathli
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.split() == ["0"]
+
+
+def test_the_app_reading_a_save_without_links_imports_no_toml_parser_or_secrets():
+    """The app looks for the players' links of every save it opens: a save without any
+    (most) is answered without importing tomllib (its patterns and classes: about 7 ms
+    of the app's start) or secrets (and its hashing)."""
+    code = ("import sys\nfrom pathlib import Path\nimport referee.app.app, referee.app.phones\n"
+            "from referee.session.links import read_links\n"
+            f"assert read_links(Path({str(ROOT / 'saves' / 'demo.toml')!r})) == {{}}\n"
+            "print(sorted({'tomllib', 'secrets'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]"]

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import secrets
 import stat
-import tomllib
 from pathlib import Path
 
 from referee.engine import Fight
+from referee.engine.text import compiled_later
 
 LINKS_BYTES = 64 * 1024  # a links file is a few lines a player
 TOKEN_BYTES = 24  # 192 bits
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+_TOKEN = compiled_later(r"[A-Za-z0-9_-]{32}")
 
 
 class LinksError(Exception):
@@ -40,6 +38,8 @@ def player_combatants(fight: Fight) -> list[str]:
 
 
 def new_token() -> str:
+    import secrets  # (here: the app opens a save without making a token)
+
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
@@ -59,6 +59,8 @@ def read_links(save: Path) -> dict[str, str]:
         data = handle.read(LINKS_BYTES + 1)
     if len(data) > LINKS_BYTES:
         raise LinksError(f"{path}: over {LINKS_BYTES // 1024} KiB, not a links file")
+    import tomllib  # (here: a save without links, the app's start, never parses one)
+
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -67,7 +69,7 @@ def read_links(save: Path) -> dict[str, str]:
     if not isinstance(tokens, dict):
         raise LinksError(f"{path}: field tokens: expected a table")
     for cid, token in tokens.items():
-        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        if not isinstance(token, str) or not _TOKEN().fullmatch(token):
             raise LinksError(f"{path}: field tokens.{cid}: not a token this program made")
     return dict(tokens)
 
@@ -86,6 +88,8 @@ def _check_file(path: Path, found: os.stat_result) -> None:
 
 def write_links(save: Path, tokens: dict[str, str]) -> None:
     """The tokens written beside `save`, whole or not at all, readable by its owner only."""
+    import secrets
+
     path = links_path(save)
     temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     lines = ["# the players' links of this save: keep it private (referee links)\n",
