@@ -60,9 +60,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, cls: type, name: str,
 def test_a_replay_tells_each_event_once_and_looks_again_only_where_it_must(
         fought, capsys, monkeypatch):
     """The ruleset tells each event once (a resolve written by number twice, the second
-    time as kept); once applied, the chronicle looks again only
-    at a resolve (its round's plan) and at an event that may change a state word (a
-    blow, a heal, a new round): a declaration, a roll or the dice are told and done."""
+    time as kept); once applied, the chronicle looks again only at a resolve (its round's
+    plan) and at an event that may change a state word (a blow, a heal, a new round): a
+    declaration, a roll or the dice are told and done."""
     from referee.session.files import load_save
     from referee.session.replay import Chronicler
 
