@@ -134,8 +134,11 @@ class RefereeApp(App[None]):
         self.switch_screen(combat_screen(self.table, setup=setup,
                                          told=told.lines(session.fight)))
         # the switch (the old screen removed) is the app's next callback; this one follows
-        # it, and the last save is let go once the new screen has been drawn
-        self.call_next(self.call_after_refresh, self.let_go, last, LET_GO_TRIES)
+        # it, and the last save is let go a moment after the new screen has been drawn:
+        # right after the draw the old screen's timers and callbacks still hold it, and a
+        # collection then (a walk of the whole heap) only found it held, every time
+        self.call_next(self.call_after_refresh, self.set_timer, LET_GO_AGAIN,
+                       partial(self.let_go, last, LET_GO_TRIES))
 
     def let_go(self, last: weakref.ref[object], tries: int) -> None:
         """The last save's fight collected and the open save frozen (`Collector.let_go`);
