@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,10 +16,13 @@ from hypothesis import strategies as st
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.model import Encounter
 from referee.engine.options import Grouping
+from referee.engine.port import Ruleset
+from referee.rulesets import ruleset_class
 from referee.rulesets.phases import events as ph
 from referee.rulesets.phases.standing import runs, statuses
-from referee.session.files import load_save, parse_save
+from referee.session.files import builtin_rulesets, load_save, parse_save, parse_toml
 from tests.acts import act
 from tests.conftest import ROOT
 
@@ -239,10 +244,25 @@ def deed_event(fight: Fight, kind: str, who: str, what: str, phase: int) -> ph.e
     return ph.ev.NewRound(round=round_ + 1)
 
 
+@functools.cache
+def battle() -> tuple[Encounter, type[Ruleset[Any]], str]:
+    """BATTLE's encounter, read once (frozen: shared by the fresh fights alone, never
+    the fight under test), its ruleset's class and its ruleset's file."""
+    return (parse_save(BATTLE, Path("again.toml")).encounter, ruleset_class("phases"),
+            builtin_rulesets()["phases"].read_text(encoding="utf-8"))
+
+
+def fresh() -> Fight:
+    """A fight of BATTLE (it has no events) with a ruleset made anew from its file: no
+    cache of another fight's can be in it."""
+    encounter, cls, text = battle()
+    return Fight(encounter, cls(parse_toml(text, "phases.toml")))
+
+
 def fresh_plans(fight: Fight) -> list[dict[str, object]]:
     """The plans of every round so far, from a fresh fold with a fresh ruleset (no cache
     of the fight's can be in it)."""
-    again = parse_save(BATTLE, Path("again.toml")).fight
+    again = fresh()
     for event in fight.log:
         again.push(event)
     return [again.plan(r).to_json() for r in range(1, max(again.round, 1) + 1)]
@@ -264,7 +284,7 @@ def test_the_kept_plan_equals_a_plan_from_scratch(
     kept = [fight.plan(r).to_json() for r in range(1, max(fight.round, 1) + 1)]
     assert kept == fresh_plans(fight)
     assert fight.plan().to_json() == kept[-1]  # marking skipped changed no kept beat
-    again = parse_save(BATTLE, Path("again.toml")).fight
+    again = fresh()
     for event in fight.log:
         again.push(event)
     assert [rs.tracker.facts(fight, cid) for cid in MEMBERS] == [
