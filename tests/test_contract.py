@@ -304,6 +304,8 @@ def loaded(path: Path) -> Any:
 @pytest.mark.parametrize(("logic", "path"), SAVES)
 def test_stats_and_events_round_trip_through_the_writer_and_the_fast_reader(
         logic: str, path: Path, tmp_path: Path) -> None:
+    """A full save of every scenario and demo loads back identical (its encounter, its
+    log), beside the ruleset file it names; the fast reader reads it as tomllib does."""
     save = loaded(path)
     assert save.ruleset.id == logic
     text = save_text(save.encounter, save.fight.log)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import shutil
 import tomllib
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,27 +83,6 @@ def test_strings_survive_any_character(value):
     assert tomllib.loads(f"v = {string(value)}")["v"] == value
 
 
-SCENARIOS = sorted(path.name for path in (ROOT / "tests" / "scenarios").iterdir()
-                   if path.is_dir())
-
-
-@pytest.mark.parametrize("scenarios", SCENARIOS)  # every scenario: a folder a test
-def test_full_save_of_every_scenario_loads_back_identical(tmp_path, scenarios):
-    here = ROOT / "tests" / "scenarios" / scenarios
-    sources = [source for source in sorted(here.glob("*.toml"))
-               if not source.name.endswith(".expect.toml")]
-    assert sources
-    # laid out as in tests/, so a ruleset named by a relative path is found as it was
-    folder = tmp_path / "scenarios" / scenarios
-    for rulesets, there in ((ROOT / "tests" / "rulesets", tmp_path / "rulesets"),
-                            (here / "rulesets", folder / "rulesets")):
-        if rulesets.is_dir():
-            shutil.copytree(rulesets, there, ignore=shutil.ignore_patterns("__pycache__"))
-    folder.mkdir(parents=True, exist_ok=True)
-    for source in sources:
-        save = load_save(source)
-        copy = folder / source.name
-        copy.write_text(save_text(save.encounter, save.fight.log))
-        again = load_save(copy)
-        assert again.encounter == save.encounter, source.name
-        assert again.fight.log == save.fight.log, source.name
+# A full save of every scenario loading back identical (its encounter and its log) is
+# test_contract.py's round trip (test_stats_and_events_round_trip_through_the_writer_and_
+# the_fast_reader), run for every scenario and every demo: not made a second time here.
