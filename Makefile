@@ -14,7 +14,16 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m compileall -q referee
 	touch $(STAMP)
 
-run: $(STAMP)
+# sanctum's simulator compiled by mypyc (with mypy, a test dependency) where a C compiler
+# is found, built again whenever sim.py changes; without one its odds run as plain Python
+# (the same draws, slower): referee/rulesets/sanctum/simulator.py
+SIMC := $(VENV)/.simulator-built
+$(SIMC): $(STAMP) referee/rulesets/sanctum/sim.py referee/rulesets/sanctum/simulator.py \
+		tools/compile_sim.py
+	$(BIN)/python tools/compile_sim.py
+	touch $(SIMC)
+
+run: $(STAMP) $(SIMC)
 	$(BIN)/referee
 
 # the players' view is tested in a real browser: Debian's headless Chromium (as root)
@@ -32,17 +41,17 @@ browser:
 # ruff and mypy (a cold mypy is ~13 CPU-s, on one core) run beside the suite, their output
 # held until it ends; make fails if any of the three fails, and each says why.
 JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
-test: $(STAMP) browser
+test: $(STAMP) $(SIMC) browser
 	@lint=$$(mktemp); \
-	( $(BIN)/ruff check referee tests benchmarks; r=$$?; $(BIN)/mypy; m=$$?; \
+	( $(BIN)/ruff check referee tests benchmarks tools; r=$$?; $(BIN)/mypy; m=$$?; \
 	  exit $$(( r || m )) ) >"$$lint" 2>&1 & linting=$$!; \
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(JOBS) --dist worksteal; tested=$$?; \
 	wait $$linting; linted=$$?; \
-	echo "$(BIN)/ruff check referee tests benchmarks; $(BIN)/mypy"; cat "$$lint"; rm -f "$$lint"; \
+	echo "$(BIN)/ruff check referee tests benchmarks tools; $(BIN)/mypy"; cat "$$lint"; rm -f "$$lint"; \
 	test $$tested -eq 0 -a $$linted -eq 0
 
 lint: $(STAMP)
-	$(BIN)/ruff check referee tests benchmarks
+	$(BIN)/ruff check referee tests benchmarks tools
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -66,4 +75,4 @@ fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz.py --count $(COUNT) --seed $(SEED)
 
 clean:
-	rm -rf $(VENV) build dist
+	rm -rf $(VENV) build dist referee/rulesets/sanctum/_simc*.so

@@ -8,6 +8,9 @@ resident memory of the 10,000-run process (sanctum.odds-10000.peak; only each ru
 and a small summary are kept); and sanctum.one-run, the simulator alone, one run in this
 process (the best of batches of 200 runs; goal: 0.7x c8333ff's, timed in turn). The
 combat: two groups of 20 minions, levels 1-4, a mix of shooters, bashers and both.
+
+The runs are the compiled simulator's where `make` built it (sim.py compiled by mypyc:
+referee/rulesets/sanctum/simulator.py), else sim.py's; the title says which.
 """
 
 from __future__ import annotations
@@ -136,5 +139,13 @@ MEASURES: list[Measure] = [
 ]
 
 
+def which() -> str:
+    try:
+        from referee.rulesets.sanctum import simulator
+    except ImportError:  # a tree before the compiled simulator
+        return "sim.py"
+    return "sim.py" if simulator.sim is simulator.pure else "compiled"
+
+
 if __name__ == "__main__":
-    main(MEASURES, "sanctum: 20 against 20")
+    main(MEASURES, f"sanctum: 20 against 20 (simulator: {which()})")

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.rulesets.sanctum import sim
+from referee.rulesets.sanctum import sim, simulator
 from referee.rulesets.sanctum.odds import Setup, one_run, seeds
 from tests.acts import act
 
 
-def roster_of(groups: list[list[dict[str, Any]]]) -> sim.Roster:
-    r = sim.Roster()
+def roster_of(groups: list[list[dict[str, Any]]], module: ModuleType = sim) -> sim.Roster:
+    r: sim.Roster = module.Roster()
     for g, minions in enumerate(groups):
         r.add_group(f"g{g}", f"s{g}", g, g)
         for n, m in enumerate(minions):
@@ -90,12 +91,13 @@ def pipeline_keeps_its_invariants(groups: list[list[dict[str, Any]]], roster: An
 
 def logging_draws_nothing_more_and_a_run_is_its_seed(
         groups: list[list[dict[str, Any]]], seed: int, hp: list[int], results: Any) -> None:
-    """`fight --seed X` (a logged fight) equals run X of `odds` (no log at all)."""
+    """`fight --seed X` (a logged fight) equals run X of `odds` (no log at all): the
+    fight sim.py's, the run the simulator's that `odds` takes (compiled, where built)."""
     quiet = roster_of(groups)
     hp2 = [m["hp"] for g in groups for m in g]
     again, _ = sim.run_turn(quiet, hp2, [("g0", "g1"), ("g1", "g0")], random.Random(seed))
     assert again == results and hp2 == hp
-    setup = Setup(roster_of(groups), [m["hp"] for g in groups for m in g],
+    setup = Setup(roster_of(groups, simulator.sim), [m["hp"] for g in groups for m in g],
                   [("g0", "g1"), ("g1", "g0")], ["s0", "s1"])
     _, left, combats = one_run(setup, seed)
     assert combats[0][1] == results[0][2]

@@ -15,7 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.rulesets.sanctum import odds, sim
+import pytest
+
+from referee.rulesets.sanctum import odds, sim, simulator
 from referee.session.files import load_save
 from tests.conftest import ROOT
 
@@ -51,7 +53,12 @@ def test_the_odds_printed_for_a_seed_are_the_ones_before_with_one_process_or_two
         assert digest(out) == PRINTED, workers
 
 
-def test_the_odds_summary_in_process_is_the_one_before(tmp_path: Path) -> None:
+@pytest.mark.parametrize("taken", ["sim.py", "the simulator odds takes"])
+def test_the_odds_summary_in_process_is_the_one_before(tmp_path: Path, taken: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """From sim.py itself and from the simulator `odds` takes (compiled, where built)."""
+    if taken == "sim.py":
+        monkeypatch.setattr(simulator, "sim", simulator.pure)
     loaded = load_save(twenty_against_twenty(tmp_path / "big.toml"))
     summary = odds.run_odds(loaded.ruleset.settings, loaded.fight, RUNS, 1)
     assert digest(json.dumps(summary, sort_keys=True)) == SUMMARY
@@ -77,10 +84,12 @@ def calls_a_run(setup: odds.Setup, runs: int) -> float:
     return count / runs
 
 
-def test_a_run_of_twenty_against_twenty_makes_few_calls(tmp_path: Path) -> None:
+def test_a_run_of_twenty_against_twenty_makes_few_calls(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 33: before, a run made 417 calls of Python functions on average (a strike,
     a wise choice, the enemies ranked, a group's pending damage: each a call or more);
     with the hot ones written out or skipped when they cannot change the answer, 343."""
+    monkeypatch.setattr(simulator, "sim", simulator.pure)  # sim.py's calls, as written
     loaded = load_save(twenty_against_twenty(tmp_path / "big.toml"))
     setup = odds.setup_of(loaded.ruleset.settings, loaded.fight)
     assert calls_a_run(setup, 100) <= 350

@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.record import field, record
 from referee.engine.specs import Chart, Report, ReportRun, Series
 
-from . import sim, turns
+from . import simulator, turns
 from .state import state_of
 
 if TYPE_CHECKING:
     from referee.engine.view import Fight
 
     from .settings import Settings
+    from .sim import Roster
 
 # One run: (winning side index or -1 for a draw, survivors per group, per combat
 # (winner: 0 first, 1 second, 2 draw, or -1 skipped; rounds; survivors first; second)).
@@ -44,7 +45,7 @@ def seeds(seed: int, runs: int) -> list[int]:
 class Setup:
     """What every run starts from: plain data, cheap to send to a worker."""
 
-    def __init__(self, roster: sim.Roster, hp: list[int], pairs: list[tuple[str, str]],
+    def __init__(self, roster: Roster, hp: list[int], pairs: list[tuple[str, str]],
                  sides: list[str]) -> None:
         self.roster, self.hp, self.pairs, self.sides = roster, hp, pairs, sides
         groups = list(dict.fromkeys(g for pair in pairs for g in pair))
@@ -56,7 +57,7 @@ class Setup:
 
 def one_run(setup: Setup, seed: int) -> Run:
     hp = list(setup.hp)
-    results, _ = sim.run_turn(setup.roster, hp, setup.pairs, random.Random(seed))
+    results, _ = simulator.sim.run_turn(setup.roster, hp, setup.pairs, random.Random(seed))
     combats = []
     for result in results:
         if result is None:
@@ -198,7 +199,7 @@ def summarise(setup: Setup, out: list[Run], run_seeds: list[int], seed: int,
         if rows and rows[0][0] < 0:
             combats.append({"groups": [a, b], "skipped": True, "rules": ["SA-2"]})
             continue
-        first, second, _ = sim.precedence(roster, a, b)
+        first, second, _ = simulator.sim.precedence(roster, a, b)
         tally = [0, 0, 0]
         rounds = s1 = s2 = 0
         for w, r, x, y in rows:

@@ -20,10 +20,12 @@ from referee.engine.errors import IllegalEvent
 from referee.engine.record import fields
 from referee.hints import TYPE_CHECKING
 
-from . import sim
+from . import simulator
 
 if TYPE_CHECKING:
     from typing import Any
+
+    from .sim import Roster
 else:
     from referee.hints import Any
 
@@ -37,7 +39,7 @@ class Opening:
     kept: a load checks every step of the turn against them, and `F` or `n` logs them,
     with one simulation."""
 
-    def __init__(self, turn: int, roster: sim.Roster, hp: list[int],
+    def __init__(self, turn: int, roster: Roster, hp: list[int],
                  pairs: list[tuple[str, str]], types: dict[str, type[ev.Event]]) -> None:
         self.turn, self.roster, self.hp, self.pairs = turn, roster, hp, pairs
         self.types = types
@@ -51,7 +53,7 @@ class Opening:
 
     def simulated(self, seed: int) -> list[ev.Event]:
         log: list[dict[str, Any]] = []
-        sim.run_turn(self.roster, list(self.hp), self.pairs, random.Random(seed), log)
+        simulator.sim.run_turn(self.roster, list(self.hp), self.pairs, random.Random(seed), log)
         out = []
         for step in log:
             values = dict(step)

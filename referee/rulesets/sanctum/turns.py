@@ -8,8 +8,9 @@ from referee.engine import events as ev
 from referee.engine.view import Fight
 
 from . import events as se
-from . import sim, stats
+from . import simulator, stats
 from .settings import Settings
+from .sim import Roster
 from .state import State
 
 # the source says nothing of ending a whole fight: once ended, no combat is fought
@@ -23,10 +24,10 @@ def level(fight: Fight, cid: str, state: State) -> int:
     return 1 if base == 0 and earned is not None and earned < fight.round else base
 
 
-def roster(s: Settings, fight: Fight, state: State) -> sim.Roster:
+def roster(s: Settings, fight: Fight, state: State) -> Roster:
     """The minions and groups as the simulator reads them, at the fight's turn (the
     combat's rounds and round 1's penalty as the house rules set them)."""
-    r = sim.Roster()
+    r = simulator.sim.Roster()  # the runs over it take the same simulator's
     r.rounds, r.penalty = s.rounds, s.penalty
     enc = fight.encounter
     standing = {s.id: stats.STANDINGS.index(stats.standing(s)) for s in enc.sides}
