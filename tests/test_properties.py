@@ -20,12 +20,33 @@ def routines_of(fight, index, declaration):
     return [i.routine for i in expand(fight.ruleset, fight, index, declaration)]
 
 
+def shape(fight):
+    return [
+        (sorted(a.label() for a in b.actions), b.rules, b.why, b.extra, b.tag)
+        for b in fight.plan().beats
+    ]
+
+
+def deterministic_whatever_the_order(round_, rnd):
+    """The same round planned twice gives the same plan; its declarations in any order
+    too."""
+    encounter, initiative, declarations = round_
+    planned_once = shape(fight_of(*round_))
+    assert planned_once == shape(fight_of(*round_))
+    shuffled = list(declarations)
+    rnd.shuffle(shuffled)  # (the round as drawn is the one just planned twice)
+    assert planned_once == shape(fight_of(encounter, initiative, shuffled))
+
+
 @settings(max_examples=200, deadline=None)
-@given(demon_idol_rounds())
-def test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself(round_):
-    """Two properties of the same drawn round's plan, in one run over the same rounds (they
-    were two tests drawing and planning them apart: every beat explaining itself was held
-    over 100 rounds of its own, now over these 200)."""
+@given(demon_idol_rounds(), st.randoms(use_true_random=False))
+def test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself(
+        round_, rnd):
+    """Three properties of the same drawn round's plan, in one run over the same rounds
+    (they were tests drawing and planning them apart: every beat explaining itself was
+    held over 100 rounds of its own, now over these 200; a plan the same planned twice
+    and whatever the order of its declarations, over about 100 demon-idol rounds of 200
+    drawn from both rulesets, now over these 200 and count-up's 200 below)."""
     fight = fight_of(*round_)
     want = Counter()
     for index, declaration in fight.declared(1):
@@ -34,34 +55,19 @@ def test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_i
     assert planned(fight) == want
     for beat in fight.plan().beats:
         assert beat.actions and beat.rules and beat.why
+    deterministic_whatever_the_order(round_, rnd)
 
 
 @settings(max_examples=200, deadline=None)
-@given(count_up_rounds())
-def test_every_count_up_action_planned_exactly_once(round_):
+@given(count_up_rounds(), st.randoms(use_true_random=False))
+def test_every_count_up_action_planned_exactly_once_and_plans_are_deterministic(round_, rnd):
+    """Every action planned once, and the plan the same planned twice and whatever the
+    order of its declarations (held over about 100 count-up rounds of 200 drawn from both
+    rulesets apart, now over these 200)."""
     fight = fight_of(*round_)
     want = Counter((index, None, None) for index, _ in fight.declared(1))
     assert planned(fight) == want
-
-
-def shape(fight):
-    return [
-        (sorted(a.label() for a in b.actions), b.rules, b.why, b.extra, b.tag)
-        for b in fight.plan().beats
-    ]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.one_of(demon_idol_rounds(), count_up_rounds()), st.randoms(use_true_random=False))
-def test_plans_are_deterministic_and_declaration_order_never_changes_them(round_, rnd):
-    """The same round planned twice gives the same plan; its declarations in any order
-    too (one property run over the same rounds: it was two tests drawing them apart)."""
-    encounter, initiative, declarations = round_
-    planned_once = shape(fight_of(*round_))
-    assert planned_once == shape(fight_of(*round_))
-    shuffled = list(declarations)
-    rnd.shuffle(shuffled)  # (the round as drawn is the one just planned twice)
-    assert planned_once == shape(fight_of(encounter, initiative, shuffled))
+    deterministic_whatever_the_order(round_, rnd)
 
 
 def test_two_shots_at_one_target_plan_alike_in_either_order():
