@@ -28,6 +28,9 @@ def built() -> list[Path]:
 
 
 def compiler() -> str | None:
+    """The C compiler, if there is one and Python's headers to build with it."""
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return None  # (Debian's python3 without python3-dev)
     return shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
 
 
@@ -56,7 +59,8 @@ def main() -> int:
     for old in built():
         old.unlink()
     if compiler() is None:
-        print("sanctum's simulator: no C compiler found; its odds run as plain Python")
+        print("sanctum's simulator: no C compiler (or no Python.h) found; its odds run as "
+              "plain Python")
         return 0
     with tempfile.TemporaryDirectory(prefix="referee-simc-") as folder:
         try:
