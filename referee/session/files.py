@@ -10,6 +10,7 @@ import gc
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -80,18 +81,51 @@ class Save:
     migrated_from: int | None = None  # the version the file was written in, if older
 
 
+_PACKAGE: dict[str, Path] = {}  # the package's folder by referee.__file__, resolved once
+
+
 def builtin_ruleset_dirs() -> list[Path]:
-    package = Path(referee.__file__).resolve().parent
+    where = referee.__file__
+    package = _PACKAGE.get(where)
+    if package is None:
+        package = _PACKAGE[where] = Path(where).resolve().parent
     return [package / "_rulesets", package.parent / "rulesets"]
 
 
+# the folders' stamps when last listed, and what they held (kept only for folders not
+# changed in the last SETTLED_NS: a change within a clock tick of the listing would keep
+# the folder's stamp)
+_LISTED: tuple[tuple[Any, ...], dict[str, Path]] = ((), {})
+SETTLED_NS = 2_000_000_000
+
+
 def builtin_rulesets() -> dict[str, Path]:
+    """The bundled ruleset files by id (the first folder's before the second's). The
+    folders are listed again only when one has changed since the last listing (a file
+    added, removed or renamed changes its folder's modification time): a save's load
+    otherwise takes that listing, without a glob of both folders."""
+    global _LISTED
+    folders = builtin_ruleset_dirs()
+    stamps = tuple(_stamp(folder) for folder in folders)
+    if stamps and stamps == _LISTED[0]:
+        return dict(_LISTED[1])
     found: dict[str, Path] = {}
-    for folder in builtin_ruleset_dirs():
+    for folder in folders:
         if folder.is_dir():
             for file in sorted(folder.glob("*.toml")):
                 found.setdefault(file.stem, file)
+    settled = time.time_ns() - SETTLED_NS
+    if all(stamp is None or stamp[1] < settled for stamp in stamps):
+        _LISTED = (stamps, dict(found))
     return found
+
+
+def _stamp(folder: Path) -> tuple[int, int, int, int] | None:
+    try:
+        found = os.stat(folder)
+    except OSError:
+        return None
+    return (found.st_mode, found.st_mtime_ns, found.st_ino, found.st_dev)
 
 
 def read_text(path: Path, kind: str = "a save") -> str:
