@@ -52,12 +52,10 @@ LONGEST = (
     "tests/test_fuzz.py::test_a_short_fuzz_finds_nothing",
     "tests/test_sanctum_app.py::test_a_turn_set_up_fought_its_odds_and_one_run_replayed",
     "tests/test_demon_idol_properties.py::"
-    "test_every_why_agrees_and_declaration_order_never_changes_a_by_the_book_plan",
+    "test_every_demon_idol_plan_by_default_and_by_the_book_holds_its_invariants",
     "tests/test_serve_limits.py::test_max_viewers_sets_the_bound",
     "tests/test_players_app.py::"
     "test_pages_served_from_the_app_closed_by_the_referee_and_stopped_by_another_save",
-    "tests/test_properties.py::"
-    "test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself",
     "tests/test_table_ready.py::test_the_damage_form_offers_the_weapons_damage",
     "tests/test_cli_fight.py::"
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[agility-order]",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from random import Random
 
@@ -213,19 +214,47 @@ def test_no_fallen_combatant_acts_and_every_why_agrees(battle: tuple[Fight, list
         check(fight)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(demon_idol_rounds(), st.randoms(use_true_random=False))
-def test_every_why_agrees_and_declaration_order_never_changes_a_by_the_book_plan(
+def test_every_demon_idol_plan_by_default_and_by_the_book_holds_its_invariants(
         round_: tuple, rnd: Random) -> None:
-    """Under every book switch, over the same drawn rounds (they were two tests drawing
-    and planning them apart, 150 rounds each): every why agrees with its beat, and the
-    round's declarations in another order give the same plan."""
+    """Properties of the same drawn round's plans, in one run over the same rounds (they
+    were tests drawing and planning them apart, here and in test_properties: 150 rounds
+    for the book's, 200 for routines, 100 for beats explaining themselves, about 100 for
+    order and determinism; now all over these 200).
+
+    By default: every routine planned exactly once, every beat holds actions, rules and
+    a why, and the plan is the same planned twice and with the declarations in another
+    order. Under every book switch: every why agrees with its beat, and the declarations
+    in another order give the same plan."""
     encounter, initiative, declarations = round_
-    fight = by_the_book(encounter, initiative, declarations)
-    check_why_agrees(fight, fight.plan())
     shuffled = list(declarations)
     rnd.shuffle(shuffled)
+    fight = fight_of(*round_)
+    want: Counter[tuple[int, int | None, None]] = Counter()
+    for index, declaration in fight.declared(1):
+        for routine in routines_of(fight, index, declaration):
+            want[(index, routine, None)] += 1
+    assert planned(fight) == want
+    for beat in fight.plan().beats:
+        assert beat.actions and beat.rules and beat.why
+    planned_once = shape(fight)
+    assert planned_once == shape(fight_of(*round_))
+    assert planned_once == shape(fight_of(encounter, initiative, shuffled))
+    fight = by_the_book(encounter, initiative, declarations)
+    check_why_agrees(fight, fight.plan())
     assert shape(fight) == shape(by_the_book(encounter, initiative, shuffled))
+
+
+def planned(fight: Fight) -> Counter[tuple[int, int | None, int | None]]:
+    return Counter((a.declared, a.routine, a.turn) for b in fight.plan().beats
+                   for a in b.actions)
+
+
+def routines_of(fight: Fight, index: int, declaration: ev.Declare) -> list[int | None]:
+    from referee.rulesets.demon_idol.order import expand
+
+    return [i.routine for i in expand(fight.ruleset, fight, index, declaration)]
 
 
 def shape(fight: Fight) -> list[tuple[object, ...]]:

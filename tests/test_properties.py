@@ -7,17 +7,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.strategies import count_up_rounds, demon_idol_rounds, fight_of
+from tests.strategies import count_up_rounds, fight_of
 
 
 def planned(fight):
     return Counter((a.declared, a.routine, a.turn) for b in fight.plan().beats for a in b.actions)
-
-
-def routines_of(fight, index, declaration):
-    from referee.rulesets.demon_idol.order import expand
-
-    return [i.routine for i in expand(fight.ruleset, fight, index, declaration)]
 
 
 def shape(fight):
@@ -39,31 +33,12 @@ def deterministic_whatever_the_order(round_, rnd):
 
 
 @settings(max_examples=200, deadline=None)
-@given(demon_idol_rounds(), st.randoms(use_true_random=False))
-def test_every_demon_idol_routine_planned_exactly_once_and_every_beat_explains_itself(
-        round_, rnd):
-    """Three properties of the same drawn round's plan, in one run over the same rounds
-    (they were tests drawing and planning them apart: every beat explaining itself was
-    held over 100 rounds of its own, now over these 200; a plan the same planned twice
-    and whatever the order of its declarations, over about 100 demon-idol rounds of 200
-    drawn from both rulesets, now over these 200 and count-up's 200 below)."""
-    fight = fight_of(*round_)
-    want = Counter()
-    for index, declaration in fight.declared(1):
-        for routine in routines_of(fight, index, declaration):
-            want[(index, routine, None)] += 1
-    assert planned(fight) == want
-    for beat in fight.plan().beats:
-        assert beat.actions and beat.rules and beat.why
-    deterministic_whatever_the_order(round_, rnd)
-
-
-@settings(max_examples=200, deadline=None)
 @given(count_up_rounds(), st.randoms(use_true_random=False))
 def test_every_count_up_action_planned_exactly_once_and_plans_are_deterministic(round_, rnd):
     """Every action planned once, and the plan the same planned twice and whatever the
     order of its declarations (held over about 100 count-up rounds of 200 drawn from both
-    rulesets apart, now over these 200)."""
+    rulesets apart, now over these 200; demon-idol's rounds are held to the same, and
+    more, in test_demon_idol_properties)."""
     fight = fight_of(*round_)
     want = Counter((index, None, None) for index, _ in fight.declared(1))
     assert planned(fight) == want
