@@ -98,7 +98,8 @@ def prepared(commit: str, say: IO[str]) -> Path:
     for command in ([base_python(), "-m", "venv", ".venv"],
                     [python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                     [python, "-m", "pip", "install", "--quiet", "-e", f"{tree}[test]"],
-                    [python, "-m", "compileall", "-q", "referee"]):
+                    [python, "-m", "compileall", "-q", "referee"],
+                    *built_as_make_builds(tree, python)):
         done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
         if done.returncode != 0:
             shutil.rmtree(tree, ignore_errors=True)
@@ -107,6 +108,13 @@ def prepared(commit: str, say: IO[str]) -> Path:
     stamp.write_text(commit + "\n")
     say.write(f"base ready in {time.perf_counter() - start:.0f} s\n")
     return tree
+
+
+def built_as_make_builds(tree: Path, python: str) -> list[list[str]]:
+    """What `make` builds beyond the venv, in a tree that has it: sanctum's compiled
+    simulator (tools/compile_sim.py, since 0e2a16e)."""
+    script = tree / "tools" / "compile_sim.py"
+    return [[python, str(script)]] if script.exists() else []
 
 
 # -- the workers ---------------------------------------------------------------------------
