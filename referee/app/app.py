@@ -124,7 +124,7 @@ class RefereeApp(App[None]):
             self.notify(str(error), title="Not opened", severity="error", timeout=10)
             return
         self.session.close()
-        last = weakref.ref(self.session.fight)
+        last: weakref.ref[object] = weakref.ref(self.session.fight)
         self.session = session
         self.table = Table(self.session)
         from .phones import pages_end

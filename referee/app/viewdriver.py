@@ -25,8 +25,9 @@ from textual.drivers.web_driver import WebDriver
 
 from referee.phones.limits import Bucket
 
+from .serving import BURST, PER_SECOND
+
 USED_KEYS = frozenset({"q", "up", "down", "pageup", "pagedown", "home", "end"})
-BURST, PER_SECOND = 40, 20.0  # input events taken at once, and refilled each second
 WRITE_STALL = 10.0  # seconds a write may wait for the server before the view gives up
 GRACE = 2.0  # seconds a view asked to leave has to quit cleanly before it is ended
 

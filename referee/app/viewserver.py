@@ -41,7 +41,7 @@ from textual_serve.server import Server
 
 from referee.phones.limits import Bucket
 
-from .viewdriver import BURST, PER_SECOND
+from .serving import BURST, PER_SECOND
 
 log = logging.getLogger("textual-serve")
 

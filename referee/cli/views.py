@@ -114,7 +114,7 @@ def cmd_serve(path: Path, host: str, port: int, token: str | None = None,
               parent: int | None = None, players: bool = False) -> int:
     import secrets
 
-    from referee.app.watch import serve
+    from referee.app.serving import serve
     from referee.phones.addresses import ServeError, loopback
 
     if not 0 < port < 65536:
