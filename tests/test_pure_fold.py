@@ -32,8 +32,21 @@ FIGHTS = 12  # random fights per ruleset, at least
 MOST_FIGHTS = 200  # ... and at most, until each of its `effects` is made
 
 
+SCALARS = frozenset({str, int, float, bool, type(None)})  # kept as they are: unchangeable
+
+
 def value(x: Any) -> Any:
-    """`x` as a plain value, deep: what it holds now, kept from later changes."""
+    """`x` as a plain value, deep: what it holds now, kept from later changes. (The
+    plain tables and sequences, most of what a state holds, are taken by their type,
+    and a scalar in them without a call: a big fight's state is taken for each hook.)"""
+    kind = type(x)
+    if kind in SCALARS:
+        return x
+    if kind is dict:
+        return ("dict", tuple([(k, v if type(v) in SCALARS else value(v))
+                               for k, v in x.items()]))
+    if kind is tuple or kind is list:
+        return (kind.__name__, tuple([v if type(v) in SCALARS else value(v) for v in x]))
     if isinstance(x, Status):
         return ("status", x.hp, x.max_hp, value(x.conditions), x.dead, x.hp_at_round_start,
                 value(x.marks))
@@ -131,9 +144,14 @@ def folds_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[tuple[str, str]]
 @pytest.mark.parametrize(("logic", "path"), SAVES)
 def test_no_fold_of_a_save_changes_a_status_or_writes_the_fight(
         logic: str, path: Path, folds_held: set[tuple[str, str]]) -> None:
+    """Every hook, as the save loads and as its events are pushed one by one onto a
+    fight of its encounter (each event once: the fight then is the fight `at` that
+    event), and the consequences as each event stood, asked of the fight then."""
     fight = load_save(path).fight
+    part = Fight(fight.encounter, fight.ruleset)
+    part.later = set(fight.later)
     for event in fight.log:  # the consequences as each event stood
-        part = fight.at(fight.log.index(event) + 1)
+        part.push(event)
         part.ruleset.fold.after(part, event)
         if part.round >= 1 and not part.ended:
             part.ruleset.fold.end_of_round(part)
