@@ -70,16 +70,22 @@ class Later:
     must fill `kind` and no other of KINDS. (A plain class: a NamedTuple's is built with
     exec at start-up.)"""
 
-    __slots__ = ("kind", "where")
+    __slots__ = ("kind", "where", "found")
 
     def __init__(self, kind: type[Role[Any]], where: str) -> None:
         if kind not in KINDS or where.count(":") != 1:
             raise TypeError(f"Later({kind.__name__}, {where!r}): a kind of role and "
                             "'module:Class'")
         self.kind, self.where = kind, where
+        # (the package, its class found there): a ruleset's roles are made at each load
+        # of it, each from the class found the first time, not imported and checked again
+        self.found: tuple[str | None, type[Role[Any]]] | None = None
 
     def role_class(self, package: str | None) -> type[Role[Any]]:
         """Its class, imported (relative to `package`) and checked."""
+        found = self.found
+        if found is not None and found[0] == package:
+            return found[1]
         from importlib import import_module  # loaded by then: the ruleset was found by it
 
         module, _, name = self.where.partition(":")
@@ -88,6 +94,7 @@ class Later:
         if filled != [self.kind]:
             raise TypeError(f"{self.where} fills {[k.__name__ for k in filled]}, "
                             f"not {self.kind.__name__} alone")
+        self.found = (package, cls)
         return cast("type[Role[Any]]", cls)
 
     def __repr__(self) -> str:
