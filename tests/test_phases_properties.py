@@ -6,6 +6,7 @@ beat's actions; for random dice, the outcome the fold records is the one the rul
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 from pathlib import Path
@@ -16,10 +17,13 @@ from hypothesis import strategies as st
 
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.model import Encounter
 from referee.engine.plan import Beat
+from referee.engine.port import Ruleset
 from referee.engine.record import replace
+from referee.rulesets import ruleset_class
 from referee.rulesets.phases import events as ph
-from referee.session.files import parse_save
+from referee.session.files import builtin_rulesets, parse_save, parse_toml
 from tests.acts import act
 
 SIDES = ('sides = [{ id = "warband", name = "Warband" }, '
@@ -27,6 +31,23 @@ SIDES = ('sides = [{ id = "warband", name = "Warband" }, '
 TRAITS = {0: '["Leadership"]', 3: '["Heavy"]', 6: '["Leadership"]', 9: '["Uncroaked"]',
           10: '["Heavy"]'}
 EXTRA = {4: ', carried_by = "u3"', 11: ', dragged_by = "u7"', 5: ', mount = "u10"'}
+
+
+@functools.cache
+def read(save: str) -> tuple[Encounter, type[Ruleset[Any]], str]:
+    """A save of these tests (phases, no events), read once: its encounter (frozen:
+    shared by the fights made of it), its ruleset's class and its ruleset's file."""
+    found = parse_save(save, Path("fight.toml"))
+    assert found.ruleset.id == "phases" and not found.fight.log
+    return (found.encounter, ruleset_class("phases"),
+            builtin_rulesets()["phases"].read_text(encoding="utf-8"))
+
+
+def fresh(save: str) -> Fight:
+    """The fight of `save` as it opens, with a ruleset made anew from its file (no cache
+    of another example's fight in it): what reading the whole save again gives."""
+    encounter, cls, ruleset = read(save)
+    return Fight(encounter, cls(parse_toml(ruleset, "phases.toml")))
 
 
 def unit(n: int) -> str:
@@ -165,7 +186,7 @@ def check_plans(fight: Fight, out_by_round: dict[int, set[str]]) -> None:
 @given(st.lists(deed, max_size=35), st.lists(st.booleans(), min_size=35, max_size=35))
 def test_no_fallen_unit_in_any_plan_and_every_why_agrees(
         deeds: list[tuple[str, str, str, int]], looks: list[bool]) -> None:
-    fight = parse_save(BATTLE, Path("melee.toml")).fight
+    fight = fresh(BATTLE)
     for (kind, who, what, phase), look in zip(deeds, looks, strict=False):
         with contextlib.suppress(RefereeError):
             fight.enter(deed_event(fight, kind, who, what, phase))
@@ -206,7 +227,7 @@ die = st.integers(1, 6)
 
 
 def duel() -> Fight:
-    return parse_save(DUEL, Path("duel.toml")).fight
+    return fresh(DUEL)
 
 
 def run(fight: Fight, command: str, actor: str, values: dict[str, Any]) -> list[Any]:
