@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -22,21 +23,35 @@ from hypothesis import strategies as hs
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
 from referee.engine.fight import Fight
+from referee.engine.model import Encounter
 from referee.engine.plan import Plan
 from referee.engine.port import Ruleset
 from referee.engine.record import replace
 from referee.engine.specs import Act
 from referee.rulesets.agility_order import events as ao
 from referee.rulesets.agility_order import stats, units
-from referee.session.files import load_save
+from referee.session.files import builtin_rulesets, load_save, parse_toml
 from tests.acts import act as act_of
 from tests.conftest import ROOT
 
 DEMO = ROOT / "saves" / "agility-order.toml"
 
 
+@functools.cache
+def demo_parts() -> tuple[Encounter, type[Ruleset], str]:
+    """The demo read once (it has no events): its encounter (frozen: shared by the
+    fights made of it), its ruleset's class and its ruleset's file."""
+    found = load_save(DEMO)
+    assert found.ruleset.id == "agility-order" and not found.fight.log
+    return (found.encounter, type(found.ruleset),
+            builtin_rulesets()["agility-order"].read_text(encoding="utf-8"))
+
+
 def demo() -> Fight:
-    return load_save(DEMO).fight
+    """The demo as it opens, with a ruleset made anew from its file (no cache of another
+    example's fight in it): what loading the whole save again gives."""
+    encounter, cls, ruleset = demo_parts()
+    return Fight(encounter, cls(parse_toml(ruleset, "agility-order.toml")))
 
 
 def enter_all(fight: Fight, events: list[ev.Event]) -> None:
