@@ -98,20 +98,25 @@ def declare_all(fight: Fight, choices: list[Any]) -> None:
         fight.enter(CU.schema.event("declare", **fields))
 
 
-def current_count(fight: Fight) -> int | None:
-    """The count of the beat under way (the referee's ▶), or None."""
-    plan = fight.plan(max(fight.round, 1))
+def current_count(fight: Fight, plan: Plan | None = None) -> int | None:
+    """The count of the beat under way (the referee's ▶), or None (`plan`: the plan of
+    the fight's round as it stands, if known)."""
+    if plan is None:
+        plan = fight.plan(max(fight.round, 1))
     now = plan.current(fight.resolved.get(max(fight.round, 1), set()))
     return None if now is None else int(plan.beats[now - 1].extra["count"])
 
 
-def do(fight: Fight, deed: tuple[str, int, int, bool], choices: list[Any]) -> None:
+def do(fight: Fight, deed: tuple[str, int, int, bool], choices: list[Any],
+       plan: Plan | None = None) -> None:
+    """The deed done (`plan`: the plan of the fight's round as it stands, if known)."""
     kind, pick, amount, flag = deed
     ids = list(fight.roster)
     target = ids[pick % len(ids)]
     round_ = max(fight.round, 1)
     if kind == "resolve":
-        plan = fight.plan(round_)
+        if plan is None:
+            plan = fight.plan(round_)
         now = plan.current(fight.resolved.get(round_, set()))
         if now is not None:
             beat = plan.beats[now - 1]
@@ -209,10 +214,13 @@ def test_no_fallen_combatant_acts_and_every_why_agrees(battle: Any) -> None:
     fight.enter(cu.Initiative(round=1, base=base))
     declare_all(fight, choices)
     fell: dict[str, tuple[int, int | None]] = {}
+    plan = fight.plan(max(fight.round, 1))  # the round's plan as the fight stands: each
+    # deed's is the next one's before it (nothing happens between them)
     for deed in plan_of_deeds:
-        count, standing = current_count(fight), {c for c in fight.roster if not dead(fight, c)}
+        count = current_count(fight, plan)
+        standing = {c for c in fight.roster if not dead(fight, c)}
         round_ = max(fight.round, 1)
-        do(fight, deed, choices)
+        do(fight, deed, choices, plan)
         for cid in standing:
             if dead(fight, cid):  # fell during this deed, while that beat was under way
                 fell[cid] = (round_, count)
