@@ -56,13 +56,15 @@ def battles(draw: st.DrawFn) -> tuple[Fight, list[Step], list[int]]:
 # -- what a referee does ------------------------------------------------------------------------
 
 
-def take(fight: Fight, step: Step, dice: list[int]) -> None:
+def take(fight: Fight, step: Step, dice: list[int], known: Plan | None = None) -> None:
+    """The step taken (`known`: a plan of the fight as it stands, if one is)."""
+    plan = known if known is not None and known.round == fight.plan_round() else None
     if step.what == "resolve":
-        resolve(fight)
+        resolve(fight, plan)
     elif step.what == "damage":
         target = list(fight.roster)[step.who % len(fight.roster)]
         if not fight.status[target].dead:
-            now = fight.plan().current(fight.resolved.get(fight.round, set()))
+            now = (plan or fight.plan()).current(fight.resolved.get(fight.round, set()))
             fight.enter(ev.Damage(round=fight.round, target=target, amount=step.amount,
                                   beat=now))
     elif step.what == "heal":
@@ -73,8 +75,9 @@ def take(fight: Fight, step: Step, dice: list[int]) -> None:
         next_round(fight, dice)
 
 
-def resolve(fight: Fight) -> None:
-    plan = fight.plan()
+def resolve(fight: Fight, plan: Plan | None = None) -> None:
+    """The beat under way checked off (`plan`: the fight's plan now, if known)."""
+    plan = plan or fight.plan()
     now = plan.current(fight.resolved.get(fight.round, set()))
     if now is None:
         return
@@ -196,11 +199,14 @@ def declared(fight: Fight, action: PlannedAction) -> ev.Declare:
     return decl
 
 
-def check(fight: Fight) -> None:
+def check(fight: Fight) -> Plan:
+    """The invariants of every round's plan; the plan of the fight's round (the last
+    one checked) is returned, for the next step to read."""
     for round_ in range(1, max(fight.round, 1) + 1):
         plan = fight.plan(round_)
         check_why_agrees(fight, plan)
-    check_no_fallen_actor(fight, fight.plan(max(fight.round, 1)))
+    check_no_fallen_actor(fight, plan)  # the round's own: `plan(max(fight.round, 1))`
+    return plan
 
 
 @settings(max_examples=150, deadline=None)
@@ -208,10 +214,10 @@ def check(fight: Fight) -> None:
 def test_no_fallen_combatant_acts_and_every_why_agrees(battle: tuple[Fight, list[Step],
                                                                      list[int]]) -> None:
     fight, todo, dice = battle
-    check(fight)
+    plan = check(fight)
     for step in todo:
-        take(fight, step, dice)
-        check(fight)
+        take(fight, step, dice, plan)  # (nothing happened since `plan` was made)
+        plan = check(fight)
 
 
 @settings(max_examples=200, deadline=None)
