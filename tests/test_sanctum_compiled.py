@@ -36,7 +36,8 @@ def test_a_fingerprint_is_the_code_and_changes_with_any_edit_of_it() -> None:
              ("            left -= 1", "            left -= 2"),  # a function's constant
              ("if h <= 0:", "if h < 0:"),  # an operator, in a method
              ("la = [i for i in self.a if hp[i] > 0]",  # a comprehension's
-              "la = [i for i in self.a if hp[i] >= 0]")]
+              "la = [i for i in self.a if hp[i] >= 0]"),
+             ("class Log(Quiet):", "class Log(Roster):")]  # a class's base
     for old, new in edits:
         edited = module_of(SOURCE.replace(old, new, 1))
         assert simulator.fingerprint(edited) != simulator.fingerprint(sim), old

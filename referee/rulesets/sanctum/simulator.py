@@ -38,6 +38,7 @@ def fingerprint(module: ModuleType) -> str:
 
 def _feed(digest: Any, value: Any, home: str) -> None:
     if isinstance(value, type) and value.__module__ == home:
+        digest.update(repr([base.__qualname__ for base in value.__bases__]).encode())
         for name, member in sorted(vars(value).items()):
             if name not in ("__dict__", "__weakref__", "__module__", "__doc__"):
                 digest.update(name.encode())
