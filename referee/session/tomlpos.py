@@ -18,6 +18,13 @@ Path = tuple[str | int, ...]
 
 _BARE_KEY_STOP = frozenset(" \t\r\n=.#[]{},\"'")
 _SCALAR_STOP = frozenset(",]}#\r\n")
+# A statement whose value holds no array, inline table or multi-line string: a bare key,
+# or a quoted one without escapes, `=`, and the start of a scalar or a one-line string.
+# Read whole, it is what `statement` makes of it: its key recorded at its line, and the
+# scan on at the line's end (nothing such a value holds can reach past it).
+_PLAIN_STATEMENT = re.compile(
+    r"(?:([^ \t\r\n=.#\[\]{},\"']+)|\"([^\"\\\n]*)\"|'([^'\n]*)')[ \t]*=[ \t]*+"
+    r"(?![\[{]|\"\"\"|''')")
 _DEEPEST = 100  # brackets nested deeper than any file needs are not given paths
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
 _SIMPLE_ESCAPES = {
@@ -78,11 +85,18 @@ class _Scanner:
         self.table: Path = ()
 
     def scan(self) -> dict[Path, int]:
+        text, plain = self.text, _PLAIN_STATEMENT.match
         while self.skip_blank():
-            if self.text[self.pos] == "[":
+            if text[self.pos] == "[":
                 self.header()
-            else:
+                continue
+            found = plain(text, self.pos)
+            if found is None:
                 self.statement()
+                continue
+            self.record(self.table + (found[found.lastindex or 0],), self.pos)
+            newline = text.find("\n", found.end())
+            self.pos = len(text) if newline == -1 else newline
         return self.lines
 
     # -- recording -------------------------------------------------------------
