@@ -59,7 +59,6 @@ LONGEST = (
     "tests/test_table_ready.py::test_the_damage_form_offers_the_weapons_damage",
     "tests/test_cli_fight.py::"
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[agility-order]",
-    "tests/test_demon_idol_properties.py::test_no_fallen_combatant_acts_and_every_why_agrees",
     "tests/test_terminal_text.py",
     "tests/test_cli_fight.py::"
     "test_a_fight_from_the_command_line_is_the_fight_from_the_keys[toy-demo]",

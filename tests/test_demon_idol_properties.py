@@ -41,16 +41,19 @@ class Step:
     amount: int
 
 
+Round = tuple[Encounter, ev.Event, list[ev.Event]]
 steps = st.lists(st.builds(Step, st.sampled_from(["resolve", "resolve", "damage", "heal",
                                                   "round"]),
                            st.integers(0, 20), st.integers(1, 24)), max_size=14)
 
 
 @st.composite
-def battles(draw: st.DrawFn) -> tuple[Fight, list[Step], list[int]]:
-    fight = fight_of(*draw(demon_idol_rounds()))
+def battles(draw: st.DrawFn) -> tuple[Round, list[Step], list[int]]:
+    """A drawn round (`demon_idol_rounds`: an encounter, its initiative, declarations),
+    the dice of the rounds after it, and the steps of the battle."""
+    round_ = draw(demon_idol_rounds())
     dice = draw(st.lists(st.integers(1, 6), min_size=12, max_size=12))
-    return fight, draw(steps), dice
+    return round_, draw(steps), dice
 
 
 # -- what a referee does ------------------------------------------------------------------------
@@ -209,30 +212,22 @@ def check(fight: Fight) -> Plan:
     return plan
 
 
-@settings(max_examples=150, deadline=None)
-@given(battles())
-def test_no_fallen_combatant_acts_and_every_why_agrees(battle: tuple[Fight, list[Step],
-                                                                     list[int]]) -> None:
-    fight, todo, dice = battle
-    plan = check(fight)
-    for step in todo:
-        take(fight, step, dice, plan)  # (nothing happened since `plan` was made)
-        plan = check(fight)
-
-
 @settings(max_examples=200, deadline=None)
-@given(demon_idol_rounds(), st.randoms(use_true_random=False))
+@given(battles(), st.randoms(use_true_random=False))
 def test_every_demon_idol_plan_by_default_and_by_the_book_holds_its_invariants(
-        round_: tuple, rnd: Random) -> None:
-    """Properties of the same drawn round's plans, in one run over the same rounds (they
-    were tests drawing and planning them apart, here and in test_properties: 150 rounds
-    for the book's, 200 for routines, 100 for beats explaining themselves, about 100 for
-    order and determinism; now all over these 200).
+        battle: tuple[Round, list[Step], list[int]], rnd: Random) -> None:
+    """Properties of the same drawn rounds' plans, and of the battles fought on from
+    them, in one run (they were tests drawing and planning them apart, here and in
+    test_properties: 150 battles, 150 rounds for the book's, 200 for routines, 100 for
+    beats explaining themselves, about 100 for order and determinism; now all over these
+    200).
 
-    By default: every routine planned exactly once, every beat holds actions, rules and
-    a why, and the plan is the same planned twice and with the declarations in another
-    order. Under every book switch: every why agrees with its beat, and the declarations
-    in another order give the same plan."""
+    The round by default: every routine planned exactly once, every beat holds actions,
+    rules and a why, and the plan is the same planned twice and with the declarations in
+    another order. Under every book switch: every why agrees with its beat, and the
+    declarations in another order give the same plan. Then the battle: after each of its
+    steps, no fallen combatant acts and every why agrees (`check`)."""
+    round_, todo, dice = battle
     encounter, initiative, declarations = round_
     shuffled = list(declarations)
     rnd.shuffle(shuffled)
@@ -247,9 +242,13 @@ def test_every_demon_idol_plan_by_default_and_by_the_book_holds_its_invariants(
     planned_once = shape(fight)
     assert planned_once == shape(fight_of(*round_))
     assert planned_once == shape(fight_of(encounter, initiative, shuffled))
-    fight = by_the_book(encounter, initiative, declarations)
-    check_why_agrees(fight, fight.plan())
-    assert shape(fight) == shape(by_the_book(encounter, initiative, shuffled))
+    book = by_the_book(encounter, initiative, declarations)
+    check_why_agrees(book, book.plan())
+    assert shape(book) == shape(by_the_book(encounter, initiative, shuffled))
+    plan = check(fight)  # the battle, from the round as drawn (planning changed nothing)
+    for step in todo:
+        take(fight, step, dice, plan)  # (nothing happened since `plan` was made)
+        plan = check(fight)
 
 
 def planned(fight: Fight) -> Counter[tuple[int, int | None, int | None]]:
