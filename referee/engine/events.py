@@ -47,14 +47,27 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE, "round": self.round}
-        for spec in fields(self)[1:]:
-            value = getattr(self, spec.name)
-            required = spec.metadata["kind"].endswith("!")
-            if value is None or (value == _default(spec) and not required):
+        cls = type(self)
+        writing = _WRITING.get(cls) or _writing(cls)
+        for name, required, default, ids in writing:
+            value = getattr(self, name)
+            if value is None or (not required and value == default):
                 continue
-            single = spec.metadata["kind"] == "ids" and len(value) == 1
-            out[spec.name] = value[0] if single else _plain(value)
+            out[name] = value[0] if ids and len(value) == 1 else _plain(value)
         return out
+
+
+# each event class's fields after `round`, as `to_dict` writes them: (name, required,
+# default, whether a list of ids), worked out at its first event written
+_WRITING: dict[type, tuple[tuple[str, bool, Any, bool], ...]] = {}
+
+
+def _writing(cls: type[Event]) -> tuple[tuple[str, bool, Any, bool], ...]:
+    found = _WRITING[cls] = tuple(
+        (spec.name, spec.metadata["kind"].endswith("!"), _default(spec),
+         spec.metadata["kind"] == "ids")
+        for spec in fields(cls)[1:])  # (a default is only compared with, never changed)
+    return found
 
 
 def _plain(value: Any) -> Any:
