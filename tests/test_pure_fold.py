@@ -117,28 +117,38 @@ def roles_to_hold() -> tuple[frozenset[type[Any]], tuple[type[Any], ...]]:
     return frozenset(classes), tuple(healers)
 
 
-@pytest.fixture
-def folds_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[tuple[str, str]]]:
-    """Every ruleset's fold held to being pure for the test; yields the (ruleset id,
-    event type) of each event folded."""
-    seen: set[tuple[str, str]] = set()
+@pytest.fixture(scope="module")
+def holding() -> Iterator[list[set[tuple[str, str]]]]:
+    """Every ruleset's fold held to being pure, for this module's tests (patched once,
+    not for each of its 300 tests); yields where the test under way collects the
+    (ruleset id, event type) of each event folded (`folds_held`)."""
+    seen: list[set[tuple[str, str]]] = [set()]
     classes, healers = roles_to_hold()
-    for healer in healers:
-        monkeypatch.setattr(healer, "apply_heal", held(healer.apply_heal, "apply_heal"))
-    for cls in classes | {Fold}:
-        for name in HOOKS:
-            monkeypatch.setattr(cls, name, held(getattr(cls, name), f"{cls.__name__}.{name}"))
-    real = Fight._apply
+    with pytest.MonkeyPatch.context() as patch:
+        for healer in healers:
+            patch.setattr(healer, "apply_heal", held(healer.apply_heal, "apply_heal"))
+        for cls in classes | {Fold}:
+            for name in HOOKS:
+                patch.setattr(cls, name, held(getattr(cls, name), f"{cls.__name__}.{name}"))
+        real = Fight._apply
 
-    def apply(self: Fight, index: int, event: Any) -> None:
-        kept = statuses_kept(self)
-        real(self, index, event)
-        changed = [s for s, was in kept if value(s) != was]
-        assert not changed, (event, changed)
-        seen.add((self.ruleset.id, event.TYPE))
+        def apply(self: Fight, index: int, event: Any) -> None:
+            kept = statuses_kept(self)
+            real(self, index, event)
+            changed = [s for s, was in kept if value(s) != was]
+            assert not changed, (event, changed)
+            seen[0].add((self.ruleset.id, event.TYPE))
 
-    monkeypatch.setattr(Fight, "_apply", apply)
-    yield seen
+        patch.setattr(Fight, "_apply", apply)
+        yield seen
+
+
+@pytest.fixture
+def folds_held(holding: list[set[tuple[str, str]]]) -> set[tuple[str, str]]:
+    """Every ruleset's fold held to being pure for the test (`holding`); the (ruleset id,
+    event type) of each event folded in it, its own."""
+    holding[0] = set()
+    return holding[0]
 
 
 @pytest.mark.parametrize(("logic", "path"), SAVES)
