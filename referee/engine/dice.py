@@ -374,7 +374,9 @@ def _check_die(number: int, value: Any, dice: Dice) -> None:
 def _expression(expr: str | Expression) -> Expression:
     if isinstance(expr, Expression):
         return expr
-    return parse(expr)
+    if type(expr) is str:  # (an expression is frozen: the one parsed before serves)
+        return parsed(expr)
+    return parse(expr)  # what else is given is refused as parse says
 
 
 def _build(expression: Expression, values: list[int]) -> Roll:
