@@ -62,6 +62,11 @@ KINDS: tuple[type[Role[Any]], ...] = (RosterSchema, Fold, Planner, Tracker, Dama
                                       Entries, Carrying, Ending)
 
 
+# each kind asked for -> the KINDS it is (a subclass of): a ruleset is asked for its roles
+# by kind at each load, and a class's bases do not change
+_KINDS_OF: dict[type, frozenset[type[Role[Any]]]] = {}
+
+
 class Later:
     """A role named by where its class is, not imported: `Later(Declaring,
     ".declaring:DemonIdolDeclaring")`, its module relative to the package of the ruleset
@@ -185,7 +190,9 @@ class Ruleset(Generic[S]):
     def _find(self, kind: type[R]) -> R | None:
         """The first of its roles that is a `kind`, each Later that may be one made on the
         way (one whose kind is not among those `kind` is can be no `kind`)."""
-        kinds = {k for k in KINDS if issubclass(kind, k)}  # none for Role itself
+        kinds = _KINDS_OF.get(kind)
+        if kinds is None:  # none for Role itself
+            kinds = _KINDS_OF[kind] = frozenset(k for k in KINDS if issubclass(kind, k))
         for index, held in enumerate(self._roles):
             if isinstance(held, Later):
                 if not kinds <= {held.kind}:
