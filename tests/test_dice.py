@@ -1,3 +1,4 @@
+import functools
 import json
 import random
 
@@ -414,15 +415,15 @@ def test_from_dict_refuses_malformed_records(record, message):
 
 @st.composite
 def dice_terms(draw):
-    """A dice expression as text, with its normal form and its lowest and highest totals."""
+    """A dice expression as text, with its normal form and its lowest and highest totals.
+    (Its strategies are made once, not again at every draw: each new one is validated
+    when first drawn from. The same draws, in the same order.)"""
     pieces, normal, low, high = [], [], 0, 0
     for index in range(draw(st.integers(1, 5))):
-        sign = draw(st.sampled_from([1, -1]))
-        text, plain, term_low, term_high = draw(st.one_of(constant_term(), dice_term()))
-        written_sign = (
-            "-" if sign < 0 else draw(st.sampled_from(["+", ""] if index == 0 else ["+"]))
-        )
-        space = draw(st.sampled_from(["", " ", "  "]))
+        sign = draw(SIGNS)
+        text, plain, term_low, term_high = draw(TERMS)
+        written_sign = "-" if sign < 0 else draw(FIRST_SIGN if index == 0 else LATER_SIGN)
+        space = draw(SPACES)
         pieces.append(f"{space}{written_sign}{space}{text}")
         normal.append(("-" if sign < 0 else "" if index == 0 else "+") + plain)
         low += term_low if sign > 0 else -term_high
@@ -436,18 +437,31 @@ def constant_term(draw):
     return str(value), str(value), value, value
 
 
+@functools.cache
+def count_texts(count):
+    """How a count of dice may be written (one die: with its 1 or without)."""
+    return st.sampled_from([str(count), ""] if count == 1 else [str(count)])
+
+
 @st.composite
 def dice_term(draw):
     count = draw(st.integers(1, 12))
     percent = draw(st.booleans())
     sides = 100 if percent else draw(st.integers(1, 1000))
-    keep = draw(st.sampled_from(["", "kh", "kl", "k"]))
+    keep = draw(KEEPS)
     kept = draw(st.integers(1, count)) if keep else count
-    count_text = draw(st.sampled_from([str(count), ""] if count == 1 else [str(count)]))
+    count_text = draw(count_texts(count))
     text = f"{count_text}d{'%' if percent else sides}" + (f"{keep}{kept}" if keep else "")
     text = "".join(c.upper() if draw(st.booleans()) else c for c in text)
     plain = f"{count}d{sides}" + (f"{'kl' if keep == 'kl' else 'kh'}{kept}" if keep else "")
     return text, plain, kept, kept * sides
+
+
+SIGNS = st.sampled_from([1, -1])
+TERMS = st.one_of(constant_term(), dice_term())
+FIRST_SIGN, LATER_SIGN = st.sampled_from(["+", ""]), st.sampled_from(["+"])
+SPACES = st.sampled_from(["", " ", "  "])
+KEEPS = st.sampled_from(["", "kh", "kl", "k"])
 
 
 @given(dice_terms(), st.integers(0, 2**32))
