@@ -15,8 +15,9 @@ purpose the program gives it.
 from __future__ import annotations
 
 from referee.engine import events as ev
-from referee.engine.dice import Constant, DiceError, Expression, from_values, parse
+from referee.engine.dice import Constant, DiceError, Expression, from_values
 from referee.engine.dice import Roll as DiceRoll
+from referee.engine.dice import parsed as parse  # (kept: an expression is frozen)
 from referee.engine.errors import IllegalEvent
 from referee.engine.view import Fight
 from referee.hints import TYPE_CHECKING
