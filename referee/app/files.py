@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable, Header
 
 from referee.engine import RefereeError
 from referee.engine.specs import Field, Form
@@ -29,6 +29,7 @@ from referee.session.store import SaveError
 
 from .refusal import Refused
 from .steady import Steady
+from .widgets.footer import SteadyFooter
 
 if TYPE_CHECKING:
     from textual import getters
@@ -62,7 +63,7 @@ class OpenScreen(Steady, Screen[Path | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield DataTable(id="saves", cursor_type="row")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.open_now = self.app.table.session.path.resolve()

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from referee.engine import Fight, RefereeError
 from referee.engine.text import shown as safe
@@ -18,6 +17,7 @@ from referee.session.store import Session
 
 from .steady import Steady
 from .widgets import LogView, PlanView, StatusLine, Tracker
+from .widgets.footer import SteadyFooter
 
 if TYPE_CHECKING:
     from textual import getters
@@ -52,7 +52,7 @@ class ReplayScreen(Steady, Screen[None]):
         yield Tracker(id="tracker")
         yield PlanView(id="plan")
         yield LogView(id="log")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.title = "referee — replay"

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, ProgressBar, Static
+from textual.widgets import DataTable, Label, ProgressBar, Static
 from textual.worker import WorkerCancelled, get_current_worker
 
 from referee.engine import RefereeError
@@ -29,6 +29,7 @@ from .charts import ChartView, height_of
 from .forms import form_screen
 from .refusal import Refused
 from .steady import Steady
+from .widgets.footer import SteadyFooter
 
 if TYPE_CHECKING:
     from textual import getters
@@ -60,7 +61,7 @@ class ReportScreen(Steady, Screen[None]):
         with Vertical(id="report"):
             yield Label(f"{self.heading}: working it out …", id="report-title")
             yield ProgressBar(id="report-progress", show_eta=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.title = "referee — report"

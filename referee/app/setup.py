@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label
+from textual.widgets import DataTable, Header, Label
 
 from referee.engine import Combatant, RefereeError
 from referee.engine.specs import Field, Form
@@ -25,6 +25,7 @@ from referee.session.store import SaveError, Session
 from .forms import form_screen
 from .refusal import Refused, refused
 from .steady import Steady
+from .widgets.footer import SteadyFooter
 
 if TYPE_CHECKING:
     from textual import getters
@@ -77,7 +78,7 @@ class SetupScreen(Steady, Screen[None]):
             if ruleset.schema.GEAR:
                 yield Label("   ".join(gear_hint(ruleset, kind) for kind in ruleset.schema.GEAR),
                             id="setup-hint")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.title = "referee — set up"
