@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from referee.engine import Combatant, Encounter, Fight, Side
 from referee.engine import events as ev
 from referee.engine.errors import RefereeError
-from referee.engine.plan import action_key
+from referee.engine.plan import Plan, action_key
 from referee.engine.record import replace
 from referee.rulesets.sanctum import events as se
 from referee.rulesets.sanctum import stats
@@ -99,7 +99,8 @@ def fallen(fight: Fight) -> set[str]:
     return {cid for cid, s in fight.status.items() if s.dead or s.hp <= 0}
 
 
-def check_plan(fight: Fight) -> None:
+def check_plan(fight: Fight) -> Plan:
+    """The plan's invariants; the plan is returned, for the next deed to read."""
     plan = fight.plan()
     out = fallen(fight)
     started = RULESET.fold.state(fight).started.get(fight.round, 0)
@@ -131,11 +132,13 @@ def check_plan(fight: Fight) -> None:
             assert said == (not standing[group]), (group, beat.why)
     for entry in plan.skipped:
         assert entry["actor"] in out and entry["rule"] == "SA-3"
+    return plan
 
 
-def fight_pairs(fight: Fight) -> None:
-    """`n`: the current beat resolved, which fights its pair (and any skipped before)."""
-    plan = fight.plan()
+def fight_pairs(fight: Fight, plan: Plan | None = None) -> None:
+    """`n`: the current beat resolved, which fights its pair (and any skipped before)
+    (`plan`: the fight's plan as it stands, if known)."""
+    plan = plan or fight.plan()
     now = plan.current(fight.resolved.get(fight.round, set()))
     if now is None:
         return
@@ -144,9 +147,10 @@ def fight_pairs(fight: Fight) -> None:
     fight.enter(ev.Resolve(round=fight.round, actions=keys, beat=now))
 
 
-def do(fight: Fight, deed: tuple[str, int], next_turn: list[tuple[str, str]] | None
-       ) -> bool:
-    """One deed; True when it listed the next turn's pairs."""
+def do(fight: Fight, deed: tuple[str, int], next_turn: list[tuple[str, str]] | None,
+       plan: Plan | None = None) -> bool:
+    """One deed; True when it listed the next turn's pairs (`plan`: the fight's plan as
+    it stands, if known)."""
     kind, many = deed
     if fought(RULESET.fold.state(fight), fight.round):
         if next_turn is None:
@@ -154,7 +158,7 @@ def do(fight: Fight, deed: tuple[str, int], next_turn: list[tuple[str, str]] | N
         fight.enter(se.Combats(round=fight.round + 1, pairs=tuple(next_turn)))
         return True
     if kind == "n":
-        fight_pairs(fight)
+        fight_pairs(fight, plan)
         return False
     steps, _ = RULESET.fold.pending(fight)
     for step in steps if kind == "F" else steps[:many]:
@@ -169,12 +173,12 @@ def test_no_fallen_minion_fights_again_and_every_why_agrees(battle: Any) -> None
     encounter, turns, deeds = battle
     fight = Fight(encounter, RULESET)
     fight.enter(se.Combats(round=1, pairs=tuple(turns[0])))
-    check_plan(fight)
+    plan = check_plan(fight)
     later = turns[1:]
-    for deed in deeds:
-        if do(fight, deed, later[0] if later else None):
+    for deed in deeds:  # (nothing happens between a deed's check and the next deed)
+        if do(fight, deed, later[0] if later else None, plan):
             later = later[1:]
-        check_plan(fight)
+        plan = check_plan(fight)
 
 
 # -- random seeds: the outcomes are SA-9's (issue 26) -------------------------------------------
