@@ -38,10 +38,20 @@ def unique_by_name(items):
     return tuple(seen.values())
 
 
+# strategies drawn from many times an example, made once (a new strategy is checked the
+# first time it is drawn from): the same draws in the same order
+SIDE_IDS = st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=3, unique=True)
+LETTERS = st.sampled_from("PABCDEFG")
+DELAYS = st.sampled_from([0, 0, 0, 1, 2])
+D_CHOICES = st.sampled_from(["weapon", "spell", "turn", "device"])
+PREPARED = st.sampled_from([False, False, False, True])
+CU_ACTIONS = st.sampled_from(["attack", "cast", "consumable", "throw", "full-defense",
+                              "defensive-attack"])
+
+
 @st.composite
 def encounters(draw, ruleset="demon-idol"):
-    side_ids = draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=3,
-                             unique=True))
+    side_ids = draw(SIDE_IDS)
     sides = tuple(Side(s, s.upper()) for s in side_ids)
     count = draw(st.integers(2, 8))
     combatants = []
@@ -60,14 +70,13 @@ def encounters(draw, ruleset="demon-idol"):
 
 @st.composite
 def di_declaration(draw, combatant, others):
-    letter = draw(st.sampled_from("PABCDEFG"))
-    target = draw(st.sampled_from([o.id for o in others]))
-    fields = {"round": 1, "actor": combatant.id, "action": letter,
-              "delay": draw(st.sampled_from([0, 0, 0, 1, 2]))}
+    letter = draw(LETTERS)
+    target = draw(st.sampled_from(tuple(o.id for o in others)))  # (kept by its ids)
+    fields = {"round": 1, "actor": combatant.id, "action": letter, "delay": draw(DELAYS)}
     if letter in "ABCP":
         return DI.schema.event("declare", **fields)
     if letter == "D":
-        choice = draw(st.sampled_from(["weapon", "spell", "turn", "device"]))
+        choice = draw(D_CHOICES)
         if choice == "spell" and combatant.spells:
             fields["spell"] = draw(st.sampled_from(combatant.spells)).name
         elif choice == "weapon" and any(w.stat("missile") for w in combatant.weapons):
@@ -83,7 +92,7 @@ def di_declaration(draw, combatant, others):
             fields["closing"] = draw(st.integers(1, 5))
     else:
         fields["weapon"] = draw(st.sampled_from(combatant.weapons)).name
-    fields["prepared"] = draw(st.sampled_from([False, False, False, True]))
+    fields["prepared"] = draw(PREPARED)
     return DI.schema.event("declare", target=(target,), **fields)
 
 
@@ -106,8 +115,7 @@ def count_up_rounds(draw):
     base = {c.id: draw(st.integers(-2, 12)) for c in encounter.combatants}
     declarations = []
     for c in encounter.combatants:
-        action = draw(st.sampled_from(["attack", "cast", "consumable", "throw",
-                                       "full-defense", "defensive-attack"]))
+        action = draw(CU_ACTIONS)
         fields = {"round": 1, "actor": c.id, "action": action}
         if action == "cast":
             if not c.spells:
