@@ -40,6 +40,14 @@ EFFECTS = ["Pixie Dust", "does not attack", "does not deal", "must attack"]
 INF = 1 << 40  # SA-4: "infinite" misses
 
 
+# strategies drawn from again and again, made once (a new one is checked at its first
+# draw): the same draws in the same order
+STANDINGS = st.permutations(["initiative", "neutral", "other"])
+AN_EFFECT = st.sampled_from(EFFECTS)
+DEEDS = st.lists(st.tuples(st.sampled_from(["n", "n", "steps", "F"]), st.integers(1, 12)),
+                 max_size=12)
+
+
 def attack_table(draw: Any, missile: bool) -> dict[str, Any] | None:
     attacks = draw(st.integers(0, 2))
     if not attacks:
@@ -53,7 +61,7 @@ def attack_table(draw: Any, missile: bool) -> dict[str, Any] | None:
 @st.composite
 def encounters(draw: Any) -> Encounter:
     count = draw(st.integers(2, 3))
-    standings = draw(st.permutations(["initiative", "neutral", "other"]))[:count]
+    standings = draw(STANDINGS)[:count]
     if draw(st.booleans()):
         standings = ["neutral" if s == "initiative" else s for s in standings]
     sides = tuple(Side(f"s{n}", f"S{n}", stats={"initiative": standings[n]})
@@ -70,7 +78,7 @@ def encounters(draw: Any) -> Encounter:
                 if table:
                     values[kind] = table
             if draw(st.integers(0, 4)) == 0:
-                values["effects"] = (draw(st.sampled_from(EFFECTS)),)
+                values["effects"] = (draw(AN_EFFECT),)
             hp = draw(st.integers(1, 8))
             minions.append(Combatant(f"{group['id']}m{k}", f"{group['id']}m{k}",
                                      str(group["side"]), hp, hp, stats=values))
@@ -90,8 +98,7 @@ def battles(draw: Any) -> tuple[Encounter, list[list[tuple[str, str]]], list[Any
     pairs = hostile(encounter)
     turns = [draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=5))
              for _ in range(draw(st.integers(1, 2)))]
-    deeds = draw(st.lists(st.tuples(st.sampled_from(["n", "n", "steps", "F"]),
-                                    st.integers(1, 12)), max_size=12))
+    deeds = draw(DEEDS)
     return encounter, turns, deeds
 
 
