@@ -332,9 +332,16 @@ def test_a_unit_that_acted_then_fell_keeps_its_turn_and_leaves_its_tie() -> None
 TARGETS = ("hask", "gorm", "vask", "odo")
 
 
+# an attack's strategies made once, not at each draw (a new one is checked at its first):
+# the same draws in the same order
+D20 = hs.one_of(hs.sampled_from([1, 20]), hs.integers(1, 20))
+AIMS = hs.sampled_from(["", "centre"])
+CONDITIONS = hs.sampled_from(["", "tied", "prone", "paralysed"])
+
+
 @hs.composite
 def attacks(draw: Any) -> dict[str, Any]:
-    d20 = draw(hs.one_of(hs.sampled_from([1, 20]), hs.integers(1, 20)))
+    d20 = draw(D20)
     chain: list[int] = []
     if d20 in (1, 20):
         chain.append(draw(hs.integers(1, 4)))
@@ -343,8 +350,7 @@ def attacks(draw: Any) -> dict[str, Any]:
     return {"target": draw(hs.sampled_from(TARGETS)), "d20": d20,
             "chain": " ".join(map(str, chain)), "damage": str(draw(hs.integers(1, 6))),
             "flank": draw(hs.booleans()), "sneak": draw(hs.booleans()),
-            "zone": draw(hs.booleans()), "aim": draw(hs.sampled_from(["", "centre"])),
-            "condition": draw(hs.sampled_from(["", "tied", "prone", "paralysed"])),
+            "zone": draw(hs.booleans()), "aim": draw(AIMS), "condition": draw(CONDITIONS),
             "bought": draw(hs.booleans()), "disrupted": draw(hs.booleans())}
 
 
