@@ -47,12 +47,15 @@ steps = st.lists(st.builds(Step, st.sampled_from(["resolve", "resolve", "damage"
                            st.integers(0, 20), st.integers(1, 24)), max_size=14)
 
 
+DICE = st.lists(st.integers(1, 6), min_size=12, max_size=12)  # made once, not each draw
+
+
 @st.composite
 def battles(draw: st.DrawFn) -> tuple[Round, list[Step], list[int]]:
     """A drawn round (`demon_idol_rounds`: an encounter, its initiative, declarations),
     the dice of the rounds after it, and the steps of the battle."""
     round_ = draw(demon_idol_rounds())
-    dice = draw(st.lists(st.integers(1, 6), min_size=12, max_size=12))
+    dice = draw(DICE)
     return round_, draw(steps), dice
 
 
