@@ -18,10 +18,6 @@ from referee.phones.addresses import (
     with_token,
 )
 
-# a viewer's input (referee.app.viewdriver), and what the serve forwards to it
-# (referee.app.viewserver): events taken at once, and refilled each second
-BURST, PER_SECOND = 40, 20.0
-
 
 def watch_command(path: Path) -> str:
     """The command textual-serve runs (through a shell) for each browser that connects."""

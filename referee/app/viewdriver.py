@@ -23,9 +23,7 @@ from typing import Any
 from textual import events
 from textual.drivers.web_driver import WebDriver
 
-from referee.phones.limits import Bucket
-
-from .serving import BURST, PER_SECOND
+from referee.phones.limits import VIEW_BURST, VIEW_PER_SECOND, Bucket
 
 USED_KEYS = frozenset({"q", "up", "down", "pageup", "pagedown", "home", "end"})
 WRITE_STALL = 10.0  # seconds a write may wait for the server before the view gives up
@@ -35,7 +33,7 @@ GRACE = 2.0  # seconds a view asked to leave has to quit cleanly before it is en
 class ViewDriver(WebDriver):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._input = Bucket(BURST, PER_SECOND)
+        self._input = Bucket(VIEW_BURST, VIEW_PER_SECOND)
         self._writing_since = 0.0  # when the write under way began (0: none)
         self._leaving = False
         threading.Thread(target=self._watch_writes, name="view-watchdog", daemon=True).start()

@@ -39,9 +39,7 @@ from aiohttp.typedefs import Handler, Middleware
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from referee.phones.limits import Bucket
-
-from .serving import BURST, PER_SECOND
+from referee.phones.limits import VIEW_BURST, VIEW_PER_SECOND, Bucket
 
 log = logging.getLogger("textual-serve")
 
@@ -188,7 +186,7 @@ class ViewServer(Server):
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService) -> None:
         # a person presses a few keys a second; a flood is dropped
-        forwarded = Bucket(BURST, PER_SECOND)
+        forwarded = Bucket(VIEW_BURST, VIEW_PER_SECOND)
         loop = asyncio.get_running_loop()
         heard = [loop.time()]  # when the browser last sent anything
         watch = asyncio.create_task(self._close_when_idle(websocket, heard))

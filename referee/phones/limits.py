@@ -6,6 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+# a viewer's input in the players' view (referee.app.viewdriver), and what the serve
+# forwards to it (referee.app.viewserver): events taken at once, and refilled each second
+VIEW_BURST, VIEW_PER_SECOND = 40, 20.0
+
 
 class Bucket:
     """At most `burst` at once, refilled at `per_second`: `take()` says whether one more
