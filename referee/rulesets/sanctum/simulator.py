@@ -26,8 +26,10 @@ _PLAIN = (bool, int, float, str, bytes, type(None))
 
 def fingerprint(module: ModuleType) -> str:
     """A digest of what `module` does: the code of every function and method defined in
-    it (with their constants, names and defaults) and its plain values. Equal for a module
-    and its source compiled again; changed by any edit of its code or constants."""
+    it (with their constants, names and defaults), its classes' bases and its plain values.
+    Equal for a module and its source compiled again; changed by an edit of what any of
+    them does (an edit of annotations or comments alone leaves it: nothing runs
+    differently)."""
     digest = hashlib.sha256()
     for name, value in sorted(vars(module).items()):
         if not name.startswith("__"):
