@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from referee.engine import events as ev
 from referee.engine.fight import Fight
 from referee.engine.roles import Fold
 from referee.rulesets.demon_idol.fold import STEPS, DemonIdolFold
@@ -62,3 +63,47 @@ def test_each_event_class_is_routed_once_a_fight(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(Fight, "_route", counted)
     fight = load_save(ROOT / "saves" / "demo.toml").fight
     assert sorted(map(str, routed)) == sorted(map(str, {type(e) for e in fight.log}))
+
+
+def _counted_checks(fight: Fight, cls: type) -> list[Any]:
+    """The events the core's check of `cls` is asked of, from now on in `fight`."""
+    route = fight._routes.get(cls) or fight._route(cls)
+    check, asked = route.check, []
+
+    def counted(self: Fight, event: Any) -> None:
+        asked.append(event)
+        if check is not None:
+            check(self, event)
+
+    route.check = counted
+    return asked
+
+
+def test_an_event_entered_is_checked_once() -> None:
+    fight = load_save(ROOT / "saves" / "demo.toml").fight
+    asked = _counted_checks(fight, ev.Damage)
+    target = next(iter(fight.roster))
+    fight.enter(ev.Damage(round=fight.round, target=target, amount=1))
+    assert len(asked) == 1  # `enter` checked it; its push takes that word
+
+
+def test_an_event_entered_changed_is_checked_again_as_pushed() -> None:
+    fight = load_save(ROOT / "saves" / "demo.toml").fight
+    asked = _counted_checks(fight, ev.Damage)
+    target = next(iter(fight.roster))
+    fight.enter(ev.Damage(round=fight.round, target=target, amount=1, follows=True))
+    assert [e.follows for e in asked] == [True, False]  # pushed as a batch's first
+
+
+def test_an_event_after_the_rounds_closing_events_is_checked_again() -> None:
+    fight = load_save(ROOT / "saves" / "demo.toml").fight
+    fight.enter(ev.NewRound(round=1))  # (the demo has not begun: no round to close)
+    asked = _counted_checks(fight, ev.NewRound)
+    closing = fight.ruleset.fold.end_of_round
+    fight.ruleset.fold.end_of_round = lambda f: [ev.Note(round=f.round, text="closed")]  # type: ignore[method-assign]
+    try:
+        fight.enter(ev.NewRound(round=fight.round + 1))
+    finally:
+        fight.ruleset.fold.end_of_round = closing  # type: ignore[method-assign]
+    assert len(asked) == 2  # against the state the closing events left
+    assert fight.log[-2].TYPE == "note"

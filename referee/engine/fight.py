@@ -253,21 +253,23 @@ class Fight:
 
     # -- the log -------------------------------------------------------------------
 
-    def push(self, event: ev.Event) -> None:
-        """Validate `event` against the state and apply it; the state is untouched on error."""
+    def push(self, event: ev.Event, checked: bool = False) -> None:
+        """Validate `event` against the state and apply it; the state is untouched on error.
+        `checked`: `check` has just passed this very event against this very state."""
         # `check`, then `_take`'s step for a plain event, written out: a long save's load
         # runs this for each event
         route = self._routes.get(type(event)) or self._route(type(event))
-        if route.moves_on and self.state.ended:
-            raise IllegalEvent(OVER, ("type",))
-        check = route.check
-        if check is not None:
-            check(self, event)
-        check = route.own_check
-        if check is not None:
-            check(self, event)
-        if route.roll:  # after the ruleset's own word on it, which may say more
-            self._roll_adds_up(event)
+        if not checked:
+            if route.moves_on and self.state.ended:
+                raise IllegalEvent(OVER, ("type",))
+            check = route.check
+            if check is not None:
+                check(self, event)
+            check = route.own_check
+            if check is not None:
+                check(self, event)
+            if route.roll:  # after the ruleset's own word on it, which may say more
+                self._roll_adds_up(event)
         if self.observers:
             for observe in self.observers:
                 observe(self, event)
@@ -390,18 +392,22 @@ class Fight:
         before: list[ev.Event] = []
         if isinstance(event, (ev.NewRound, ev.End)) and self.round >= 1 and not self.ended:
             before = self.ruleset.fold.end_of_round(self)
-        pushed = self._push_batch(before + [event], follows=follows)
+        # checked once: pushed as it is, first, onto the state it was checked against
+        checked = not before and event.follows == follows
+        pushed = self._push_batch(before + [event], follows=follows, checked=checked)
         if not isinstance(event, (ev.Undo, ev.Redo)):
             pushed += self._push_batch(self.ruleset.fold.after(self, event), follows=True)
         return pushed
 
-    def _push_batch(self, events: list[ev.Event], follows: bool = False) -> list[ev.Event]:
+    def _push_batch(self, events: list[ev.Event], follows: bool = False,
+                    checked: bool = False) -> list[ev.Event]:
+        """`checked`: the first event has passed `check` as it is, on the state as it is."""
         pushed = []
         for number, event in enumerate(events):
             wanted = follows or number > 0
             if event.follows != wanted:  # events are frozen: one already right is kept
                 event = replace(event, follows=wanted)
-            self.push(event)
+            self.push(event, checked and number == 0)
             pushed.append(event)
         return pushed
 
