@@ -95,15 +95,13 @@ def test_an_event_entered_changed_is_checked_again_as_pushed() -> None:
     assert [e.follows for e in asked] == [True, False]  # pushed as a batch's first
 
 
-def test_an_event_after_the_rounds_closing_events_is_checked_again() -> None:
+def test_an_event_after_the_rounds_closing_events_is_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     fight = load_save(ROOT / "saves" / "demo.toml").fight
     fight.enter(ev.NewRound(round=1))  # (the demo has not begun: no round to close)
     asked = _counted_checks(fight, ev.NewRound)
-    closing = fight.ruleset.fold.end_of_round
-    fight.ruleset.fold.end_of_round = lambda f: [ev.Note(round=f.round, text="closed")]  # type: ignore[method-assign]
-    try:
-        fight.enter(ev.NewRound(round=fight.round + 1))
-    finally:
-        fight.ruleset.fold.end_of_round = closing  # type: ignore[method-assign]
+    monkeypatch.setattr(fight.ruleset.fold, "end_of_round",
+                        lambda f: [ev.Note(round=f.round, text="closed")])
+    fight.enter(ev.NewRound(round=2))
     assert len(asked) == 2  # against the state the closing events left
     assert fight.log[-2].TYPE == "note"
