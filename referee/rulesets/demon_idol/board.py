@@ -192,11 +192,26 @@ class Board:
         self.add(movers, [rule, *also], [why], at=at)
         return True
 
-    def join(self, movers: list[Any], slot: Beat, rule: str, why: str) -> None:
+    def join(self, movers: list[Any], slot: Beat, rule: str, why: str,
+             also: tuple[str, ...] = ()) -> None:
         self.lift(movers)
         self._put(movers, slot)
+        for rule_id in (rule,) + also:
+            slot.cite(rule_id)
         slot.cite(rule, why)
-        self._cited(slot, (rule,))
+        self._cited(slot, (rule, *also))
+
+    def keep_outside(self, slot: Beat, side: str, first: bool) -> None:
+        """Move `slot` before (first) or after every other beat holding an action of
+        `side`, where it is not already."""
+        span = self.side_span(side)
+        if span is None:
+            return
+        slots = self.slots
+        at, edge = slots.index(slot), span[0] if first else span[1]
+        if (first and edge < at) or (not first and edge > at):
+            slots.remove(slot)
+            slots.insert(edge, slot)
 
     def put(self, items: list[Any], slot: Beat, rule: str, why: str) -> None:
         """Put new `items` (on no beat yet) into `slot`, citing `rule`."""

@@ -24,7 +24,9 @@ class MissileRules(Pairwise):
 
     # DI-6: missiles and reaction
     def missiles(self) -> None:
-        for shot in self.firsts(lambda i: i.missile, "discharge"):
+        # in roster order, not the order of declarations: two shots that move against each
+        # other's side (both first in a tied round) share a beat, its lines in that order
+        for shot in sorted(self.firsts(lambda i: i.missile, "discharge"), key=by_place):
             reaction, lost = book.missile_reaction(shot, self.moving)
             if lost:
                 self.lost.append((shot, lost))
@@ -63,20 +65,28 @@ class MissileRules(Pairwise):
         movers = self.whole(shot)
         if max(self.board.positions(movers)) < spots[0]:
             return
+        enemy = self.enemy_side(shot) or ""
+        if self.joined("first", shot, enemy, why, also):
+            return
         self.board.lift(movers)
-        after = self.enemy_span(self.enemy_side(shot) or "")
+        after = self.enemy_span(enemy)
         assert after is not None  # the shot's own items moved, not the enemy's
-        self.board.add(movers, ["DI-6", *also], [why], at=after[0])
+        self.joint[("first", frozenset((shot.side, enemy)))] = self.board.add(
+            movers, ["DI-6", *also], [why], at=after[0])
 
     def shoot_last(self, shot: Item, spots: tuple[int, int], why: str,
                    also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
         if min(self.board.positions(movers)) > spots[1]:
             return
+        enemy = self.enemy_side(shot) or ""
+        if self.joined("last", shot, enemy, why, also):
+            return
         self.board.lift(movers)
-        after = self.enemy_span(self.enemy_side(shot) or "")
+        after = self.enemy_span(enemy)
         assert after is not None  # the shot's own items moved, not the enemy's
-        self.board.add(movers, ["DI-6", *also], [why], at=after[1] + 1)
+        self.joint[("last", frozenset((shot.side, enemy)))] = self.board.add(
+            movers, ["DI-6", *also], [why], at=after[1] + 1)
 
     def shoot_with(self, shot: Item, enemy: str, why: str, also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
@@ -84,11 +94,29 @@ class MissileRules(Pairwise):
         if their_d is not None:
             self.board.place(movers, their_d, "with", "DI-6", why, also)
             return
+        why += ", at the D place among its actions"
+        if self.joined("with", shot, enemy, why, also):
+            return
         s = self.settings
         order = s.order.index(s.letter_of["discharge"])
         self.board.lift(movers)
-        self.board.add(movers, ["DI-6", *also], [why + ", at the D place among its actions"],
-                       at=self.first_later(enemy, order))
+        self.joint[("with", frozenset((shot.side, enemy)))] = self.board.add(
+            movers, ["DI-6", *also], [why], at=self.first_later(enemy, order))
+
+    def joined(self, move: str, shot: Item, enemy: str, why: str,
+               also: tuple[str, ...]) -> bool:
+        """A shot that moves first, last or to the D place between two sides where another
+        already has (one of its own side's, or the enemy's against its own side in a tied
+        round): it shoots with that one, in its beat, which a shot first (last) then keeps
+        before (after) every action of its enemy. Shots never shoot one after another for
+        the order they were looked at in."""
+        slot = self.joint.get((move, frozenset((shot.side, enemy))))
+        if slot is None or slot not in self.board.sides:
+            return False
+        self.board.join(self.whole(shot), slot, "DI-6", why, also)
+        if move != "with":
+            self.board.keep_outside(slot, enemy, first=move == "first")
+        return True
 
     def first_later(self, enemy: str, order: int) -> int:
         rank = self.letter_rank

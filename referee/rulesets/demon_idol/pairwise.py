@@ -14,6 +14,7 @@ from referee.hints import TYPE_CHECKING
 from . import book
 
 if TYPE_CHECKING:
+    from referee.engine.plan import Beat
     from referee.engine.view import Fight
 
     from .board import Board
@@ -38,7 +39,10 @@ class Pairwise:
         self.first_items: list[Item] = []
         self.first_of: dict[str, list[Item]] = defaultdict(list)  # by role
         self.lost: list[tuple[Item, str]] = []  # shots without their reaction bonus (DI-6)
-        self.first_discharge: dict[str, Item] = {}  # each side's first D item
+        # DI-6's beats of shots moved first, last or to the D place, by the move and the
+        # two sides: a second such shot between the same sides joins the first's beat
+        self.joint: dict[tuple[str, frozenset[str]], Beat] = {}
+        self.first_discharge: dict[str, Item] = {}  # each side's first D item (DI-6)
         self.sides: set[str] = set()
         self.letter_rank = {letter: n for n, letter in enumerate(settings.order)}
         self._moving: dict[int, frozenset[str]] = {}
@@ -56,8 +60,9 @@ class Pairwise:
             kept.append(item)
             side = item.side
             sides.add(side)
-            if role == "discharge" and side not in first_discharge:
-                first_discharge[side] = item
+            if role == "discharge" and (side not in first_discharge
+                                        or item.place < first_discharge[side].place):
+                first_discharge[side] = item  # first in the roster, not in the log
             by_decl[item.index].append(item)
             if item.first:
                 first_items.append(item)
