@@ -116,3 +116,24 @@ def test_missiles_against_reaction_give_one_plan_in_every_order_of_declaring(
     book = shape(by_the_book(encounter, initiative, declarations))
     assert shape(by_the_book(encounter, initiative, shuffled)) == book
     assert shape(by_the_book(encounter, initiative, backwards)) == book
+
+
+def test_a_shots_di6_line_leaves_its_beat_with_the_shot() -> None:
+    """By the book, three sides: a's loser shoots with b's turn (DI-6, its die 1 + 1 equals
+    b's 2), then DI-7 slots its first shot in before b's first attack. The DI-6 line left
+    behind in b's D beat spoke of no one there (the properties found it)."""
+    volley = Weapon("bow", stats={"missile": True, "rate": 2})
+    encounter = Encounter("demon-idol", "volleys", 1,
+                          tuple(Side(s, s.upper()) for s in "abc"), tuple(
+        Combatant(id=f"c{n}", name=f"C{n}", side=side, hp=10, max_hp=10,
+                  weapons=(volley if side != "c" else SWORD,),
+                  stats={"reaction": 1 if side == "a" else 0, "attacks": 1})
+        for n, side in enumerate("abc")))
+    initiative = DI.schema.event("initiative", round=1, rolls={"a": 1, "b": 2, "c": 1})
+    declarations = [DI.schema.event("declare", round=1, actor=actor, action="D", weapon="bow",
+                                    target=(target,))
+                    for actor, target in (("c0", "c1"), ("c1", "c0"))]
+    beats = by_the_book(encounter, initiative, declarations).plan().beats
+    by_label = {tuple(a.label() for a in b.actions): (b.rules, b.why) for b in beats}
+    assert by_label[("c1:D#1",)] == (["DI-3"], ["b won initiative (2 vs 1): its D"])
+    assert by_label[("c0:D#1",)][0] == ["DI-7"]

@@ -192,14 +192,32 @@ class Board:
         self.add(movers, [rule, *also], [why], at=at)
         return True
 
-    def join(self, movers: list[Any], slot: Beat, rule: str, why: str,
-             also: tuple[str, ...] = ()) -> None:
+    def join(self, movers: list[Any], slot: Beat, rule: str, why: str) -> None:
         self.lift(movers)
         self._put(movers, slot)
+        slot.cite(rule, why)
+        self._cited(slot, (rule,))
+
+    def join_owning(self, movers: list[Any], slot: Beat, rule: str, why: str,
+                    also: tuple[str, ...] = ()) -> None:
+        """`join`, the line (and its rules) said of `movers` alone: it leaves the beat with
+        the last of them (a later rule moving them on), where the beat's own rules stay."""
+        self.lift(movers)
+        self._put(movers, slot)
+        owned = self.owned.get(slot)
+        if owned is None:
+            owned = self.owned[slot] = Owned([])
+        self.cited.setdefault(slot, set()).update(
+            r for r in slot.rules if owned.rules[r] <= 0)  # the beat's own rules stay
+        said = [(rule, why)] + [(rule_id, "") for rule_id in also]
+        for item in movers:
+            owned.by_item.setdefault(id(item), []).extend(said)
+            for rule_id, line in said:
+                owned.lines[line] += 1
+                owned.rules[rule_id] += 1
         for rule_id in (rule,) + also:
             slot.cite(rule_id)
         slot.cite(rule, why)
-        self._cited(slot, (rule, *also))
 
     def keep_outside(self, slot: Beat, side: str, first: bool) -> None:
         """Move `slot` before (first) or after every other beat holding an action of

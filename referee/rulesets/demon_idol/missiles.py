@@ -72,7 +72,8 @@ class MissileRules(Pairwise):
         after = self.enemy_span(enemy)
         assert after is not None  # the shot's own items moved, not the enemy's
         self.joint[("first", frozenset((shot.side, enemy)))] = self.board.add(
-            movers, ["DI-6", *also], [why], at=after[0])
+            movers, ["DI-6", *also], [why], at=after[0],
+            owned=owned(movers, why))
 
     def shoot_last(self, shot: Item, spots: tuple[int, int], why: str,
                    also: tuple[str, ...] = ()) -> None:
@@ -86,13 +87,15 @@ class MissileRules(Pairwise):
         after = self.enemy_span(enemy)
         assert after is not None  # the shot's own items moved, not the enemy's
         self.joint[("last", frozenset((shot.side, enemy)))] = self.board.add(
-            movers, ["DI-6", *also], [why], at=after[1] + 1)
+            movers, ["DI-6", *also], [why], at=after[1] + 1,
+            owned=owned(movers, why))
 
     def shoot_with(self, shot: Item, enemy: str, why: str, also: tuple[str, ...] = ()) -> None:
         movers = self.whole(shot)
         their_d = self.first_discharge.get(enemy)
         if their_d is not None:
-            self.board.place(movers, their_d, "with", "DI-6", why, also)
+            if not self.board.satisfied(movers, their_d, "with"):
+                self.board.join_owning(movers, self.board.slot_of(their_d), "DI-6", why, also)
             return
         why += ", at the D place among its actions"
         if self.joined("with", shot, enemy, why, also):
@@ -101,7 +104,8 @@ class MissileRules(Pairwise):
         order = s.order.index(s.letter_of["discharge"])
         self.board.lift(movers)
         self.joint[("with", frozenset((shot.side, enemy)))] = self.board.add(
-            movers, ["DI-6", *also], [why], at=self.first_later(enemy, order))
+            movers, ["DI-6", *also], [why], at=self.first_later(enemy, order),
+            owned=owned(movers, why))
 
     def joined(self, move: str, shot: Item, enemy: str, why: str,
                also: tuple[str, ...]) -> bool:
@@ -113,7 +117,7 @@ class MissileRules(Pairwise):
         slot = self.joint.get((move, frozenset((shot.side, enemy))))
         if slot is None or slot not in self.board.sides:
             return False
-        self.board.join(self.whole(shot), slot, "DI-6", why, also)
+        self.board.join_owning(self.whole(shot), slot, "DI-6", why, also)
         if move != "with":
             self.board.keep_outside(slot, enemy, first=move == "first")
         return True
@@ -176,6 +180,11 @@ class MissileRules(Pairwise):
             self.board.notes.append(
                 f"{shots[0].actor.id}'s {what}: {contact.actor.id}'s charge makes contact "
                 f"in beat {at + 1} (DMG-63)")
+
+
+def owned(movers: list[Item], why: str) -> list[tuple[Item, str, str]]:
+    """A shot's DI-6 line, said of its items: it leaves a beat with them."""
+    return [(item, "DI-6", why) for item in movers]
 
 
 def reaction_sum(die: int, reaction: int, delay: int) -> str:
