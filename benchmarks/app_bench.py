@@ -6,7 +6,8 @@ Prints, each against a measurement taken in the same run (the figures taken in t
   with its tracker and log filled, against app.empty-launch, an empty Textual app exiting
   on the first refresh after it is ready (target: within 1.3x); the runs taken in turn;
 - app.long-launch: opening a 10,000-event save the same way, against the empty app
-  (goal: within 1.5x);
+  (goal: within 1.5x); app.long-memory, that process's peak resident memory (goal: within
+  80 MB);
 - app.press: a key press to the updated screen, with 200 combatants and 10,000 log
   events: from rest, a real key event posted to the app's message queue, until the first
   frame drawn with the change in the plan and the log is handed to the driver (each frame
@@ -32,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from figures import ENV, TREE, Figure, Measure, Values, main, workdir  # noqa: E402
+from figures import ENV, TREE, Figure, Measure, Values, main, measured, workdir  # noqa: E402
 from session_bench import long_save  # noqa: E402
 from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
@@ -124,6 +125,13 @@ def launch(target: str) -> None:
                           env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         raise SystemExit(f"launch {target} failed:\n{done.stdout}{done.stderr}")
+
+
+def long_memory(n: int) -> Values:
+    """The peak resident memory (MB) of n whole processes opening the 10,000-event save."""
+    folder = launch_files().parent
+    return {"": [measured([sys.executable, str(folder / "launch.py"), str(ROOT),
+                           str(folder / "long.toml")]).peak for _ in range(n)]}
 
 
 def launches(n: int) -> Values:
@@ -373,6 +381,10 @@ MEASURES: list[Measure] = [
         Figure("app.long-launch", "referee opening a 10,000-event save", "long",
                goal="within 1.5x the empty app", floor="app.empty-launch"),
     ), setup=launch_files, script=(1, 11), compare=(1, 1), warm=False),
+    Measure("app.memory", long_memory, (
+        Figure("app.long-memory", "referee opening a 10,000-event save, peak resident memory",
+               stat="max", goal="<= 80 MB", unit="MB"),
+    ), setup=launch_files, script=(1, 3), compare=(1, 1), warm=False),
     Measure("app.floor-press", lambda n: split({"": asyncio.run(floor_presses(n))}),
             pressed("app.floor-press", "key press, one-label Textual app"),
             script=(1, PRESSES), compare=(1, 24), warm=False),

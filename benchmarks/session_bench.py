@@ -10,6 +10,8 @@ Prints, each against a measurement taken in the same run (the figures taken in t
   session.write-only, the part of it that is writing and fsync;
 - session.replay: replay to the end (the `referee replay` chronicle), against the load
   (target: within 2x);
+- session.check: `referee check` of the 10,000-event save, a whole process: its processor
+  time and (.peak) its peak resident memory (goal: within 50 MB);
 - session.big-check, -plan, -replay: `referee check`, `plan` and `replay` of a generated
   save of 100,000 events (about 9 MB), each a whole process: its processor time (goal:
   within 1 s) and (.peak) its peak resident memory (goal: within 150 MB).
@@ -164,6 +166,14 @@ def big_commands(n: int) -> Values:
     return found
 
 
+def checks(n: int) -> Values:
+    """`referee check` of the 10,000-event save, n whole processes: processor time (s)
+    and peak memory (MB)."""
+    runs = [measured([sys.executable, "-m", "referee", "check", str(long_save())])
+            for _ in range(n)]
+    return {"cpu": [ran.cpu for ran in runs], "peak": [ran.peak for ran in runs]}
+
+
 def big_figures() -> tuple[Figure, ...]:
     figures = []
     for command in COMMANDS:
@@ -196,6 +206,12 @@ MEASURES: list[Measure] = [
            script=(5, 1), compare=(2, 1)),
     single("session.replay", "replay to the end", lambda: chronicle(loaded()), setup=loaded,
            floor="session.load", goal="within 2x the load", script=(5, 1), compare=(2, 1)),
+    Measure("session.check", checks, (
+        Figure("session.check", f"referee check, {EVENTS:,} events, processor time", "cpu",
+               unit="s"),
+        Figure("session.check.peak", f"referee check, {EVENTS:,} events, peak resident memory",
+               "peak", "max", goal="<= 50 MB", unit="MB"),
+    ), setup=long_save, script=(1, 3), compare=(1, 1), warm=False),
     # issue 33's 100,000-event commands: the save made once a worker (the untimed setup,
     # about 15 s), no warming sample (three whole commands), every other pair of the compare
     Measure("session.big", big_commands, big_figures(), setup=big_save, script=(1, 1),
