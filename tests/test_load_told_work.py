@@ -41,9 +41,9 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     counts = {"push": 0, "plan": 0}
     push, plan = Fight.push, Fight.plan
 
-    def pushed(self: Fight, event: Any) -> None:
+    def pushed(self: Fight, event: Any, checked: bool = False) -> None:
         counts["push"] += 1
-        push(self, event)
+        push(self, event, checked)
 
     def planned(self: Fight, round_: int | None = None) -> Any:
         counts["plan"] += 1

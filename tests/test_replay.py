@@ -195,10 +195,10 @@ def folded_events(monkeypatch: pytest.MonkeyPatch, fight: type[Fight]) -> list[e
     inside: list[bool] = []
     push, extend = fight.push, fight.extend
 
-    def counted(self: Fight, event: ev.Event) -> None:
+    def counted(self: Fight, event: ev.Event, checked: bool = False) -> None:
         if not inside:
             pushed.append(event)
-        push(self, event)
+        push(self, event, checked)
 
     def counted_all(self: Fight, events: Iterable[ev.Event]) -> None:
         def each() -> Iterator[ev.Event]:
