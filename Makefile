@@ -8,9 +8,14 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# the dependencies' bytecode compiled on every core (pip compiles one file at a time: half
+# of its install); a file this Python cannot compile is skipped, as pip skips it
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
+	-$(BIN)/python -m compileall -q -j 0 \
+		"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+		>/dev/null 2>&1
 	$(BIN)/python -m compileall -q referee
 	touch $(STAMP)
 

@@ -48,8 +48,12 @@ def compile_in(folder: Path, text: str) -> list[Path]:
     for level in (folder / "referee", package.parent, package):
         (level / "__init__.py").write_text("")
     (package / f"{NAME}.py").write_text(text, encoding="utf-8")
+    # optimised at level 1 (mypyc's own default is 3): the build is a third quicker (it is
+    # on every fresh `make`'s way to the tests) and its odds run as fast (10,000 runs: the
+    # same processor time, timed in turn)
+    env = {**os.environ, "MYPYC_OPT_LEVEL": os.environ.get("MYPYC_OPT_LEVEL", "1")}
     done = subprocess.run([sys.executable, "-m", "mypyc", f"referee/rulesets/sanctum/{NAME}.py"],
-                          cwd=folder, capture_output=True, text=True)
+                          cwd=folder, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise RuntimeError(done.stdout[-2000:] + done.stderr[-2000:])
     return sorted(package.glob(f"{NAME}*{sysconfig.get_config_var('EXT_SUFFIX')}"))
