@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from random import Random
 
 import pytest
 from hypothesis import given, settings
@@ -105,10 +106,10 @@ def missile_rounds(draw: st.DrawFn) -> tuple[Encounter, ev.Event, list[ev.Event]
 @settings(max_examples=150, deadline=None)
 @given(missile_rounds(), st.randoms(use_true_random=False))
 def test_missiles_against_reaction_give_one_plan_in_every_order_of_declaring(
-        round_: tuple[Encounter, ev.Event, list[ev.Event]], rnd: object) -> None:
+        round_: tuple[Encounter, ev.Event, list[ev.Event]], rnd: Random) -> None:
     encounter, initiative, declarations = round_
     shuffled = list(declarations)
-    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    rnd.shuffle(shuffled)
     backwards = declarations[::-1]
     want = shape(fight_of(encounter, initiative, declarations))
     assert shape(fight_of(encounter, initiative, shuffled)) == want

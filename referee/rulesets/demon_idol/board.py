@@ -63,6 +63,12 @@ class Owned:
         self.lines = Counter([line for _, _, line in owned])
         self.rules = Counter([rule for _, rule, _ in owned])
 
+    def add(self, item: Any, rule: str, line: str) -> None:
+        """One more (rule, line) said of `item` alone (a line of "": the rule alone)."""
+        self.by_item.setdefault(id(item), []).append((rule, line))
+        self.lines[line] += 1
+        self.rules[rule] += 1
+
 
 class Board:
     def __init__(self) -> None:
@@ -209,12 +215,10 @@ class Board:
             owned = self.owned[slot] = Owned([])
         self.cited.setdefault(slot, set()).update(
             r for r in slot.rules if owned.rules[r] <= 0)  # the beat's own rules stay
-        said = [(rule, why)] + [(rule_id, "") for rule_id in also]
         for item in movers:
-            owned.by_item.setdefault(id(item), []).extend(said)
-            for rule_id, line in said:
-                owned.lines[line] += 1
-                owned.rules[rule_id] += 1
+            owned.add(item, rule, why)
+            for rule_id in also:  # (a declaration delay's DI-16 leaves with them too)
+                owned.add(item, rule_id, "")
         for rule_id in (rule,) + also:
             slot.cite(rule_id)
         slot.cite(rule, why)
