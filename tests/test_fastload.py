@@ -85,6 +85,46 @@ def test_quoted_event_lines(body):
     same(HEAD + "\n[[events]]\n" + "\n".join(body) + "\n")
 
 
+well_written = st.builds(lambda text, n: ['"type" = "note"', f'"text" = "{text}"',
+                                          f'"round" = {n}'],
+                         st.sampled_from(["a", "b = c", "[[events]]", "{ }"]),
+                         st.integers(1, 9))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.lists(quoted, min_size=1, max_size=5), well_written),
+                min_size=1, max_size=8), st.integers(1, 120))
+def test_blocks_read_in_pieces_as_the_parser_reads_them(blocks, piece):
+    """A long log's blocks are read as JSON a piece at a time, split at their headers:
+    what the pieces give is what the parser gives, and the pieces take the JSON path
+    wherever the blocks read as one document would."""
+    text = HEAD + "".join("\n[[events]]\n" + "\n".join(body) for body in blocks) + "\n"
+    rest = text.partition(fastload.HEADER)[2]
+    whole = fastload._events_json(rest, len(rest) + 1)
+    pieces = fastload._events_json(rest, piece)
+    if pieces is not None:
+        assert pieces == tomllib.loads(text)["events"]
+    if whole is not None:
+        assert pieces == whole
+
+
+def test_a_long_log_is_read_in_pieces(monkeypatch):
+    """The saves the writer writes, split where each piece ends: the same events."""
+    log = [ev_note(n) for n in range(300)]
+    rest = save_text(demo_encounter(), log).partition(fastload.HEADER)[2]
+    read: list[int] = []
+    real = fastload._piece_json
+    monkeypatch.setattr(fastload, "_piece_json", lambda r: read.append(len(r)) or real(r))
+    assert fastload._events_json(rest, 1000) == [e.to_dict() for e in log]
+    assert len(read) > 5 and all(size < 1200 for size in read)
+
+
+def ev_note(n: int) -> Any:
+    from referee.engine import events as ev
+
+    return ev.Note(round=1 + n // 50, text=f"note {n}")
+
+
 def test_crlf_and_files_without_events_go_to_the_parser():
     same(HEAD.replace("\n", "\r\n") + "\r\n[[events]]\r\ntype = \"note\"\r\nround = 1\r\n")
     same(HEAD)
