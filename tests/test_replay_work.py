@@ -61,8 +61,9 @@ def test_a_replay_tells_each_event_once_and_looks_again_only_where_it_must(
         fought, capsys, monkeypatch):
     """The ruleset tells each event once (a resolve written by number twice, the second
     time as kept); once applied, the chronicle looks again only at a resolve (its round's
-    plan) and at an event that may change a state word (a blow, a heal, a new round): a
-    declaration, a roll or the dice are told and done."""
+    plan) and, for the JSON's recap of who fell, at an event that may change a state word
+    (a blow, a heal, a new round): a declaration, a roll or the dice are told and done,
+    and the text, which has no recap, asks no one's state word."""
     from referee.session.files import load_save
     from referee.session.replay import Chronicler
 
@@ -77,6 +78,9 @@ def test_a_replay_tells_each_event_once_and_looks_again_only_where_it_must(
     assert [e.TYPE for e in told] == [t for e in log
                                       for t in [e.TYPE] * (2 if e.TYPE == "resolve" else 1)]
     assert len(resolved) == sum(1 for e in log if e.TYPE == "resolve") == 6
+    assert falls == []
+    assert main(["replay", "--json", str(fought)]) == 0
+    assert '"fell"' in capsys.readouterr().out
     assert [e.TYPE for e in falls] == [e.TYPE for e in log
                                        if e.TYPE in ("damage", "heal", "round")]
 

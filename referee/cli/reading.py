@@ -210,7 +210,7 @@ def cmd_replay(path: Path, upto: int | None, as_json: bool) -> int:
 
     gc.disable()  # a short run that makes no cycles worth collecting: telling a long log
     if upto is None:  # told as the load folds the log: one fold
-        save, story = told(path)
+        save, story = told(path, falls=as_json)  # (the text has no recap)
         if save.warning:
             print(f"referee: warning: {save.warning}", file=sys.stderr)
     else:

@@ -119,13 +119,15 @@ def chronicle(save: Save, upto: int | None = None) -> Chronicle:
         return _chronicle(save, upto)
 
 
-def told(path: Path, recover: bool = True) -> tuple[Save, Chronicle]:
+def told(path: Path, recover: bool = True, falls: bool = True) -> tuple[Save, Chronicle]:
     """The save at `path` and its whole chronicle, told as the load folds the log: one
-    fold, where `chronicle` of a loaded save is a second."""
+    fold, where `chronicle` of a loaded save is a second. Without `falls`, who fell in
+    each round is left out (`Round.fell`: the recap's alone, not the replay's text)."""
     tellers: list[Chronicler] = []
 
     def watch(fight: Fight) -> Chronicler:
-        tellers.append(Chronicler(fight, Chronicle(fight.encounter.title, fight.ruleset.name)))
+        tellers.append(Chronicler(fight, Chronicle(fight.encounter.title, fight.ruleset.name),
+                                  falls))
         return tellers[-1]
 
     save = load_save(path, recover, watch=watch)
@@ -183,9 +185,10 @@ class Chronicler(Teller):
     jumps) and an event that may change someone's state word (who fell) are looked at
     again once applied: most of a long log's events are told once, not twice."""
 
-    def __init__(self, fight: Fight, story: Chronicle) -> None:
+    def __init__(self, fight: Fight, story: Chronicle, falls: bool = True) -> None:
         super().__init__(fight, story)
-        self.words = state_words(fight)
+        self.words = state_words(fight) if falls else {}
+        self.watching = falls  # who fell (`falls`), asked of the ruleset after each event
         self.current: Round | None = None  # the round the last event was told in
         # rounds known to have a plan still in effect (has_plan): an event appended keeps
         # every one in effect; an undo or a redo forgets them
@@ -218,7 +221,7 @@ class Chronicler(Teller):
         if current is not None:
             current.told.append(line)
             current.kinds.append(kind.type)
-        self.pending = None if kind.still else kind
+        self.pending = None if kind.still or not (self.watching or kind.jumps) else kind
         self.number = number
 
     def round_told(self, round_: int) -> Round | None:
@@ -240,7 +243,8 @@ class Chronicler(Teller):
             return
         if kind.jumps:
             self.planned.clear()
-        self.falls(self.current, fight, event, kind, self.number)
+        if self.watching:
+            self.falls(self.current, fight, event, kind, self.number)
 
     def resolved(self, fight: Fight, event: ev.Event, kind: Kind) -> None:
         """A resolve, applied: its line (as the fight kept it), and its round's plan if
